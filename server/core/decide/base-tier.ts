@@ -1,0 +1,106 @@
+import type { ScopedPath } from '../paths/scope.js';
+import { isUnder } from '../paths/canonical.js';
+import type { ToolName } from '../tools/registry.js';
+import type { DecideContext } from './context.js';
+import { judgeFetch } from './egress.js';
+import { isForcePush, isSafeRefName } from './git-rules.js';
+import { refused, tiered, type Outcome } from './outcome.js';
+import { judgeProgram } from './programs.js';
+
+export interface TierInput {
+  readonly tool: ToolName;
+  /** Arguments as the contract parsed them. */
+  readonly args: Readonly<Record<string, unknown>>;
+  /** The first scoped path argument, if the tool has one. */
+  readonly primary: ScopedPath | undefined;
+  readonly paths: readonly ScopedPath[];
+  readonly ctx: DecideContext;
+}
+
+export interface TierResult {
+  readonly outcome: Outcome;
+  /** Canonical values the tool adds to its arguments (a pinned program path, a normalised URL). */
+  readonly extra: Readonly<Record<string, unknown>>;
+}
+
+const str = (value: unknown): string => (typeof value === 'string' ? value : '');
+
+/**
+ * The default tier of each tool (SPEC §4 table), as one exhaustive switch. Tier is a function of
+ * (tool, resolved arguments, scope), never of the tool alone; taint and policy tier rules are
+ * applied by decide() after this.
+ */
+export function baseTier(input: TierInput): TierResult {
+  const { tool, args, primary, ctx } = input;
+  const where = primary === undefined ? '' : ` in scope ${primary.root.scope}`;
+  const rule = primary?.root.rule ?? tool;
+  switch (tool) {
+    case 'fs.read':
+    case 'fs.list':
+    case 'git.status':
+    case 'git.diff':
+    case 'git.log':
+      // Reading inside a scope is the everyday case; it must not prompt (SPEC §1.6).
+      return plain(tiered('T0', rule, `${tool} reads${where}`));
+    case 'fs.write':
+      // The toolhost keeps the replaced content, so the write is undoable: run it and offer undo.
+      return plain(tiered('T1', rule, `fs.write${where} keeps what it replaces and can be undone`));
+    case 'fs.delete':
+      // In scratch a delete moves to the trash (undoable); in a project it waits for a person.
+      return plain(
+        primary?.root.scope === 'scratch'
+          ? tiered('T1', rule, 'fs.delete in scratch moves to the trash and can be undone')
+          : tiered('T2', rule, `fs.delete${where} needs a person`),
+      );
+    case 'exec.run': {
+      const outcome = judgeProgram(str(args['program']), stringList(args['args']), ctx.gate.policy.programs, ctx.pins);
+      const pin = ctx.pins.get(str(args['program']));
+      return { outcome, extra: { program_path: pin?.ok === true ? pin.path : null } };
+    }
+    case 'git.commit':
+      return plain(judgeCommit(input));
+    case 'git.push':
+      return plain(judgePush(args));
+    case 'net.fetch': {
+      const headers = (args['headers'] ?? {}) as Record<string, string>;
+      const judged = judgeFetch({ url: str(args['url']), method: str(args['method']), headers }, ctx.gate.policy.egress);
+      return { outcome: judged.outcome, extra: { url: judged.url, method: judged.method } };
+    }
+    case 'term.write':
+      // One approval per line: a card must never show the first line of a script (seed 001).
+      if (/[\r\n]/u.test(str(args['text']))) return plain(refused('TERM_MULTILINE', 'term.write', 'term.write takes exactly one line'));
+      return plain(tiered('T2', 'term.write', 'typing into a terminal carries all of its user’s permissions'));
+    case 'input.synth':
+    case 'sys.settings':
+      // Irreversible and outside any scope: the desktop and a typed phrase.
+      return plain(tiered('T3', tool, `${tool} is irreversible and needs the desktop`));
+  }
+}
+
+function plain(outcome: Outcome): TierResult {
+  return { outcome, extra: {} };
+}
+
+function stringList(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+}
+
+function judgeCommit(input: TierInput): Outcome {
+  const message = str(input.args['message']);
+  if (message.trim() === '' || message.includes('\u0000')) return refused('ARG_SHAPE', 'git.commit', 'a commit message must be non-empty text');
+  const repo = input.primary;
+  if (repo !== undefined) {
+    const outside = input.paths.slice(1).find((p) => !isUnder(p.real, repo.real, input.ctx.gate.host.flavor));
+    if (outside !== undefined) return refused('ARG_SHAPE', 'git.commit', `\`${outside.real}\` is not inside the repository`);
+  }
+  return tiered('T1', repo?.root.rule ?? 'git.commit', 'git.commit can be undone by a soft reset while HEAD is unchanged');
+}
+
+function judgePush(args: Readonly<Record<string, unknown>>): Outcome {
+  const remote = str(args['remote']);
+  const branch = str(args['branch']);
+  if (args['force'] === true || isForcePush([branch])) return refused('GIT_FORCE_PUSH', 'git.push', 'force-pushing is never allowed');
+  if (!isSafeRefName(remote)) return refused('ARG_SHAPE', 'git.push', `\`${remote}\` is not a plain remote name`);
+  if (!isSafeRefName(branch)) return refused('ARG_SHAPE', 'git.push', `\`${branch}\` is not a plain branch name`);
+  return tiered('T2', 'git.push', `pushing ${branch} to ${remote} is visible to others and cannot be un-published`);
+}

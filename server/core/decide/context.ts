@@ -1,0 +1,37 @@
+import type { Capability } from '../../../shared/capabilities.js';
+import type { ProvenanceEntry } from '../../../shared/provenance.js';
+import type { CompiledPolicy } from '../policy/compile.js';
+
+/** normal: the policy as written; read-only: the policy failed to load; halted: deny-all (SPEC §8). */
+export type GateMode = 'normal' | 'read-only' | 'halted';
+
+/** A program pinned to an absolute path once, at start (SPEC §6), or why it could not be. */
+export type Pin = { readonly ok: true; readonly path: string } | { readonly ok: false; readonly reason: string };
+
+export interface Principal {
+  readonly name: string;
+  readonly capabilities: ReadonlySet<Capability>;
+}
+
+/** What the session knows at decision time (SPEC §4 taint; the lifecycle keeps it per session). */
+export interface RuntimeState {
+  readonly tainted: boolean;
+  readonly provenance: readonly ProvenanceEntry[];
+}
+
+/**
+ * Everything `decide` may consult. It is all data except the link reader inside `gate.host`,
+ * which is the core's only I/O (resolving a path).
+ */
+export interface DecideContext {
+  readonly gate: CompiledPolicy;
+  readonly mode: GateMode;
+  readonly pins: ReadonlyMap<string, Pin>;
+  /** What this deployment's toolhost can execute at all. */
+  readonly deployment: ReadonlySet<Capability>;
+  /** The caller when the action names no agent (e.g. the local CLI). */
+  readonly principal: Principal;
+  readonly runtime: RuntimeState;
+  /** The pinned working directory for relative paths when the action gives none. */
+  readonly cwd: string | undefined;
+}

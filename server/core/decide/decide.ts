@@ -1,0 +1,174 @@
+import { actionRequestSchema, type ActionRequest } from '../../../shared/action.js';
+import { TAINT_CONFIRM_CAPABILITIES, type Capability } from '../../../shared/capabilities.js';
+import { decisionFromTier, deny, type Decision } from '../../../shared/decision.js';
+import { isTainting, type ProvenanceEntry } from '../../../shared/provenance.js';
+import { bumpTier, maxTier, tierRank, type Tier } from '../../../shared/tiers.js';
+import { canonicalize } from '../paths/canonicalize.js';
+import { lexPath } from '../paths/lex.js';
+import { resolveReal } from '../paths/resolve.js';
+import type { ScopedPath } from '../paths/scope.js';
+import { lookupTool, type ToolContract } from '../tools/registry.js';
+import { baseTier } from './base-tier.js';
+import { missingCapability, type Ceiling } from './capabilities.js';
+import type { DecideContext, Principal } from './context.js';
+import type { Outcome } from './outcome.js';
+
+/** A decision together with what it was about: the tool and its canonical arguments. */
+export interface Evaluation {
+  readonly decision: Decision;
+  readonly tool: string | null;
+  /** Arguments after canonicalisation (resolved paths, pinned program, normalised URL). */
+  readonly args: Readonly<Record<string, unknown>> | null;
+}
+
+const READ_ONLY_CEILING: ReadonlySet<Capability> = new Set(['fs.read']);
+
+/** `decide(action, context) → Decision` (SPEC §4). */
+export function decide(action: unknown, ctx: DecideContext): Decision {
+  return evaluate(action, ctx).decision;
+}
+
+/**
+ * Total: any JSON value in, a decision out, never a throw. An error anywhere denies with
+ * EVALUATION_ERROR; a rule that errored is never skipped (unlike Cedar, which skips it).
+ */
+export function evaluate(action: unknown, ctx: DecideContext): Evaluation {
+  try {
+    return evaluateUnsafe(action, ctx);
+  } catch (e) {
+    const detail = e instanceof Error ? e.message : 'unknown error';
+    return { decision: deny('EVALUATION_ERROR', 'gate', [`the evaluation failed, so the gate denied: ${detail}`]), tool: null, args: null };
+  }
+}
+
+function evaluateUnsafe(action: unknown, ctx: DecideContext): Evaluation {
+  const none = (decision: Decision): Evaluation => ({ decision, tool: null, args: null });
+  // HALT is deny-all before anything else is looked at (SPEC §8).
+  if (ctx.mode === 'halted') return none(deny('HALTED', 'mode.halted', ['the gate is halted; a person must resume it']));
+  const request = actionRequestSchema.safeParse(action);
+  if (!request.success) return none(deny('INPUT_INVALID', 'input', [firstIssue(request.error.issues)]));
+  const contract = lookupTool(request.data.tool);
+  if (contract === undefined) return none(deny('TOOL_UNKNOWN', 'registry', [`\`${request.data.tool}\` is not a tool in the registry`]));
+  const parsed = contract.args.safeParse(request.data.args);
+  const tool = contract.name;
+  if (!parsed.success) return { decision: deny('INPUT_INVALID', 'registry', [firstIssue(parsed.error.issues)]), tool, args: null };
+  const args: Record<string, unknown> = { ...parsed.data };
+  const done = (decision: Decision): Evaluation => ({ decision, tool, args });
+
+  const principal = principalFor(request.data, ctx);
+  if (principal === undefined) return done(deny('PRINCIPAL_UNKNOWN', 'principals.agents', [`agent \`${request.data.agent ?? ''}\` is not in the policy`]));
+
+  // Paths first: deny_always and the other immutable denials win before any capability check.
+  const cwd = workingDirectory(request.data.cwd, ctx);
+  if (!cwd.ok) return done(deny(cwd.code, cwd.rule, [cwd.reason]));
+  const scoped = scopePaths(contract, args, cwd.value, ctx);
+  if (!scoped.ok) return done(deny(scoped.code, scoped.rule, [scoped.reason]));
+
+  const readOnly = ctx.mode === 'read-only';
+  const ceilings: Ceiling[] = [
+    { name: 'deployment', capabilities: ctx.deployment },
+    { name: `principal ${principal.name}`, capabilities: principal.capabilities },
+    { name: readOnly ? 'read-only mode' : 'policy', capabilities: readOnly ? READ_ONLY_CEILING : ctx.gate.policy.capabilities },
+  ];
+  const missing = missingCapability(contract.capabilities, ceilings);
+  if (missing !== undefined) {
+    const reason = `${missing.capability} is not granted by the ${missing.ceiling} ceiling`;
+    return done(readOnly ? deny('POLICY_READ_ONLY', 'mode.read-only', [reason]) : deny('CAPABILITY_DENIED', 'capabilities', [reason]));
+  }
+
+  const primary = scoped.value[0];
+  const base = baseTier({ tool, args, primary, paths: scoped.value, ctx });
+  Object.assign(args, base.extra);
+  if (!base.outcome.ok) return done(deny(base.outcome.code, base.outcome.rule, base.outcome.reasons));
+  const ruled = applyTierRules(base.outcome, { tool, args, primary, paths: scoped.value, ctx });
+  const final = applyTaint(ruled, contract, request.data, ctx);
+  if (!final.ok) return done(deny(final.code, final.rule, final.reasons));
+  if (readOnly && final.tier !== 'T0') {
+    return done(deny('POLICY_READ_ONLY', 'mode.read-only', ['the policy failed to load; only reads inside scopes run', ...final.reasons]));
+  }
+  return done(decisionFromTier(final.tier, final.rule, final.reasons));
+}
+
+function firstIssue(issues: readonly { path: readonly PropertyKey[]; message: string }[]): string {
+  const issue = issues[0];
+  if (issue === undefined) return 'the action is malformed';
+  const at = issue.path.length === 0 ? 'the action' : `\`${issue.path.map(String).join('.')}\``;
+  return `${at}: ${issue.message}`;
+}
+
+function principalFor(request: ActionRequest, ctx: DecideContext): Principal | undefined {
+  if (request.agent === undefined) return ctx.principal;
+  return ctx.gate.policy.agents.get(request.agent);
+}
+
+type Step<T> = { ok: true; value: T } | { ok: false; code: Parameters<typeof deny>[0]; rule: string; reason: string };
+
+/** The action's own cwd, canonicalised and resolved; else the pinned one (SPEC §5 step 6). */
+function workingDirectory(raw: string | undefined, ctx: DecideContext): Step<string | undefined> {
+  if (raw === undefined) return { ok: true, value: ctx.cwd };
+  const { flavor, reader } = ctx.gate.host;
+  const lexed = lexPath(raw, { flavor });
+  if (!lexed.ok) return { ok: false, code: lexed.code, rule: 'cwd', reason: `cwd: ${lexed.reason}` };
+  const real = resolveReal(lexed.value, reader, flavor);
+  if (!real.ok) return { ok: false, code: real.code, rule: 'cwd', reason: `cwd: ${real.reason}` };
+  return { ok: true, value: real.value };
+}
+
+/** Every path argument through SPEC §5 steps 1–11; the canonical (resolved) path replaces it. */
+function scopePaths(contract: ToolContract, args: Record<string, unknown>, cwd: string | undefined, ctx: DecideContext): Step<ScopedPath[]> {
+  const out: ScopedPath[] = [];
+  for (const spec of contract.paths) {
+    const value = args[spec.key];
+    if (value === undefined && spec.optional === true) continue;
+    const raws: unknown[] = spec.list === true && Array.isArray(value) ? value : [value];
+    const reals: string[] = [];
+    for (const raw of raws) {
+      const scoped = canonicalize(raw, ctx.gate, { cwd, access: spec.access });
+      if (!scoped.ok) return { ok: false, code: scoped.code, rule: scoped.rule, reason: `${spec.key}: ${scoped.reason}` };
+      out.push(scoped.value);
+      reals.push(scoped.value.real);
+    }
+    args[spec.key] = spec.list === true ? reals : reals[0];
+  }
+  return { ok: true, value: out };
+}
+
+/** The policy's tier rules, first match wins; load.ts already refused any below a tool's floor. */
+function applyTierRules(base: Extract<Outcome, { ok: true }>, input: Parameters<typeof baseTier>[0]): Extract<Outcome, { ok: true }> {
+  const program = input.args['program'];
+  const match = input.ctx.gate.tierRules.find(
+    (rule) =>
+      rule.tool === input.tool &&
+      (rule.scope === undefined || input.paths.some((p) => p.root.scope === rule.scope)) &&
+      (rule.program === undefined || rule.program === program) &&
+      (rule.path === undefined || (input.primary !== undefined && rule.pathMatches(input.primary.real))),
+  );
+  if (match === undefined) return base;
+  const why = match.why === undefined ? '' : `: ${match.why}`;
+  return { ok: true, tier: match.tier, rule: match.rule, reasons: [...base.reasons, `${match.rule} sets ${match.tier}${why}`] };
+}
+
+/**
+ * Taint (SPEC §4): sticky per session, and a tainted action is bumped one tier above T0
+ * (T1→T2, T2→T3, T3→T4) and never uses net.egress or agent.delegate without a person.
+ * INVARIANT: this never lowers a tier.
+ */
+function applyTaint(outcome: Extract<Outcome, { ok: true }>, contract: ToolContract, request: ActionRequest, ctx: DecideContext): Outcome {
+  const sources = [...ctx.runtime.provenance, ...provenanceOf(request)].filter((p) => isTainting(p.kind));
+  const tainted = ctx.runtime.tainted || request.tainted === true || sources.length > 0;
+  if (!tainted) return outcome;
+  let tier: Tier = bumpTier(outcome.tier);
+  if (contract.capabilities.some((c) => TAINT_CONFIRM_CAPABILITIES.includes(c))) tier = maxTier(tier, 'T2');
+  const read = sources.map((s) => s.source).filter((s) => s !== '');
+  const reason = read.length > 0 ? `proposed after reading ${read.join(', ')}` : 'proposed in a tainted session';
+  const reasons = [...outcome.reasons, `${reason}: ${outcome.tier} → ${tier}`];
+  if (tierRank(tier) >= tierRank('T4')) return { ok: false, code: 'TIER_T4', rule: outcome.rule, reasons };
+  return { ok: true, tier, rule: outcome.rule, reasons };
+}
+
+function provenanceOf(request: ActionRequest): ProvenanceEntry[] {
+  const p = request.provenance;
+  if (p === undefined) return [];
+  if (typeof p === 'string') return [{ kind: p, source: '' }];
+  return p;
+}

@@ -1,0 +1,65 @@
+import type { GrammarEntry, ProgramRule } from '../policy/types.js';
+import type { Pin } from './context.js';
+import { gitBuiltinRefusal } from './git-rules.js';
+import { refused, tiered, type Outcome } from './outcome.js';
+
+/**
+ * exec.run's program grammar (SPEC §3, §4): the program is a name from the allowlist, pinned at
+ * start; the model-chosen argv is judged by deny, then allow_args_matching, then confirm, then
+ * allow. Anything no rule covers is refused: deny by default.
+ */
+export function judgeProgram(program: string, argv: readonly string[], rules: ReadonlyMap<string, ProgramRule>, pins: ReadonlyMap<string, Pin>): Outcome {
+  if (/[\\/]/u.test(program)) {
+    return refused('PROGRAM_UNKNOWN', 'programs', `\`${program}\` is a path; programs are named from the allowlist and pinned at start`);
+  }
+  const rule = rules.get(program);
+  if (rule === undefined) return refused('PROGRAM_UNKNOWN', 'programs', `\`${program}\` is not in the program allowlist`);
+  const pin = pins.get(program);
+  if (pin === undefined || !pin.ok) {
+    return refused('PROGRAM_UNPINNED', rule.rule, `\`${program}\` was not pinned at start: ${pin?.ok === false ? pin.reason : 'never resolved'}`);
+  }
+  if (argv.some((a) => a.includes('\u0000'))) return refused('ARG_SHAPE', rule.rule, 'an argument contains a NUL byte');
+  if (isGit(program, pin.path)) {
+    const builtin = gitBuiltinRefusal(argv);
+    if (builtin !== undefined) return builtin;
+  }
+  const denied = rule.deny.find((entry) => matchesEntry(entry, argv));
+  if (denied !== undefined) return refused('PROGRAM_DENIED', denied.rule, `\`${program} ${denied.text}\` is on the deny list`);
+  const joined = argv.join(' ');
+  const pattern = rule.argPatterns.find((p) => wildcardRegExp(p.pattern).test(joined));
+  if (pattern !== undefined) return tiered('T1', pattern.rule, `\`${joined}\` matches \`${pattern.pattern}\``);
+  const confirm = rule.confirm.find((entry) => matchesEntry(entry, argv));
+  if (confirm !== undefined) return tiered('T2', confirm.rule, `\`${program} ${confirm.text}\` is on the confirm list`);
+  const allow = rule.allow.find((entry) => matchesEntry(entry, argv));
+  if (allow !== undefined) return tiered('T1', allow.rule, `\`${program} ${allow.text}\` is on the allow list`);
+  if (rule.allow.length + rule.confirm.length + rule.deny.length + rule.argPatterns.length === 0) {
+    return tiered('T2', rule.rule, `\`${program}\` has no grammar, so every invocation is confirmed`);
+  }
+  return refused('PROGRAM_ARGS_REFUSED', rule.rule, `no rule of \`${program}\` covers \`${joined}\``);
+}
+
+function isGit(program: string, pinned: string): boolean {
+  const base = pinned.split(/[\\/]/u).pop()?.toLowerCase() ?? '';
+  return program === 'git' || base === 'git' || base === 'git.exe';
+}
+
+/** Leading words open the argv in order; every further token appears after them (`--x` or `--x=v`). */
+export function matchesEntry(entry: GrammarEntry, argv: readonly string[]): boolean {
+  if (entry.words.length === 0 && entry.flags.length === 0) return false;
+  if (!entry.words.every((word, i) => argv[i] === word)) return false;
+  const rest = argv.slice(entry.words.length);
+  return entry.flags.every((flag) => rest.some((t) => t === flag || (flag.startsWith('--') && t.startsWith(`${flag}=`))));
+}
+
+const compiled = new Map<string, RegExp>();
+
+/** `*` is any run of characters (spaces and slashes included), `?` one character; all else literal. */
+export function wildcardRegExp(pattern: string): RegExp {
+  let re = compiled.get(pattern);
+  if (re === undefined) {
+    const body = [...pattern].map((c) => (c === '*' ? '[\\s\\S]*' : c === '?' ? '[\\s\\S]' : c.replace(/[.*+?^${}()|[\]\\/]/gu, '\\$&'))).join('');
+    re = new RegExp(`^${body}$`, 'u');
+    compiled.set(pattern, re);
+  }
+  return re;
+}

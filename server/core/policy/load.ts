@@ -1,0 +1,259 @@
+import picomatch from 'picomatch';
+import { LineCounter, parseDocument, type Document } from 'yaml';
+import type { z } from 'zod';
+import { CAPABILITIES, type Capability } from '../../../shared/capabilities.js';
+import { tierRank } from '../../../shared/tiers.js';
+import type { PathFlavor } from '../paths/flavor.js';
+import { lexPath } from '../paths/lex.js';
+import { lookupTool, type ToolName } from '../tools/registry.js';
+import { locate, locateKey } from './locate.js';
+import { expandTilde, isForeignPath, normaliseGlob, normaliseHost } from './names.js';
+import { parseEntry } from './grammar-entry.js';
+import { POLICY_NAME, policySchema, readOnlySchema, type PolicyFile } from './schema.js';
+import type { AgentPrincipal, DenyRule, Policy, ProgramRule, Scope, TierRule } from './types.js';
+
+export interface PolicyIssue {
+  readonly line: number;
+  readonly column: number;
+  /** Dotted path of the offending key, e.g. `scopes.projects.roots[0].mode`. */
+  readonly path: string;
+  readonly message: string;
+}
+
+export interface LoadOptions {
+  readonly flavor: PathFlavor;
+  /** The user's home directory, for `~` in the file. */
+  readonly userHome: string;
+}
+
+export type LoadResult =
+  | { readonly ok: true; readonly policy: Policy; readonly warnings: readonly PolicyIssue[] }
+  | {
+      readonly ok: false;
+      readonly errors: readonly PolicyIssue[];
+      readonly warnings: readonly PolicyIssue[];
+      /** What read-only mode may still use: the file's scopes and deny_always when those are valid. */
+      readonly readOnly: Policy;
+    };
+
+type Path = readonly PropertyKey[];
+
+/** Collects issues with their source positions while the policy is built. */
+class Issues {
+  readonly errors: PolicyIssue[] = [];
+  readonly warnings: PolicyIssue[] = [];
+  constructor(
+    private readonly doc: Document,
+    private readonly counter: LineCounter,
+  ) {}
+  error(path: Path, message: string, key?: string): void {
+    this.errors.push(this.issue(path, message, key));
+  }
+  warn(path: Path, message: string): void {
+    this.warnings.push(this.issue(path, message));
+  }
+  private issue(path: Path, message: string, key?: string): PolicyIssue {
+    const at = key === undefined ? locate(this.doc, this.counter, path) : locateKey(this.doc, this.counter, path, key);
+    return { line: at.line, column: at.column, path: dotted(key === undefined ? path : [...path, key]), message };
+  }
+}
+
+/**
+ * config/policy.yaml → typed `Policy` (SPEC §3). Pure: the text comes in, a policy or every error
+ * with its line comes out. Invalid means the gate runs read-only; this function never throws.
+ */
+export function loadPolicy(text: string, options: LoadOptions): LoadResult {
+  const counter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: counter, uniqueKeys: true, prettyErrors: false });
+  if (doc.errors.length > 0) {
+    const errors = doc.errors.map((e) => {
+      const pos = e.linePos?.[0];
+      return { line: pos?.line ?? 1, column: pos?.col ?? 1, path: '', message: `yaml: ${e.message.split('\n')[0] ?? e.code}` };
+    });
+    return { ok: false, errors, warnings: [], readOnly: emptyPolicy() };
+  }
+  const issues = new Issues(doc, counter);
+  let raw: unknown;
+  try {
+    raw = doc.toJS({ maxAliasCount: 100 }) ?? {};
+  } catch (e) {
+    issues.error([], `yaml: ${e instanceof Error ? e.message : 'the document cannot be read'}`);
+    return { ok: false, errors: issues.errors, warnings: [], readOnly: emptyPolicy() };
+  }
+  const parsed = policySchema.safeParse(raw);
+  if (!parsed.success) {
+    reportSchemaIssues(parsed.error.issues, issues);
+    return { ok: false, errors: issues.errors, warnings: issues.warnings, readOnly: salvage(raw, doc, counter, options) };
+  }
+  const policy = buildPolicy(parsed.data, issues, options);
+  if (issues.errors.length > 0) {
+    return { ok: false, errors: issues.errors, warnings: issues.warnings, readOnly: salvage(raw, doc, counter, options) };
+  }
+  return { ok: true, policy, warnings: issues.warnings };
+}
+
+function reportSchemaIssues(list: readonly z.core.$ZodIssue[], issues: Issues): void {
+  for (const issue of list) {
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) issues.error(issue.path, `unknown key \`${key}\``, key);
+    } else {
+      issues.error(issue.path, issue.message);
+    }
+  }
+}
+
+/** Read-only mode keeps the file's scopes and deny_always only when they are valid on their own. */
+function salvage(raw: unknown, doc: Document, counter: LineCounter, options: LoadOptions): Policy {
+  const parsed = readOnlySchema.safeParse(raw);
+  if (!parsed.success) return emptyPolicy();
+  const issues = new Issues(doc, counter);
+  const { deny_always: nested, ...named } = parsed.data.scopes;
+  const scopes = buildScopes(named, issues, options);
+  const denyAlways = buildDenyAlways([...parsed.data.deny_always], nested ?? [], issues, options);
+  if (issues.errors.length > 0) return emptyPolicy();
+  return { ...emptyPolicy(), scopes, denyAlways };
+}
+
+export function emptyPolicy(): Policy {
+  return {
+    capabilities: new Set<Capability>(['fs.read']),
+    scopes: [],
+    denyAlways: [],
+    programs: new Map(),
+    egress: { allow: [], default: 'deny' },
+    tiers: [],
+    agents: new Map(),
+  };
+}
+
+function buildPolicy(file: PolicyFile, issues: Issues, options: LoadOptions): Policy {
+  const { deny_always: nested, ...named } = file.scopes;
+  const scopes = buildScopes(named, issues, options);
+  const programs = buildPrograms(file.programs, issues, options);
+  return {
+    capabilities: new Set(file.capabilities ?? CAPABILITIES),
+    scopes,
+    denyAlways: buildDenyAlways(file.deny_always, nested ?? [], issues, options),
+    programs,
+    egress: {
+      default: file.egress.default,
+      allow: file.egress.allow.map((entry, i) => {
+        const host = normaliseHost(entry.host);
+        if (!validHost(host)) issues.error(['egress', 'allow', i, 'host'], `\`${entry.host}\` is not a host name or IP address`);
+        return { host, why: entry.why, rule: `egress.allow[${i}]` };
+      }),
+    },
+    tiers: buildTierRules(file, { scopes, programs }, issues, options),
+    agents: new Map(
+      Object.entries(file.principals.agents).map(([name, agent]): [string, AgentPrincipal] => [
+        name,
+        { name, capabilities: new Set(agent.capabilities) },
+      ]),
+    ),
+  };
+}
+
+type ScopeFiles = Record<string, { roots: { path: string; mode: 'ro' | 'rw'; exclude: string[] }[] }>;
+
+function buildScopes(files: ScopeFiles, issues: Issues, options: LoadOptions): Scope[] {
+  return Object.entries(files).map(([name, scope]) => {
+    if (!POLICY_NAME.test(name)) issues.error(['scopes'], `\`${name}\` is not a valid scope name`, name);
+    const roots = scope.roots.flatMap((root, i) => {
+      const at = ['scopes', name, 'roots', i, 'path'];
+      if (isForeignPath(root.path, options.flavor)) {
+        issues.warn(at, `\`${root.path}\` is a path for another kind of host; it has no effect here`);
+        return [];
+      }
+      const lexed = lexPath(expandTilde(root.path, options.userHome), { flavor: options.flavor });
+      if (!lexed.ok) {
+        issues.error(at, `\`${root.path}\`: ${lexed.reason}`);
+        return [];
+      }
+      root.exclude.forEach((pattern, j) => checkGlob(pattern, ['scopes', name, 'roots', i, 'exclude', j], issues));
+      const exclude = root.exclude.map((pattern) => normaliseGlob(pattern, options.flavor, options.userHome));
+      return [{ path: lexed.value, mode: root.mode, exclude, rule: `scopes.${name}.roots[${i}]` }];
+    });
+    return { name, roots };
+  });
+}
+
+function buildDenyAlways(top: readonly string[], nested: readonly string[], issues: Issues, options: LoadOptions): DenyRule[] {
+  const rules = (list: readonly string[], where: readonly string[]): DenyRule[] =>
+    list.map((pattern, i) => {
+      checkGlob(pattern, [...where, i], issues);
+      return { pattern: normaliseGlob(pattern, options.flavor, options.userHome), rule: `${dotted(where)}[${i}]` };
+    });
+  return [...rules(top, ['deny_always']), ...rules(nested, ['scopes', 'deny_always'])];
+}
+
+function buildPrograms(files: PolicyFile['programs'], issues: Issues, options: LoadOptions): Map<string, ProgramRule> {
+  const programs = new Map<string, ProgramRule>();
+  for (const [name, file] of Object.entries(files)) {
+    const at = ['programs', name];
+    if (file.path !== undefined && !isAbsoluteAnywhere(file.path)) {
+      issues.error([...at, 'path'], `\`${file.path}\` must be an absolute path; PATH is searched only when no path is given`);
+    }
+    const list = (kind: 'allow' | 'confirm' | 'deny') =>
+      (file.subcommands?.[kind] ?? []).map((text, i) => parseEntry(text, `programs.${name}.subcommands.${kind}[${i}]`));
+    programs.set(name, {
+      name,
+      path: file.path === undefined ? undefined : expandTilde(file.path, options.userHome),
+      allow: list('allow'),
+      confirm: list('confirm'),
+      deny: list('deny'),
+      argPatterns: (file.allow_args_matching ?? []).map((pattern, i) => ({ pattern, rule: `programs.${name}.allow_args_matching[${i}]` })),
+      rule: `programs.${name}`,
+    });
+  }
+  return programs;
+}
+
+function buildTierRules(
+  file: PolicyFile,
+  known: { scopes: readonly Scope[]; programs: ReadonlyMap<string, ProgramRule> },
+  issues: Issues,
+  options: LoadOptions,
+): TierRule[] {
+  return file.tiers.flatMap((rule, i): TierRule[] => {
+    const at = ['tiers', i];
+    const contract = lookupTool(rule.tool);
+    if (contract === undefined) {
+      issues.error([...at, 'tool'], `\`${rule.tool}\` is not a tool in the registry`);
+      return [];
+    }
+    // A tool contract and the policy disagreeing is a start-up error, never a silent clamp (SPEC §4).
+    if (tierRank(rule.tier) < tierRank(contract.floor)) {
+      issues.error([...at, 'tier'], `${rule.tool} can never be below ${contract.floor}; this rule asks for ${rule.tier}`);
+    }
+    if (rule.scope !== undefined && !known.scopes.some((s) => s.name === rule.scope)) {
+      issues.error([...at, 'scope'], `no scope is named \`${rule.scope}\``);
+    }
+    if (rule.program !== undefined && (rule.tool !== 'exec.run' || !known.programs.has(rule.program))) {
+      issues.error([...at, 'program'], `\`${rule.program}\` must name a program, and only with tool exec.run`);
+    }
+    if (rule.path !== undefined) checkGlob(rule.path, [...at, 'path'], issues);
+    const path = rule.path === undefined ? undefined : normaliseGlob(rule.path, options.flavor, options.userHome);
+    return [{ tool: rule.tool as ToolName, scope: rule.scope, path, program: rule.program, tier: rule.tier, why: rule.why, rule: `tiers[${i}]` }];
+  });
+}
+
+function checkGlob(pattern: string, at: Path, issues: Issues): void {
+  try {
+    picomatch.makeRe(pattern, { dot: true });
+  } catch (e) {
+    issues.error(at, `\`${pattern}\` is not a valid glob: ${e instanceof Error ? e.message : 'unknown error'}`);
+  }
+}
+
+function isAbsoluteAnywhere(path: string): boolean {
+  return path.startsWith('/') || /^[A-Za-z]:[\\/]/u.test(path) || path.startsWith('~/');
+}
+
+function validHost(host: string): boolean {
+  const bare = host.startsWith('*.') ? host.slice(2) : host;
+  return /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/u.test(bare) || /^\[?[0-9a-f:.]+\]?$/u.test(bare);
+}
+
+function dotted(path: Path): string {
+  return path.reduce<string>((out, key) => (typeof key === 'number' ? `${out}[${key}]` : out === '' ? String(key) : `${out}.${String(key)}`), '');
+}

@@ -1,0 +1,151 @@
+import { z } from 'zod';
+import type { Capability } from '../../../shared/capabilities.js';
+import type { Tier } from '../../../shared/tiers.js';
+
+/**
+ * The closed tool registry (SPEC §4). Each contract fixes the capabilities the tool needs, whether
+ * the toolhost can undo it, the lowest tier any policy may give it, and which arguments are paths
+ * (every one of them goes through canonicalisation before policy).
+ */
+export interface ToolContract {
+  readonly name: ToolName;
+  readonly capabilities: readonly Capability[];
+  readonly reversible: boolean;
+  /** A policy tier rule below this floor is a start-up error (a tool/policy mismatch). */
+  readonly floor: Tier;
+  readonly args: z.ZodType<Record<string, unknown>>;
+  /** Arguments holding paths, and whether the tool writes there. */
+  readonly paths: readonly PathArg[];
+}
+
+export interface PathArg {
+  readonly key: string;
+  readonly access: 'read' | 'write';
+  readonly optional?: boolean;
+  /** The argument is a list of paths, each checked on its own. */
+  readonly list?: boolean;
+}
+
+const text = z.string().max(1_000_000);
+const name = z.string().min(1).max(255);
+
+export const TOOL_NAMES = [
+  'fs.read',
+  'fs.list',
+  'fs.write',
+  'fs.delete',
+  'exec.run',
+  'git.status',
+  'git.diff',
+  'git.log',
+  'git.commit',
+  'git.push',
+  'net.fetch',
+  'term.write',
+  'input.synth',
+  'sys.settings',
+] as const;
+
+export type ToolName = (typeof TOOL_NAMES)[number];
+
+const read = (key: string): PathArg => ({ key, access: 'read' });
+const write = (key: string): PathArg => ({ key, access: 'write' });
+
+const CONTRACTS: { readonly [K in ToolName]: Omit<ToolContract, 'name'> } = {
+  'fs.read': { capabilities: ['fs.read'], reversible: true, floor: 'T0', args: z.strictObject({ path: z.string() }), paths: [read('path')] },
+  'fs.list': { capabilities: ['fs.read'], reversible: true, floor: 'T0', args: z.strictObject({ path: z.string() }), paths: [read('path')] },
+  'fs.write': {
+    capabilities: ['fs.write'],
+    reversible: true,
+    floor: 'T1',
+    args: z.strictObject({ path: z.string(), content: text }),
+    paths: [write('path')],
+  },
+  'fs.delete': { capabilities: ['fs.delete'], reversible: true, floor: 'T1', args: z.strictObject({ path: z.string() }), paths: [write('path')] },
+  'exec.run': {
+    capabilities: ['proc.spawn'],
+    reversible: false,
+    floor: 'T1',
+    args: z.strictObject({
+      program: name,
+      args: z.array(z.string().max(32_768)).max(1024).default([]),
+      cwd: z.string().optional(),
+      timeout: z.number().int().min(1).max(3600).default(60),
+    }),
+    paths: [{ key: 'cwd', access: 'write', optional: true }],
+  },
+  'git.status': { capabilities: ['fs.read'], reversible: true, floor: 'T0', args: z.strictObject({ repo: z.string() }), paths: [read('repo')] },
+  'git.diff': {
+    capabilities: ['fs.read'],
+    reversible: true,
+    floor: 'T0',
+    args: z.strictObject({ repo: z.string(), staged: z.boolean().default(false) }),
+    paths: [read('repo')],
+  },
+  'git.log': {
+    capabilities: ['fs.read'],
+    reversible: true,
+    floor: 'T0',
+    args: z.strictObject({ repo: z.string(), limit: z.number().int().min(1).max(10_000).default(20) }),
+    paths: [read('repo')],
+  },
+  'git.commit': {
+    capabilities: ['git.write'],
+    reversible: true,
+    floor: 'T1',
+    args: z.strictObject({ repo: z.string(), message: z.string().max(100_000), paths: z.array(z.string()).max(10_000).optional() }),
+    paths: [write('repo'), { key: 'paths', access: 'write', optional: true, list: true }],
+  },
+  'git.push': {
+    capabilities: ['git.write', 'net.egress'],
+    reversible: false,
+    floor: 'T2', // visible to other people and cannot be un-published
+    args: z.strictObject({ repo: z.string(), remote: z.string(), branch: z.string(), force: z.boolean().default(false) }),
+    paths: [read('repo')],
+  },
+  'net.fetch': {
+    capabilities: ['net.egress'],
+    reversible: false,
+    floor: 'T1',
+    args: z.strictObject({
+      url: z.string().max(8192),
+      method: z.string().default('GET'),
+      headers: z.record(z.string(), z.string()).default({}),
+      body: text.optional(),
+    }),
+    paths: [],
+  },
+  'term.write': {
+    capabilities: ['term.write'],
+    reversible: false,
+    floor: 'T2', // typing into a person's shell carries all their permissions
+    args: z.strictObject({ session: name, text: z.string().max(65_536) }),
+    paths: [],
+  },
+  'input.synth': { capabilities: ['input.synth'], reversible: false, floor: 'T3', args: z.strictObject({ text: z.string().max(65_536) }), paths: [] },
+  'sys.settings': {
+    capabilities: ['sys.settings'],
+    reversible: false,
+    floor: 'T3',
+    args: z.strictObject({ key: name, value: z.union([z.string().max(65_536), z.number(), z.boolean()]) }),
+    paths: [],
+  },
+};
+
+// INVARIANT: no prototype on the lookup table, so `constructor` or `__proto__` is simply unknown.
+const REGISTRY: Readonly<Record<string, ToolContract>> = Object.assign(
+  Object.create(null) as Record<string, ToolContract>,
+  Object.fromEntries(TOOL_NAMES.map((tool) => [tool, { name: tool, ...CONTRACTS[tool] }])),
+);
+
+export function lookupTool(tool: string): ToolContract | undefined {
+  return REGISTRY[tool];
+}
+
+export function isToolName(tool: string): tool is ToolName {
+  return lookupTool(tool) !== undefined;
+}
+
+export function allTools(): readonly ToolContract[] {
+  return TOOL_NAMES.map((tool) => REGISTRY[tool]).filter((t): t is ToolContract => t !== undefined);
+}
