@@ -31,7 +31,7 @@ export function judgeFetch(request: FetchRequest, egress: EgressPolicy): { outco
   }
   if (!METHODS.has(method)) return fail(refused('ARG_SHAPE', 'net.fetch', `\`${request.method}\` is not an HTTP method ORACLE sends`));
   for (const [name, value] of Object.entries(request.headers)) {
-    if (!HEADER_NAME.test(name) || /[\r\n\u0000]/u.test(value)) return fail(refused('ARG_SHAPE', 'net.fetch', `header \`${name}\` is malformed`));
+    if (!HEADER_NAME.test(name) || /[\r\n]/u.test(value) || value.includes('\u0000')) return fail(refused('ARG_SHAPE', 'net.fetch', `header \`${name}\` is malformed`));
   }
   const host = bare(normaliseHost(url.hostname));
   const listed = egress.allow.find((entry) => hostMatches(entry, host));

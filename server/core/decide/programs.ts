@@ -57,7 +57,7 @@ const compiled = new Map<string, RegExp>();
 export function wildcardRegExp(pattern: string): RegExp {
   let re = compiled.get(pattern);
   if (re === undefined) {
-    const body = [...pattern].map((c) => (c === '*' ? '[\\s\\S]*' : c === '?' ? '[\\s\\S]' : c.replace(/[.*+?^${}()|[\]\\/]/gu, '\\$&'))).join('');
+    const body = Array.from(pattern).map((c) => (c === '*' ? '[\\s\\S]*' : c === '?' ? '[\\s\\S]' : c.replace(/[.*+?^${}()|[\]\\/]/gu, '\\$&'))).join('');
     re = new RegExp(`^${body}$`, 'u');
     compiled.set(pattern, re);
   }

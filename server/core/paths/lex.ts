@@ -42,7 +42,7 @@ export function lexPath(raw: unknown, options: LexOptions): PathResult<string> {
   if (!split.ok) return split;
   const segments = checkSegments(split.value.segments, options);
   if (!segments.ok) return segments;
-  const base = split.value.root === '' ? relativeBase(options) : pathOk(split.value);
+  const base = split.value.root === '' ? relativeBase(options) : pathOk({ root: split.value.root, segments: [] });
   if (!base.ok) return base;
   const lexical = joinPath(collapse(base.value, segments.value));
   return expandShortNames(lexical, options);

@@ -169,7 +169,9 @@ function buildScopes(files: ScopeFiles, issues: Issues, options: LoadOptions): S
         issues.error(at, `\`${root.path}\`: ${lexed.reason}`);
         return [];
       }
-      root.exclude.forEach((pattern, j) => checkGlob(pattern, ['scopes', name, 'roots', i, 'exclude', j], issues));
+      root.exclude.forEach((pattern, j) => {
+        checkGlob(pattern, ['scopes', name, 'roots', i, 'exclude', j], issues);
+      });
       const exclude = root.exclude.map((pattern) => normaliseGlob(pattern, options.flavor, options.userHome));
       return [{ path: lexed.value, mode: root.mode, exclude, rule: `scopes.${name}.roots[${i}]` }];
     });

@@ -1,4 +1,5 @@
-import { isMap, isPair, isScalar, isSeq, LineCounter, type Document, type Node } from 'yaml';
+import type { LineCounter} from 'yaml';
+import { isMap, isPair, isScalar, isSeq, type Document, type Node } from 'yaml';
 
 export interface Location {
   readonly line: number;

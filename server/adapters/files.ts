@@ -1,0 +1,16 @@
+import { existsSync, readFileSync } from 'node:fs';
+
+export type ReadResult = { readonly ok: true; readonly bytes: Buffer } | { readonly ok: false; readonly reason: string };
+
+/** Reads a whole file for the operator's own inputs (the policy); never for an agent. */
+export function readOperatorFile(path: string): ReadResult {
+  try {
+    return { ok: true, bytes: readFileSync(path) };
+  } catch (e) {
+    return { ok: false, reason: (e as NodeJS.ErrnoException).code ?? 'unreadable' };
+  }
+}
+
+export function fileExists(path: string): boolean {
+  return existsSync(path);
+}

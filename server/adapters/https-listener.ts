@@ -1,0 +1,31 @@
+import { createServer } from 'node:https';
+import { serve, type ServerType } from '@hono/node-server';
+import type { Hono } from 'hono';
+
+export interface Listening {
+  readonly server: ServerType;
+  readonly port: number;
+  readonly close: () => Promise<void>;
+}
+
+/** The one place ORACLE opens its listening socket: HTTPS only (SPEC §9). */
+export function listenHttps(app: Hono, options: { hostname: string; port: number; key: string; cert: string }): Promise<Listening> {
+  return new Promise((resolve, reject) => {
+    const server = serve(
+      { fetch: app.fetch, createServer, serverOptions: { key: options.key, cert: options.cert, minVersion: 'TLSv1.2' }, hostname: options.hostname, port: options.port },
+      (info) => {
+        resolve({
+          server,
+          port: info.port,
+          close: () =>
+            new Promise<void>((done) => {
+              server.close(() => {
+                done();
+              });
+            }),
+        });
+      },
+    );
+    server.once('error', reject);
+  });
+}

@@ -1,0 +1,67 @@
+#!/usr/bin/env node
+import { parseArgs } from 'node:util';
+import { openGate } from '../gate.js';
+import { runCheck } from './check.js';
+import { modeBanner, reportPolicy } from './policy-check.js';
+import { runServe } from './serve.js';
+
+const USAGE = `usage: oracle <command> [options]
+
+  serve [--lan] [--port N] [--home DIR] [--policy FILE]   run the gate over HTTPS (default 127.0.0.1:8443)
+  check [--policy FILE] [--home DIR]                      decide only: JSON lines on stdin, decisions on stdout
+  policy check [FILE] [--home DIR]                        validate a policy, print its digest and every error
+`;
+
+const OPTIONS = {
+  home: { type: 'string' },
+  policy: { type: 'string' },
+  port: { type: 'string' },
+  lan: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+async function main(argv: readonly string[]): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (e) {
+    process.stderr.write(`oracle: ${e instanceof Error ? e.message : 'bad arguments'}\n${USAGE}`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  const [command, sub, ...rest] = positionals;
+  if (values.help === true || command === undefined || command === 'help') {
+    process.stdout.write(USAGE);
+    return command === undefined && values.help !== true ? 2 : 0;
+  }
+  switch (command) {
+    case 'check': {
+      const gate = openGate({ home: values.home, policy: values.policy });
+      const banner = modeBanner(gate);
+      if (banner !== undefined) process.stderr.write(`oracle: ${banner}\n`);
+      return runCheck(gate.context, process.stdin, process.stdout);
+    }
+    case 'policy': {
+      if (sub !== 'check' || rest.length > 1) break;
+      const gate = openGate({ home: values.home, policy: rest[0] ?? values.policy });
+      return reportPolicy(gate, process.stdout);
+    }
+    case 'serve':
+      return runServe({ home: values.home, policy: values.policy, port: values.port, lan: values.lan === true });
+    default:
+      break;
+  }
+  process.stderr.write(`oracle: unknown command \`${positionals.join(' ')}\`\n${USAGE}`);
+  return 2;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (e: unknown) => {
+    // Last resort: say what happened, never print a stack with secrets in it to a shared terminal.
+    process.stderr.write(`oracle: internal error: ${e instanceof Error ? e.message : 'unknown'}\n`);
+    process.exitCode = 70;
+  },
+);

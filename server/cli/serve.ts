@@ -1,0 +1,49 @@
+import { startServer } from '../main.js';
+import { modeBanner } from './policy-check.js';
+
+export interface ServeFlags {
+  readonly home: string | undefined;
+  readonly policy: string | undefined;
+  readonly port: string | undefined;
+  readonly lan: boolean;
+}
+
+/** `oracle serve`: runs until SIGINT/SIGTERM. */
+export async function runServe(flags: ServeFlags): Promise<number> {
+  if (flags.lan) {
+    // Honest refusal: LAN exposure is only safe with pairing and device credentials in place.
+    process.stderr.write('oracle: --lan is not available yet: phone pairing and device credentials are not built\n');
+    return 2;
+  }
+  const port = flags.port === undefined ? 8443 : Number(flags.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) {
+    process.stderr.write(`oracle: --port must be an integer from 0 to 65535, not \`${flags.port ?? ''}\`\n`);
+    return 2;
+  }
+  const running = await startServer({ home: flags.home, policy: flags.policy, port });
+  const { gate } = running;
+  const banner = modeBanner(gate);
+  if (banner !== undefined) process.stderr.write(`oracle: ${banner}\n`);
+  for (const w of gate.warnings) process.stderr.write(`oracle: warning: ${w}\n`);
+  process.stdout.write(
+    [
+      `ORACLE gate listening on ${running.url} (loopback only)`,
+      `  mode:    ${gate.mode}`,
+      `  policy:  ${gate.policyFile}`,
+      `  digest:  ${gate.digest ?? 'none'}`,
+      `  home:    ${gate.home}`,
+      `  TLS key pin (SPKI SHA-256, base64): ${running.spkiSha256}`,
+      `  health:  ${running.url}/api/v1/health`,
+      '',
+    ].join('\n'),
+  );
+  await new Promise<void>((resolve) => {
+    const stop = () => {
+      resolve();
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  await running.listening.close();
+  return 0;
+}

@@ -1,0 +1,107 @@
+import { join, resolve } from 'node:path';
+import { CAPABILITIES } from '../shared/capabilities.js';
+import type { DecideContext, GateMode } from './core/decide/context.js';
+import { lexPath } from './core/paths/lex.js';
+import { resolveReal } from './core/paths/resolve.js';
+import { compilePolicy, type CompiledPolicy } from './core/policy/compile.js';
+import { emptyPolicy, loadPolicy, type PolicyIssue } from './core/policy/load.js';
+import type { Policy } from './core/policy/types.js';
+import { fileExists, readOperatorFile } from './adapters/files.js';
+import { hostFacts, packageRoot, sha256Hex, toCanonicalForm, type HostFacts } from './adapters/host.js';
+import { nodeLinkReader } from './adapters/link-reader.js';
+import { pinPrograms } from './adapters/pin-programs.js';
+
+/**
+ * Composition of the policy gate: home, policy file, load, compile, pins. Used by `oracle serve`
+ * (main.ts) and the CLI, so both decide exactly alike.
+ */
+export interface GateState {
+  readonly mode: GateMode;
+  /** `sha256:<hex>` of the policy bytes, or null when the file could not be read. */
+  readonly digest: string | null;
+  readonly policyFile: string;
+  readonly home: string;
+  readonly errors: readonly PolicyIssue[];
+  readonly warnings: readonly string[];
+  readonly context: DecideContext;
+}
+
+export interface GateOptions {
+  readonly home?: string | undefined;
+  readonly policy?: string | undefined;
+  readonly env?: NodeJS.ProcessEnv;
+  readonly host?: HostFacts;
+}
+
+/** `--home DIR`, else `ORACLE_HOME`, else the project root (SPEC §2). */
+export function resolveHome(flag: string | undefined, env: NodeJS.ProcessEnv): string {
+  return resolve(flag ?? env['ORACLE_HOME'] ?? packageRoot());
+}
+
+/** `--policy FILE`, else the home's config/policy.yaml, else the built-in default. */
+export function resolvePolicyFile(flag: string | undefined, home: string): string {
+  if (flag !== undefined) return resolve(flag);
+  const inHome = join(home, 'config', 'policy.yaml');
+  return fileExists(inHome) ? inHome : join(packageRoot(), 'config', 'policy.yaml');
+}
+
+export function openGate(options: GateOptions = {}): GateState {
+  const env = options.env ?? process.env;
+  const host = options.host ?? hostFacts();
+  const home = resolveHome(options.home, env);
+  const policyFile = resolvePolicyFile(options.policy, home);
+  const reader = nodeLinkReader(host.platform);
+  const gateHost = { flavor: host.flavor, reader, oracleHome: toCanonicalForm(home, host.platform) };
+  const read = readOperatorFile(policyFile);
+  let policy: Policy = emptyPolicy();
+  let mode: GateMode = 'read-only';
+  let errors: PolicyIssue[] = [];
+  let warnings: string[] = [];
+  let digest: string | null = null;
+  const text = read.ok ? decodeUtf8(read.bytes) : undefined;
+  if (!read.ok) {
+    errors = [{ line: 0, column: 0, path: '', message: `cannot read \`${policyFile}\`: ${read.reason}` }];
+  } else if (text === undefined) {
+    digest = `sha256:${sha256Hex(read.bytes)}`;
+    errors = [{ line: 0, column: 0, path: '', message: 'the policy is not valid UTF-8' }];
+  } else {
+    digest = `sha256:${sha256Hex(read.bytes)}`;
+    const loaded = loadPolicy(text, { flavor: host.flavor, userHome: host.userHome });
+    warnings = loaded.warnings.map((w) => `${policyFile}:${w.line}:${w.column}: ${w.message}`);
+    if (loaded.ok) {
+      policy = loaded.policy;
+      mode = 'normal';
+    } else {
+      errors = [...loaded.errors];
+      policy = loaded.readOnly;
+    }
+  }
+  const compiled: CompiledPolicy = compilePolicy(policy, gateHost);
+  const pins = pinPrograms(policy.programs, { path: env['PATH'] ?? '', platform: host.platform, pathext: env['PATHEXT'] });
+  const context: DecideContext = {
+    gate: compiled,
+    mode,
+    pins,
+    deployment: new Set(CAPABILITIES),
+    principal: { name: 'local', capabilities: new Set(CAPABILITIES) },
+    runtime: { tainted: false, provenance: [] },
+    cwd: canonicalCwd(host, reader),
+  };
+  return { mode, digest, policyFile, home, errors, warnings: [...warnings, ...compiled.warnings], context };
+}
+
+/** Policy text must be strict UTF-8 (STYLE 7); anything else is an invalid policy. */
+function decodeUtf8(bytes: Uint8Array): string | undefined {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
+function canonicalCwd(host: HostFacts, reader: ReturnType<typeof nodeLinkReader>): string | undefined {
+  const lexed = lexPath(toCanonicalForm(host.cwd, host.platform), { flavor: host.flavor });
+  if (!lexed.ok) return undefined;
+  const real = resolveReal(lexed.value, reader, host.flavor);
+  return real.ok ? real.value : undefined;
+}
