@@ -55,15 +55,15 @@ export function compilePolicy(policy: Policy, host: GateHost): CompiledPolicy {
         warnings.push(`${root.rule}: \`${root.path}\` is not used: ${real.reason}`);
         continue;
       }
-      const matchers = root.exclude.map((pattern) => ({ pattern, test: picomatch(pattern, { ...globOptions, basename: true }) }));
+      const matchers = root.exclude.map((pattern) => ({ pattern, test: glob(pattern, globOptions) }));
       const excluded = (relative: string) => matchers.find((m) => relative !== '' && m.test(relative))?.pattern;
       roots.push({ ...root, scope: scope.name, real: real.value, excluded });
     }
   }
   roots.sort((a, b) => b.real.length - a.real.length);
-  const denyMatchers = policy.denyAlways.map((rule) => ({ rule, test: picomatch(rule.pattern, { ...globOptions, basename: true }) }));
+  const denyMatchers = policy.denyAlways.map((rule) => ({ rule, test: glob(rule.pattern, globOptions) }));
   const tierRules = policy.tiers.map((rule) => {
-    const test = rule.path === undefined ? undefined : picomatch(rule.path, { ...globOptions, basename: true });
+    const test = rule.path === undefined ? undefined : glob(rule.path, globOptions);
     return { ...rule, pathMatches: (path: string) => test === undefined || test(path) };
   });
   const home = canonicalHome(host);
@@ -76,6 +76,14 @@ export function compilePolicy(policy: Policy, host: GateHost): CompiledPolicy {
     oracleHome: home,
     warnings,
   };
+}
+
+/**
+ * A pattern without a slash (`*.pem`) matches a base name anywhere, as in .gitignore; a pattern
+ * with one matches the whole path. (picomatch's `basename` option would apply to both.)
+ */
+function glob(pattern: string, options: { dot: boolean; nocase: boolean; windows: boolean }): (path: string) => boolean {
+  return picomatch(pattern, { ...options, basename: !pattern.includes('/') });
 }
 
 function canonicalHome(host: GateHost): { lexical: string; real: string } {
