@@ -67,8 +67,8 @@ export function loadPolicy(text: string, options: LoadOptions): LoadResult {
   const doc = parseDocument(text, { lineCounter: counter, uniqueKeys: true, prettyErrors: false });
   if (doc.errors.length > 0) {
     const errors = doc.errors.map((e) => {
-      const pos = e.linePos?.[0];
-      return { line: pos?.line ?? 1, column: pos?.col ?? 1, path: '', message: `yaml: ${e.message.split('\n')[0] ?? e.code}` };
+      const pos = counter.linePos(e.pos[0]);
+      return { line: pos.line, column: pos.col, path: '', message: `yaml: ${e.message.split('\n')[0] ?? e.code}` };
     });
     return { ok: false, errors, warnings: [], readOnly: emptyPolicy() };
   }

@@ -1,0 +1,120 @@
+import { describe, expect, it } from 'vitest';
+import { testContext } from '../../../tests/fixtures/context.js';
+import { memoryReader } from '../../../tests/fixtures/memory-fs.js';
+import { decide, evaluate } from './decide.js';
+
+const reader = memoryReader({ '/p/app/a.ts': 'file', '/s/x': 'file', '/ro/doc.md': 'file' });
+const POLICY = `
+scopes:
+  projects: { roots: [{ path: /p, mode: rw }] }
+  scratch: { roots: [{ path: /s, mode: rw }] }
+  docs: { roots: [{ path: /ro, mode: ro }] }
+programs:
+  git: { subcommands: { allow: [status], confirm: [push], deny: ["push --force"] } }
+  python3: { allow_args_matching: ["-m pytest*"] }
+  make: {}
+egress: { allow: [{ host: github.com, why: code }], default: confirm }
+tiers:
+  - { tool: fs.write, path: "**/package.json", tier: T2, why: scripts run later }
+  - { tool: exec.run, program: git, tier: T2 }
+principals:
+  agents:
+    reader: { capabilities: [fs.read] }
+`;
+const pins = { git: '/usr/bin/git', python3: '/usr/bin/python3', make: '/usr/bin/make' };
+const ctx = testContext(POLICY, { reader, pins, cwd: '/p/app' });
+
+describe('decide', () => {
+  it('reports the rule that fired and its reasons', () => {
+    expect(decide({ tool: 'fs.read', args: { path: 'a.ts' } }, ctx)).toEqual({
+      decision: 'allow',
+      tier: 'T0',
+      approver: null,
+      code: null,
+      rule: 'scopes.projects.roots[0]',
+      reasons: ['fs.read reads in scope projects'],
+    });
+  });
+
+  it('applies policy tier rules, first match, after the built-in table', () => {
+    const d = decide({ tool: 'fs.write', args: { path: 'package.json', content: '{}' } }, ctx);
+    expect(d).toMatchObject({ decision: 'needs-approval', tier: 'T2', approver: 'any-device', rule: 'tiers[0]' });
+    expect(d.reasons.at(-1)).toBe('tiers[0] sets T2: scripts run later');
+    expect(decide({ tool: 'exec.run', args: { program: 'git', args: ['status'] } }, ctx).rule).toBe('tiers[1]');
+  });
+
+  it('judges argv by allow_args_matching and confirms programs without a grammar', () => {
+    expect(decide({ tool: 'exec.run', args: { program: 'python3', args: ['-m', 'pytest', '-k', 'x y'] } }, ctx)).toMatchObject({ tier: 'T1', rule: 'programs.python3.allow_args_matching[0]' });
+    expect(decide({ tool: 'exec.run', args: { program: 'python3', args: ['-c', 'import os'] } }, ctx).code).toBe('PROGRAM_ARGS_REFUSED');
+    expect(decide({ tool: 'exec.run', args: { program: 'make', args: ['all'] } }, ctx)).toMatchObject({ tier: 'T2', rule: 'programs.make' });
+  });
+
+  it('reports the pinned program path in the canonical arguments', () => {
+    const e = evaluate({ tool: 'exec.run', args: { program: 'python3', args: ['-m', 'pytest'] } }, ctx);
+    expect(e.args).toMatchObject({ program: 'python3', program_path: '/usr/bin/python3', args: ['-m', 'pytest'], timeout: 60 });
+  });
+
+  it('confirms unlisted hosts when egress.default is confirm', () => {
+    expect(decide({ tool: 'net.fetch', args: { url: 'https://example.org/' } }, ctx)).toMatchObject({ tier: 'T2', rule: 'egress.default' });
+    expect(decide({ tool: 'net.fetch', args: { url: 'https://github.com/' } }, ctx)).toMatchObject({ tier: 'T1', rule: 'egress.allow[0]' });
+  });
+
+  it('tiers deletes by scope: scratch is undoable, projects wait for a person', () => {
+    expect(decide({ tool: 'fs.delete', args: { path: '/s/x' } }, ctx).tier).toBe('T1');
+    expect(decide({ tool: 'fs.delete', args: { path: '/p/app/a.ts' } }, ctx).tier).toBe('T2');
+  });
+
+  it('says what was read when taint escalates, and never runs T3 planned from it', () => {
+    const d = decide({ tool: 'fs.write', args: { path: 'b.ts', content: 'x' }, provenance: [{ kind: 'local_foreign', source: 'node_modules/foo/README.md' }] }, ctx);
+    expect(d).toMatchObject({ decision: 'needs-approval', tier: 'T2' });
+    expect(d.reasons.at(-1)).toBe('proposed after reading node_modules/foo/README.md: T1 → T2');
+    expect(decide({ tool: 'input.synth', args: { text: 'x' }, tainted: true }, ctx)).toMatchObject({ decision: 'deny', code: 'TIER_T4' });
+    // user and local_trusted content do not taint
+    expect(decide({ tool: 'fs.write', args: { path: 'b.ts', content: 'x' }, provenance: 'local_trusted' }, ctx).tier).toBe('T1');
+  });
+
+  it('keeps taint in the session: runtime state taints every later action', () => {
+    const tainted = testContext(POLICY, { reader, pins, cwd: '/p/app', runtime: { tainted: true, provenance: [{ kind: 'external', source: 'https://x.test/' }] } });
+    const d = decide({ tool: 'net.fetch', args: { url: 'https://github.com/' } }, tainted);
+    expect(d).toMatchObject({ decision: 'needs-approval', tier: 'T2' });
+    expect(d.reasons.at(-1)).toContain('proposed after reading https://x.test/');
+  });
+
+  it('denies everything when halted, before reading the action', () => {
+    const halted = testContext(POLICY, { reader, pins, mode: 'halted' });
+    expect(decide({ tool: 'fs.read', args: { path: '/p/app/a.ts' } }, halted)).toMatchObject({ decision: 'deny', code: 'HALTED', rule: 'mode.halted' });
+    expect(decide('garbage', halted).code).toBe('HALTED');
+  });
+
+  it('runs only T0 reads inside scopes in read-only mode', () => {
+    const ro = testContext(POLICY, { reader, pins, mode: 'read-only' });
+    expect(decide({ tool: 'fs.read', args: { path: '/p/app/a.ts' } }, ro).decision).toBe('allow');
+    expect(decide({ tool: 'fs.write', args: { path: '/p/app/a.ts', content: '' } }, ro)).toMatchObject({ decision: 'deny', code: 'POLICY_READ_ONLY' });
+    expect(decide({ tool: 'exec.run', args: { program: 'git', args: ['status'] } }, ro).code).toBe('POLICY_READ_ONLY');
+    expect(decide({ tool: 'fs.read', args: { path: '/etc/passwd' } }, ro).code).toBe('PATH_OUTSIDE_SCOPE');
+  });
+
+  it('intersects the ceilings and names the one that lacks a capability', () => {
+    const d = decide({ tool: 'fs.write', args: { path: '/p/app/x', content: '' }, agent: 'reader' }, ctx);
+    expect(d).toMatchObject({ decision: 'deny', code: 'CAPABILITY_DENIED' });
+    expect(d.reasons[0]).toBe('fs.write is not granted by the principal reader ceiling');
+    const noSpawn = testContext(POLICY, { reader, pins, deployment: ['fs.read', 'fs.write'] });
+    expect(decide({ tool: 'exec.run', args: { program: 'git', args: ['status'] }, cwd: '/p' }, noSpawn).reasons[0]).toBe('proc.spawn is not granted by the deployment ceiling');
+    expect(decide({ tool: 'fs.read', args: { path: '/p/app/a.ts' }, agent: 'ghost' }, ctx).code).toBe('PRINCIPAL_UNKNOWN');
+  });
+
+  it('refuses malformed actions with INPUT_INVALID and names the field', () => {
+    expect(decide(null, ctx).code).toBe('INPUT_INVALID');
+    expect(decide({ tool: 'fs.read' }, ctx).code).toBe('INPUT_INVALID');
+    expect(decide({ tool: 'fs.read', args: { path: 'a.ts' }, extra: 1 }, ctx).code).toBe('INPUT_INVALID');
+    const d = decide({ tool: 'exec.run', args: { program: 'git', args: 'status' } }, ctx);
+    expect(d.code).toBe('INPUT_INVALID');
+    expect(d.reasons[0]).toContain('`args`');
+  });
+
+  it('denies a relative path when no working directory is known', () => {
+    const noCwd = testContext(POLICY, { reader, pins });
+    expect(decide({ tool: 'fs.read', args: { path: 'a.ts' } }, noCwd).code).toBe('PATH_INVALID');
+    expect(decide({ tool: 'fs.read', args: { path: 'a.ts' }, cwd: 'relative' }, noCwd).code).toBe('PATH_INVALID');
+  });
+});

@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { memoryReader } from '../../../tests/fixtures/memory-fs.js';
+import { testContext } from '../../../tests/fixtures/context.js';
+import { canonicalize, reresolve } from './canonicalize.js';
+import { LINUX, WINDOWS } from './flavor.js';
+import { lexPath } from './lex.js';
+import { resolveReal } from './resolve.js';
+
+describe('lexPath', () => {
+  it('makes paths absolute against the working directory and collapses dot segments', () => {
+    expect(lexPath('a/./b/../c', { flavor: LINUX, cwd: '/w' })).toEqual({ ok: true, value: '/w/a/c' });
+    expect(lexPath('/../../x', { flavor: LINUX })).toEqual({ ok: true, value: '/x' });
+    expect(lexPath('c:\\Users\\u\\..\\v', { flavor: WINDOWS })).toEqual({ ok: true, value: 'C:/Users/v' });
+    expect(lexPath('src\\a.ts', { flavor: WINDOWS, cwd: 'C:/p' })).toEqual({ ok: true, value: 'C:/p/src/a.ts' });
+  });
+
+  it('expands 8.3 names only through the host and refuses them otherwise', () => {
+    const expand = (p: string) => (p === 'C:/PROGRA~1/x' ? 'C:/Program Files/x' : null);
+    expect(lexPath('C:\\PROGRA~1\\x', { flavor: WINDOWS, expandShortName: expand })).toEqual({ ok: true, value: 'C:/Program Files/x' });
+    expect(lexPath('C:\\PROGRA~2\\x', { flavor: WINDOWS, expandShortName: expand })).toMatchObject({ ok: false, code: 'PATH_SHORT_NAME' });
+    expect(lexPath('/home/u/backup~1', { flavor: LINUX })).toEqual({ ok: true, value: '/home/u/backup~1' });
+  });
+});
+
+describe('resolveReal', () => {
+  it('resolves a dangling link to where it points, never to the link', () => {
+    const reader = memoryReader({ '/p/link': { link: '/elsewhere/new/file' }, '/elsewhere/x': 'file' });
+    expect(resolveReal('/p/link', reader, LINUX)).toEqual({ ok: true, value: '/elsewhere/new/file' });
+  });
+
+  it('applies `..` in a link target after the links before it', () => {
+    const reader = memoryReader({ '/a/b/c': 'file', '/p/l1': { link: '/a/b' }, '/p/l2': { link: 'l1/../b/c' } });
+    expect(resolveReal('/p/l2', reader, LINUX)).toEqual({ ok: true, value: '/a/b/c' });
+  });
+
+  it('denies loops and I/O errors, and refuses walking `..` out of a missing directory', () => {
+    expect(resolveReal('/p/x', memoryReader({ '/p/x': { link: '/p/y' }, '/p/y': { link: '/p/x' } }), LINUX)).toMatchObject({ code: 'PATH_UNRESOLVABLE' });
+    expect(resolveReal('/p/x/y', memoryReader({ '/p/x': { error: 'EACCES' } }), LINUX)).toMatchObject({ code: 'PATH_UNRESOLVABLE' });
+    expect(resolveReal('/p/l', memoryReader({ '/p/l': { link: 'missing/../../etc' } }), LINUX)).toMatchObject({ code: 'PATH_UNRESOLVABLE' });
+  });
+
+  it('follows a chain of 40 links and refuses the 41st', () => {
+    const nodes: Record<string, { link: string } | 'file'> = { '/end': 'file' };
+    for (let i = 0; i < 41; i++) nodes[`/l${i}`] = { link: i === 40 ? '/end' : `/l${i + 1}` };
+    const reader = memoryReader(nodes);
+    expect(resolveReal('/l1', reader, LINUX)).toEqual({ ok: true, value: '/end' });
+    expect(resolveReal('/l0', reader, LINUX)).toMatchObject({ code: 'PATH_UNRESOLVABLE' });
+  });
+});
+
+describe('reresolve (step 12)', () => {
+  it('aborts when a path was swapped for a link after the decision', () => {
+    const tree: Record<string, 'file' | { link: string }> = { '/p/a.txt': 'file', '/secret': 'file' };
+    const reader = { entry: (path: string) => memoryReader(tree).entry(path) };
+    const ctx = testContext('scopes:\n  p: { roots: [{ path: /p, mode: rw }] }\n', { reader });
+    const decided = canonicalize('/p/a.txt', ctx.gate, { cwd: undefined, access: 'write' });
+    if (!decided.ok) throw new Error(decided.reason);
+    expect(reresolve(decided.value, ctx.gate).ok).toBe(true);
+    tree['/p/a.txt'] = { link: '/secret' };
+    expect(reresolve(decided.value, ctx.gate)).toMatchObject({ ok: false, code: 'PATH_UNRESOLVABLE' });
+  });
+});

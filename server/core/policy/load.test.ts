@@ -1,0 +1,102 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { LINUX, WINDOWS } from '../paths/flavor.js';
+import { loadPolicy } from './load.js';
+
+const seed = readFileSync(new URL('../../../config/examples/seed-001.yaml', import.meta.url), 'utf8');
+const defaults = readFileSync(new URL('../../../config/policy.yaml', import.meta.url), 'utf8');
+
+describe('loadPolicy', () => {
+  it('loads the design document examples as written on Windows', () => {
+    const result = loadPolicy(seed, { flavor: WINDOWS, userHome: 'C:/Users/qhukz' });
+    if (!result.ok) throw new Error(JSON.stringify(result.errors));
+    const { policy } = result;
+    expect(policy.scopes.map((s) => s.name)).toEqual(['projects', 'notes', 'scratch']);
+    expect(policy.scopes[0]?.roots[0]).toMatchObject({ path: 'C:/Projects', mode: 'rw' });
+    expect(policy.scopes[1]?.roots[1]?.path).toBe('C:/Users/qhukz/Documents/AI/ML Learning');
+    // deny_always nested under scopes, as the document writes it
+    expect(policy.denyAlways.map((d) => d.pattern)).toContain('**/.git/hooks/**');
+    expect(policy.denyAlways[0]?.rule).toBe('scopes.deny_always[0]');
+    const git = policy.programs.get('git');
+    expect(git?.path).toBe('C:/Program Files/Git/cmd/git.exe');
+    expect(git?.deny.map((e) => [e.words, e.flags])).toEqual([[['filter-branch'], []], [['push'], ['--force']]]);
+    expect(policy.programs.get('docker')?.deny[0]?.words).toEqual(['system', 'prune']);
+    expect(policy.programs.get('python')?.argPatterns.map((p) => p.pattern)).toEqual(['-m pytest*', '-m venv*']);
+    expect(policy.egress.allow.map((h) => h.host)).toEqual(['api.anthropic.com', '127.0.0.1']);
+    expect(result.warnings).toEqual([]);
+  });
+
+  it('loads the same file on Linux, keeping Windows roots as warnings without effect', () => {
+    const result = loadPolicy(seed, { flavor: LINUX, userHome: '/home/u' });
+    if (!result.ok) throw new Error(JSON.stringify(result.errors));
+    expect(result.policy.scopes.every((s) => s.roots.length === 0)).toBe(true);
+    expect(result.warnings.map((w) => w.line)).toEqual([8, 11, 12, 14]);
+  });
+
+  it('loads the shipped default policy on Linux, macOS and Windows', () => {
+    for (const [flavor, home] of [
+      [LINUX, '/home/u'],
+      [WINDOWS, 'C:/Users/u'],
+    ] as const) {
+      const result = loadPolicy(defaults, { flavor, userHome: home });
+      if (!result.ok) throw new Error(JSON.stringify(result.errors));
+      expect(result.policy.scopes.find((s) => s.name === 'projects')?.roots[0]?.path).toBe(`${home}/projects`);
+    }
+  });
+
+  it('reports every error with its line and column', () => {
+    const text = ['scopes:', '  projects:', '    roots:', '      - { path: /p, mode: rx }', 'programs:', '  git: { subcomands: { allow: [status] } }', 'unknown_section: 1', 'tiers:', '  - { tool: git.push, tier: T1 }', '  - { tool: fs.nope, tier: T0 }'].join('\n');
+    const result = loadPolicy(text, { flavor: LINUX, userHome: '/home/u' });
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    const byLine = result.errors.map((e) => [e.line, e.path]);
+    expect(byLine).toContainEqual([4, 'scopes.projects.roots[0].mode']);
+    expect(byLine).toContainEqual([6, 'programs.git.subcomands']);
+    expect(byLine).toContainEqual([7, 'unknown_section']);
+  });
+
+  it('refuses tier rules below a tool contract floor and names that are not tools', () => {
+    const text = 'scopes:\n  p: { roots: [{ path: /p }] }\ntiers:\n  - { tool: git.push, tier: T1 }\n  - { tool: fs.nope, tier: T0 }\n  - { tool: fs.delete, scope: nowhere, tier: T2 }\n';
+    const result = loadPolicy(text, { flavor: LINUX, userHome: '/home/u' });
+    if (result.ok) throw new Error('expected errors');
+    expect(result.errors.map((e) => [e.line, e.message])).toEqual([
+      [4, 'git.push can never be below T2; this rule asks for T1'],
+      [5, '`fs.nope` is not a tool in the registry'],
+      [6, 'no scope is named `nowhere`'],
+    ]);
+  });
+
+  it('reports YAML syntax errors and duplicate keys with their lines', () => {
+    const broken = loadPolicy('scopes:\n  a: [1,\n', { flavor: LINUX, userHome: '/' });
+    expect(broken.ok).toBe(false);
+    const dup = loadPolicy('scopes: {}\nprograms: {}\nscopes: {}\n', { flavor: LINUX, userHome: '/' });
+    if (dup.ok) throw new Error('duplicate keys must fail');
+    expect(dup.errors[0]?.line).toBe(3);
+  });
+
+  it('keeps valid scopes and deny_always for read-only mode, and nothing when those are broken', () => {
+    const partly = loadPolicy('scopes:\n  p: { roots: [{ path: /p, mode: rw }] }\ndeny_always: ["**/.ssh/**"]\nprograms: { git: { bogus: 1 } }\n', { flavor: LINUX, userHome: '/' });
+    if (partly.ok) throw new Error('expected errors');
+    expect(partly.readOnly.scopes[0]?.roots[0]?.path).toBe('/p');
+    expect(partly.readOnly.denyAlways[0]?.pattern).toBe('**/.ssh/**');
+    expect([...partly.readOnly.capabilities]).toEqual(['fs.read']);
+    const broken = loadPolicy('scopes:\n  p: { roots: [{ path: relative/p }] }\n', { flavor: LINUX, userHome: '/' });
+    if (broken.ok) throw new Error('expected errors');
+    expect(broken.readOnly.scopes).toEqual([]);
+  });
+
+  it('expands ~ in the file only, and refuses relative roots and program paths', () => {
+    const ok = loadPolicy('scopes:\n  p: { roots: [{ path: "~/code" }] }\ndeny_always: ["~/secret/**"]\n', { flavor: LINUX, userHome: '/home/u' });
+    if (!ok.ok) throw new Error(JSON.stringify(ok.errors));
+    expect(ok.policy.scopes[0]?.roots[0]?.path).toBe('/home/u/code');
+    expect(ok.policy.denyAlways[0]?.pattern).toBe('/home/u/secret/**');
+    const bad = loadPolicy('programs:\n  git: { path: bin/git }\n', { flavor: LINUX, userHome: '/home/u' });
+    expect(bad.ok).toBe(false);
+  });
+
+  it('treats an empty file as a valid policy that grants nothing', () => {
+    const result = loadPolicy('', { flavor: LINUX, userHome: '/' });
+    if (!result.ok) throw new Error('empty must load');
+    expect(result.policy.scopes).toEqual([]);
+  });
+});
