@@ -1,0 +1,27 @@
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { REPO } from '../arch/source-files.js';
+
+export const ORACLE_BIN = join(REPO, 'dist', 'server', 'cli', 'oracle.js');
+
+export interface Run {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs the built `oracle` command as a real child process, feeding `input` on stdin. */
+export function runOracle(args: readonly string[], input = '', env: NodeJS.ProcessEnv = process.env): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [ORACLE_BIN, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (b: Buffer) => out.push(b));
+    child.stderr.on('data', (b: Buffer) => err.push(b));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      resolve({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') });
+    });
+    child.stdin.end(input);
+  });
+}
