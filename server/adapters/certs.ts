@@ -31,9 +31,12 @@ export async function ensureTlsMaterial(home: string, names: { readonly dns: rea
   const ca = await ensureCa(dir);
   const serverKey = ensureKey(join(dir, 'server.key'));
   const certPath = join(dir, 'server.crt');
-  const wanted = [...names.dns.map((d) => `DNS:${d}`), ...names.ips.map((ip) => `IP Address:${ip}`)].sort();
+  // The names a certificate was issued for are kept beside it: X.509 prints IPv6 differently.
+  const namesPath = join(dir, 'server.names.json');
+  const wanted = JSON.stringify([...names.dns.map((d) => `DNS:${d}`), ...names.ips.map((ip) => `IP:${ip}`)].sort());
+  const issuedFor = existsSync(namesPath) ? readFileSync(namesPath, 'utf8') : '';
   let reissued = false;
-  if (!existsSync(certPath) || needsReissue(readFileSync(certPath, 'utf8'), wanted, serverKey)) {
+  if (!existsSync(certPath) || issuedFor !== wanted || needsReissue(readFileSync(certPath, 'utf8'), serverKey)) {
     const now = new Date();
     const pems = await generate([{ name: 'commonName', value: 'ORACLE gate' }], {
       keyType: 'ec',
@@ -51,6 +54,7 @@ export async function ensureTlsMaterial(home: string, names: { readonly dns: rea
       ],
     });
     writeAtomic(certPath, pems.cert, 0o644);
+    writeAtomic(namesPath, wanted, 0o644);
     reissued = true;
   }
   const spki = createPublicKey(serverKey).export({ type: 'spki', format: 'der' });
@@ -102,13 +106,11 @@ function ensureKey(path: string): string {
   return pem;
 }
 
-function needsReissue(certPem: string, wanted: readonly string[], serverKey: string): boolean {
+function needsReissue(certPem: string, serverKey: string): boolean {
   try {
     const cert = new X509Certificate(certPem);
     if (!cert.checkPrivateKey(createPrivateKey(serverKey))) return true;
-    if (Date.parse(cert.validTo) - Date.now() < RENEW_BEFORE_MS) return true;
-    const have = (cert.subjectAltName ?? '').split(', ').filter((s) => s !== '').sort();
-    return have.join('|') !== wanted.join('|');
+    return Date.parse(cert.validTo) - Date.now() < RENEW_BEFORE_MS;
   } catch {
     return true;
   }

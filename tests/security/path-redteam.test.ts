@@ -364,11 +364,11 @@ describe('Windows paths (pure, in-memory tree)', () => {
       'C:/Users/u/.ssh/id_rsa': 'file',
       'C:/Users/u/AppData/Roaming/x': 'file',
       'C:/Windows/System32/drivers/etc/hosts': 'file',
-      'C:/Users/u/Projects/app/junction': { link: 'C:\\Windows' },
-      'C:/Users/u/Projects/app/rel-junction': { link: '..\\..\\.ssh' },
-      'C:/Users/u/Projects/app/unc-link': { link: '\\\\server\\share' },
-      'C:/Users/u/Projects/app/dev-link': { link: '\\\\?\\GLOBALROOT\\Device\\HarddiskVolume1' },
-      'C:/Users/u/Projects/app/ok': { link: 'C:\\Users\\u\\Projects\\app\\src' },
+      'C:/Users/u/Projects/app/junction': { symlink: 'C:\\Windows' },
+      'C:/Users/u/Projects/app/rel-junction': { symlink: '..\\..\\.ssh' },
+      'C:/Users/u/Projects/app/unc-link': { symlink: '\\\\server\\share' },
+      'C:/Users/u/Projects/app/dev-link': { symlink: '\\\\?\\GLOBALROOT\\Device\\HarddiskVolume1' },
+      'C:/Users/u/Projects/app/ok': { symlink: 'C:\\Users\\u\\Projects\\app\\src' },
       'D:/data/x': 'file',
     },
     { caseInsensitive: true },
@@ -463,7 +463,7 @@ deny_always: ["C:/Windows/**", "C:/Program Files/**", "**/.git/hooks/**", "**/.s
 
 describe('macOS paths (case-insensitive POSIX, in-memory tree)', () => {
   const reader = memoryReader(
-    { '/Users/u/Projects/app/src/a.ts': 'file', '/Users/u/.ssh/id_rsa': 'file', '/Users/u/Projects-evil/x': 'file', '/private/tmp/x': 'file', '/tmp': { link: 'private/tmp' } },
+    { '/Users/u/Projects/app/src/a.ts': 'file', '/Users/u/.ssh/id_rsa': 'file', '/Users/u/Projects-evil/x': 'file', '/private/tmp/x': 'file', '/tmp': { symlink: 'private/tmp' } },
     { caseInsensitive: true },
   );
   const ctx = testContext(

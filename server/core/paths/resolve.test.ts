@@ -24,24 +24,24 @@ describe('lexPath', () => {
 
 describe('resolveReal', () => {
   it('resolves a dangling link to where it points, never to the link', () => {
-    const reader = memoryReader({ '/p/link': { link: '/elsewhere/new/file' }, '/elsewhere/x': 'file' });
+    const reader = memoryReader({ '/p/link': { symlink: '/elsewhere/new/file' }, '/elsewhere/x': 'file' });
     expect(resolveReal('/p/link', reader, LINUX)).toEqual({ ok: true, value: '/elsewhere/new/file' });
   });
 
   it('applies `..` in a link target after the links before it', () => {
-    const reader = memoryReader({ '/a/b/c': 'file', '/p/l1': { link: '/a/b' }, '/p/l2': { link: 'l1/../b/c' } });
+    const reader = memoryReader({ '/a/b/c': 'file', '/p/l1': { symlink: '/a/b' }, '/p/l2': { symlink: 'l1/../b/c' } });
     expect(resolveReal('/p/l2', reader, LINUX)).toEqual({ ok: true, value: '/a/b/c' });
   });
 
   it('denies loops and I/O errors, and refuses walking `..` out of a missing directory', () => {
-    expect(resolveReal('/p/x', memoryReader({ '/p/x': { link: '/p/y' }, '/p/y': { link: '/p/x' } }), LINUX)).toMatchObject({ code: 'PATH_UNRESOLVABLE' });
+    expect(resolveReal('/p/x', memoryReader({ '/p/x': { symlink: '/p/y' }, '/p/y': { symlink: '/p/x' } }), LINUX)).toMatchObject({ code: 'PATH_UNRESOLVABLE' });
     expect(resolveReal('/p/x/y', memoryReader({ '/p/x': { error: 'EACCES' } }), LINUX)).toMatchObject({ code: 'PATH_UNRESOLVABLE' });
-    expect(resolveReal('/p/l', memoryReader({ '/p/l': { link: 'missing/../../etc' } }), LINUX)).toMatchObject({ code: 'PATH_UNRESOLVABLE' });
+    expect(resolveReal('/p/l', memoryReader({ '/p/l': { symlink: 'missing/../../etc' } }), LINUX)).toMatchObject({ code: 'PATH_UNRESOLVABLE' });
   });
 
   it('follows a chain of 40 links and refuses the 41st', () => {
-    const nodes: Record<string, { link: string } | 'file'> = { '/end': 'file' };
-    for (let i = 0; i < 41; i++) nodes[`/l${i}`] = { link: i === 40 ? '/end' : `/l${i + 1}` };
+    const nodes: Record<string, { symlink: string } | 'file'> = { '/end': 'file' };
+    for (let i = 0; i < 41; i++) nodes[`/l${i}`] = { symlink: i === 40 ? '/end' : `/l${i + 1}` };
     const reader = memoryReader(nodes);
     expect(resolveReal('/l1', reader, LINUX)).toEqual({ ok: true, value: '/end' });
     expect(resolveReal('/l0', reader, LINUX)).toMatchObject({ code: 'PATH_UNRESOLVABLE' });
@@ -50,13 +50,13 @@ describe('resolveReal', () => {
 
 describe('reresolve (step 12)', () => {
   it('aborts when a path was swapped for a link after the decision', () => {
-    const tree: Record<string, 'file' | { link: string }> = { '/p/a.txt': 'file', '/secret': 'file' };
+    const tree: Record<string, 'file' | { symlink: string }> = { '/p/a.txt': 'file', '/secret': 'file' };
     const reader = { entry: (path: string) => memoryReader(tree).entry(path) };
     const ctx = testContext('scopes:\n  p: { roots: [{ path: /p, mode: rw }] }\n', { reader });
     const decided = canonicalize('/p/a.txt', ctx.gate, { cwd: undefined, access: 'write' });
     if (!decided.ok) throw new Error(decided.reason);
     expect(reresolve(decided.value, ctx.gate).ok).toBe(true);
-    tree['/p/a.txt'] = { link: '/secret' };
+    tree['/p/a.txt'] = { symlink: '/secret' };
     expect(reresolve(decided.value, ctx.gate)).toMatchObject({ ok: false, code: 'PATH_UNRESOLVABLE' });
   });
 });

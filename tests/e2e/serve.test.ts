@@ -1,0 +1,102 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createHash, X509Certificate } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { request } from 'node:https';
+import { TLSSocket } from 'node:tls';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ensureTlsMaterial } from '../../server/adapters/certs.js';
+import { ORACLE_BIN } from '../cli/run-oracle.js';
+import { tempTree } from '../fixtures/temp-tree.js';
+
+function get(url: string, ca: string): Promise<{ status: number; body: string; spki: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { ca, timeout: 10_000 }, (res) => {
+      const chunks: Buffer[] = [];
+      const socket = res.socket;
+      if (!(socket instanceof TLSSocket)) throw new TypeError('not a TLS socket');
+      const cert = socket.getPeerX509Certificate();
+      const spki = cert === undefined ? '' : createHash('sha256').update(cert.publicKey.export({ type: 'spki', format: 'der' })).digest('base64');
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), spki });
+      });
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** Waits for the line that says where the server listens. */
+function started(child: ChildProcess): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => {
+      reject(new Error(`no listening line: ${out}`));
+    }, 30_000);
+    child.stdout?.on('data', (b: Buffer) => {
+      out += b.toString();
+      const m = /listening on (https:\/\/127\.0\.0\.1:\d+)/u.exec(out);
+      if (m?.[1] !== undefined) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
+    });
+    child.on('exit', (code) => {
+      reject(new Error(`exited ${String(code)}: ${out}`));
+    });
+  });
+}
+
+describe('oracle serve (real HTTPS on loopback)', () => {
+  const tree = tempTree('oracle-serve-');
+  const children: ChildProcess[] = [];
+  afterAll(() => {
+    for (const c of children) c.kill('SIGKILL');
+    tree.dispose();
+  });
+
+  it('serves health over TLS with a certificate chained to the local CA, on 127.0.0.1 only', async () => {
+    const home = tree.dir('home');
+    const child = spawn(process.execPath, [ORACLE_BIN, 'serve', '--port', '0', '--home', home], { stdio: ['ignore', 'pipe', 'pipe'] });
+    children.push(child);
+    const url = await started(child);
+    const ca = readFileSync(join(home, 'certs', 'ca.crt'), 'utf8');
+    const res = await get(`${url}/api/v1/health`, ca);
+    expect(res.status).toBe(200);
+    const body = JSON.parse(res.body) as { ok: boolean; mode: string; spki_sha256: string };
+    expect(body).toMatchObject({ ok: true, mode: 'normal' });
+    // the pin the server reports is the key the TLS handshake really used
+    expect(body.spki_sha256).toBe(res.spki);
+    expect((await get(`${url}/api/v1/actions`, ca)).status).toBe(401);
+    const cert = new X509Certificate(readFileSync(join(home, 'certs', 'server.crt')));
+    expect(cert.verify(new X509Certificate(ca).publicKey)).toBe(true);
+    expect(cert.subjectAltName).toContain('DNS:localhost');
+    expect(cert.subjectAltName).toContain('IP Address:127.0.0.1');
+    child.kill('SIGTERM');
+    await new Promise((r) => child.once('exit', r));
+  });
+
+  it('refuses --lan until pairing exists, rather than exposing an unpaired gate', async () => {
+    const child = spawn(process.execPath, [ORACLE_BIN, 'serve', '--lan', '--port', '0', '--home', tree.dir('lan')], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const code = await new Promise((r) => child.once('exit', r));
+    expect(code).toBe(2);
+  });
+
+  it('keeps the server key, and so the pin, when the certificate is re-issued for new names', async () => {
+    const home = tree.dir('pin');
+    const first = await ensureTlsMaterial(home, { dns: ['localhost'], ips: ['127.0.0.1'] });
+    const again = await ensureTlsMaterial(home, { dns: ['localhost'], ips: ['127.0.0.1'] });
+    const v6 = await ensureTlsMaterial(home, { dns: ['localhost'], ips: ['127.0.0.1', '::1'] });
+    const v6again = await ensureTlsMaterial(home, { dns: ['localhost'], ips: ['127.0.0.1', '::1'] });
+    expect([v6.reissued, v6again.reissued]).toEqual([true, false]);
+    const moved = await ensureTlsMaterial(home, { dns: ['localhost', 'desk.local'], ips: ['127.0.0.1', '192.168.1.20'] });
+    expect(first.reissued).toBe(true);
+    expect(again.reissued).toBe(false);
+    expect(moved.reissued).toBe(true);
+    expect(moved.spkiSha256).toBe(first.spkiSha256);
+    expect(moved.cert).not.toBe(first.cert);
+    expect(new X509Certificate(moved.cert).subjectAltName).toContain('IP Address:192.168.1.20');
+    expect(new X509Certificate(moved.cert).publicKey.asymmetricKeyDetails?.namedCurve).toBe('prime256v1');
+  });
+});
