@@ -51,7 +51,12 @@ export function openGate(options: GateOptions = {}): GateState {
   const home = resolveHome(options.home, env);
   const policyFile = resolvePolicyFile(options.policy, home);
   const reader = nodeLinkReader(host.platform);
-  const gateHost = { flavor: host.flavor, reader, oracleHome: toCanonicalForm(home, host.platform) };
+  const protect = [
+    { path: toCanonicalForm(home, host.platform), rule: 'deny_always.oracle_home' },
+    { path: toCanonicalForm(policyFile, host.platform), rule: 'deny_always.policy_file' },
+    { path: toCanonicalForm(packageRoot(), host.platform), rule: 'deny_always.oracle_install' },
+  ];
+  const gateHost = { flavor: host.flavor, reader, protect };
   const read = readOperatorFile(policyFile);
   let policy: Policy = emptyPolicy();
   let mode: GateMode = 'read-only';

@@ -92,6 +92,13 @@ describe('oracle check', () => {
     expect(write?.code).toBe('POLICY_READ_ONLY');
   });
 
+  it('never lets an agent write the policy in force, even inside a scope', async () => {
+    const inScope = join(tree.root, 'projects', 'app', 'oracle-policy.yaml');
+    writeFileSync(inScope, `scopes:\n  projects: { roots: [{ path: "${tree.root}/projects", mode: rw }] }\n`);
+    const run = await runOracle(['check', '--policy', inScope, '--home', home], JSON.stringify({ tool: 'fs.write', args: { path: inScope, content: 'scopes: {}' } }));
+    expect(JSON.parse(run.stdout)).toMatchObject({ decision: 'deny', code: 'PATH_DENY_ALWAYS', rule: 'deny_always.policy_file' });
+  });
+
   it('denies with a clear code when the policy file does not exist', async () => {
     const run = await runOracle(['check', '--policy', join(tree.root, 'missing.yaml'), '--home', home], '{"tool":"fs.read","args":{"path":"/"}}\n');
     expect(run.code).toBe(0);

@@ -1,8 +1,10 @@
+import { hasControl } from '../paths/characters.js';
 import type { ScopedPath } from '../paths/scope.js';
 import { isUnder } from '../paths/canonical.js';
 import type { ToolName } from '../tools/registry.js';
 import type { DecideContext } from './context.js';
 import { judgeFetch } from './egress.js';
+import { judgeArgvPaths } from './exec-args.js';
 import { isForcePush, isSafeRefName } from './git-rules.js';
 import { refused, tiered, type Outcome } from './outcome.js';
 import { judgeProgram } from './programs.js';
@@ -14,6 +16,8 @@ export interface TierInput {
   /** The first scoped path argument, if the tool has one. */
   readonly primary: ScopedPath | undefined;
   readonly paths: readonly ScopedPath[];
+  /** The resolved working directory for relative paths (the action's, else the pinned one). */
+  readonly cwd: string | undefined;
   readonly ctx: DecideContext;
 }
 
@@ -37,11 +41,12 @@ export function baseTier(input: TierInput): TierResult {
   switch (tool) {
     case 'fs.read':
     case 'fs.list':
+      // Reading inside a scope is the everyday case; it must not prompt (SPEC §1.6).
+      return plain(tiered('T0', rule, `${tool} reads${where}`));
     case 'git.status':
     case 'git.diff':
     case 'git.log':
-      // Reading inside a scope is the everyday case; it must not prompt (SPEC §1.6).
-      return plain(tiered('T0', rule, `${tool} reads${where}`));
+      return plain(requireWorkTree(input) ?? tiered('T0', rule, `${tool} reads${where}`));
     case 'fs.write':
       // The toolhost keeps the replaced content, so the write is undoable: run it and offer undo.
       return plain(tiered('T1', rule, `fs.write${where} keeps what it replaces and can be undone`));
@@ -53,28 +58,44 @@ export function baseTier(input: TierInput): TierResult {
           : tiered('T2', rule, `fs.delete${where} needs a person`),
       );
     case 'exec.run': {
-      const outcome = judgeProgram(str(args['program']), stringList(args['args']), ctx.gate.policy.programs, ctx.pins);
+      const argv = stringList(args['args']);
+      const judged = judgeProgram(str(args['program']), argv, ctx.gate.policy.programs, ctx.pins);
+      const outcome = judged.ok ? judgeArgvPaths(judged, argv, primary?.real ?? input.cwd, ctx) : judged;
       const pin = ctx.pins.get(str(args['program']));
       return { outcome, extra: { program_path: pin?.ok === true ? pin.path : null } };
     }
     case 'git.commit':
-      return plain(judgeCommit(input));
+      return plain(requireWorkTree(input) ?? judgeCommit(input));
     case 'git.push':
-      return plain(judgePush(args));
+      return plain(requireWorkTree(input) ?? judgePush(args));
     case 'net.fetch': {
       const headers = (args['headers'] ?? {}) as Record<string, string>;
       const judged = judgeFetch({ url: str(args['url']), method: str(args['method']), headers }, ctx.gate.policy.egress);
-      return { outcome: judged.outcome, extra: { url: judged.url, method: judged.method } };
+      return { outcome: judged.outcome, extra: { url: judged.url, method: judged.method, headers: judged.headers } };
     }
     case 'term.write':
       // One approval per line: a card must never show the first line of a script (seed 001).
       if (/[\r\n]/u.test(str(args['text']))) return plain(refused('TERM_MULTILINE', 'term.write', 'term.write takes exactly one line'));
+      // Other controls act on their own in a shell (Ctrl-O runs the line, ESC sequences edit it).
+      if (hasControl(str(args['text']))) return plain(refused('ARG_SHAPE', 'term.write', 'term.write text may not contain control characters'));
       return plain(tiered('T2', 'term.write', 'typing into a terminal carries all of its user’s permissions'));
     case 'input.synth':
     case 'sys.settings':
       // Irreversible and outside any scope: the desktop and a typed phrase.
       return plain(tiered('T3', tool, `${tool} is irreversible and needs the desktop`));
   }
+}
+
+/**
+ * git follows a `.git` file (`gitdir: …`) to a config nobody scoped, and searches parent folders
+ * when there is none; the git intents run only where `.git` is a real directory.
+ */
+function requireWorkTree(input: TierInput): Outcome | undefined {
+  const repo = input.primary;
+  if (repo === undefined) return refused('ARG_SHAPE', input.tool, 'a git intent needs a repository path');
+  const dotGit = input.ctx.gate.host.reader.entry(`${repo.real.replace(/\/$/u, '')}/.git`);
+  if (dotGit.kind === 'dir') return undefined;
+  return refused('ARG_SHAPE', input.tool, `\`${repo.real}\` is not the root of a git work tree (.git is ${dotGit.kind === 'missing' ? 'missing' : 'not a directory'})`);
 }
 
 function plain(outcome: Outcome): TierResult {

@@ -103,6 +103,32 @@ describe('decide', () => {
     expect(decide({ tool: 'fs.read', args: { path: '/p/app/a.ts' }, agent: 'ghost' }, ctx).code).toBe('PRINCIPAL_UNKNOWN');
   });
 
+  it('lets an action name its agent only to narrow the caller ceiling', () => {
+    const readOnlyCaller = testContext(POLICY.replace('reader: { capabilities: [fs.read] }', 'reader: { capabilities: [fs.read] }\n    wide: { capabilities: [fs.read, fs.write] }'), {
+      reader,
+      pins,
+      principal: ['fs.read'],
+    });
+    const d = decide({ tool: 'fs.write', args: { path: '/p/app/x', content: '' }, agent: 'wide' }, readOnlyCaller);
+    expect(d).toMatchObject({ decision: 'deny', code: 'CAPABILITY_DENIED' });
+    expect(d.reasons[0]).toBe('fs.write is not granted by the principal test ceiling');
+  });
+
+  it('shows the request as it will be sent: credential and forwarding headers removed, and said so', () => {
+    const e = evaluate({ tool: 'net.fetch', args: { url: 'https://GitHub.com/a', headers: { Authorization: 'Bearer x', 'X-Forwarded-For': '1.2.3.4', Accept: 'text/html' } } }, ctx);
+    expect(e.decision).toMatchObject({ decision: 'allow', tier: 'T1' });
+    expect(e.args).toMatchObject({ url: 'https://github.com/a', method: 'GET', headers: { Accept: 'text/html' } });
+    expect(e.decision.reasons.at(-1)).toBe('headers removed before sending: Authorization, X-Forwarded-For');
+  });
+
+  it('matches egress ports: default only, an explicit port, or any', () => {
+    const ports = testContext('egress: { allow: [{ host: "127.0.0.1:11434" }, { host: "localhost:*" }, { host: "[::1]:8080" }] }\n', { reader });
+    expect(decide({ tool: 'net.fetch', args: { url: 'http://127.0.0.1:11434/api' } }, ports).tier).toBe('T1');
+    expect(decide({ tool: 'net.fetch', args: { url: 'http://127.0.0.1/api' } }, ports).code).toBe('EGRESS_DENIED');
+    expect(decide({ tool: 'net.fetch', args: { url: 'http://localhost:9/x' } }, ports).tier).toBe('T1');
+    expect(decide({ tool: 'net.fetch', args: { url: 'http://[::1]:8080/x' } }, ports).tier).toBe('T1');
+  });
+
   it('refuses malformed actions with INPUT_INVALID and names the field', () => {
     expect(decide(null, ctx).code).toBe('INPUT_INVALID');
     expect(decide({ tool: 'fs.read' }, ctx).code).toBe('INPUT_INVALID');

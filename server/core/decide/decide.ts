@@ -10,7 +10,7 @@ import type { ScopedPath } from '../paths/scope.js';
 import { lookupTool, type ToolContract } from '../tools/registry.js';
 import { baseTier } from './base-tier.js';
 import { missingCapability, type Ceiling } from './capabilities.js';
-import type { DecideContext, Principal } from './context.js';
+import type { DecideContext } from './context.js';
 import type { Outcome } from './outcome.js';
 
 /** A decision together with what it was about: the tool and its canonical arguments. */
@@ -55,8 +55,10 @@ function evaluateUnsafe(action: unknown, ctx: DecideContext): Evaluation {
   const args: Record<string, unknown> = { ...parsed.data };
   const done = (decision: Decision): Evaluation => ({ decision, tool, args });
 
-  const principal = principalFor(request.data, ctx);
-  if (principal === undefined) return done(deny('PRINCIPAL_UNKNOWN', 'principals.agents', [`agent \`${request.data.agent ?? ''}\` is not in the policy`]));
+  const agent = request.data.agent === undefined ? undefined : ctx.gate.policy.agents.get(request.data.agent);
+  if (request.data.agent !== undefined && agent === undefined) {
+    return done(deny('PRINCIPAL_UNKNOWN', 'principals.agents', [`agent \`${request.data.agent}\` is not in the policy`]));
+  }
 
   // Paths first: deny_always and the other immutable denials win before any capability check.
   const cwd = workingDirectory(request.data.cwd, ctx);
@@ -65,9 +67,11 @@ function evaluateUnsafe(action: unknown, ctx: DecideContext): Evaluation {
   if (!scoped.ok) return done(deny(scoped.code, scoped.rule, [scoped.reason]));
 
   const readOnly = ctx.mode === 'read-only';
+  // An action may name its agent only to narrow: the caller's own ceiling always applies.
   const ceilings: Ceiling[] = [
     { name: 'deployment', capabilities: ctx.deployment },
-    { name: `principal ${principal.name}`, capabilities: principal.capabilities },
+    { name: `principal ${ctx.principal.name}`, capabilities: ctx.principal.capabilities },
+    ...(agent === undefined ? [] : [{ name: `principal ${agent.name}`, capabilities: agent.capabilities }]),
     { name: readOnly ? 'read-only mode' : 'policy', capabilities: readOnly ? READ_ONLY_CEILING : ctx.gate.policy.capabilities },
   ];
   const missing = missingCapability(contract.capabilities, ceilings);
@@ -77,10 +81,10 @@ function evaluateUnsafe(action: unknown, ctx: DecideContext): Evaluation {
   }
 
   const primary = scoped.value[0];
-  const base = baseTier({ tool, args, primary, paths: scoped.value, ctx });
+  const base = baseTier({ tool, args, primary, paths: scoped.value, cwd: cwd.value, ctx });
   Object.assign(args, base.extra);
   if (!base.outcome.ok) return done(deny(base.outcome.code, base.outcome.rule, base.outcome.reasons));
-  const ruled = applyTierRules(base.outcome, { tool, args, primary, paths: scoped.value, ctx });
+  const ruled = applyTierRules(base.outcome, { tool, args, primary, paths: scoped.value, cwd: cwd.value, ctx });
   const final = applyTaint(ruled, contract, request.data, ctx);
   if (!final.ok) return done(deny(final.code, final.rule, final.reasons));
   if (readOnly && final.tier !== 'T0') {
@@ -94,11 +98,6 @@ function firstIssue(issues: readonly { path: readonly PropertyKey[]; message: st
   if (issue === undefined) return 'the action is malformed';
   const at = issue.path.length === 0 ? 'the action' : `\`${issue.path.map(String).join('.')}\``;
   return `${at}: ${issue.message}`;
-}
-
-function principalFor(request: ActionRequest, ctx: DecideContext): Principal | undefined {
-  if (request.agent === undefined) return ctx.principal;
-  return ctx.gate.policy.agents.get(request.agent);
 }
 
 type Step<T> = { ok: true; value: T } | { ok: false; code: Parameters<typeof deny>[0]; rule: string; reason: string };
@@ -145,7 +144,8 @@ function applyTierRules(base: Extract<Outcome, { ok: true }>, input: Parameters<
   );
   if (match === undefined) return base;
   const why = match.why === undefined ? '' : `: ${match.why}`;
-  return { ok: true, tier: match.tier, rule: match.rule, reasons: [...base.reasons, `${match.rule} sets ${match.tier}${why}`] };
+  const tier = maxTier(match.tier, base.floor ?? 'T0');
+  return { ok: true, tier, rule: match.rule, reasons: [...base.reasons, `${match.rule} sets ${tier}${why}`] };
 }
 
 /**

@@ -4,6 +4,11 @@ import { refused, tiered, type Outcome } from './outcome.js';
 
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/u;
+/** Headers that change where or how the request travels: refused, the card could not show it. */
+const REFUSED_HEADERS = new Set(['host', 'connection', 'keep-alive', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'content-length', 'expect']);
+/** Credentials and forwarding claims a model never supplies (SPEC §6): removed, and said so. */
+const STRIPPED_HEADER = /^(?:authorization|cookie|proxy-.*|forwarded|x-forwarded-.*|x-real-ip|via)$/u;
+const DEFAULT_PORT: Readonly<Record<string, string>> = { 'https:': '443', 'http:': '80' };
 
 export interface FetchRequest {
   readonly url: string;
@@ -16,15 +21,28 @@ export interface FetchRequest {
  * known method, headers that cannot smuggle a second line; then the host allowlist. The host is
  * compared as written, with no DNS here; the egress broker resolves once and checks addresses.
  */
-export function judgeFetch(request: FetchRequest, egress: EgressPolicy): { outcome: Outcome; url: string; method: string } {
+export interface JudgedFetch {
+  readonly outcome: Outcome;
+  /** The request as it will be sent: normalised URL and method, headers after stripping. */
+  readonly url: string;
+  readonly method: string;
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+export function judgeFetch(request: FetchRequest, egress: EgressPolicy): JudgedFetch {
   const method = request.method.toUpperCase();
   let url: URL;
   try {
     url = new URL(request.url);
   } catch {
-    return { outcome: refused('URL_INVALID', 'net.fetch', `\`${request.url}\` is not a URL`), url: request.url, method };
+    return { outcome: refused('URL_INVALID', 'net.fetch', `\`${request.url}\` is not a URL`), url: request.url, method, headers: {} };
   }
-  const fail = (outcome: Outcome) => ({ outcome, url: url.href, method });
+  const headers: Record<string, string> = {};
+  const stripped: string[] = [];
+  const fail = (outcome: Outcome): JudgedFetch => {
+    const note = stripped.length === 0 || !outcome.ok ? outcome : { ...outcome, reasons: [...outcome.reasons, `headers removed before sending: ${stripped.join(', ')}`] };
+    return { outcome: note, url: url.href, method, headers };
+  };
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return fail(refused('URL_INVALID', 'net.fetch', `scheme \`${url.protocol}\` is not http or https`));
   if (url.username !== '' || url.password !== '') {
     return fail(refused('URL_INVALID', 'net.fetch', 'credentials in a URL are refused; name a secret instead'));
@@ -32,9 +50,14 @@ export function judgeFetch(request: FetchRequest, egress: EgressPolicy): { outco
   if (!METHODS.has(method)) return fail(refused('ARG_SHAPE', 'net.fetch', `\`${request.method}\` is not an HTTP method ORACLE sends`));
   for (const [name, value] of Object.entries(request.headers)) {
     if (!HEADER_NAME.test(name) || /[\r\n]/u.test(value) || value.includes('\u0000')) return fail(refused('ARG_SHAPE', 'net.fetch', `header \`${name}\` is malformed`));
+    const lower = name.toLowerCase();
+    if (REFUSED_HEADERS.has(lower)) return fail(refused('ARG_SHAPE', 'net.fetch', `header \`${name}\` changes where or how the request travels`));
+    if (STRIPPED_HEADER.test(lower)) stripped.push(name);
+    else headers[name] = value;
   }
   const host = bare(normaliseHost(url.hostname));
-  const listed = egress.allow.find((entry) => hostMatches(entry, host));
+  const port = url.port === '' ? (DEFAULT_PORT[url.protocol] ?? '') : url.port;
+  const listed = egress.allow.find((entry) => hostMatches(entry, host) && portMatches(entry, port, url.protocol));
   if (listed === undefined) {
     if (egress.default === 'confirm') return fail(tiered('T2', 'egress.default', `\`${host}\` is not in the egress allowlist; egress.default is confirm`));
     return fail(refused('EGRESS_DENIED', 'egress.default', `\`${host}\` is not in the egress allowlist`));
@@ -46,6 +69,12 @@ export function judgeFetch(request: FetchRequest, egress: EgressPolicy): { outco
 
 function bare(host: string): string {
   return host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
+}
+
+/** An entry without a port allows the scheme's default port only; `host:*` allows any. */
+function portMatches(entry: EgressHost, port: string, protocol: string): boolean {
+  if (entry.port === '*') return true;
+  return (entry.port ?? DEFAULT_PORT[protocol]) === port;
 }
 
 function hostMatches(entry: EgressHost, host: string): boolean {

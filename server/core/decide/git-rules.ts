@@ -1,48 +1,47 @@
+import { shortLetters, spellsLongOption } from './options.js';
 import { refused, type Outcome } from './outcome.js';
 
 /**
  * Built-in git knowledge that no policy can switch off (SPEC §6): options that run other
  * programs, read another config or repository, or write outside the work tree, and force-pushes.
+ * Matched leniently (prefixes, bundled flags; see options.ts).
  */
-const ANYWHERE = ['-c', '-C', '--config-env', '--exec-path', '--git-dir', '--work-tree', '--namespace', '--super-prefix',
-  '--upload-pack', '--receive-pack', '--exec', '--output', '--template', '--config', '--open-files-in-pager', '--extcmd'];
-const BY_SUBCOMMAND: Readonly<Record<string, readonly string[]>> = {
-  rebase: ['-x'],
-  difftool: ['-x', '-t', '--tool'],
-  mergetool: ['-t', '--tool'],
-  grep: ['-O'],
-  'format-patch': ['-o'],
-};
-
-function hasOption(argv: readonly string[], option: string): boolean {
-  const long = option.startsWith('--');
-  return argv.some((token) => (long ? token === option || token.startsWith(`${option}=`) : token === option || (token.startsWith(option) && !token.startsWith('--'))));
-}
+const BANNED_LONG = [
+  '--config-env', '--exec-path', '--git-dir', '--work-tree', '--namespace', '--super-prefix', '--upload-pack',
+  '--receive-pack', '--exec', '--output', '--template', '--config', '--open-files-in-pager', '--extcmd', '--no-index',
+  '--separate-git-dir', '--reference', '--tool',
+];
+const BANNED_SHORT = new Map<string, string>([
+  ['rebase', 'x'],
+  ['difftool', 'xt'],
+  ['mergetool', 't'],
+  ['grep', 'O'],
+  ['format-patch', 'o'],
+  ['clone', 'uc'],
+  ['ls-remote', 'u'],
+  ['archive', 'o'],
+]);
+const FORCE = ['--force', '--force-with-lease', '--force-if-includes', '--mirror'];
 
 /** Refuses git argv that the subcommand grammar must never see; undefined when none applies. */
 export function gitBuiltinRefusal(argv: readonly string[]): Outcome | undefined {
-  const subcommand = argv.find((t) => !t.startsWith('-')) ?? '';
-  const dangerous = [...ANYWHERE, ...(BY_SUBCOMMAND[subcommand] ?? [])].find((option) => hasOption(argv, option));
-  if (dangerous !== undefined) {
-    return refused('PROGRAM_DENIED', 'builtin.git.options', `git option \`${dangerous}\` can run programs or reach outside the repository`);
+  const first = argv[0] ?? '';
+  if (first.startsWith('-')) {
+    return refused('PROGRAM_DENIED', 'builtin.git.options', `git options before the subcommand (\`${first}\`) change which repository, config or program git uses`);
   }
-  if (subcommand === 'push' && isForcePush(argv.slice(argv.indexOf('push') + 1))) {
-    return refused('GIT_FORCE_PUSH', 'builtin.git.force_push', 'force-pushing rewrites history other people have');
-  }
+  const rest = argv.slice(1);
+  const long = BANNED_LONG.find((option) => rest.some((t) => spellsLongOption(t, option)));
+  if (long !== undefined) return refused('PROGRAM_DENIED', 'builtin.git.options', `git option \`${long}\` can run programs or reach outside the repository`);
+  const letters = shortLetters(rest);
+  const short = Array.from(BANNED_SHORT.get(first) ?? '').find((c) => letters.has(c));
+  if (short !== undefined) return refused('PROGRAM_DENIED', 'builtin.git.options', `\`git ${first} -${short}\` can run programs or write outside the repository`);
+  if (first === 'push' && isForcePush(rest)) return refused('GIT_FORCE_PUSH', 'builtin.git.force_push', 'force-pushing rewrites history other people have');
   return undefined;
 }
 
-/** `--force`, `-f` (also inside `-uf`), `--force-with-lease`, `--force-if-includes`, `--mirror`, `+ref`. */
+/** Every spelling of a force-push: long options and their prefixes, `-f` in any bundle, `+ref`. */
 export function isForcePush(args: readonly string[]): boolean {
-  return args.some(
-    (t) =>
-      t === '--force' ||
-      t.startsWith('--force-with-lease') ||
-      t === '--force-if-includes' ||
-      t === '--mirror' ||
-      /^-[a-zA-Z]*f[a-zA-Z]*$/u.test(t) ||
-      (t.startsWith('+') && t.length > 1),
-  );
+  return args.some((t) => FORCE.some((option) => spellsLongOption(t, option)) || (t.startsWith('+') && t.length > 1) || /^-[^-]*f/u.test(t));
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { GrammarEntry, ProgramRule } from '../policy/types.js';
 import type { Pin } from './context.js';
 import { gitBuiltinRefusal } from './git-rules.js';
+import { optionPresent } from './options.js';
 import { refused, tiered, type Outcome } from './outcome.js';
 
 /**
@@ -23,7 +24,7 @@ export function judgeProgram(program: string, argv: readonly string[], rules: Re
     const builtin = gitBuiltinRefusal(argv);
     if (builtin !== undefined) return builtin;
   }
-  const denied = rule.deny.find((entry) => matchesEntry(entry, argv));
+  const denied = rule.deny.find((entry) => matchesEntry(entry, argv, 'lenient'));
   if (denied !== undefined) return refused('PROGRAM_DENIED', denied.rule, `\`${program} ${denied.text}\` is on the deny list`);
   const joined = argv.join(' ');
   const pattern = rule.argPatterns.find((p) => wildcardRegExp(p.pattern).test(joined));
@@ -43,11 +44,16 @@ function isGit(program: string, pinned: string): boolean {
   return program === 'git' || base === 'git' || base === 'git.exe';
 }
 
-/** Leading words open the argv in order; every further token appears after them (`--x` or `--x=v`). */
-export function matchesEntry(entry: GrammarEntry, argv: readonly string[]): boolean {
+/**
+ * Leading words open the argv in order; every further token appears after them. Deny entries
+ * match leniently (abbreviated long options, bundled short flags); allow and confirm entries
+ * only as written (`--x` or `--x=v`), so leniency can only ever refuse more.
+ */
+export function matchesEntry(entry: GrammarEntry, argv: readonly string[], how: 'exact' | 'lenient' = 'exact'): boolean {
   if (entry.words.length === 0 && entry.flags.length === 0) return false;
   if (!entry.words.every((word, i) => argv[i] === word)) return false;
   const rest = argv.slice(entry.words.length);
+  if (how === 'lenient') return entry.flags.every((flag) => optionPresent(flag, rest));
   return entry.flags.every((flag) => rest.some((t) => t === flag || (flag.startsWith('--') && t.startsWith(`${flag}=`))));
 }
 

@@ -2,12 +2,12 @@ import type { CompiledPolicy } from '../policy/compile.js';
 import { lexPath } from './lex.js';
 import { resolveReal } from './resolve.js';
 import { pathFail, type PathResult } from './result.js';
-import { matchScope, type ScopedPath } from './scope.js';
+import { matchScope, type Access, type ScopedPath } from './scope.js';
 
 export interface CanonicalizeOptions {
   /** The step's pinned working directory, canonical and resolved (step 6). */
   readonly cwd: string | undefined;
-  readonly access: 'read' | 'write';
+  readonly access: Access;
   readonly allowWildcards?: boolean;
 }
 

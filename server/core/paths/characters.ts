@@ -3,9 +3,9 @@
  * Refusing is the only safe answer: there is no escaping that makes them mean one thing.
  */
 
-// C0 and C1 controls, DEL, and the Unicode line and paragraph separators. NUL has its own code.
+// C0 and C1 controls, DEL, and the Unicode line and paragraph separators (paths check NUL first).
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
-const CONTROL = /[\u0001-\u001f\u007f-\u009f\u2028\u2029]/u;
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/u;
 
 /**
  * Look-alikes of `.`, `/`, `\` and `:` that some Windows code pages "best fit" to the real
@@ -24,7 +24,30 @@ export function hasControl(text: string): boolean {
 }
 
 export function hasConfusable(text: string): boolean {
-  return CONFUSABLE.test(text);
+  return CONFUSABLE.test(text) || hasAsciiLookalike(text);
+}
+
+/** True when every character is ASCII (char codes, no regular expression over controls). */
+function isAscii(text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0x7f) return false;
+  return true;
+}
+
+/**
+ * A non-ASCII character that a file system or a code page may treat as an ASCII one: its
+ * compatibility form is ASCII (fullwidth `ｓｓｈ`, ligatures, superscripts), or its one-character
+ * case mapping is (the Kelvin sign `K` matches `k` on macOS; dotless `ı` upper-cases to `I`).
+ * Such a name could slip past `**` /.kube/ ** while opening `.kube`.
+ */
+export function hasAsciiLookalike(text: string): boolean {
+  if (isAscii(text)) return false;
+  for (const c of text) {
+    if (isAscii(c)) continue;
+    const nfkc = c.normalize('NFKC');
+    if (Array.from(nfkc).some(isAscii)) return true;
+    for (const mapped of [c.toLowerCase(), c.toUpperCase()]) if (mapped.length === 1 && isAscii(mapped)) return true;
+  }
+  return false;
 }
 
 export function hasExpansion(text: string): boolean {

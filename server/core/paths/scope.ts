@@ -1,6 +1,9 @@
-import { isOracleHome, ORACLE_HOME_RULE, type CompiledPolicy, type CompiledRoot } from '../policy/compile.js';
+import { protectionOf, protectionWithin, type CompiledPolicy, type CompiledRoot } from '../policy/compile.js';
 import { isUnder, relativeTo } from './canonical.js';
 import { pathFail, pathOk, type PathResult } from './result.js';
+
+/** `delete` is a write that also must not take anything protected with it. */
+export type Access = 'read' | 'write' | 'delete';
 
 export interface ScopedPath {
   readonly root: CompiledRoot;
@@ -14,10 +17,16 @@ export interface ScopedPath {
  * still where git looks for hooks. The scope is decided by the resolved form, which is what the
  * executor touches.
  */
-export function matchScope(compiled: CompiledPolicy, lexical: string, real: string, access: 'read' | 'write'): PathResult<ScopedPath> {
+export function matchScope(compiled: CompiledPolicy, lexical: string, real: string, access: Access): PathResult<ScopedPath> {
   for (const path of [lexical, real]) {
-    if (isOracleHome(compiled, path)) {
-      return pathFail('PATH_DENY_ALWAYS', `\`${path}\` is inside ORACLE's own home (${ORACLE_HOME_RULE})`, ORACLE_HOME_RULE);
+    const guard = protectionOf(compiled, path);
+    if (guard !== undefined) {
+      const what = guard.everything ? `\`${guard.lexical}\` could not be canonicalised, so every path is protected` : `\`${path}\` is ORACLE's own`;
+      return pathFail('PATH_DENY_ALWAYS', `${what} (${guard.rule})`, guard.rule);
+    }
+    if (access === 'delete') {
+      const inside = protectionWithin(compiled, path);
+      if (inside !== undefined) return pathFail('PATH_DENY_ALWAYS', `deleting \`${path}\` would delete \`${inside.lexical}\` (${inside.rule})`, inside.rule);
     }
     const rule = compiled.denied(path);
     if (rule !== undefined) return pathFail('PATH_DENY_ALWAYS', `\`${path}\` matches deny_always \`${rule.pattern}\` (${rule.rule})`, rule.rule);
@@ -31,6 +40,6 @@ export function matchScope(compiled: CompiledPolicy, lexical: string, real: stri
     const pattern = root.excluded(relative);
     if (pattern !== undefined) return pathFail('PATH_EXCLUDED', `\`${real}\` matches exclude \`${pattern}\` of ${root.rule}`, root.rule);
   }
-  if (access === 'write' && root.mode === 'ro') return pathFail('SCOPE_READ_ONLY', `${root.rule} (scope ${root.scope}) is read-only`, root.rule);
+  if (access !== 'read' && root.mode === 'ro') return pathFail('SCOPE_READ_ONLY', `${root.rule} (scope ${root.scope}) is read-only`, root.rule);
   return pathOk({ root, lexical, real });
 }

@@ -9,10 +9,27 @@ import type { DenyRule, Policy, Root, TierRule } from './types.js';
 export interface GateHost {
   readonly flavor: PathFlavor;
   readonly reader: LinkReader;
-  /** ORACLE's own home (policy, audit log, secrets): always denied to agents (SPEC §3). */
-  readonly oracleHome: string;
+  /**
+   * Paths always denied to agents, whatever the policy says (SPEC §3, §1.3): ORACLE's own home
+   * (audit log, certificates, secrets), the policy file in force and ORACLE's installation.
+   */
+  readonly protect: readonly ProtectedPath[];
   /** Windows only: expands 8.3 short names (SPEC §5 step 5); absent means they are refused. */
   readonly expandShortName?: ((path: string) => string | null) | undefined;
+}
+
+export interface ProtectedPath {
+  readonly path: string;
+  /** The rule name decisions report, e.g. `deny_always.oracle_home`. */
+  readonly rule: string;
+}
+
+/** A protected path in both forms; `everything` when it could not be canonicalised (fail closed). */
+export interface CompiledProtection {
+  readonly rule: string;
+  readonly lexical: string;
+  readonly real: string;
+  readonly everything: boolean;
 }
 
 export interface CompiledRoot extends Root {
@@ -30,15 +47,13 @@ export interface CompiledPolicy {
   readonly denied: (path: string) => DenyRule | undefined;
   /** The policy's tier rules in file order, each with its path glob compiled. */
   readonly tierRules: readonly CompiledTierRule[];
-  readonly oracleHome: { readonly lexical: string; readonly real: string };
+  readonly protections: readonly CompiledProtection[];
   readonly warnings: readonly string[];
 }
 
 export interface CompiledTierRule extends TierRule {
   readonly pathMatches: (path: string) => boolean;
 }
-
-export const ORACLE_HOME_RULE = 'deny_always.oracle_home';
 
 /**
  * Resolves every root once, at load, with the same canonicaliser as action paths, and compiles
@@ -55,7 +70,7 @@ export function compilePolicy(policy: Policy, host: GateHost): CompiledPolicy {
         warnings.push(`${root.rule}: \`${root.path}\` is not used: ${real.reason}`);
         continue;
       }
-      const matchers = root.exclude.map((pattern) => ({ pattern, test: glob(pattern, globOptions) }));
+      const matchers = root.exclude.map((pattern) => ({ pattern, test: glob(pattern, globOptions, true) }));
       const excluded = (relative: string) => matchers.find((m) => relative !== '' && m.test(relative))?.pattern;
       roots.push({ ...root, scope: scope.name, real: real.value, excluded });
     }
@@ -66,35 +81,55 @@ export function compilePolicy(policy: Policy, host: GateHost): CompiledPolicy {
     const test = rule.path === undefined ? undefined : glob(rule.path, globOptions);
     return { ...rule, pathMatches: (path: string) => test === undefined || test(path) };
   });
-  const home = canonicalHome(host);
+
   return {
     policy,
     host,
     roots,
     denied: (path) => denyMatchers.find((m) => m.test(path))?.rule,
     tierRules,
-    oracleHome: home,
+    protections: host.protect.map((p) => compileProtection(p, host)),
     warnings,
   };
 }
 
+type GlobOptions = { readonly dot: boolean; readonly nocase: boolean; readonly windows: boolean };
+
 /**
- * A pattern without a slash (`*.pem`) matches a base name anywhere, as in .gitignore; a pattern
- * with one matches the whole path. (picomatch's `basename` option would apply to both.)
+ * Policy globs, the way people write them (SPEC §3 writes `.ssh`, `.git/hooks`, `*.env`):
+ * - an absolute pattern matches from the root; any other pattern matches at any depth
+ *   (`.ssh` means `** /.ssh`), except an exclude containing a `/`, which is anchored at its root
+ *   as in .gitignore;
+ * - whatever a pattern matches, everything inside it matches too: a denied directory denies its
+ *   contents;
+ * - parentheses are literal (`C:/Program Files (x86)`), and a leading `!` is not a negation.
  */
-function glob(pattern: string, options: { dot: boolean; nocase: boolean; windows: boolean }): (path: string) => boolean {
-  return picomatch(pattern, { ...options, basename: !pattern.includes('/') });
+function glob(pattern: string, options: GlobOptions, relativeToRoot = false): (path: string) => boolean {
+  const p = pattern.replace(/[()]/gu, '\\$&').replace(/\/+$/u, '');
+  let base: string;
+  if (relativeToRoot) base = p.includes('/') ? p.replace(/^\/+/u, '') : `**/${p}`;
+  else if (/^(?:\/|[A-Za-z]:\/)/u.test(p) || p.startsWith('**/')) base = p;
+  else base = `**/${p}`;
+  return picomatch(base.endsWith('/**') ? [base] : [base, `${base}/**`], { ...options, nonegate: true });
 }
 
-function canonicalHome(host: GateHost): { lexical: string; real: string } {
-  const lexical = lexPath(host.oracleHome, { flavor: host.flavor });
-  // An ORACLE home we cannot canonicalise protects everything: fail closed with the root itself.
-  if (!lexical.ok) return { lexical: '/', real: '/' };
+function compileProtection(protect: ProtectedPath, host: GateHost): CompiledProtection {
+  const lexical = lexPath(protect.path, { flavor: host.flavor, expandShortName: host.expandShortName });
+  // A protected path we cannot canonicalise (an unexpandable 8.3 name, a `$`) would protect
+  // nothing; instead it protects everything, and the reason says why.
+  if (!lexical.ok) return { rule: protect.rule, lexical: protect.path, real: protect.path, everything: true };
   const real = resolveReal(lexical.value, host.reader, host.flavor);
-  return { lexical: lexical.value, real: real.ok ? real.value : lexical.value };
+  return { rule: protect.rule, lexical: lexical.value, real: real.ok ? real.value : lexical.value, everything: false };
 }
 
-export function isOracleHome(compiled: CompiledPolicy, path: string): boolean {
+/** The protection that covers `path`, if any. */
+export function protectionOf(compiled: CompiledPolicy, path: string): CompiledProtection | undefined {
   const { flavor } = compiled.host;
-  return isUnder(path, compiled.oracleHome.lexical, flavor) || isUnder(path, compiled.oracleHome.real, flavor);
+  return compiled.protections.find((p) => p.everything || isUnder(path, p.lexical, flavor) || isUnder(path, p.real, flavor));
+}
+
+/** A protection that lies inside `path` (deleting a folder must not take ORACLE's home with it). */
+export function protectionWithin(compiled: CompiledPolicy, path: string): CompiledProtection | undefined {
+  const { flavor } = compiled.host;
+  return compiled.protections.find((p) => p.everything || isUnder(p.lexical, path, flavor) || isUnder(p.real, path, flavor));
 }

@@ -138,9 +138,11 @@ function buildPolicy(file: PolicyFile, issues: Issues, options: LoadOptions): Po
     egress: {
       default: file.egress.default,
       allow: file.egress.allow.map((entry, i) => {
-        const host = normaliseHost(entry.host);
-        if (!validHost(host)) issues.error(['egress', 'allow', i, 'host'], `\`${entry.host}\` is not a host name or IP address`);
-        return { host, why: entry.why, rule: `egress.allow[${i}]` };
+        const { host, port } = splitHostPort(normaliseHost(entry.host));
+        if (!validHost(host) || (port !== undefined && port !== '*' && !/^[1-9][0-9]{0,4}$/u.test(port))) {
+          issues.error(['egress', 'allow', i, 'host'], `\`${entry.host}\` is not a host, \`host:port\` or \`host:*\``);
+        }
+        return { host, port, why: entry.why, rule: `egress.allow[${i}]` };
       }),
     },
     tiers: buildTierRules(file, { scopes, programs }, issues, options),
@@ -249,6 +251,15 @@ function checkGlob(pattern: string, at: Path, issues: Issues): void {
 
 function isAbsoluteAnywhere(path: string): boolean {
   return path.startsWith('/') || /^[A-Za-z]:[\\/]/u.test(path) || path.startsWith('~/');
+}
+
+/** `example.com`, `example.com:8080`, `example.com:*`, `[::1]:11434`; a bare IPv6 has no port. */
+function splitHostPort(text: string): { host: string; port: string | undefined } {
+  const v6 = /^\[([^\]]+)\](?::(.+))?$/u.exec(text);
+  if (v6 !== null) return { host: v6[1] ?? '', port: v6[2] };
+  const parts = text.split(':');
+  if (parts.length === 2) return { host: parts[0] ?? '', port: parts[1] };
+  return { host: text, port: undefined };
 }
 
 function validHost(host: string): boolean {

@@ -64,6 +64,8 @@ export interface ProgramRule {
 export interface EgressHost {
   /** Lower-case host name or IP literal; `*.example.com` also matches its subdomains. */
   readonly host: string;
+  /** `undefined`: the scheme's default port only; `*`: any port. */
+  readonly port: string | undefined;
   readonly why: string;
   readonly rule: string;
 }

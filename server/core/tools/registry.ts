@@ -20,7 +20,7 @@ export interface ToolContract {
 
 export interface PathArg {
   readonly key: string;
-  readonly access: 'read' | 'write';
+  readonly access: 'read' | 'write' | 'delete';
   readonly optional?: boolean;
   /** The argument is a list of paths, each checked on its own. */
   readonly list?: boolean;
@@ -61,7 +61,7 @@ const CONTRACTS: { readonly [K in ToolName]: Omit<ToolContract, 'name'> } = {
     args: z.strictObject({ path: z.string(), content: text }),
     paths: [write('path')],
   },
-  'fs.delete': { capabilities: ['fs.delete'], reversible: true, floor: 'T1', args: z.strictObject({ path: z.string() }), paths: [write('path')] },
+  'fs.delete': { capabilities: ['fs.delete'], reversible: true, floor: 'T1', args: z.strictObject({ path: z.string() }), paths: [{ key: 'path', access: 'delete' }] },
   'exec.run': {
     capabilities: ['proc.spawn'],
     reversible: false,
