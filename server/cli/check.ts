@@ -1,11 +1,11 @@
 import { once } from 'node:events';
-import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import { deny, type Decision } from '../../shared/decision.js';
 import { evaluate } from '../core/decide/decide.js';
+import { readLines, type Line } from './lines.js';
 import type { DecideContext } from '../core/decide/context.js';
 
-const MAX_LINE_CHARS = 1_048_576;
+export const MAX_LINE_BYTES = 1_048_576;
 
 export type CheckLine = Decision & {
   readonly tool: string | null;
@@ -13,8 +13,10 @@ export type CheckLine = Decision & {
 };
 
 /** One input line → one output line, whatever the line holds (SPEC §12). Never throws. */
-export function checkLine(line: string, ctx: DecideContext): CheckLine {
-  if (line.length > MAX_LINE_CHARS) return malformed(`the line is longer than ${MAX_LINE_CHARS} characters`);
+export function checkLine(input: Line, ctx: DecideContext): CheckLine {
+  if (input.kind === 'too-long') return malformed(`the line is longer than ${MAX_LINE_BYTES} bytes`);
+  if (input.kind === 'not-utf8') return malformed('the line is not valid UTF-8');
+  const line = input.text;
   if (line.trim() === '') return malformed('the line is empty');
   let action: unknown;
   try {
@@ -35,8 +37,7 @@ function malformed(reason: string): CheckLine {
  * back-pressure so 10,000 lines never pile up in memory.
  */
 export async function runCheck(ctx: DecideContext, input: Readable, output: Writable): Promise<number> {
-  const lines = createInterface({ input, crlfDelay: Infinity });
-  for await (const line of lines) {
+  for await (const line of readLines(input, MAX_LINE_BYTES)) {
     const text = JSON.stringify(checkLine(line, ctx)) + '\n';
     if (!output.write(text)) await once(output, 'drain');
   }

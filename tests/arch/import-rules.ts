@@ -16,7 +16,7 @@ export interface Violation {
 const BUILTINS = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
 /** APIs that spawn, write files or open sockets: adapters only (SPEC §1.4). */
 const SIDE_EFFECT_MODULES = new Set(['fs', 'fs/promises', 'child_process', 'net', 'tls', 'dgram', 'http', 'https', 'http2', 'cluster', 'worker_threads', 'inspector'].flatMap((m) => [m, `node:${m}`]));
-const CORE_PACKAGES = new Set(['yaml', 'zod', 'picomatch']);
+const CORE_PACKAGES = new Set(['yaml', 'zod', 'picomatch', 'canonicalize']);
 const SHARED_PACKAGES = new Set(['zod']);
 
 export function importsOf(file: SourceFile): { specifier: string; dynamic: boolean }[] {

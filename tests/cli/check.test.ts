@@ -92,6 +92,17 @@ describe('oracle check', () => {
     expect(write?.code).toBe('POLICY_READ_ONLY');
   });
 
+  it('answers an over-long line and an invalid UTF-8 line with deny lines, and keeps going', async () => {
+    const ok = JSON.stringify({ tool: 'fs.read', args: { path: `${tree.root}/projects/app/src/a.ts` } });
+    const input = Buffer.concat([Buffer.from(`${ok}\n{"tool":"${'x'.repeat(3_000_000)}"}\n`), Buffer.from([0xff, 0xfe, 0x0a]), Buffer.from(`${ok}\r\n`)]);
+    const run = await runOracle(['check', '--policy', policy, '--home', home], input.toString('latin1'), undefined, input);
+    expect(run.code).toBe(0);
+    const out = run.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as { decision: string; reasons: string[] });
+    expect(out.map((d) => d.decision)).toEqual(['allow', 'deny', 'deny', 'allow']);
+    expect(out[1]?.reasons[0]).toBe('the line is longer than 1048576 bytes');
+    expect(out[2]?.reasons[0]).toBe('the line is not valid UTF-8');
+  });
+
   it('never lets an agent write the policy in force, even inside a scope', async () => {
     const inScope = join(tree.root, 'projects', 'app', 'oracle-policy.yaml');
     writeFileSync(inScope, `scopes:\n  projects: { roots: [{ path: "${tree.root}/projects", mode: rw }] }\n`);

@@ -11,7 +11,7 @@ export interface Run {
 }
 
 /** Runs the built `oracle` command as a real child process, feeding `input` on stdin. */
-export function runOracle(args: readonly string[], input = '', env: NodeJS.ProcessEnv = process.env): Promise<Run> {
+export function runOracle(args: readonly string[], input = '', env: NodeJS.ProcessEnv = process.env, bytes?: Buffer): Promise<Run> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [ORACLE_BIN, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
     const out: Buffer[] = [];
@@ -22,6 +22,6 @@ export function runOracle(args: readonly string[], input = '', env: NodeJS.Proce
     child.on('close', (code) => {
       resolve({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') });
     });
-    child.stdin.end(input);
+    child.stdin.end(bytes ?? input);
   });
 }

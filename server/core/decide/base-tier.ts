@@ -1,4 +1,5 @@
-import { hasControl } from '../paths/characters.js';
+import type { Capability } from '../../../shared/capabilities.js';
+import { hasConfusable, hasControl } from '../paths/characters.js';
 import type { ScopedPath } from '../paths/scope.js';
 import { isUnder } from '../paths/canonical.js';
 import type { ToolName } from '../tools/registry.js';
@@ -23,6 +24,8 @@ export interface TierInput {
 
 export interface TierResult {
   readonly outcome: Outcome;
+  /** Capabilities these arguments need beyond the tool contract's (checked like the contract's). */
+  readonly requires?: readonly Capability[];
   /** Canonical values the tool adds to its arguments (a pinned program path, a normalised URL). */
   readonly extra: Readonly<Record<string, unknown>>;
 }
@@ -60,9 +63,9 @@ export function baseTier(input: TierInput): TierResult {
     case 'exec.run': {
       const argv = stringList(args['args']);
       const judged = judgeProgram(str(args['program']), argv, ctx.gate.policy.programs, ctx.pins);
-      const outcome = judged.ok ? judgeArgvPaths(judged, argv, primary?.real ?? input.cwd, ctx) : judged;
+      const outcome = judged.outcome.ok ? judgeArgvPaths(judged.outcome, argv, primary?.real ?? input.cwd, ctx) : judged.outcome;
       const pin = ctx.pins.get(str(args['program']));
-      return { outcome, extra: { program_path: pin?.ok === true ? pin.path : null } };
+      return { outcome, requires: judged.requires, extra: { program_path: pin?.ok === true ? pin.path : null } };
     }
     case 'git.commit':
       return plain(requireWorkTree(input) ?? judgeCommit(input));
@@ -77,7 +80,9 @@ export function baseTier(input: TierInput): TierResult {
       // One approval per line: a card must never show the first line of a script (seed 001).
       if (/[\r\n]/u.test(str(args['text']))) return plain(refused('TERM_MULTILINE', 'term.write', 'term.write takes exactly one line'));
       // Other controls act on their own in a shell (Ctrl-O runs the line, ESC sequences edit it).
-      if (hasControl(str(args['text']))) return plain(refused('ARG_SHAPE', 'term.write', 'term.write text may not contain control characters'));
+      if (hasControl(str(args['text'])) || hasConfusable(str(args['text']))) {
+        return plain(refused('ARG_SHAPE', 'term.write', 'term.write text may not contain control, bidi or invisible characters'));
+      }
       return plain(tiered('T2', 'term.write', 'typing into a terminal carries all of its user’s permissions'));
     case 'input.synth':
     case 'sys.settings':

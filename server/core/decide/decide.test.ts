@@ -11,7 +11,7 @@ scopes:
   docs: { roots: [{ path: /ro, mode: ro }] }
 programs:
   git: { subcommands: { allow: [status], confirm: [push], deny: ["push --force"] } }
-  python3: { allow_args_matching: ["-m pytest*"] }
+  python3: { allow_args_matching: ["-m pytest *", "--test*"] }
   make: {}
 egress: { allow: [{ host: github.com, why: code }], default: confirm }
 tiers:
@@ -46,6 +46,9 @@ describe('decide', () => {
   it('judges argv by allow_args_matching and confirms programs without a grammar', () => {
     expect(decide({ tool: 'exec.run', args: { program: 'python3', args: ['-m', 'pytest', '-k', 'x y'] } }, ctx)).toMatchObject({ tier: 'T1', rule: 'programs.python3.allow_args_matching[0]' });
     expect(decide({ tool: 'exec.run', args: { program: 'python3', args: ['-c', 'import os'] } }, ctx).code).toBe('PROGRAM_ARGS_REFUSED');
+    // `*` inside a token stays inside it: `--test*` cannot swallow the `-e <code>` after it
+    expect(decide({ tool: 'exec.run', args: { program: 'python3', args: ['--test-only', '-e', 'x'] } }, ctx).code).toBe('PROGRAM_ARGS_REFUSED');
+    expect(decide({ tool: 'exec.run', args: { program: 'python3', args: ['--test-only'] } }, ctx).tier).toBe('T1');
     expect(decide({ tool: 'exec.run', args: { program: 'make', args: ['all'] } }, ctx)).toMatchObject({ tier: 'T2', rule: 'programs.make' });
   });
 
@@ -127,6 +130,25 @@ describe('decide', () => {
     expect(decide({ tool: 'net.fetch', args: { url: 'http://127.0.0.1/api' } }, ports).code).toBe('EGRESS_DENIED');
     expect(decide({ tool: 'net.fetch', args: { url: 'http://localhost:9/x' } }, ports).tier).toBe('T1');
     expect(decide({ tool: 'net.fetch', args: { url: 'http://[::1]:8080/x' } }, ports).tier).toBe('T1');
+  });
+
+  it('makes exec git need the capabilities of what the subcommand does', () => {
+    const spawnOnly = testContext(POLICY.replace('allow: [status]', 'allow: [status, commit, fetch]'), { reader, pins, principal: ['fs.read', 'proc.spawn'] });
+    const repo = testContext(POLICY.replace('allow: [status]', 'allow: [status, commit, fetch]'), { reader, pins });
+    const commit = { tool: 'exec.run', args: { program: 'git', args: ['commit', '-am', 'x'] } };
+    expect(decide(commit, spawnOnly)).toMatchObject({ decision: 'deny', code: 'CAPABILITY_DENIED' });
+    expect(decide(commit, spawnOnly).reasons[0]).toBe('these arguments need git.write, which the principal test ceiling does not grant');
+    expect(decide({ tool: 'exec.run', args: { program: 'git', args: ['fetch', 'https://evil.example/x'] } }, spawnOnly).code).toBe('CAPABILITY_DENIED');
+    expect(decide(commit, repo).decision).not.toBe('deny');
+  });
+
+  it('keeps floors that tier rules cannot lower: exec git push and unlisted hosts', () => {
+    const lowering = testContext(
+      'programs:\n  git: { subcommands: { allow: [push] } }\negress: { default: confirm }\ntiers:\n  - { tool: exec.run, tier: T1 }\n  - { tool: net.fetch, tier: T1 }\n',
+      { reader, pins },
+    );
+    expect(decide({ tool: 'exec.run', args: { program: 'git', args: ['push', 'origin', 'main'] } }, lowering).tier).toBe('T2');
+    expect(decide({ tool: 'net.fetch', args: { url: 'https://unlisted.example/', method: 'POST' } }, lowering).tier).toBe('T2');
   });
 
   it('refuses malformed actions with INPUT_INVALID and names the field', () => {

@@ -19,6 +19,10 @@ export interface Evaluation {
   readonly tool: string | null;
   /** Arguments after canonicalisation (resolved paths, pinned program, normalised URL). */
   readonly args: Readonly<Record<string, unknown>> | null;
+  /** The scoped paths the decision rests on, which the executor re-resolves (step 12). */
+  readonly paths: readonly ScopedPath[];
+  /** The session the action named, if any. */
+  readonly session?: string;
 }
 
 const READ_ONLY_CEILING: ReadonlySet<Capability> = new Set(['fs.read']);
@@ -37,12 +41,12 @@ export function evaluate(action: unknown, ctx: DecideContext): Evaluation {
     return evaluateUnsafe(action, ctx);
   } catch (e) {
     const detail = e instanceof Error ? e.message : 'unknown error';
-    return { decision: deny('EVALUATION_ERROR', 'gate', [`the evaluation failed, so the gate denied: ${detail}`]), tool: null, args: null };
+    return { decision: deny('EVALUATION_ERROR', 'gate', [`the evaluation failed, so the gate denied: ${detail}`]), tool: null, args: null, paths: [] };
   }
 }
 
 function evaluateUnsafe(action: unknown, ctx: DecideContext): Evaluation {
-  const none = (decision: Decision): Evaluation => ({ decision, tool: null, args: null });
+  const none = (decision: Decision): Evaluation => ({ decision, tool: null, args: null, paths: [] });
   // HALT is deny-all before anything else is looked at (SPEC §8).
   if (ctx.mode === 'halted') return none(deny('HALTED', 'mode.halted', ['the gate is halted; a person must resume it']));
   const request = actionRequestSchema.safeParse(action);
@@ -51,9 +55,11 @@ function evaluateUnsafe(action: unknown, ctx: DecideContext): Evaluation {
   if (contract === undefined) return none(deny('TOOL_UNKNOWN', 'registry', [`\`${request.data.tool}\` is not a tool in the registry`]));
   const parsed = contract.args.safeParse(request.data.args);
   const tool = contract.name;
-  if (!parsed.success) return { decision: deny('INPUT_INVALID', 'registry', [firstIssue(parsed.error.issues)]), tool, args: null };
+  if (!parsed.success) return { decision: deny('INPUT_INVALID', 'registry', [firstIssue(parsed.error.issues)]), tool, args: null, paths: [] };
   const args: Record<string, unknown> = { ...parsed.data };
-  const done = (decision: Decision): Evaluation => ({ decision, tool, args });
+  const session = request.data.session === undefined ? {} : { session: request.data.session };
+  let paths: readonly ScopedPath[] = [];
+  const done = (decision: Decision): Evaluation => ({ decision, tool, args, paths, ...session });
 
   const agent = request.data.agent === undefined ? undefined : ctx.gate.policy.agents.get(request.data.agent);
   if (request.data.agent !== undefined && agent === undefined) {
@@ -63,8 +69,12 @@ function evaluateUnsafe(action: unknown, ctx: DecideContext): Evaluation {
   // Paths first: deny_always and the other immutable denials win before any capability check.
   const cwd = workingDirectory(request.data.cwd, ctx);
   if (!cwd.ok) return done(deny(cwd.code, cwd.rule, [cwd.reason]));
+  // A process runs where the action says it is: exec's working directory is the action's own cwd
+  // when args name none, and it is scope-checked like any path argument.
+  if (tool === 'exec.run' && args['cwd'] === undefined && request.data.cwd !== undefined) args['cwd'] = request.data.cwd;
   const scoped = scopePaths(contract, args, cwd.value, ctx);
   if (!scoped.ok) return done(deny(scoped.code, scoped.rule, [scoped.reason]));
+  paths = scoped.value;
 
   const readOnly = ctx.mode === 'read-only';
   // An action may name its agent only to narrow: the caller's own ceiling always applies.
@@ -84,6 +94,11 @@ function evaluateUnsafe(action: unknown, ctx: DecideContext): Evaluation {
   const base = baseTier({ tool, args, primary, paths: scoped.value, cwd: cwd.value, ctx });
   Object.assign(args, base.extra);
   if (!base.outcome.ok) return done(deny(base.outcome.code, base.outcome.rule, base.outcome.reasons));
+  const beyond = missingCapability(base.requires ?? [], ceilings);
+  if (beyond !== undefined) {
+    const reason = `these arguments need ${beyond.capability}, which the ${beyond.ceiling} ceiling does not grant`;
+    return done(readOnly ? deny('POLICY_READ_ONLY', 'mode.read-only', [reason]) : deny('CAPABILITY_DENIED', 'capabilities', [reason]));
+  }
   const ruled = applyTierRules(base.outcome, { tool, args, primary, paths: scoped.value, cwd: cwd.value, ctx });
   const final = applyTaint(ruled, contract, request.data, ctx);
   if (!final.ok) return done(deny(final.code, final.rule, final.reasons));

@@ -59,7 +59,11 @@ export function judgeFetch(request: FetchRequest, egress: EgressPolicy): JudgedF
   const port = url.port === '' ? (DEFAULT_PORT[url.protocol] ?? '') : url.port;
   const listed = egress.allow.find((entry) => hostMatches(entry, host) && portMatches(entry, port, url.protocol));
   if (listed === undefined) {
-    if (egress.default === 'confirm') return fail(tiered('T2', 'egress.default', `\`${host}\` is not in the egress allowlist; egress.default is confirm`));
+    if (egress.default === 'confirm') {
+      // An unlisted host is never cheaper than a person's look, whatever a tier rule says.
+      const reason = `\`${host}\` is not in the egress allowlist; egress.default is confirm`;
+      return fail({ ok: true, tier: 'T2', rule: 'egress.default', reasons: [reason], floor: 'T2' });
+    }
     return fail(refused('EGRESS_DENIED', 'egress.default', `\`${host}\` is not in the egress allowlist`));
   }
   const why = listed.why === '' ? '' : ` (${listed.why})`;

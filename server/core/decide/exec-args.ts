@@ -1,36 +1,61 @@
 import { maxTier } from '../../../shared/tiers.js';
+import { hasConfusable } from '../paths/characters.js';
 import { canonicalize } from '../paths/canonicalize.js';
 import type { DecideContext } from './context.js';
 import { refused, type Outcome } from './outcome.js';
 
 /**
- * Paths hidden in a model-chosen argv (`git diff --no-index ~/.ssh/id_rsa`, `cp x /etc/y`,
- * `--out=../../z`): every argument, or `--opt=` value, that is absolute or climbs with `..` goes
- * through the same canonicaliser. Into deny_always or ORACLE's own files: denied. Outside the
- * scopes: a person must see it (at least T2). The sandbox is the second line, not the first.
+ * Paths hidden in a model-chosen argv (`git commit -F .env`, `make -C/elsewhere`,
+ * `pytest @~/.ssh/id_rsa`, `--out=../../x`, `MAKEFILES=/etc/passwd`). Every token and every value
+ * inside one is read as a path relative to the working directory: one that lands on deny_always
+ * or ORACLE's own files is denied; one that clearly names a place outside the scopes needs a
+ * person (at least T2, a floor no tier rule lowers). The sandbox is the second line, not the first.
  */
 export function judgeArgvPaths(outcome: Extract<Outcome, { ok: true }>, argv: readonly string[], cwd: string | undefined, ctx: DecideContext): Outcome {
   let tier = outcome.tier;
-  let escalated = false;
   const reasons = [...outcome.reasons];
-  for (const value of argv.flatMap(candidates)) {
-    if (!looksLikePath(value, ctx)) continue;
-    const scoped = canonicalize(value, ctx.gate, { cwd, access: 'write' });
-    if (scoped.ok) continue;
-    if (scoped.code === 'PATH_DENY_ALWAYS') return refused('PATH_DENY_ALWAYS', scoped.rule, `argument \`${value}\`: ${scoped.reason}`);
-    tier = maxTier(tier, 'T2');
-    escalated = true;
-    reasons.push(`argument \`${value}\` is not a path inside the scopes (${scoped.code}), so a person must see it`);
+  const win = ctx.gate.host.flavor.kind === 'win32';
+  for (const token of argv) {
+    if (hasConfusable(token) || token.includes('\u001b') || token.includes('\r')) {
+      // What a person approves must be what runs: no bidi, invisible or cursor-moving characters.
+      return refused('ARG_SHAPE', 'exec.run', 'an argument contains invisible, bidi or terminal control characters');
+    }
+    for (const value of candidates(token)) {
+      // Programs such as npm expand `~` themselves; the gate cannot know where that lands.
+      if (value.startsWith('~')) return refused('PATH_EXPANSION', 'exec.run', `argument \`${token}\` starts with \`~\`, which the program may expand`);
+      const scoped = canonicalize(value, ctx.gate, { cwd, access: 'write' });
+      if (scoped.ok) continue;
+      if (scoped.code === 'PATH_DENY_ALWAYS') return refused('PATH_DENY_ALWAYS', scoped.rule, `argument \`${token}\`: ${scoped.reason}`);
+      if (!looksLikePath(value, win)) continue;
+      tier = maxTier(tier, 'T2');
+      reasons.push(`argument \`${token}\` names a place outside the scopes (${scoped.code}), so a person must see it`);
+    }
   }
-  return escalated ? { ok: true, tier, rule: outcome.rule, reasons, floor: 'T2' } : outcome;
+  return tier === outcome.tier ? outcome : { ok: true, tier, rule: outcome.rule, reasons, floor: maxTier(tier, outcome.floor ?? 'T0') };
 }
 
-function candidates(token: string): string[] {
-  const eq = token.indexOf('=');
-  return token.startsWith('-') && eq > 0 ? [token.slice(eq + 1)] : [token];
+/** The token itself and every value a program may read as a path from it. */
+export function candidates(token: string): string[] {
+  const out = new Set<string>();
+  if (/^[a-z][a-z0-9+.-]*:\/\//iu.test(token)) {
+    if (token.toLowerCase().startsWith('file://')) out.add(token.slice('file://'.length).replace(/^localhost(?=\/)/u, ''));
+    return [...out].filter((v) => v !== '');
+  }
+  if (token.startsWith('--')) {
+    const eq = token.indexOf('=');
+    if (eq > 0) out.add(token.slice(eq + 1));
+  } else if (token.startsWith('-') && token.length > 2) {
+    out.add(token.slice(2)); // `-F/path`, `-C/dir`: a short option with its value attached
+  } else {
+    out.add(token);
+    const assignment = /^[A-Za-z_][A-Za-z0-9_]*=(.*)$/su.exec(token);
+    if (assignment?.[1] !== undefined) out.add(assignment[1]);
+    if (token.startsWith('@')) out.add(token.slice(1)); // response files
+  }
+  return [...out].filter((v) => v !== '' && v !== '-');
 }
 
-function looksLikePath(value: string, ctx: DecideContext): boolean {
-  if (value.startsWith('/') || value === '..' || /(?:^|[\\/])\.\.(?:[\\/]|$)/u.test(value)) return true;
-  return ctx.gate.host.flavor.kind === 'win32' && /^(?:[A-Za-z]:|\\\\|\/\/)/u.test(value);
+function looksLikePath(value: string, win: boolean): boolean {
+  if (value.startsWith('/') || value.startsWith('~') || value.includes('/') || value === '..') return true;
+  return win && (value.includes('\\') || /^[A-Za-z]:/u.test(value));
 }

@@ -23,6 +23,22 @@ const BANNED_SHORT = new Map<string, string>([
 ]);
 const FORCE = ['--force', '--force-with-lease', '--force-if-includes', '--mirror'];
 
+/**
+ * What a git subcommand run through exec.run really does, so exec cannot be a way around the
+ * capabilities and floors of the git intents: network subcommands need net.egress, writing ones
+ * need git.write, and a push is never below T2 (git.push's floor), whatever a tier rule says.
+ */
+const NETWORK = new Set(['fetch', 'pull', 'push', 'clone', 'ls-remote', 'submodule', 'remote', 'archive']);
+const WRITES = new Set(['commit', 'merge', 'rebase', 'cherry-pick', 'revert', 'reset', 'tag', 'branch', 'switch', 'checkout', 'restore', 'stash', 'add', 'rm', 'mv', 'am', 'apply', 'worktree', 'notes', 'clean', 'gc', 'prune', 'pull', 'init', 'clone', 'update-ref', 'replace']);
+
+export function gitNeeds(argv: readonly string[]): { capabilities: ('net.egress' | 'git.write')[]; floor: 'T1' | 'T2' } {
+  const subcommand = argv[0] ?? '';
+  const capabilities: ('net.egress' | 'git.write')[] = [];
+  if (NETWORK.has(subcommand)) capabilities.push('net.egress');
+  if (WRITES.has(subcommand) || subcommand === 'push') capabilities.push('git.write');
+  return { capabilities, floor: subcommand === 'push' ? 'T2' : 'T1' };
+}
+
 /** Refuses git argv that the subcommand grammar must never see; undefined when none applies. */
 export function gitBuiltinRefusal(argv: readonly string[]): Outcome | undefined {
   const first = argv[0] ?? '';

@@ -1,6 +1,8 @@
+import type { Capability } from '../../../shared/capabilities.js';
+import { maxTier } from '../../../shared/tiers.js';
 import type { GrammarEntry, ProgramRule } from '../policy/types.js';
 import type { Pin } from './context.js';
-import { gitBuiltinRefusal } from './git-rules.js';
+import { gitBuiltinRefusal, gitNeeds } from './git-rules.js';
 import { optionPresent } from './options.js';
 import { refused, tiered, type Outcome } from './outcome.js';
 
@@ -9,7 +11,23 @@ import { refused, tiered, type Outcome } from './outcome.js';
  * start; the model-chosen argv is judged by deny, then allow_args_matching, then confirm, then
  * allow. Anything no rule covers is refused: deny by default.
  */
-export function judgeProgram(program: string, argv: readonly string[], rules: ReadonlyMap<string, ProgramRule>, pins: ReadonlyMap<string, Pin>): Outcome {
+export interface ProgramJudgement {
+  readonly outcome: Outcome;
+  /** Capabilities the invocation needs beyond proc.spawn (git fetch needs net.egress). */
+  readonly requires: readonly Capability[];
+}
+
+export function judgeProgram(program: string, argv: readonly string[], rules: ReadonlyMap<string, ProgramRule>, pins: ReadonlyMap<string, Pin>): ProgramJudgement {
+  const pin = pins.get(program);
+  const git = pin?.ok === true && isGit(program, pin.path);
+  const needs = git ? gitNeeds(argv) : { capabilities: [], floor: 'T1' as const };
+  const outcome = judgeArgv(program, argv, rules, pins);
+  if (!outcome.ok || needs.floor === 'T1') return { outcome, requires: needs.capabilities };
+  const tier = maxTier(outcome.tier, needs.floor);
+  return { outcome: { ...outcome, tier, floor: maxTier(outcome.floor ?? 'T0', needs.floor) }, requires: needs.capabilities };
+}
+
+function judgeArgv(program: string, argv: readonly string[], rules: ReadonlyMap<string, ProgramRule>, pins: ReadonlyMap<string, Pin>): Outcome {
   if (/[\\/]/u.test(program)) {
     return refused('PROGRAM_UNKNOWN', 'programs', `\`${program}\` is a path; programs are named from the allowlist and pinned at start`);
   }
@@ -27,7 +45,7 @@ export function judgeProgram(program: string, argv: readonly string[], rules: Re
   const denied = rule.deny.find((entry) => matchesEntry(entry, argv, 'lenient'));
   if (denied !== undefined) return refused('PROGRAM_DENIED', denied.rule, `\`${program} ${denied.text}\` is on the deny list`);
   const joined = argv.join(' ');
-  const pattern = rule.argPatterns.find((p) => wildcardRegExp(p.pattern).test(joined));
+  const pattern = rule.argPatterns.find((p) => argsMatch(p.pattern, argv));
   if (pattern !== undefined) return tiered('T1', pattern.rule, `\`${joined}\` matches \`${pattern.pattern}\``);
   const confirm = rule.confirm.find((entry) => matchesEntry(entry, argv));
   if (confirm !== undefined) return tiered('T2', confirm.rule, `\`${program} ${confirm.text}\` is on the confirm list`);
@@ -57,15 +75,27 @@ export function matchesEntry(entry: GrammarEntry, argv: readonly string[], how: 
   return entry.flags.every((flag) => rest.some((t) => t === flag || (flag.startsWith('--') && t.startsWith(`${flag}=`))));
 }
 
+/**
+ * allow_args_matching, token by token: `-m pytest *` is `-m`, then `pytest`, then any further
+ * arguments (a final lone `*`). Inside a token `*` and `?` match only within that token, so
+ * `--test*` can never swallow `-e <code>` that follows it.
+ */
+export function argsMatch(pattern: string, argv: readonly string[]): boolean {
+  const tokens = pattern.trim().split(/\s+/u).filter((t) => t !== '');
+  const open = tokens.at(-1) === '*';
+  const fixed = open ? tokens.slice(0, -1) : tokens;
+  if (open ? argv.length < fixed.length : argv.length !== fixed.length) return false;
+  return fixed.every((token, i) => tokenRegExp(token).test(argv[i] ?? ''));
+}
+
 const compiled = new Map<string, RegExp>();
 
-/** `*` is any run of characters (spaces and slashes included), `?` one character; all else literal. */
-export function wildcardRegExp(pattern: string): RegExp {
-  let re = compiled.get(pattern);
+function tokenRegExp(token: string): RegExp {
+  let re = compiled.get(token);
   if (re === undefined) {
-    const body = Array.from(pattern).map((c) => (c === '*' ? '[\\s\\S]*' : c === '?' ? '[\\s\\S]' : c.replace(/[.*+?^${}()|[\]\\/]/gu, '\\$&'))).join('');
+    const body = Array.from(token).map((c) => (c === '*' ? '[\\s\\S]*' : c === '?' ? '[\\s\\S]' : c.replace(/[.*+?^${}()|[\]\\/]/gu, '\\$&'))).join('');
     re = new RegExp(`^${body}$`, 'u');
-    compiled.set(pattern, re);
+    compiled.set(token, re);
   }
   return re;
 }

@@ -1,4 +1,4 @@
-import type { PathFlavor } from './flavor.js';
+import { comparable, type PathFlavor } from './flavor.js';
 
 /**
  * The one in-memory form of a canonical path: a root (`/` on POSIX, `C:/` on Windows, drive
@@ -21,9 +21,7 @@ export function splitCanonical(path: string): SplitPath {
   return { root, segments: rest === '' ? [] : rest.split('/') };
 }
 
-function fold(text: string, flavor: PathFlavor): string {
-  return flavor.caseInsensitive ? text.toLowerCase() : text;
-}
+const fold = comparable;
 
 /**
  * True when `path` is `root` or below it, compared segment by segment, so `/home/u/projects-evil`

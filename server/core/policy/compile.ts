@@ -71,12 +71,14 @@ export function compilePolicy(policy: Policy, host: GateHost): CompiledPolicy {
         continue;
       }
       const matchers = root.exclude.map((pattern) => ({ pattern, test: glob(pattern, globOptions, true) }));
-      const excluded = (relative: string) => matchers.find((m) => relative !== '' && m.test(relative))?.pattern;
+      const excluded = (relative: string) => matchers.find((m) => relative !== '' && m.test(relative.normalize('NFC')))?.pattern;
       roots.push({ ...root, scope: scope.name, real: real.value, excluded });
     }
   }
   roots.sort((a, b) => b.real.length - a.real.length);
   const denyMatchers = policy.denyAlways.map((rule) => ({ rule, test: glob(rule.pattern, globOptions) }));
+  // On macOS an NFD name opens the NFC file: compare both sides in NFC there.
+  const nfc = (path: string): string => (host.flavor.normalizationInsensitive ? path.normalize('NFC') : path);
   const tierRules = policy.tiers.map((rule) => {
     const test = rule.path === undefined ? undefined : glob(rule.path, globOptions);
     return { ...rule, pathMatches: (path: string) => test === undefined || test(path) };
@@ -86,7 +88,7 @@ export function compilePolicy(policy: Policy, host: GateHost): CompiledPolicy {
     policy,
     host,
     roots,
-    denied: (path) => denyMatchers.find((m) => m.test(path))?.rule,
+    denied: (path) => denyMatchers.find((m) => m.test(nfc(path)))?.rule,
     tierRules,
     protections: host.protect.map((p) => compileProtection(p, host)),
     warnings,
@@ -105,7 +107,7 @@ type GlobOptions = { readonly dot: boolean; readonly nocase: boolean; readonly w
  * - parentheses are literal (`C:/Program Files (x86)`), and a leading `!` is not a negation.
  */
 function glob(pattern: string, options: GlobOptions, relativeToRoot = false): (path: string) => boolean {
-  const p = pattern.replace(/[()]/gu, '\\$&').replace(/\/+$/u, '');
+  const p = pattern.normalize('NFC').replace(/^(?:\.\/)+/u, '').replace(/[()]/gu, '\\$&').replace(/\/+$/u, '');
   let base: string;
   if (relativeToRoot) base = p.includes('/') ? p.replace(/^\/+/u, '') : `**/${p}`;
   else if (/^(?:\/|[A-Za-z]:\/)/u.test(p) || p.startsWith('**/')) base = p;

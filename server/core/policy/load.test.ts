@@ -85,6 +85,19 @@ describe('loadPolicy', () => {
     expect(broken.readOnly.scopes).toEqual([]);
   });
 
+  it('keeps nothing for read-only mode when a top-level key is misspelt (it may be the deny list)', () => {
+    const typo = loadPolicy('scopes:\n  p: { roots: [{ path: /p, mode: rw }] }\ndeny_alway: ["**/.env"]\n', { flavor: LINUX, userHome: '/' });
+    if (typo.ok) throw new Error('expected errors');
+    expect(typo.errors[0]?.message).toBe('unknown key `deny_alway`');
+    expect(typo.readOnly.scopes).toEqual([]);
+  });
+
+  it('refuses extended globs, which would silently never match', () => {
+    const result = loadPolicy('deny_always: ["+(secrets)", "C:/Program Files (x86)/**"]\n', { flavor: LINUX, userHome: '/' });
+    if (result.ok) throw new Error('expected errors');
+    expect(result.errors.map((e) => e.path)).toEqual(['deny_always[0]']);
+  });
+
   it('expands ~ in the file only, and refuses relative roots and program paths', () => {
     const ok = loadPolicy('scopes:\n  p: { roots: [{ path: "~/code" }] }\ndeny_always: ["~/secret/**"]\n', { flavor: LINUX, userHome: '/home/u' });
     if (!ok.ok) throw new Error(JSON.stringify(ok.errors));

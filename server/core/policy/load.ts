@@ -104,6 +104,9 @@ function reportSchemaIssues(list: readonly z.core.$ZodIssue[], issues: Issues): 
 
 /** Read-only mode keeps the file's scopes and deny_always only when they are valid on their own. */
 function salvage(raw: unknown, doc: Document, counter: LineCounter, options: LoadOptions): Policy {
+  // A misspelt top-level key (`deny_alway`) could be the deny list itself: then nothing is kept.
+  const known = new Set(Object.keys(policySchema.shape));
+  if (typeof raw !== 'object' || raw === null || Object.keys(raw).some((key) => !known.has(key))) return emptyPolicy();
   const parsed = readOnlySchema.safeParse(raw);
   if (!parsed.success) return emptyPolicy();
   const issues = new Issues(doc, counter);
@@ -242,6 +245,12 @@ function buildTierRules(
 }
 
 function checkGlob(pattern: string, at: Path, issues: Issues): void {
+  // picomatch would read `+(x)` as an extended glob; ORACLE keeps parentheses literal, so a
+  // pattern that only makes sense as one is an error rather than a silent never-match.
+  if (/[@!+*?]\(/u.test(pattern)) {
+    issues.error(at, `\`${pattern}\`: extended globs are not supported (parentheses are literal)`);
+    return;
+  }
   try {
     picomatch.makeRe(pattern, { dot: true });
   } catch (e) {

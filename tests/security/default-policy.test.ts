@@ -1,0 +1,60 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { evaluate } from '../../server/core/decide/decide.js';
+import { testContext } from '../fixtures/context.js';
+import { memoryReader } from '../fixtures/memory-fs.js';
+import { REPO } from '../arch/source-files.js';
+
+/** The shipped config/policy.yaml, judged on an ordinary Linux home. */
+describe('the default policy', () => {
+  const yaml = readFileSync(`${REPO}/config/policy.yaml`, 'utf8');
+  const reader = memoryReader({
+    '/home/u/projects/app/src/a.ts': 'file',
+    '/home/u/projects/app/.git/HEAD': 'file',
+    '/home/u/projects/app/.env': 'file',
+    '/home/u/projects/app/package.json': 'file',
+    '/home/u/.ssh/id_rsa': 'file',
+    '/home/u/oracle-scratch/x': 'file',
+  });
+  const pins = { git: '/usr/bin/git', npm: '/usr/bin/npm', node: '/usr/bin/node', python3: '/usr/bin/python3', npx: '/usr/bin/npx' };
+  const ctx = testContext(yaml, { reader, pins, userHome: '/home/u', cwd: '/home/u/projects/app' });
+  const judge = (tool: string, args: Record<string, unknown>) => evaluate({ tool, args }, ctx).decision;
+  const run = (program: string, ...args: string[]) => judge('exec.run', { program, args, cwd: '/home/u/projects/app' });
+
+  it.each([
+    ['read a source file', judge('fs.read', { path: 'src/a.ts' }), 'allow', 'T0'],
+    ['write a source file', judge('fs.write', { path: 'src/a.ts', content: 'x' }), 'allow', 'T1'],
+    ['write package.json', judge('fs.write', { path: 'package.json', content: '{}' }), 'needs-approval', 'T2'],
+    ['delete in a project', judge('fs.delete', { path: 'src/a.ts' }), 'needs-approval', 'T2'],
+    ['delete in scratch', judge('fs.delete', { path: '/home/u/oracle-scratch/x' }), 'allow', 'T1'],
+    ['git status', run('git', 'status'), 'allow', 'T1'],
+    ['git commit', run('git', 'commit', '-m', 'x'), 'allow', 'T1'],
+    ['git checkout . throws work away', run('git', 'checkout', '.'), 'needs-approval', 'T2'],
+    ['git restore .', run('git', 'restore', '.'), 'needs-approval', 'T2'],
+    ['git push', run('git', 'push', 'origin', 'main'), 'needs-approval', 'T2'],
+    ['npm test', run('npm', 'test'), 'allow', 'T1'],
+    ['npm install', run('npm', 'install', 'lodash'), 'needs-approval', 'T2'],
+    ['node runs any code', run('node', '-e', 'x'), 'needs-approval', 'T2'],
+    ['pytest with arguments', run('python3', '-m', 'pytest', '-k', 'x'), 'allow', 'T1'],
+    ['GET from GitHub', judge('net.fetch', { url: 'https://api.github.com/repos/x' }), 'allow', 'T1'],
+  ])('%s', (_label, decision, kind, tier) => {
+    expect(decision.decision, JSON.stringify(decision)).toBe(kind);
+    expect(decision.tier).toBe(tier);
+  });
+
+  it.each([
+    ['.env', judge('fs.read', { path: '.env' }), 'PATH_DENY_ALWAYS'],
+    ['.git internals', judge('fs.write', { path: '.git/config', content: '' }), 'PATH_DENY_ALWAYS'],
+    ['a planted .git file', judge('fs.write', { path: 'sub/.git', content: 'gitdir: ../x' }), 'PATH_DENY_ALWAYS'],
+    ['ssh keys', judge('fs.read', { path: '/home/u/.ssh/id_rsa' }), 'PATH_DENY_ALWAYS'],
+    ['Claude Code settings', judge('fs.write', { path: '.claude/settings.json', content: '{}' }), 'PATH_DENY_ALWAYS'],
+    ['/etc', judge('fs.read', { path: '/etc/passwd' }), 'PATH_DENY_ALWAYS'],
+    ['git reset --hard', run('git', 'reset', '--hard'), 'PROGRAM_DENIED'],
+    ['npm publish', run('npm', 'publish'), 'PROGRAM_DENIED'],
+    ['an unlisted program', run('curl', 'https://x'), 'PROGRAM_UNKNOWN'],
+    ['an unlisted host', judge('net.fetch', { url: 'https://evil.example/' }), 'EGRESS_DENIED'],
+    ['home outside the scopes', judge('fs.read', { path: '/home/u/notes.txt' }), 'PATH_OUTSIDE_SCOPE'],
+  ])('denies %s', (_label, decision, code) => {
+    expect(decision.code, JSON.stringify(decision)).toBe(code);
+  });
+});
