@@ -22,7 +22,7 @@ export function pinPrograms(programs: ReadonlyMap<string, ProgramRule>, env: Pin
   return pins;
 }
 
-function pinOne(name: string, declared: string | undefined, env: PinEnvironment): Pin {
+export function pinOne(name: string, declared: string | undefined, env: PinEnvironment): Pin {
   if (declared !== undefined) {
     return executable(declared, env.platform) ? { ok: true, path: realpathSync(declared) } : { ok: false, reason: `\`${declared}\` is not an executable file` };
   }

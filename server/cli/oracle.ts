@@ -4,11 +4,16 @@ import { openGate } from '../gate.js';
 import { runCheck } from './check.js';
 import { modeBanner, reportPolicy } from './policy-check.js';
 import { runServe } from './serve.js';
+import { openRuntime, type Runtime } from '../runtime.js';
+import { runLines } from './run.js';
+import { runUndo } from './undo.js';
 
 const USAGE = `usage: oracle <command> [options]
 
   serve [--lan] [--port N] [--home DIR] [--policy FILE]   run the gate over HTTPS (default 127.0.0.1:8443)
   check [--policy FILE] [--home DIR]                      decide only: JSON lines on stdin, decisions on stdout
+  run [--policy FILE] [--home DIR]                        full lifecycle, headless: T0/T1 run, the rest is refused
+  undo list | undo ID [--home DIR]                        list undoable T1 actions, or undo one (once)
   policy check [FILE] [--home DIR]                        validate a policy, print its digest and every error
 `;
 
@@ -46,6 +51,24 @@ async function main(argv: readonly string[]): Promise<number> {
       const gate = openGate({ home: values.home, policy: rest[0] ?? values.policy });
       return reportPolicy(gate, process.stdout);
     }
+    case 'run': {
+      const runtime = await openRuntime({ home: values.home, policy: values.policy, actor: 'cli' });
+      reportRuntime(runtime);
+      try {
+        return await runLines(runtime, process.stdin, process.stdout);
+      } finally {
+        await runtime.close();
+      }
+    }
+    case 'undo': {
+      if (sub === undefined || rest.length > 0) break;
+      const runtime = await openRuntime({ home: values.home, policy: values.policy, actor: 'cli' });
+      try {
+        return await runUndo(runtime, sub, process.stdout);
+      } finally {
+        await runtime.close();
+      }
+    }
     case 'serve':
       return runServe({ home: values.home, policy: values.policy, port: values.port, lan: values.lan === true });
     default:
@@ -53,6 +76,18 @@ async function main(argv: readonly string[]): Promise<number> {
   }
   process.stderr.write(`oracle: unknown command \`${positionals.join(' ')}\`\n${USAGE}`);
   return 2;
+}
+
+/** Loud lines on stderr: the mode, and the isolation this host really gives children. */
+function reportRuntime(runtime: Runtime): void {
+  const banner = modeBanner(runtime.gate);
+  if (banner !== undefined) process.stderr.write(`oracle: ${banner}\n`);
+  const sandbox = runtime.toolhost.sandbox;
+  process.stderr.write(
+    sandbox.kind === 'bubblewrap'
+      ? `oracle: children run under bubblewrap (${sandbox.detail})\n`
+      : `oracle: WARNING: children run WITHOUT isolation: ${sandbox.reason}\n`,
+  );
 }
 
 main(process.argv.slice(2)).then(

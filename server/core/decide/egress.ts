@@ -71,6 +71,10 @@ export function judgeFetch(request: FetchRequest, egress: EgressPolicy): JudgedF
   return fail(tiered('T2', listed.rule, `${method} sends data to \`${host}\`${why}`));
 }
 
+function isIpLiteral(host: string): boolean {
+  return /^[0-9.]+$/u.test(host) || host.includes(':');
+}
+
 function bare(host: string): string {
   return host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
 }
@@ -83,6 +87,7 @@ function portMatches(entry: EgressHost, port: string, protocol: string): boolean
 
 function hostMatches(entry: EgressHost, host: string): boolean {
   const allowed = bare(entry.host);
-  if (allowed.startsWith('*.')) return host.endsWith(allowed.slice(1)) && host.length > allowed.length - 1;
+  // A wildcard names subdomains, never an IP address (`*.0.0.1` must not match 127.0.0.1).
+  if (allowed.startsWith('*.')) return !isIpLiteral(host) && host.endsWith(allowed.slice(1)) && host.length > allowed.length - 1;
   return allowed === host;
 }

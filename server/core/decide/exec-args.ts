@@ -48,6 +48,8 @@ export function candidates(token: string): string[] {
     out.add(token.slice(2)); // `-F/path`, `-C/dir`: a short option with its value attached
   } else {
     out.add(token);
+    // A script handed to `sh -c` or `python -c` hides its paths between words: check the words.
+    if (/\s/u.test(token)) for (const word of token.split(/[\s;|&()`'"<>]+/u)) out.add(word);
     const assignment = /^[A-Za-z_][A-Za-z0-9_]*=(.*)$/su.exec(token);
     if (assignment?.[1] !== undefined) out.add(assignment[1]);
     if (token.startsWith('@')) out.add(token.slice(1)); // response files

@@ -1,0 +1,127 @@
+import { spawn } from 'node:child_process';
+
+/**
+ * The one way ORACLE starts a process for an agent (SPEC §6): argv only, never a shell, a new
+ * process group so the whole tree can be killed, a bounded run time and bounded output. Every
+ * live group is tracked so HALT can kill them all.
+ */
+export interface SpawnSpec {
+  /** Absolute path, pinned at start. */
+  readonly file: string;
+  readonly argv: readonly string[];
+  readonly cwd: string;
+  /** The complete environment: built from nothing by the caller, never inherited. */
+  readonly env: Readonly<Record<string, string>>;
+  readonly timeoutMs: number;
+  readonly maxOutputBytes: number;
+}
+
+export interface SpawnResult {
+  readonly exitCode: number | null;
+  readonly signal: string | null;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly stdoutTruncated: boolean;
+  readonly stderrTruncated: boolean;
+  /** Why ORACLE killed it, if it did. */
+  readonly killed: 'timeout' | 'halt' | null;
+  readonly durationMs: number;
+  readonly spawnError: string | null;
+}
+
+class Capped {
+  private chunks: Buffer[] = [];
+  private size = 0;
+  truncated = false;
+  constructor(private readonly max: number) {}
+  push(chunk: Buffer): void {
+    const room = this.max - this.size;
+    if (room <= 0) {
+      this.truncated = true;
+      return; // keep draining so the child never blocks on a full pipe
+    }
+    const take = chunk.length > room ? chunk.subarray(0, room) : chunk;
+    if (take.length < chunk.length) this.truncated = true;
+    this.chunks.push(take);
+    this.size += take.length;
+  }
+  text(): string {
+    return new TextDecoder('utf-8').decode(Buffer.concat(this.chunks));
+  }
+}
+
+export class ProcessSupervisor {
+  private readonly groups = new Map<number, (reason: 'timeout' | 'halt') => void>();
+
+  get live(): number {
+    return this.groups.size;
+  }
+
+  /** Kills every running process group (HALT, SPEC §8). Returns how many were signalled. */
+  killAll(): number {
+    const kills = [...this.groups.values()];
+    for (const kill of kills) kill('halt');
+    return kills.length;
+  }
+
+  run(spec: SpawnSpec): Promise<SpawnResult> {
+    const started = Date.now();
+    return new Promise((resolve) => {
+      const out = new Capped(spec.maxOutputBytes);
+      const err = new Capped(spec.maxOutputBytes);
+      let killed: 'timeout' | 'halt' | null = null;
+      const child = spawn(spec.file, [...spec.argv], {
+        cwd: spec.cwd,
+        env: { ...spec.env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+        detached: true, // its own process group (and session): kill(-pid) reaches grandchildren
+        shell: false,
+        windowsHide: true,
+      });
+      const pid = child.pid;
+      const killGroup = (reason: 'timeout' | 'halt' | null): void => {
+        if (reason !== null && killed === null) killed = reason;
+        if (pid === undefined) return;
+        try {
+          process.kill(-pid, 'SIGKILL');
+        } catch {
+          // ESRCH: the group is already gone
+        }
+      };
+      if (pid !== undefined) this.groups.set(pid, killGroup);
+      const timer = setTimeout(() => {
+        killGroup('timeout');
+      }, spec.timeoutMs);
+      child.stdout.on('data', (c: Buffer) => {
+        out.push(c);
+      });
+      child.stderr.on('data', (c: Buffer) => {
+        err.push(c);
+      });
+      let spawnError: string | null = null;
+      child.on('error', (e) => {
+        spawnError = e.message;
+      });
+      child.on('exit', () => {
+        // A job's processes never outlive it: what the leader left running in its group dies now,
+        // which also closes pipes a background grandchild was holding open.
+        killGroup(null);
+      });
+      child.on('close', (code, signal) => {
+        clearTimeout(timer);
+        if (pid !== undefined) this.groups.delete(pid);
+        resolve({
+          exitCode: code,
+          signal,
+          stdout: out.text(),
+          stderr: err.text(),
+          stdoutTruncated: out.truncated,
+          stderrTruncated: err.truncated,
+          killed,
+          durationMs: Date.now() - started,
+          spawnError,
+        });
+      });
+    });
+  }
+}

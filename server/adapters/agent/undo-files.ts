@@ -1,0 +1,60 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { UndoRecord } from '../../toolhost/undo-store.js';
+import { commitFile, readNoFollow } from './files.js';
+
+/**
+ * The undo store: one JSON record per undoable action, the replaced bytes beside it, and an
+ * `.applied` marker that makes every undo single-use. Files are 0600 in a 0700 directory.
+ */
+export class UndoFiles {
+  private constructor(readonly dir: string) {}
+
+  static open(dir: string): UndoFiles {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    return new UndoFiles(dir);
+  }
+
+  newId(): string {
+    return `un_${randomBytes(12).toString('hex')}`;
+  }
+
+  /** Where a delete moves what it deletes. */
+  trashPath(id: string): string {
+    return join(this.dir, `${id}.trash`);
+  }
+
+  save(record: UndoRecord, previous?: Uint8Array): void {
+    if (previous !== undefined) commitFile(join(this.dir, `${record.id}.prev`), previous, 0o600);
+    commitFile(join(this.dir, `${record.id}.json`), Buffer.from(JSON.stringify(record), 'utf8'), 0o600);
+  }
+
+  get(id: string): UndoRecord | undefined {
+    if (!/^un_[0-9a-f]{24}$/u.test(id)) return undefined;
+    const path = join(this.dir, `${id}.json`);
+    if (!existsSync(path)) return undefined;
+    return JSON.parse(readNoFollow(path, 1_048_576).toString('utf8')) as UndoRecord;
+  }
+
+  previous(id: string): Buffer {
+    return readNoFollow(join(this.dir, `${id}.prev`), Number.MAX_SAFE_INTEGER);
+  }
+
+  appliedAt(id: string): string | undefined {
+    const path = join(this.dir, `${id}.applied`);
+    return existsSync(path) ? readFileSync(path, 'utf8') : undefined;
+  }
+
+  markApplied(id: string, at: string): void {
+    commitFile(join(this.dir, `${id}.applied`), Buffer.from(at, 'utf8'), 0o600);
+  }
+
+  list(): UndoRecord[] {
+    return readdirSync(this.dir)
+      .filter((f) => /^un_[0-9a-f]{24}\.json$/u.test(f))
+      .map((f) => this.get(f.slice(0, -5)))
+      .filter((r): r is UndoRecord => r !== undefined)
+      .sort((a, b) => a.created_at.localeCompare(b.created_at));
+  }
+}

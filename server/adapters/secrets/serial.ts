@@ -1,0 +1,13 @@
+/**
+ * Runs async read-modify-write steps one at a time, so two concurrent `set` calls in one process
+ * cannot lose an update. Across processes the home has one owner: the running gate.
+ */
+export class Serial {
+  private tail: Promise<unknown> = Promise.resolve();
+
+  run<T>(step: () => Promise<T>): Promise<T> {
+    const next = this.tail.then(step);
+    this.tail = next.catch(() => undefined);
+    return next;
+  }
+}

@@ -1,0 +1,66 @@
+import type { Decision } from '../../../shared/decision.js';
+import type { ScopedPath } from '../paths/scope.js';
+import type { ToolName } from '../tools/registry.js';
+
+/**
+ * An action the gate has decided on, with everything the executor needs and nothing it must
+ * look up again: the canonical arguments, the scoped paths (for the step 12 re-check) and the
+ * decision that lets it run.
+ */
+export interface PreparedAction {
+  readonly actionId: string;
+  readonly tool: ToolName;
+  readonly args: Readonly<Record<string, unknown>>;
+  readonly paths: readonly ScopedPath[];
+  readonly decision: Decision;
+  /** Present when a person approved a needs-approval decision (SPEC §7). */
+  readonly approvalId?: string;
+}
+
+export const EXEC_ERROR_CODES = [
+  'NOT_ALLOWED',
+  'PATH_CHANGED',
+  'EXECUTOR_UNAVAILABLE',
+  'JOB_ROOT_BLOCKED',
+  'SPAWN_FAILED',
+  'TIMEOUT',
+  'HALTED',
+  'FS_NOT_A_FILE',
+  'FS_TOO_LARGE',
+  'FS_IO',
+  'UNDO_UNAVAILABLE',
+  'GIT_FAILED',
+  'EGRESS_REFUSED',
+  'SECRET_MISSING',
+  'EXECUTION_FAILED',
+] as const;
+
+export type ExecErrorCode = (typeof EXEC_ERROR_CODES)[number];
+
+export interface ExecutionResult {
+  readonly ok: boolean;
+  readonly exit_code?: number | null;
+  readonly stdout?: string;
+  readonly stderr?: string;
+  /** What the tool produced besides streams: file content, a listing, a response. */
+  readonly output?: unknown;
+  /** SHA-256 of the content written, for fs.write. */
+  readonly digest?: string;
+  readonly undo_id?: string;
+  readonly truncated?: boolean;
+  /** The isolation actually in force for a process: `bubblewrap` or `none` (never assumed). */
+  readonly sandbox?: string;
+  /** An ExecErrorCode, or a code passed through from a lower layer (egress, git, exit status). */
+  readonly error?: { readonly code: string; readonly message: string };
+}
+
+/** What one execution produced, plus what the lifecycle must audit besides the result. */
+export interface Executed {
+  readonly result: ExecutionResult;
+  /** A job directory that could not be removed (the job root is now blocked). */
+  readonly cleanupError?: string;
+}
+
+export function failed(code: string, message: string, extra: Partial<ExecutionResult> = {}): ExecutionResult {
+  return { ok: false, ...extra, error: { code, message } };
+}

@@ -1,0 +1,105 @@
+import type { Decision } from '../../../shared/decision.js';
+import type { AuditBody } from '../audit/record.js';
+import type { Evaluation } from '../decide/decide.js';
+import { isToolName } from '../tools/registry.js';
+import type { Executed, ExecutionResult, PreparedAction } from './execution.js';
+
+/**
+ * The action lifecycle for callers that cannot wait for a person (SPEC §7, §12 `oracle run`):
+ * evaluate → audit the decision → (allow only) audit `dispatched`, durably, before anything runs
+ * → execute → audit the terminal state. A failed `dispatched` write means the action does not
+ * run. needs-approval is refused without asking anyone. Pure: every effect is injected.
+ */
+export interface LifecycleDeps {
+  readonly evaluate: (action: unknown) => Evaluation;
+  /** Resolves once the record is durable; rejects when it could not be written. */
+  readonly audit: (body: AuditBody) => Promise<unknown>;
+  readonly execute: (action: PreparedAction) => Promise<Executed>;
+  readonly now: () => Date;
+  readonly newActionId: () => string;
+  /** `sha256:` of the canonical arguments. */
+  readonly digest: (value: unknown) => string;
+  /** A redacted, bounded preview of the arguments. */
+  readonly preview: (args: Readonly<Record<string, unknown>> | null) => string;
+  readonly actor: string;
+}
+
+export type RunResult = Decision & {
+  readonly action_id: string;
+  readonly tool: string | null;
+  readonly args: Readonly<Record<string, unknown>> | null;
+  readonly executed: boolean;
+} & Omit<ExecutionResult, 'ok'>;
+
+export async function runHeadless(action: unknown, deps: LifecycleDeps): Promise<RunResult> {
+  const started = deps.now().getTime();
+  const evaluation = deps.evaluate(action);
+  const { decision, tool, args } = evaluation;
+  const actionId = deps.newActionId();
+  const base = {
+    ts: deps.now().toISOString(),
+    actor: deps.actor,
+    action_id: actionId,
+    ...(evaluation.session === undefined ? {} : { session: evaluation.session }),
+    ...(tool === null ? {} : { tool }),
+    ...(args === null ? {} : { args_digest: deps.digest(args), args_preview: deps.preview(args) }),
+  };
+  const line = { ...decision, action_id: actionId, tool, args };
+  const headless = decision.decision === 'needs-approval';
+  try {
+    await deps.audit({
+      ...base,
+      kind: 'decision',
+      tier: decision.tier,
+      decision: decision.decision,
+      code: decision.code,
+      rule: decision.rule,
+      reasons: decision.reasons,
+      ...(headless ? { outcome: 'refused-headless' } : {}),
+    });
+  } catch (e) {
+    return { ...line, executed: false, error: auditError(e) };
+  }
+  if (headless) {
+    const who = decision.approver === 'desktop' ? 'the desktop with a typed phrase' : 'a person on a paired device';
+    return { ...line, executed: false, error: { code: 'APPROVAL_REQUIRED', message: `${decision.tier} needs ${who}; a headless caller is refused` } };
+  }
+  if (decision.decision !== 'allow' || tool === null || args === null || !isToolName(tool)) return { ...line, executed: false };
+  // INVARIANT: nothing runs unless `dispatched` is durable in the audit log.
+  try {
+    await deps.audit({ ...base, ts: deps.now().toISOString(), kind: 'dispatched', tier: decision.tier, rule: decision.rule });
+  } catch (e) {
+    return { ...line, executed: false, error: auditError(e) };
+  }
+  const executed = await deps.execute({ actionId, tool, args, paths: evaluation.paths, decision });
+  const { ok, ...result } = executed.result;
+  const terminal: AuditBody = {
+    ...base,
+    ts: deps.now().toISOString(),
+    kind: ok ? 'succeeded' : 'failed',
+    outcome: ok ? 'ok' : (result.error?.code ?? 'failed'),
+    duration_ms: deps.now().getTime() - started,
+    detail: {
+      ...(result.exit_code === undefined ? {} : { exit_code: result.exit_code }),
+      ...(result.digest === undefined ? {} : { digest: result.digest }),
+      ...(result.undo_id === undefined ? {} : { undo_id: result.undo_id }),
+      ...(result.sandbox === undefined ? {} : { sandbox: result.sandbox }),
+      ...(result.error === undefined ? {} : { error: result.error.message }),
+    },
+  };
+  const audits: Promise<unknown>[] = [deps.audit(terminal)];
+  if (executed.cleanupError !== undefined) {
+    audits.push(deps.audit({ ...base, ts: deps.now().toISOString(), kind: 'job.cleanup', outcome: 'failed', detail: { reason: executed.cleanupError } }));
+  }
+  try {
+    await Promise.all(audits);
+  } catch (e) {
+    // It ran; say plainly that its terminal record is missing.
+    return { ...line, executed: true, ...result, error: { code: 'AUDIT_WRITE_FAILED', message: `it ran, but its terminal audit record could not be written: ${e instanceof Error ? e.message : 'unknown error'}` } };
+  }
+  return { ...line, executed: true, ...result };
+}
+
+function auditError(e: unknown): { code: string; message: string } {
+  return { code: 'AUDIT_WRITE_FAILED', message: `the audit log could not be written, so nothing ran: ${e instanceof Error ? e.message : 'unknown error'}` };
+}

@@ -1,0 +1,76 @@
+import { reresolve } from '../core/paths/canonicalize.js';
+import type { ToolName } from '../core/tools/registry.js';
+import type { ToolhostEnv } from './env.js';
+import { execRun } from './executors/exec.js';
+import { fsDelete, fsList, fsRead, fsWrite } from './executors/fs.js';
+import { gitCommit, gitDiff, gitLog, gitPush, gitStatus } from './executors/git.js';
+import { netFetch } from './executors/net.js';
+import { failed, type Executed, type ExecutionResult, type PreparedAction } from './types.js';
+
+type Executor = (action: PreparedAction, env: ToolhostEnv) => Executed | Promise<Executed>;
+
+const plain =
+  (run: (action: PreparedAction, env: ToolhostEnv) => ExecutionResult | Promise<ExecutionResult>): Executor =>
+  async (action, env) => {
+    const result = await run(action, env);
+    const { cleanupError, ...rest } = result as ExecutionResult & { cleanupError?: string };
+    return cleanupError === undefined ? { result: rest } : { result: rest, cleanupError };
+  };
+
+/** Tools this host has no backend for: refused honestly, never pretended. */
+const unavailable =
+  (why: string): Executor =>
+  () => ({ result: failed('EXECUTOR_UNAVAILABLE', why) });
+
+/**
+ * One executor per tool kind (SPEC §6, seed 002 "no orphan kinds"): the type makes a tool
+ * without an executor a compile error.
+ */
+const EXECUTORS: { readonly [K in ToolName]: Executor } = {
+  'fs.read': plain(fsRead),
+  'fs.list': plain(fsList),
+  'fs.write': plain(fsWrite),
+  'fs.delete': plain(fsDelete),
+  'exec.run': execRun,
+  'git.status': plain(gitStatus),
+  'git.diff': plain(gitDiff),
+  'git.log': plain(gitLog),
+  'git.commit': plain(gitCommit),
+  'git.push': plain(gitPush),
+  'net.fetch': plain(netFetch),
+  'term.write': unavailable('no terminal sessions are attached to this gate'),
+  'input.synth': unavailable('this host has no input synthesis backend'),
+  'sys.settings': unavailable('this host has no system settings backend'),
+};
+
+export function executorKinds(): readonly ToolName[] {
+  return Object.keys(EXECUTORS) as ToolName[];
+}
+
+/**
+ * The execution boundary (SPEC §1.4, §6): the sole entry point for side effects on an agent's
+ * behalf. It runs only what the gate allowed, or what a person approved, and re-resolves every
+ * path first (SPEC §5 step 12): a path that now resolves elsewhere aborts.
+ */
+export class ExecutionBoundary {
+  constructor(private readonly env: ToolhostEnv) {}
+
+  get toolhost(): ToolhostEnv {
+    return this.env;
+  }
+
+  async execute(action: PreparedAction): Promise<Executed> {
+    const { decision } = action;
+    const permitted = decision.decision === 'allow' || (decision.decision === 'needs-approval' && action.approvalId !== undefined);
+    if (!permitted) return { result: failed('NOT_ALLOWED', `the decision was ${decision.decision}${decision.code === null ? '' : ` (${decision.code})`}`) };
+    for (const path of action.paths) {
+      const again = reresolve(path, this.env.gate);
+      if (!again.ok) return { result: failed('PATH_CHANGED', `refused before execution: ${again.reason}`) };
+    }
+    try {
+      return await EXECUTORS[action.tool](action, this.env);
+    } catch (e) {
+      return { result: failed('EXECUTION_FAILED', e instanceof Error ? e.message : 'the executor failed') };
+    }
+  }
+}

@@ -1,0 +1,35 @@
+import type { ToolhostEnv } from '../env.js';
+import { runJob, type JobOutcome } from '../run-job.js';
+import { failed, type PreparedAction } from '../types.js';
+import { batBadButRefusal } from '../batbadbut.js';
+import { NEUTRAL } from './git.js';
+
+/**
+ * exec.run (SPEC §6): the pinned program from the decision, the model's argv untouched, the
+ * working directory the gate resolved, inside a job. The scope root holding the working directory
+ * is the only part of the user's files the child sees.
+ */
+export async function execRun(action: PreparedAction, env: ToolhostEnv): Promise<JobOutcome> {
+  const program = action.args['program_path'];
+  if (typeof program !== 'string') return { result: failed('EXECUTOR_UNAVAILABLE', 'the program was not pinned at start') };
+  const args = Array.isArray(action.args['args']) ? action.args['args'].filter((a): a is string => typeof a === 'string') : [];
+  const batch = batBadButRefusal(program, args);
+  if (batch !== undefined) return { result: failed('NOT_ALLOWED', batch) };
+  const cwd = action.paths[0];
+  // git with the model's argv still gets ORACLE's own switches first: no hooks, no fsmonitor,
+  // no pager, no implicit bare repository (a config the agent planted never runs anything).
+  const isGit = /(?:^|\/)git(?:\.exe)?$/u.test(program);
+  const timeout = typeof action.args['timeout'] === 'number' ? action.args['timeout'] : 60;
+  return runJob(
+    {
+      program,
+      args: isGit ? [...NEUTRAL, ...args] : args,
+      cwd: cwd?.real,
+      binds: cwd === undefined ? [] : [{ path: cwd.root.real, mode: cwd.root.mode }],
+      network: false, // exec.run is not granted net.egress (SPEC §4 table)
+      timeoutMs: timeout * 1000,
+      ...(isGit ? { extraEnv: { GIT_CONFIG_NOSYSTEM: '1', GIT_TERMINAL_PROMPT: '0', ...env.gitIdentity } } : {}),
+    },
+    env,
+  );
+}

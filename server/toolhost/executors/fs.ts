@@ -1,0 +1,71 @@
+import { commitFile, FileOpError, listNoFollow, modeNoFollow, moveTree, probe, readNoFollow, sha256Bytes, treeDigest } from '../../adapters/agent/files.js';
+import type { ToolhostEnv } from '../env.js';
+import { failed, type ExecutionResult, type PreparedAction } from '../types.js';
+
+const str = (v: unknown): string => (typeof v === 'string' ? v : '');
+
+function guarded(run: () => ExecutionResult): ExecutionResult {
+  try {
+    return run();
+  } catch (e) {
+    if (e instanceof FileOpError) return failed(e.code, e.message);
+    return failed('FS_IO', e instanceof Error ? e.message : 'file operation failed');
+  }
+}
+
+export function fsRead(action: PreparedAction, env: ToolhostEnv): ExecutionResult {
+  return guarded(() => {
+    const bytes = readNoFollow(str(action.args['path']), env.limits.maxReadBytes);
+    return { ok: true, output: env.redact(new TextDecoder('utf-8').decode(bytes), []), digest: sha256Bytes(bytes) };
+  });
+}
+
+export function fsList(action: PreparedAction): ExecutionResult {
+  return guarded(() => ({ ok: true, output: listNoFollow(str(action.args['path'])) }));
+}
+
+/**
+ * fs.write by exact commit, keeping what it replaces so the write can be undone (T1). A file too
+ * large to keep is not replaced at all: a T1 write without undo would be a lie.
+ */
+export function fsWrite(action: PreparedAction, env: ToolhostEnv): ExecutionResult {
+  return guarded(() => {
+    const path = str(action.args['path']);
+    const content = Buffer.from(str(action.args['content']), 'utf8');
+    const before = probe(path);
+    if (before !== 'missing' && before !== 'file') return failed('FS_NOT_A_FILE', `\`${path}\` is a ${before}; only regular files are written`);
+    let previous: Buffer | undefined;
+    let mode = 0o644;
+    if (before === 'file') {
+      try {
+        previous = readNoFollow(path, env.limits.maxUndoBytes);
+      } catch (e) {
+        if (e instanceof FileOpError && e.code === 'FS_TOO_LARGE') return failed('UNDO_UNAVAILABLE', `\`${path}\` is too large to keep for undo, so it is not replaced`);
+        throw e;
+      }
+      mode = modeNoFollow(path);
+    }
+    const id = env.undo.newId();
+    const digest = sha256Bytes(content);
+    env.undo.save({ id, kind: 'write', action_id: action.actionId, created_at: env.now().toISOString(), path, previous: { existed: previous !== undefined, mode }, after_digest: digest }, previous ?? Buffer.alloc(0));
+    commitFile(path, content, mode);
+    return { ok: true, digest, undo_id: id };
+  });
+}
+
+/** fs.delete moves to ORACLE's trash (undoable); nothing is unlinked for good. */
+export function fsDelete(action: PreparedAction, env: ToolhostEnv): ExecutionResult {
+  return guarded(() => {
+    const path = str(action.args['path']);
+    const kind = probe(path);
+    if (kind === 'missing') return failed('FS_NOT_A_FILE', `\`${path}\` does not exist`);
+    if (kind === 'link' || kind === 'other') return failed('FS_NOT_A_FILE', `\`${path}\` is a ${kind}; only files and directories are deleted`);
+    const id = env.undo.newId();
+    const digest = treeDigest(path);
+    const trash = env.undo.trashPath(id);
+    env.undo.save({ id, kind: 'delete', action_id: action.actionId, created_at: env.now().toISOString(), path, trash, digest });
+    moveTree(path, trash);
+    return { ok: true, digest, undo_id: id };
+  });
+}
+

@@ -1,0 +1,71 @@
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { systemResolver } from '../adapters/agent/egress.js';
+import { JobRoot } from '../adapters/agent/jobs.js';
+import { ProcessSupervisor } from '../adapters/agent/process.js';
+import { probeSandbox, type SandboxSupport } from '../adapters/agent/sandbox-probe.js';
+import { UndoFiles } from '../adapters/agent/undo-files.js';
+import { pinOne } from '../adapters/pin-programs.js';
+import type { CompiledPolicy } from '../core/policy/compile.js';
+import { ExecutionBoundary } from './boundary.js';
+import { DEFAULT_LIMITS, type Redactor, type ToolhostEnv } from './env.js';
+
+export interface ToolhostOptions {
+  readonly home: string;
+  readonly gate: CompiledPolicy;
+  readonly env: NodeJS.ProcessEnv;
+  readonly platform: NodeJS.Platform;
+  readonly redact: Redactor;
+  readonly now?: () => Date;
+  readonly resolve?: (host: string) => Promise<string[]>;
+}
+
+export interface Toolhost {
+  readonly boundary: ExecutionBoundary;
+  readonly env: ToolhostEnv;
+  readonly supervisor: ProcessSupervisor;
+  readonly sandbox: SandboxSupport;
+}
+
+/**
+ * Builds the toolhost once at start: the process supervisor, the job root, what isolation this
+ * host really supports (probed, not assumed), the undo store, git pinned for the intents and the
+ * commit identity read from the user's git config.
+ */
+export async function openToolhost(options: ToolhostOptions): Promise<Toolhost> {
+  const supervisor = new ProcessSupervisor();
+  const jobs = JobRoot.open(join(options.home, 'data', 'jobs'));
+  const probeJob = jobs.create();
+  let sandbox: SandboxSupport;
+  try {
+    sandbox = await probeSandbox(supervisor, { path: options.env['PATH'] ?? '', platform: options.platform, jobDir: probeJob.dir });
+  } finally {
+    jobs.remove(probeJob);
+  }
+  const git = pinOne('git', undefined, { path: options.env['PATH'] ?? '', platform: options.platform, pathext: options.env['PATHEXT'] });
+  const env: ToolhostEnv = {
+    gate: options.gate,
+    supervisor,
+    jobs,
+    sandbox,
+    undo: UndoFiles.open(join(options.home, 'data', 'undo')),
+    git,
+    gitIdentity: git.ok ? await gitIdentity(supervisor, git.path) : {},
+    limits: DEFAULT_LIMITS,
+    redact: options.redact,
+    resolve: options.resolve ?? systemResolver(),
+    now: options.now ?? (() => new Date()),
+  };
+  return { boundary: new ExecutionBoundary(env), env, supervisor, sandbox };
+}
+
+/** The user's name and e-mail for commits; a clearly labelled identity when none is set. */
+async function gitIdentity(supervisor: ProcessSupervisor, git: string): Promise<Record<string, string>> {
+  const read = async (key: string): Promise<string> => {
+    const r = await supervisor.run({ file: git, argv: ['config', '--global', '--get', key], cwd: homedir(), env: { HOME: homedir(), PATH: '/usr/bin:/bin' }, timeoutMs: 5000, maxOutputBytes: 4096 });
+    return r.exitCode === 0 ? r.stdout.trim() : '';
+  };
+  const name = (await read('user.name')) || 'ORACLE agent';
+  const email = (await read('user.email')) || 'oracle-agent@localhost';
+  return { GIT_AUTHOR_NAME: name, GIT_AUTHOR_EMAIL: email, GIT_COMMITTER_NAME: name, GIT_COMMITTER_EMAIL: email };
+}

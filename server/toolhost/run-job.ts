@@ -1,0 +1,84 @@
+import { dirname } from 'node:path/posix';
+import { childEnvironment } from './child-env.js';
+import type { ToolhostEnv } from './env.js';
+import { SYSTEM_PATHS, sandboxArgv } from './sandbox-plan.js';
+import { failed, type ExecutionResult } from './types.js';
+
+export interface JobSpec {
+  /** Pinned absolute path. */
+  readonly program: string;
+  readonly args: readonly string[];
+  /** Canonical working directory; the job directory when absent. */
+  readonly cwd: string | undefined;
+  /** Scope roots the child needs, each with the root's own mode. */
+  readonly binds: readonly { readonly path: string; readonly mode: 'ro' | 'rw' }[];
+  /** Only for tools granted net.egress. */
+  readonly network: boolean;
+  readonly timeoutMs: number;
+  readonly extraEnv?: Readonly<Record<string, string>>;
+  /** Secret values in play, redacted from every output. */
+  readonly secrets?: readonly string[];
+}
+
+export interface JobOutcome {
+  readonly result: ExecutionResult;
+  /** Set when the job directory could not be removed; the root is then blocked (audit it). */
+  readonly cleanupError?: string;
+}
+
+const underSystem = (path: string): boolean => SYSTEM_PATHS.some((s) => path === s || path.startsWith(`${s}/`));
+
+/**
+ * One job (SPEC §6): a fresh job directory, a child with an environment built from nothing,
+ * under bubblewrap when the host supports it, killed as a group on timeout or HALT, output
+ * capped and redacted, the job directory removed fail-closed.
+ */
+export async function runJob(spec: JobSpec, env: ToolhostEnv): Promise<JobOutcome> {
+  const blocked = env.jobs.blockedReason();
+  if (blocked !== undefined) return { result: failed('JOB_ROOT_BLOCKED', `new jobs are refused until the job root is cleaned: ${blocked}`) };
+  const job = env.jobs.create();
+  let result: ExecutionResult;
+  let cleanupError: string | undefined;
+  try {
+    result = await runInJob(spec, job.dir, env);
+  } finally {
+    const removed = env.jobs.remove(job);
+    if (!removed.ok) cleanupError = removed.reason;
+  }
+  return cleanupError === undefined ? { result } : { result, cleanupError };
+}
+
+async function runInJob(spec: JobSpec, jobDir: string, env: ToolhostEnv): Promise<ExecutionResult> {
+  const cwd = spec.cwd ?? jobDir;
+  let file = spec.program;
+  let argv = [...spec.args];
+  if (env.sandbox.kind === 'bubblewrap') {
+    // A program installed outside the system directories (a version manager's node, say)
+    // needs its own install prefix, read-only.
+    const extra = underSystem(spec.program) ? [] : [{ path: dirname(dirname(spec.program)), mode: 'ro' as const }];
+    const plan = sandboxArgv({ bwrap: env.sandbox.bwrap, program: spec.program, args: spec.args, jobDir, cwd, binds: [...extra, ...spec.binds], system: env.sandbox.system, network: spec.network });
+    file = plan.file;
+    argv = plan.argv;
+  }
+  const run = await env.supervisor.run({
+    file,
+    argv,
+    cwd: env.sandbox.kind === 'bubblewrap' ? jobDir : cwd,
+    env: childEnvironment(jobDir, spec.extraEnv),
+    timeoutMs: spec.timeoutMs,
+    maxOutputBytes: env.limits.maxOutputBytes,
+  });
+  const secrets = spec.secrets ?? [];
+  const streams = {
+    exit_code: run.exitCode,
+    stdout: env.redact(run.stdout, secrets),
+    stderr: env.redact(run.stderr, secrets),
+    truncated: run.stdoutTruncated || run.stderrTruncated,
+    sandbox: env.sandbox.kind,
+  };
+  if (run.spawnError !== null) return failed('SPAWN_FAILED', `the program could not start: ${run.spawnError}`, streams);
+  if (run.killed === 'timeout') return failed('TIMEOUT', `killed with its whole process group after ${spec.timeoutMs} ms`, streams);
+  if (run.killed === 'halt') return failed('HALTED', 'killed with its whole process group by HALT', streams);
+  if (run.exitCode !== 0) return failed('EXIT_NONZERO', `exited with ${String(run.exitCode ?? run.signal)}`, streams);
+  return { ok: true, ...streams };
+}

@@ -1,0 +1,56 @@
+import { commitFile, moveTree, probe, readNoFollow, removeFile, sha256Bytes, treeDigest } from '../adapters/agent/files.js';
+import { canonicalize } from '../core/paths/canonicalize.js';
+import type { ToolhostEnv } from './env.js';
+import { gitHead, gitSoftReset } from './executors/git.js';
+import { failed, type ExecutionResult, type PreparedAction } from './types.js';
+import type { UndoRecord } from './undo-store.js';
+
+/**
+ * Undo of a T1 action (SPEC §4, §7): listed, applied once, and refused when the world moved on:
+ * the file changed since the write, something now stands where a deleted file was, or HEAD is
+ * no longer the commit being undone. The path must still pass the gate's path checks.
+ */
+export async function applyUndo(id: string, env: ToolhostEnv): Promise<ExecutionResult> {
+  const record = env.undo.get(id);
+  if (record === undefined) return failed('UNDO_UNAVAILABLE', `no undo record \`${id}\``);
+  const applied = env.undo.appliedAt(id);
+  if (applied !== undefined) return failed('UNDO_UNAVAILABLE', `undo \`${id}\` was already applied at ${applied}`);
+  const target = record.kind === 'commit' ? record.repo : record.path;
+  const scoped = canonicalize(target, env.gate, { cwd: undefined, access: 'write' });
+  if (!scoped.ok) return failed('NOT_ALLOWED', `the gate refuses \`${target}\` now: ${scoped.reason}`);
+  const result = await undoOne(record, env, scoped.value);
+  if (result.ok) env.undo.markApplied(id, env.now().toISOString());
+  return result;
+}
+
+async function undoOne(record: UndoRecord, env: ToolhostEnv, scoped: PreparedAction['paths'][number]): Promise<ExecutionResult> {
+  switch (record.kind) {
+    case 'write': {
+      const now = probe(record.path);
+      const current = now === 'file' ? sha256Bytes(readNoFollow(record.path, Number.MAX_SAFE_INTEGER)) : now;
+      if (current !== record.after_digest) return failed('UNDO_UNAVAILABLE', `\`${record.path}\` changed since the write; undo refused`);
+      if (record.previous.existed) commitFile(record.path, env.undo.previous(record.id), record.previous.mode);
+      else removeFile(record.path);
+      return { ok: true, output: { restored: record.path } };
+    }
+    case 'delete': {
+      if (probe(record.path) !== 'missing') return failed('UNDO_UNAVAILABLE', `something now stands at \`${record.path}\`; undo refused`);
+      if (probe(record.trash) === 'missing' || treeDigest(record.trash) !== record.digest) return failed('UNDO_UNAVAILABLE', 'the trashed copy is gone or changed');
+      moveTree(record.trash, record.path);
+      return { ok: true, output: { restored: record.path } };
+    }
+    case 'commit': {
+      const action: PreparedAction = {
+        actionId: `undo-${record.id}`,
+        tool: 'git.commit',
+        args: { repo: record.repo },
+        paths: [scoped],
+        decision: { decision: 'allow', tier: 'T1', approver: null, code: null, rule: 'undo', reasons: [] },
+      };
+      const head = await gitHead(action, env);
+      if (head !== record.after) return failed('UNDO_UNAVAILABLE', `HEAD moved since the commit (now ${head ?? 'unborn'}); undo refused`);
+      const reset = await gitSoftReset(action, env, record.before);
+      return reset.ok ? { ok: true, output: { head: record.before } } : failed('GIT_FAILED', `the soft reset failed: ${reset.stderr ?? ''}`);
+    }
+  }
+}

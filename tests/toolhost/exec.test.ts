@@ -1,0 +1,146 @@
+import { chmodSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { evaluate } from '../../server/core/decide/decide.js';
+import type { Runtime } from '../../server/runtime.js';
+import { batBadButRefusal } from '../../server/toolhost/batbadbut.js';
+import { tempTree, type TempTree } from '../fixtures/temp-tree.js';
+import { processesWith, runtimeFor } from './runtime-fixture.js';
+
+/**
+ * exec.run through the real toolhost (SPEC §6): real processes, real bubblewrap where this host
+ * has it (CI installs it), real loopback sockets.
+ */
+const procs = (marker: string) => processesWith(marker, (p) => readFileSync(p, 'utf8'), () => readdirSync('/proc'));
+
+describe('exec.run in the toolhost', () => {
+  let tree: TempTree;
+  let runtime: Runtime;
+  let decoyDir = '';
+  let server: Server;
+  let connections = 0;
+  let port = 0;
+
+  beforeAll(async () => {
+    tree = tempTree('oracle-exec-');
+    tree.dir('projects/app');
+    const real = tree.file('bin/real/tool1', '#!/bin/sh\necho real tool\n');
+    chmodSync(real, 0o755);
+    decoyDir = tree.dir('bin/decoy');
+    runtime = await runtimeFor(
+      tree,
+      `scopes:\n  projects: { roots: [{ path: "${tree.root}/projects", mode: rw }] }\n` +
+        'programs:\n  env: { allow_args_matching: ["*"] }\n  sh: { allow_args_matching: ["-c *"] }\n  tool1: {}\n  node: { allow_args_matching: ["-e *"] }\n' +
+        'tiers:\n  - { tool: exec.run, program: tool1, tier: T1 }\n',
+      { path: `${decoyDir}:${tree.root}/bin/real:/usr/local/bin:/usr/bin:/bin`, extraEnv: { ORACLE_TEST_CANARY: 'canary-6f1c2e' } },
+    );
+    server = createServer((socket) => {
+      connections += 1;
+      socket.destroy();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const address = server.address();
+    port = typeof address === 'object' && address !== null ? address.port : 0;
+  });
+  afterAll(async () => {
+    await runtime.close();
+    server.close();
+    tree.dispose();
+  });
+
+  const runExec = (program: string, args: string[], timeout?: number) =>
+    runtime.run({ tool: 'exec.run', args: { program, args, cwd: `${tree.root}/projects/app`, ...(timeout === undefined ? {} : { timeout }) } });
+
+  it('reports the isolation it really has', () => {
+    // CI installs bubblewrap; a host without it must say so rather than pretend.
+    expect(runtime.toolhost.sandbox.kind).toBe('bubblewrap');
+  });
+
+  it('builds the environment from nothing: a secret in the gate’s environment never reaches a child', async () => {
+    process.env['ORACLE_TEST_CANARY'] = 'canary-6f1c2e';
+    const result = await runExec('env', []);
+    expect(result.executed).toBe(true);
+    expect(result.exit_code).toBe(0);
+    expect(result.stdout).toContain('PATH=/usr/local/bin:/usr/bin:/bin');
+    expect(result.stdout).not.toContain('canary-6f1c2e');
+    expect(result.stdout).not.toContain('ORACLE_TEST_CANARY');
+  });
+
+  it('runs the program pinned at start, not a decoy put earlier on PATH afterwards', async () => {
+    const decoy = `${decoyDir}/tool1`;
+    writeFileSync(decoy, '#!/bin/sh\necho DECOY\n');
+    chmodSync(decoy, 0o755);
+    const result = await runExec('tool1', []);
+    expect(result.args?.['program_path']).toBe(`${tree.root}/bin/real/tool1`);
+    expect(result.stdout).toBe('real tool\n');
+  });
+
+  it('kills the whole process tree on timeout, grandchildren included', async () => {
+    const marker = `sleep 313.${String(process.pid)}`;
+    const result = await runExec('sh', ['-c', `${marker} & ${marker} & (setsid ${marker} &) ; wait`], 1);
+    expect(result.error?.code).toBe('TIMEOUT');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(procs(marker)).toEqual([]);
+  });
+
+  it('gives a child no network: it cannot reach a listener on the host’s loopback', async () => {
+    const script = `const s=require('net').connect(${String(port)},'127.0.0.1');s.on('connect',()=>{console.log('CONNECTED');process.exit(0)});s.on('error',e=>{console.log(e.code);process.exit(3)})`;
+    const result = await runExec('node', ['-e', script]);
+    expect(result.stdout).not.toContain('CONNECTED');
+    expect(result.exit_code).toBe(3);
+    expect(connections).toBe(0);
+  });
+
+  it('keeps jobs apart: a job cannot read a sibling job’s directory, even when the gate lets it try', async () => {
+    const jobsRoot = `${runtime.gate.home}/data/jobs`;
+    const slow = runExec('sh', ['-c', 'cd; echo secret-of-a > a.txt; sleep 3']);
+    let sibling: string | undefined;
+    for (let i = 0; i < 50 && sibling === undefined; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      sibling = readdirSync(jobsRoot).find((d) => /^[0-9a-f]{32}$/u.test(d));
+    }
+    expect(sibling).toBeDefined();
+    // First line: the gate denies it (the job root is inside ORACLE's home).
+    const script = `cat ${jobsRoot}/${sibling ?? ''}/a.txt; ls ${jobsRoot}`;
+    const judged = evaluate({ tool: 'exec.run', args: { program: 'sh', args: ['-c', script], cwd: `${tree.root}/projects/app` } }, runtime.gate.context);
+    expect(judged.decision).toMatchObject({ decision: 'deny', code: 'PATH_DENY_ALWAYS' });
+    // Second line: even if the gate had let it through, the sandbox shows it nothing.
+    const allow = { decision: 'allow', tier: 'T1', approver: null, code: null, rule: 'test', reasons: [] } as const;
+    const peek = await runtime.toolhost.boundary.execute({ actionId: 'test-peek', tool: 'exec.run', args: judged.args ?? {}, paths: judged.paths, decision: allow });
+    expect(peek.result.stdout).not.toContain('secret-of-a');
+    expect(peek.result.stderr).toContain('No such file or directory');
+    await slow;
+    expect(readdirSync(jobsRoot).filter((d) => /^[0-9a-f]{32}$/u.test(d))).toEqual([]);
+  });
+
+  it('caps output', async () => {
+    const result = await runExec('sh', ['-c', 'yes xxxxxxxxxxxxxxx | head -c 3000000']);
+    expect(result.truncated).toBe(true);
+    expect(result.stdout?.length).toBe(1024 * 1024);
+  });
+});
+
+describe('BatBadBut (pure, every OS)', () => {
+  it.each([
+    ['a&calc.exe'],
+    ['"quoted"'],
+    ['%PATH%'],
+    ['!var!'],
+    ['a|b'],
+    ['a>b'],
+    ['a<b'],
+    ['^'],
+    ['(x)'],
+    ['trailing\\'],
+    ['trailing space '],
+    ['line\r\nbreak'],
+  ])('refuses %j for a .cmd target', (arg) => {
+    expect(batBadButRefusal('C:/tools/npm.cmd', ['run', arg])).toContain('cmd.exe');
+    expect(batBadButRefusal('C:/tools/build.BAT', [arg])).toBeDefined();
+  });
+
+  it('lets plain arguments through, and never judges non-batch targets', () => {
+    expect(batBadButRefusal('C:/tools/npm.cmd', ['run', 'test', '--', 'a-b_c.d/e:f'])).toBeUndefined();
+    expect(batBadButRefusal('/usr/bin/npm', ['a&b'])).toBeUndefined();
+  });
+});
