@@ -72,6 +72,10 @@ export function checkImports(files: readonly SourceFile[]): Violation[] {
       if (under(file.path, 'pwa') && to !== undefined && under(to, 'server')) v('pwa never imports server');
       if (under(file.path, 'server/http') && to !== undefined && under(to, 'server/adapters')) v('http never imports adapters');
       if (SIDE_EFFECT_MODULES.has(specifier) && !under(file.path, 'server/adapters')) v('only server/adapters touches fs, child_process and sockets');
+      // Agent work (spawning, writing files, opening sockets for an agent) has one way in: the toolhost.
+      if (to !== undefined && under(to, 'server/adapters/agent') && !under(file.path, 'server/toolhost') && !under(file.path, 'server/adapters/agent')) {
+        v('only the toolhost uses the agent adapters (one execution boundary)');
+      }
     }
   }
   return violations;

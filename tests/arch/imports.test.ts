@@ -25,6 +25,8 @@ describe('architecture: import rules (SPEC §2)', () => {
     ['server/toolhost/x.ts', "import { spawn } from 'node:child_process';", 'only server/adapters touches fs, child_process and sockets'],
     ['server/cli/x.ts', "const fs = require('fs');", 'only server/adapters touches fs, child_process and sockets'],
     ['server/main.ts', "import { createServer } from 'node:https';", 'only server/adapters touches fs, child_process and sockets'],
+    ['server/cli/x.ts', "import { ProcessSupervisor } from '../adapters/agent/process.js';", 'only the toolhost uses the agent adapters (one execution boundary)'],
+    ['server/http/x.ts', "import { commitFile } from '../adapters/agent/files.js';", 'only the toolhost uses the agent adapters (one execution boundary)'],
     ['server/cli/x.ts', "import { memoryReader } from '../../tests/fixtures/memory-fs.js';", 'nothing outside tests imports tests'],
     ['server/cli/x.ts', "const m = await import(name);", 'computed imports and createRequire hide what is imported'],
     ['server/cli/x.ts', "import { createRequire } from 'node:module'; const r = createRequire(import.meta.url);", 'computed imports and createRequire hide what is imported'],

@@ -59,6 +59,7 @@ describe('looksLikeOpaqueToken', () => {
     ['a SCREAMING_SNAKE name', 'ANTHROPIC_API_KEY_PRODUCTION_2'],
     ['a camelCase phrase', 'ExampleTokenValueForDocs'],
     ['a dotted name', 'com.example.service.authentication'],
+    ['a dotted type name', 'NodeJS.ArrayBufferView'],
   ])('rejects %s', (_name, value) => {
     expect(looksLikeOpaqueToken(value)).toBe(false);
   });
@@ -96,6 +97,7 @@ describe('redact: opaque tokens next to key-like names', () => {
     ['a long flag', `deploy --token ${token} --yes`, token],
     ['a flag with =', `deploy --db-password=${token}`, token],
     ['a query parameter', `GET /cb?access_token=${token}&state=1`, token],
+    ['a dotted OAuth token', `access_token: ya29.${token}`, `ya29.${token}`],
     ['a tail outside the token alphabet', `DB_PASSWORD='${token}!#$' rest`, `${token}!#$`],
   ])('hides the value of %s', (_name, text, secret) => {
     const r = redact(text);
@@ -122,6 +124,7 @@ describe('redact: opaque tokens next to key-like names', () => {
     ['a placeholder', 'password: changeme-changeme-changeme'],
     ['a random token under an ordinary key', `checksum=${token}`],
     ['a short password', 'password=hunter2'],
+    ['a type annotation', 'setPrivateKey(privateKey: NodeJS.ArrayBufferView): this;'],
   ])('leaves %s alone', (_name, text) => {
     expect(redact(text)).toEqual({ text, redactions: [] });
   });

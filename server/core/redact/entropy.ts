@@ -51,6 +51,12 @@ const PATH_START = /^(?:\/|\.\.?\/|~\/)/u;
 
 export function looksLikeOpaqueToken(value: string): boolean {
   if (value.length < MIN_TOKEN_LENGTH) return false;
+  // Dotted values are judged by their longest part: `NodeJS.ArrayBufferView` (a type annotation
+  // in a diff) is two short names, `ya29.<long random>` (an OAuth token) is one long token.
+  if (value.includes('.')) {
+    const longest = value.split('.').reduce((a, b) => (b.length > a.length ? b : a), '');
+    return longest !== value && looksLikeOpaqueToken(longest);
+  }
   const hasDigit = /[0-9]/u.test(value);
   const hasLower = /[a-z]/u.test(value);
   const hasUpper = /[A-Z]/u.test(value);

@@ -1,4 +1,5 @@
 import { looksLikeOpaqueToken } from './entropy.js';
+import { findPrivateKeys } from './private-keys.js';
 import { isMarker, type Redaction, type RedactionKind } from './kinds.js';
 
 /**
@@ -20,10 +21,6 @@ interface Pattern {
 const DATABASE_SCHEMES = /^(?:postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?|rediss?|amqps?|mssql|sqlserver|jdbc:[a-z]+|clickhouse|cockroachdb|couchdb)$/iu;
 
 const PATTERNS: readonly Pattern[] = [
-  // PEM and OpenSSH private keys, whole block. A block cut off by an output cap has no END line:
-  // everything to the end of the text is treated as key material rather than leaked.
-  { kind: 'private-key', re: /-----BEGIN ([A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?)-----[\s\S]*?(?:-----END \1-----|$)/dgu, group: 0 },
-  { kind: 'private-key', re: /PuTTY-User-Key-File-\d+:[\s\S]*?(?:Private-MAC: [0-9a-fA-F]+|$)/dgu, group: 0 },
   { kind: 'anthropic-key', re: /(?<![A-Za-z0-9_-])sk-ant-[A-Za-z0-9_-]{20,}/dgu, group: 0 },
   {
     kind: 'openai-key',
@@ -61,7 +58,7 @@ const PATTERNS: readonly Pattern[] = [
 ];
 
 export function findPatterns(text: string): Redaction[] {
-  const out: Redaction[] = [];
+  const out: Redaction[] = findPrivateKeys(text);
   for (const p of PATTERNS) {
     for (const m of text.matchAll(p.re)) {
       if (p.accept !== undefined && !p.accept(m)) continue;

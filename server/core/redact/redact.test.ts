@@ -80,6 +80,23 @@ describe('redact: high-precision patterns (SPEC §6)', () => {
     expect(r.text).toBe('key:\n[REDACTED:private-key]');
   });
 
+  it('stops at the end of the key body when there is no END line and the text goes on', () => {
+    const text = "private: '-----BEGIN PRIVATE KEY-----\\n...',\npublic: 'ok'";
+    expect(redact(text).text).toBe("private: '[REDACTED:private-key]...',\npublic: 'ok'");
+  });
+
+  it('hides a PuTTY key file from its first line to the MAC', () => {
+    const ppk = ['PuTTY-User-Key-File-3: ssh-ed25519', 'Encryption: none', 'Comment: agent', 'Public-Lines: 2', rand(90, 64, `${B62}+/`), rand(91, 20, `${B62}+/`), 'Private-Lines: 1', rand(92, 44, `${B62}+/`), `Private-MAC: ${rand(93, 64, 'abcdef0123456789')}`].join('\n');
+    expect(redact(`${ppk}\nnext line`).text).toBe('[REDACTED:private-key]\nnext line');
+  });
+
+  it('stays linear on many BEGIN lines without an END', () => {
+    const text = '-----BEGIN PRIVATE KEY-----...\n'.repeat(20_000);
+    const started = Date.now();
+    expect(redact(text).redactions).toHaveLength(20_000);
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
   it('hides the AWS secret access key by the name it sits under, and keeps the name', () => {
     const secret = rand(41, 40, `${B62}+/`);
     for (const line of [`aws_secret_access_key = ${secret}`, `AWS_SECRET_ACCESS_KEY=${secret}`, `"SecretAccessKey": "${secret}"`]) {

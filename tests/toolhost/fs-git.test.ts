@@ -1,0 +1,132 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { evaluate } from '../../server/core/decide/decide.js';
+import type { Runtime } from '../../server/runtime.js';
+import { JobRoot } from '../../server/adapters/agent/jobs.js';
+import { tempTree, type TempTree } from '../fixtures/temp-tree.js';
+import { runtimeFor } from './runtime-fixture.js';
+
+function git(cwd: string, ...args: string[]): string {
+  const r = spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr}`);
+  return r.stdout.trim();
+}
+
+describe('fs and git through the toolhost', () => {
+  let tree: TempTree;
+  let runtime: Runtime;
+  let app = '';
+  let scratch = '';
+
+  beforeAll(async () => {
+    tree = tempTree('oracle-fs-');
+    app = tree.dir('projects/app');
+    scratch = tree.dir('scratch');
+    tree.file('outside/secret.txt', 'outside secret');
+    git(app, 'init', '-q', '-b', 'main');
+    writeFileSync(`${app}/a.txt`, 'one\n');
+    git(app, 'add', 'a.txt');
+    git(app, 'commit', '-qm', 'init');
+    runtime = await runtimeFor(tree, `scopes:\n  projects: { roots: [{ path: "${tree.root}/projects", mode: rw }] }\n  scratch: { roots: [{ path: "${scratch}", mode: rw }] }\ndeny_always: [".git"]\n`);
+  });
+  afterAll(async () => {
+    await runtime.close();
+    tree.dispose();
+  });
+
+  it('refuses at execution a path swapped for a symlink after the decision (TOCTOU)', async () => {
+    writeFileSync(`${app}/swap.txt`, 'mine');
+    const judged = evaluate({ tool: 'fs.write', args: { path: `${app}/swap.txt`, content: 'new' } }, runtime.gate.context);
+    expect(judged.decision.decision).toBe('allow');
+    rmSync(`${app}/swap.txt`);
+    symlinkSync(`${tree.root}/outside/secret.txt`, `${app}/swap.txt`);
+    const executed = await runtime.toolhost.boundary.execute({ actionId: 't', tool: 'fs.write', args: judged.args ?? {}, paths: judged.paths, decision: judged.decision });
+    expect(executed.result.error?.code).toBe('PATH_CHANGED');
+    expect(readFileSync(`${tree.root}/outside/secret.txt`, 'utf8')).toBe('outside secret');
+  });
+
+  it('writes by exact commit and undoes once; a changed file refuses undo', async () => {
+    const first = await runtime.run({ tool: 'fs.write', args: { path: `${app}/a.txt`, content: 'two\n' } });
+    expect(first).toMatchObject({ executed: true, tier: 'T1' });
+    expect(readFileSync(`${app}/a.txt`, 'utf8')).toBe('two\n');
+    expect(readdirSync(app).filter((f) => f.includes('.oracle-'))).toEqual([]);
+    const undo = await runtime.undo(first.undo_id ?? '');
+    expect(undo.ok).toBe(true);
+    expect(readFileSync(`${app}/a.txt`, 'utf8')).toBe('one\n');
+    expect((await runtime.undo(first.undo_id ?? '')).error?.code).toBe('UNDO_UNAVAILABLE');
+
+    const second = await runtime.run({ tool: 'fs.write', args: { path: `${app}/new.txt`, content: 'x' } });
+    writeFileSync(`${app}/new.txt`, 'edited by a person');
+    const refused = await runtime.undo(second.undo_id ?? '');
+    expect(refused.error?.message).toContain('changed since the write');
+    expect(readFileSync(`${app}/new.txt`, 'utf8')).toBe('edited by a person');
+  });
+
+  it('moves a scratch delete to the trash and puts it back on undo', async () => {
+    mkdirSync(`${scratch}/dir`);
+    writeFileSync(`${scratch}/dir/f.txt`, 'keep me');
+    const deleted = await runtime.run({ tool: 'fs.delete', args: { path: `${scratch}/dir` } });
+    expect(deleted).toMatchObject({ executed: true, tier: 'T1' });
+    expect(existsSync(`${scratch}/dir`)).toBe(false);
+    expect((await runtime.undo(deleted.undo_id ?? '')).ok).toBe(true);
+    expect(readFileSync(`${scratch}/dir/f.txt`, 'utf8')).toBe('keep me');
+  });
+
+  it('commits without running hooks, and undoes by soft reset only while HEAD is unchanged', async () => {
+    const marker = `${tree.root}/hook-ran`;
+    writeFileSync(`${app}/.git/hooks/pre-commit`, `#!/bin/sh\ntouch ${marker}\n`, { mode: 0o755 });
+    writeFileSync(`${app}/c.txt`, 'c');
+    const before = git(app, 'rev-parse', 'HEAD');
+    const commit = await runtime.run({ tool: 'git.commit', args: { repo: app, message: '-m looks like an option', paths: ['c.txt'] }, cwd: app });
+    expect(commit).toMatchObject({ executed: true, tier: 'T1' });
+    expect(existsSync(marker)).toBe(false);
+    expect(git(app, 'log', '-1', '--format=%s')).toBe('-m looks like an option');
+    expect((await runtime.undo(commit.undo_id ?? '')).ok).toBe(true);
+    expect(git(app, 'rev-parse', 'HEAD')).toBe(before);
+    expect(git(app, 'diff', '--cached', '--name-only')).toBe('c.txt');
+
+    const again = await runtime.run({ tool: 'git.commit', args: { repo: app, message: 'second', paths: ['c.txt'] }, cwd: app });
+    git(app, 'commit', '-q', '--allow-empty', '-m', 'a person moved HEAD');
+    const refused = await runtime.undo(again.undo_id ?? '');
+    expect(refused.error?.message).toContain('HEAD moved');
+  });
+
+  it('neutralises a repository config that runs programs: fsmonitor never runs for exec git', async () => {
+    const repo = tree.dir('projects/cfg');
+    git(repo, 'init', '-q', '-b', 'main');
+    const marker = `${tree.root}/fsmonitor-ran`;
+    git(repo, 'config', 'core.fsmonitor', `touch ${marker}`);
+    // Control: plain git runs it, so this test would fail if the neutralisation broke.
+    git(repo, 'status');
+    expect(existsSync(marker)).toBe(true);
+    rmSync(marker);
+    const policyGit = await runtimeFor(tree, `scopes:\n  projects: { roots: [{ path: "${tree.root}/projects", mode: rw }] }\nprograms:\n  git: { subcommands: { allow: [status] } }\n`);
+    try {
+      const result = await policyGit.run({ tool: 'exec.run', args: { program: 'git', args: ['status'], cwd: repo } });
+      expect(result).toMatchObject({ decision: 'allow', executed: true, exit_code: 0 });
+      expect(existsSync(marker)).toBe(false);
+      const intent = await policyGit.run({ tool: 'git.status', args: { repo } });
+      expect(intent).toMatchObject({ executed: true, exit_code: 0 });
+      expect(existsSync(marker)).toBe(false);
+    } finally {
+      await policyGit.close();
+    }
+  });
+
+  it('blocks the job root when a job directory cannot be removed, and says why', () => {
+    const root = JobRoot.open(tree.dir('jobs-block'));
+    const job = root.create();
+    mkdirSync(`${job.dir}/mnt`);
+    const mounted = spawnSync('mount', ['-t', 'tmpfs', 'none', `${job.dir}/mnt`]);
+    expect(mounted.status).toBe(0); // root in CI and here: a busy mount point cannot be removed
+    try {
+      const removed = root.remove(job);
+      expect(removed.ok).toBe(false);
+      expect(root.blockedReason()).toContain('could not be removed');
+      expect(JobRoot.open(root.dir).blockedReason()).toContain('could not be removed');
+    } finally {
+      spawnSync('umount', [`${job.dir}/mnt`]);
+    }
+  });
+});
