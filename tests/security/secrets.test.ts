@@ -169,6 +169,18 @@ describe('FileSecretStore', () => {
     await refusal(() => store.delete(name), 'invalid_name');
   });
 
+  it('refuses through the promise, never by a synchronous throw', async () => {
+    await expect(store.get('../x')).rejects.toMatchObject({ code: 'invalid_name' });
+    await expect(store.set('a', '')).rejects.toMatchObject({ code: 'invalid_value' });
+    await expect(new KeyringSecretStore(fakeKeyring(), home).delete('../x')).rejects.toMatchObject({ code: 'invalid_name' });
+  });
+
+  it('shares one write queue between store objects on the same file', async () => {
+    const other = new FileSecretStore(home);
+    await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 === 0 ? store : other).set(`k${i}`, VALUE)));
+    expect(await store.names()).toHaveLength(10);
+  });
+
   it('refuses a name that is really a value, without echoing it', async () => {
     await refusal(() => store.get(`sk-${VALUE} `), 'invalid_name', VALUE);
   });

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { SecretStoreError } from './errors.js';
 import { assertSecretName, assertSecretValue, isSecretName } from './names.js';
 import { checkPrivateDir, readPrivateFile, writePrivateFile } from './private-file.js';
-import { Serial } from './serial.js';
+import { serialFor, type Serial } from './serial.js';
 import type { SecretStore } from './store.js';
 
 /**
@@ -54,32 +54,34 @@ export class FileSecretStore implements SecretStore {
   readonly dir: string;
   readonly path: string;
   // INVARIANT: every read-modify-write runs through this queue (no lost updates in one process).
-  private readonly serial = new Serial();
+  private readonly serial: Serial;
 
   constructor(home: string) {
     this.dir = join(home, 'data');
     this.path = join(this.dir, FILE_NAME);
+    this.serial = serialFor(this.path);
     this.description = `file store at ${this.path} (0600 file in a 0700 directory)`;
   }
 
-  get(name: string): Promise<string | undefined> {
+  // Methods are async so that a refused argument is a rejected promise, never a synchronous throw.
+  async get(name: string): Promise<string | undefined> {
     assertSecretName(name);
-    return this.serial.run(async () => (await this.load(false)).get(name));
+    return await this.serial.run(async () => (await this.load(false)).get(name));
   }
 
-  set(name: string, value: string): Promise<void> {
+  async set(name: string, value: string): Promise<void> {
     assertSecretName(name);
     assertSecretValue(value);
-    return this.serial.run(async () => {
+    await this.serial.run(async () => {
       const secrets = await this.load(true);
       secrets.set(name, value);
       await writePrivateFile(this.dir, FILE_NAME, serialise(secrets));
     });
   }
 
-  delete(name: string): Promise<boolean> {
+  async delete(name: string): Promise<boolean> {
     assertSecretName(name);
-    return this.serial.run(async () => {
+    return await this.serial.run(async () => {
       const secrets = await this.load(false);
       if (!secrets.delete(name)) return false;
       await writePrivateFile(this.dir, FILE_NAME, serialise(secrets));
@@ -87,8 +89,8 @@ export class FileSecretStore implements SecretStore {
     });
   }
 
-  names(): Promise<string[]> {
-    return this.serial.run(async () => [...(await this.load(false)).keys()].sort());
+  async names(): Promise<string[]> {
+    return await this.serial.run(async () => [...(await this.load(false)).keys()].sort());
   }
 
   /** Reads the store after checking the directory; a store that does not exist yet is empty. */

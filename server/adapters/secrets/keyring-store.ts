@@ -1,7 +1,7 @@
 import { SecretStoreError } from './errors.js';
 import { NameIndex } from './name-index.js';
 import { assertSecretName, assertSecretValue } from './names.js';
-import { Serial } from './serial.js';
+import { serialFor, type Serial } from './serial.js';
 import type { SecretStore } from './store.js';
 
 /** The keyring service every ORACLE entry is filed under; the account is the secret's name. */
@@ -26,34 +26,35 @@ export class KeyringSecretStore implements SecretStore {
   readonly kind = 'keyring' as const;
   readonly description: string;
   private readonly index: NameIndex;
-  private readonly serial = new Serial();
+  private readonly serial: Serial;
 
   constructor(
     private readonly backend: KeyringBackend,
     home: string,
   ) {
     this.index = new NameIndex(home);
+    this.serial = serialFor(this.index.path);
     this.description = `${backend.label}, service "${KEYRING_SERVICE}"; names listed in ${this.index.path}`;
   }
 
   async get(name: string): Promise<string | undefined> {
     assertSecretName(name);
-    return this.call('read', name, () => this.backend.get(name));
+    return await this.call('read', name, () => this.backend.get(name));
   }
 
-  set(name: string, value: string): Promise<void> {
+  async set(name: string, value: string): Promise<void> {
     assertSecretName(name);
     assertSecretValue(value);
-    return this.serial.run(async () => {
+    await this.serial.run(async () => {
       await this.call('store', name, () => this.backend.set(name, value));
       const names = await this.index.read();
       if (!names.has(name)) await this.index.write(names.add(name));
     });
   }
 
-  delete(name: string): Promise<boolean> {
+  async delete(name: string): Promise<boolean> {
     assertSecretName(name);
-    return this.serial.run(async () => {
+    return await this.serial.run(async () => {
       const existed = await this.call('delete', name, () => this.backend.delete(name));
       const names = await this.index.read();
       const listed = names.delete(name);
@@ -62,8 +63,8 @@ export class KeyringSecretStore implements SecretStore {
     });
   }
 
-  names(): Promise<string[]> {
-    return this.serial.run(async () => [...(await this.index.read())].sort());
+  async names(): Promise<string[]> {
+    return await this.serial.run(async () => [...(await this.index.read())].sort());
   }
 
   private async call<T>(what: string, name: string, op: () => Promise<T>): Promise<T> {

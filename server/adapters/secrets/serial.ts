@@ -11,3 +11,15 @@ export class Serial {
     return next;
   }
 }
+
+const QUEUES = new Map<string, Serial>();
+
+/** One queue per file, shared by every store object opened on it in this process. */
+export function serialFor(path: string): Serial {
+  let queue = QUEUES.get(path);
+  if (queue === undefined) {
+    queue = new Serial();
+    QUEUES.set(path, queue);
+  }
+  return queue;
+}

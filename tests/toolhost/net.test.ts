@@ -1,0 +1,67 @@
+import { createServer, type Server } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TOOL_NAMES } from '../../server/core/tools/registry.js';
+import type { Runtime } from '../../server/runtime.js';
+import { executorKinds } from '../../server/toolhost/boundary.js';
+import { tempTree, type TempTree } from '../fixtures/temp-tree.js';
+import { runtimeFor } from './runtime-fixture.js';
+
+/** net.fetch from the gate's decision through the broker to a real loopback server. */
+describe('net.fetch through the lifecycle', () => {
+  let tree: TempTree;
+  let runtime: Runtime;
+  let server: Server;
+  let port = 0;
+  const seen: { url: string; authorization: string | undefined }[] = [];
+
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      seen.push({ url: req.url ?? '', authorization: req.headers.authorization });
+      if (req.url === '/redirect-private') {
+        res.writeHead(302, { location: 'http://10.0.0.1/' });
+        res.end();
+        return;
+      }
+      res.end(`hello token=ghp_${'a1B2c3D4e5F6g7H8i9J0'.repeat(2)}`);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const address = server.address();
+    port = typeof address === 'object' && address !== null ? address.port : 0;
+    tree = tempTree('oracle-net-');
+    runtime = await runtimeFor(tree, `egress:\n  allow: [{ host: "127.0.0.1:${String(port)}", why: local test server }]\n`, {
+      resolve: () => Promise.reject(new Error('no DNS for IP literals')),
+    });
+  });
+  afterAll(async () => {
+    await runtime.close();
+    server.close();
+    tree.dispose();
+  });
+
+  it('fetches from an explicitly allow-listed loopback address, strips credentials, redacts the body', async () => {
+    const result = await runtime.run({ tool: 'net.fetch', args: { url: `http://127.0.0.1:${String(port)}/hello`, headers: { Authorization: 'Bearer x' } } });
+    expect(result).toMatchObject({ decision: 'allow', tier: 'T1', executed: true });
+    const output = result.output as { status: number; body: string };
+    expect(output.status).toBe(200);
+    expect(output.body).toContain('hello');
+    expect(output.body).not.toContain('ghp_');
+    expect(seen.at(-1)?.authorization).toBeUndefined();
+  });
+
+  it('refuses a redirect to a private address, and never connects there', async () => {
+    const result = await runtime.run({ tool: 'net.fetch', args: { url: `http://127.0.0.1:${String(port)}/redirect-private` } });
+    expect(result.executed).toBe(true);
+    expect(result.error?.code).toMatch(/^EGRESS_/u);
+  });
+
+  it('refuses a port the allowlist does not name, at the gate', async () => {
+    const result = await runtime.run({ tool: 'net.fetch', args: { url: `http://127.0.0.1:${String(port + 1)}/` } });
+    expect(result).toMatchObject({ decision: 'deny', code: 'EGRESS_DENIED', executed: false });
+  });
+});
+
+describe('the execution boundary', () => {
+  it('has exactly one executor for every tool in the registry (no orphan kinds)', () => {
+    expect([...executorKinds()].sort()).toEqual([...TOOL_NAMES].sort());
+  });
+});
