@@ -4,12 +4,13 @@ import { AuditAppender, sha256Text } from './adapters/audit/appender.js';
 import { canonicalJson } from './core/audit/record.js';
 import { runHeadless, type RunResult } from './core/lifecycle/headless.js';
 import { evaluate } from './core/decide/decide.js';
-import { redact } from './core/redact/index.js';
+import { redact, redactDeep } from './core/redact/index.js';
 import { openGate, type GateOptions, type GateState } from './gate.js';
 import { openToolhost, type Toolhost } from './toolhost/open.js';
 import { applyUndo } from './toolhost/undo.js';
 import type { ExecutionResult } from './toolhost/types.js';
 import { hostFacts } from './adapters/host.js';
+import { ensurePrivateDir } from './adapters/files.js';
 
 /**
  * The whole gate for one process: policy, toolhost and audit log, wired once (composition root
@@ -26,18 +27,23 @@ export interface Runtime {
 
 const PREVIEW_CHARS = 160;
 
-/** Arguments as the audit log shows them: long strings cut, every secret redacted (SPEC §6, §7). */
+/**
+ * Arguments as the audit log shows them (SPEC §6, §7): redacted first, as whole values, then cut
+ * short; so a secret is never split by the cut before the sink could see it.
+ */
 export function previewArgs(args: Readonly<Record<string, unknown>> | null): string {
   if (args === null) return '';
-  const short = JSON.stringify(args, (_key, value: unknown) =>
-    typeof value === 'string' && value.length > PREVIEW_CHARS ? `${value.slice(0, PREVIEW_CHARS)}…(+${value.length - PREVIEW_CHARS})` : value,
+  const { value } = redactDeep(args);
+  const short = JSON.stringify(value, (_key, v: unknown) =>
+    typeof v === 'string' && v.length > PREVIEW_CHARS ? `${v.slice(0, PREVIEW_CHARS)}…(+${String(v.length - PREVIEW_CHARS)})` : v,
   );
-  return redact(short.length > 2048 ? `${short.slice(0, 2048)}…` : short).text;
+  return short.length > 2048 ? `${short.slice(0, 2048)}…` : short;
 }
 
 export async function openRuntime(options: GateOptions & { readonly actor: string; readonly resolve?: (host: string) => Promise<string[]> }): Promise<Runtime> {
   const gate = openGate(options);
   const host = options.host ?? hostFacts();
+  ensurePrivateDir(join(gate.home, 'data'));
   const audit = AuditAppender.open(join(gate.home, 'logs', 'audit'));
   const now = () => new Date();
   if (audit.repaired !== undefined) {

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 
 export type ReadResult = { readonly ok: true; readonly bytes: Buffer } | { readonly ok: false; readonly reason: string };
 
@@ -13,4 +13,10 @@ export function readOperatorFile(path: string): ReadResult {
 
 export function fileExists(path: string): boolean {
   return existsSync(path);
+}
+
+/** A directory only this user may enter (`<home>/data`, which holds jobs, undo and secrets). */
+export function ensurePrivateDir(path: string): void {
+  mkdirSync(path, { recursive: true, mode: 0o700 });
+  chmodSync(path, 0o700);
 }

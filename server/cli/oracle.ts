@@ -7,6 +7,7 @@ import { runServe } from './serve.js';
 import { openRuntime, type Runtime } from '../runtime.js';
 import { runLines } from './run.js';
 import { runUndo } from './undo.js';
+import { runSecrets } from './secrets.js';
 
 const USAGE = `usage: oracle <command> [options]
 
@@ -14,6 +15,7 @@ const USAGE = `usage: oracle <command> [options]
   check [--policy FILE] [--home DIR]                      decide only: JSON lines on stdin, decisions on stdout
   run [--policy FILE] [--home DIR]                        full lifecycle, headless: T0/T1 run, the rest is refused
   undo list | undo ID [--home DIR]                        list undoable T1 actions, or undo one (once)
+  secrets list | set NAME | delete NAME [--home DIR]      named secrets (value on stdin); agents never see values
   policy check [FILE] [--home DIR]                        validate a policy, print its digest and every error
 `;
 
@@ -65,6 +67,14 @@ async function main(argv: readonly string[]): Promise<number> {
       const runtime = await openRuntime({ home: values.home, policy: values.policy, actor: 'cli' });
       try {
         return await runUndo(runtime, sub, process.stdout);
+      } finally {
+        await runtime.close();
+      }
+    }
+    case 'secrets': {
+      const runtime = await openRuntime({ home: values.home, policy: values.policy, actor: 'cli' });
+      try {
+        return await runSecrets(runtime.gate.home, runtime.audit, positionals.slice(1), { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr });
       } finally {
         await runtime.close();
       }

@@ -1,7 +1,7 @@
 import { reresolve } from '../core/paths/canonicalize.js';
 import type { ToolName } from '../core/tools/registry.js';
 import type { ToolhostEnv } from './env.js';
-import { execRun } from './executors/exec.js';
+import { execRun, execRunWithSecrets } from './executors/exec.js';
 import { fsDelete, fsList, fsRead, fsWrite } from './executors/fs.js';
 import { gitCommit, gitDiff, gitLog, gitPush, gitStatus } from './executors/git.js';
 import { netFetch } from './executors/net.js';
@@ -32,6 +32,7 @@ const EXECUTORS: { readonly [K in ToolName]: Executor } = {
   'fs.write': plain(fsWrite),
   'fs.delete': plain(fsDelete),
   'exec.run': execRun,
+  'exec.run_with_secrets': execRunWithSecrets,
   'git.status': plain(gitStatus),
   'git.diff': plain(gitDiff),
   'git.log': plain(gitLog),

@@ -4,6 +4,7 @@ import type { ProcessSupervisor } from '../adapters/agent/process.js';
 import type { JobRoot } from '../adapters/agent/jobs.js';
 import type { SandboxSupport } from '../adapters/agent/sandbox-probe.js';
 import type { UndoFiles } from '../adapters/agent/undo-files.js';
+import type { SecretStore } from '../adapters/secrets/index.js';
 
 /** Limits every executor honours. */
 export interface ToolhostLimits {
@@ -31,6 +32,9 @@ export interface ToolhostEnv {
   readonly gitIdentity: Readonly<Record<string, string>>;
   readonly limits: ToolhostLimits;
   readonly redact: Redactor;
+  /** Named secrets (OS keyring or the 0600 file store); undefined when neither opened. */
+  readonly secrets: SecretStore | undefined;
+  readonly secretsReason: string;
   /** DNS for the egress broker, resolved once per hop (injected so tests can rebind). */
   readonly resolve: (host: string) => Promise<string[]>;
   readonly now: () => Date;

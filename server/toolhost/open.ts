@@ -6,6 +6,7 @@ import { ProcessSupervisor } from '../adapters/agent/process.js';
 import { probeSandbox, type SandboxSupport } from '../adapters/agent/sandbox-probe.js';
 import { UndoFiles } from '../adapters/agent/undo-files.js';
 import { pinOne } from '../adapters/pin-programs.js';
+import { openSecretStore, type SecretStore } from '../adapters/secrets/index.js';
 import type { CompiledPolicy } from '../core/policy/compile.js';
 import { ExecutionBoundary } from './boundary.js';
 import { DEFAULT_LIMITS, type Redactor, type ToolhostEnv } from './env.js';
@@ -42,6 +43,15 @@ export async function openToolhost(options: ToolhostOptions): Promise<Toolhost> 
   } finally {
     jobs.remove(probeJob);
   }
+  let secrets: SecretStore | undefined;
+  let secretsReason: string;
+  try {
+    const opened = await openSecretStore(options.home, { env: options.env });
+    secrets = opened.store;
+    secretsReason = opened.reason;
+  } catch (e) {
+    secretsReason = `no secret store: ${e instanceof Error ? e.message : 'unknown error'}`;
+  }
   const git = pinOne('git', undefined, { path: options.env['PATH'] ?? '', platform: options.platform, pathext: options.env['PATHEXT'] });
   const env: ToolhostEnv = {
     gate: options.gate,
@@ -53,6 +63,8 @@ export async function openToolhost(options: ToolhostOptions): Promise<Toolhost> 
     gitIdentity: git.ok ? await gitIdentity(supervisor, git.path) : {},
     limits: DEFAULT_LIMITS,
     redact: options.redact,
+    secrets,
+    secretsReason,
     resolve: options.resolve ?? systemResolver(),
     now: options.now ?? (() => new Date()),
   };

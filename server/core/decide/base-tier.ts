@@ -1,4 +1,5 @@
 import type { Capability } from '../../../shared/capabilities.js';
+import { maxTier } from '../../../shared/tiers.js';
 import { hasConfusable, hasControl } from '../paths/characters.js';
 import type { ScopedPath } from '../paths/scope.js';
 import { isUnder } from '../paths/canonical.js';
@@ -60,11 +61,13 @@ export function baseTier(input: TierInput): TierResult {
           ? tiered('T1', rule, 'fs.delete in scratch moves to the trash and can be undone')
           : tiered('T2', rule, `fs.delete${where} needs a person`),
       );
-    case 'exec.run': {
+    case 'exec.run':
+    case 'exec.run_with_secrets': {
       const argv = stringList(args['args']);
       const judged = judgeProgram(str(args['program']), argv, ctx.gate.policy.programs, ctx.pins);
-      const outcome = judged.outcome.ok ? judgeArgvPaths(judged.outcome, argv, primary?.real ?? input.cwd, ctx) : judged.outcome;
+      const checked = judged.outcome.ok ? judgeArgvPaths(judged.outcome, argv, primary?.real ?? input.cwd, ctx) : judged.outcome;
       const pin = ctx.pins.get(str(args['program']));
+      const outcome = tool === 'exec.run_with_secrets' && checked.ok ? withSecrets(checked, args['secrets']) : checked;
       return { outcome, requires: judged.requires, extra: { program_path: pin?.ok === true ? pin.path : null } };
     }
     case 'git.commit':
@@ -101,6 +104,13 @@ function requireWorkTree(input: TierInput): Outcome | undefined {
   const dotGit = input.ctx.gate.host.reader.entry(`${repo.real.replace(/\/$/u, '')}/.git`);
   if (dotGit.kind === 'dir') return undefined;
   return refused('ARG_SHAPE', input.tool, `\`${repo.real}\` is not the root of a git work tree (.git is ${dotGit.kind === 'missing' ? 'missing' : 'not a directory'})`);
+}
+
+/** A program that receives credentials is never below T2, and the card names every secret. */
+function withSecrets(outcome: Extract<Outcome, { ok: true }>, secrets: unknown): Outcome {
+  const names = Object.entries((secrets ?? {}) as Record<string, string>).map(([env, secret]) => `${secret} as ${env}`);
+  const tier = maxTier(outcome.tier, 'T2');
+  return { ok: true, tier, rule: outcome.rule, reasons: [...outcome.reasons, `the program receives the secrets ${names.join(', ')}`], floor: maxTier(outcome.floor ?? 'T0', 'T2') };
 }
 
 function plain(outcome: Outcome): TierResult {

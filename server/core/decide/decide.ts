@@ -71,7 +71,7 @@ function evaluateUnsafe(action: unknown, ctx: DecideContext): Evaluation {
   if (!cwd.ok) return done(deny(cwd.code, cwd.rule, [cwd.reason]));
   // A process runs where the action says it is: exec's working directory is the action's own cwd
   // when args name none, and it is scope-checked like any path argument.
-  if (tool === 'exec.run' && args['cwd'] === undefined && request.data.cwd !== undefined) args['cwd'] = request.data.cwd;
+  if ((tool === 'exec.run' || tool === 'exec.run_with_secrets') && args['cwd'] === undefined && request.data.cwd !== undefined) args['cwd'] = request.data.cwd;
   const scoped = scopePaths(contract, args, cwd.value, ctx);
   if (!scoped.ok) return done(deny(scoped.code, scoped.rule, [scoped.reason]));
   paths = scoped.value;

@@ -50,6 +50,8 @@ export interface ExecutionResult {
   readonly truncated?: boolean;
   /** The isolation actually in force for a process: `bubblewrap` or `none` (never assumed). */
   readonly sandbox?: string;
+  /** Names (never values) of the secrets the execution read, for the audit log. */
+  readonly secrets_read?: readonly string[];
   /** An ExecErrorCode, or a code passed through from a lower layer (egress, git, exit status). */
   readonly error?: { readonly code: string; readonly message: string };
 }

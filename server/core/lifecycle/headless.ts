@@ -88,6 +88,9 @@ export async function runHeadless(action: unknown, deps: LifecycleDeps): Promise
     },
   };
   const audits: Promise<unknown>[] = [deps.audit(terminal)];
+  if (result.secrets_read !== undefined && result.secrets_read.length > 0) {
+    audits.push(deps.audit({ ...base, ts: deps.now().toISOString(), kind: 'secret.access', outcome: 'read', detail: { names: result.secrets_read } }));
+  }
   if (executed.cleanupError !== undefined) {
     audits.push(deps.audit({ ...base, ts: deps.now().toISOString(), kind: 'job.cleanup', outcome: 'failed', detail: { reason: executed.cleanupError } }));
   }

@@ -27,6 +27,13 @@ export interface PathArg {
 }
 
 const text = z.string().max(1_000_000);
+/** Secret names as the secret store accepts them. */
+export const SECRET_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/u;
+/**
+ * Variables a secret may be put in: plain upper-case names, never one that changes how a program
+ * or its loader behaves (PATH, HOME, LD_PRELOAD, NODE_OPTIONS, GIT_*, …).
+ */
+const ENV_NAME = /^(?!(?:PATH|HOME|TMPDIR|SHELL|ENV|BASH_ENV|IFS|PS4|LANG|TERM|NODE_OPTIONS|PERL5OPT|RUBYOPT|PYTHONSTARTUP)$)(?!(?:LD_|DYLD_|GIT_|PYTHON|NODE_|NPM_CONFIG_|BASH_FUNC_|LC_))[A-Z_][A-Z0-9_]{0,63}$/u;
 const name = z.string().min(1).max(255);
 
 export const TOOL_NAMES = [
@@ -35,6 +42,7 @@ export const TOOL_NAMES = [
   'fs.write',
   'fs.delete',
   'exec.run',
+  'exec.run_with_secrets',
   'git.status',
   'git.diff',
   'git.log',
@@ -71,6 +79,20 @@ const CONTRACTS: { readonly [K in ToolName]: Omit<ToolContract, 'name'> } = {
       args: z.array(z.string().max(32_768)).max(1024).default([]),
       cwd: z.string().optional(),
       timeout: z.number().int().min(1).max(3600).default(60),
+    }),
+    paths: [{ key: 'cwd', access: 'write', optional: true }],
+  },
+  'exec.run_with_secrets': {
+    capabilities: ['proc.spawn', 'secret.read'],
+    reversible: false,
+    floor: 'T2', // handing a credential to a program is always a person's call
+    args: z.strictObject({
+      program: name,
+      args: z.array(z.string().max(32_768)).max(1024).default([]),
+      cwd: z.string().optional(),
+      timeout: z.number().int().min(1).max(3600).default(60),
+      /** Environment variable → secret name; values never pass through the gate or the model. */
+      secrets: z.record(z.string().regex(ENV_NAME), z.string().regex(SECRET_NAME)).refine((m) => Object.keys(m).length > 0 && Object.keys(m).length <= 16, 'name 1 to 16 secrets'),
     }),
     paths: [{ key: 'cwd', access: 'write', optional: true }],
   },

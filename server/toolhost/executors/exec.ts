@@ -9,7 +9,29 @@ import { NEUTRAL } from './git.js';
  * working directory the gate resolved, inside a job. The scope root holding the working directory
  * is the only part of the user's files the child sees.
  */
-export async function execRun(action: PreparedAction, env: ToolhostEnv): Promise<JobOutcome> {
+export function execRun(action: PreparedAction, env: ToolhostEnv): Promise<JobOutcome> {
+  return runProgram(action, env, {});
+}
+
+/**
+ * exec.run_with_secrets (secret.read): the named secrets are read from the store at the last
+ * moment, put only in the variables the approved action named, and redacted from every output.
+ * Their values never pass through the gate, the model, an event or the audit log (SPEC §6).
+ */
+export async function execRunWithSecrets(action: PreparedAction, env: ToolhostEnv): Promise<JobOutcome> {
+  const wanted = Object.entries((action.args['secrets'] ?? {}) as Record<string, string>);
+  if (env.secrets === undefined) return { result: failed('SECRET_MISSING', 'no secret store is available on this host') };
+  const values: Record<string, string> = {};
+  for (const [variable, name] of wanted) {
+    const value = await env.secrets.get(name);
+    if (value === undefined) return { result: failed('SECRET_MISSING', `no secret named \`${name}\``) };
+    values[variable] = value;
+  }
+  const outcome = await runProgram(action, env, values);
+  return { ...outcome, result: { ...outcome.result, secrets_read: wanted.map(([, name]) => name) } };
+}
+
+async function runProgram(action: PreparedAction, env: ToolhostEnv, secrets: Readonly<Record<string, string>>): Promise<JobOutcome> {
   const program = action.args['program_path'];
   if (typeof program !== 'string') return { result: failed('EXECUTOR_UNAVAILABLE', 'the program was not pinned at start') };
   const args = Array.isArray(action.args['args']) ? action.args['args'].filter((a): a is string => typeof a === 'string') : [];
@@ -28,7 +50,8 @@ export async function execRun(action: PreparedAction, env: ToolhostEnv): Promise
       binds: cwd === undefined ? [] : [{ path: cwd.root.real, mode: cwd.root.mode }],
       network: false, // exec.run is not granted net.egress (SPEC §4 table)
       timeoutMs: timeout * 1000,
-      ...(isGit ? { extraEnv: { GIT_CONFIG_NOSYSTEM: '1', GIT_TERMINAL_PROMPT: '0', ...env.gitIdentity } } : {}),
+      extraEnv: { ...(isGit ? { GIT_CONFIG_NOSYSTEM: '1', GIT_TERMINAL_PROMPT: '0', ...env.gitIdentity } : {}), ...secrets },
+      secrets: Object.values(secrets),
     },
     env,
   );

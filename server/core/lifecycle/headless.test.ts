@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { deny, type Decision } from '../../../shared/decision.js';
+import type { AuditBody } from '../audit/record.js';
+import type { Evaluation } from '../decide/decide.js';
+import type { Executed, PreparedAction } from './execution.js';
+import { runHeadless, type LifecycleDeps } from './headless.js';
+
+const allow: Decision = { decision: 'allow', tier: 'T1', approver: null, code: null, rule: 'r', reasons: [] };
+
+function deps(evaluation: Partial<Evaluation>, options: { failAudit?: (body: AuditBody) => boolean; result?: Executed } = {}) {
+  const log: string[] = [];
+  const d: LifecycleDeps = {
+    evaluate: () => ({ decision: allow, tool: 'fs.write', args: { path: '/p/a', content: 'x' }, paths: [], ...evaluation }),
+    audit: (body) => {
+      if (options.failAudit?.(body) === true) return Promise.reject(new Error('disk full'));
+      log.push(`audit:${body.kind}`);
+      return Promise.resolve();
+    },
+    execute: (action: PreparedAction) => {
+      log.push(`execute:${action.tool}`);
+      return Promise.resolve(options.result ?? { result: { ok: true, undo_id: 'un_x', secrets_read: ['tok'] } });
+    },
+    now: () => new Date('2026-11-29T00:00:00Z'),
+    newActionId: () => 'ac_1',
+    digest: () => 'sha256:0',
+    preview: () => '{}',
+    actor: 'test',
+  };
+  return { d, log };
+}
+
+describe('runHeadless', () => {
+  it('audits the decision, then dispatched durably, then executes, then the terminal state', async () => {
+    const { d, log } = deps({});
+    const result = await runHeadless({}, d);
+    expect(result).toMatchObject({ executed: true, undo_id: 'un_x', action_id: 'ac_1' });
+    expect(log).toEqual(['audit:decision', 'audit:dispatched', 'execute:fs.write', 'audit:succeeded', 'audit:secret.access']);
+  });
+
+  it('runs nothing when dispatched cannot be written (fail closed)', async () => {
+    const { d, log } = deps({}, { failAudit: (b) => b.kind === 'dispatched' });
+    const result = await runHeadless({}, d);
+    expect(result).toMatchObject({ executed: false, error: { code: 'AUDIT_WRITE_FAILED' } });
+    expect(log).not.toContain('execute:fs.write');
+  });
+
+  it('runs nothing when even the decision cannot be recorded', async () => {
+    const { d, log } = deps({}, { failAudit: () => true });
+    expect((await runHeadless({}, d)).executed).toBe(false);
+    expect(log).toEqual([]);
+  });
+
+  it('refuses needs-approval without asking anyone, and denies what is denied', async () => {
+    const t2: Decision = { decision: 'needs-approval', tier: 'T2', approver: 'any-device', code: null, rule: 'r', reasons: [] };
+    const { d, log } = deps({ decision: t2 });
+    expect(await runHeadless({}, d)).toMatchObject({ executed: false, error: { code: 'APPROVAL_REQUIRED' } });
+    const denied = deps({ decision: deny('PATH_OUTSIDE_SCOPE', 'scopes', ['x']) });
+    expect(await runHeadless({}, denied.d)).toMatchObject({ executed: false, decision: 'deny' });
+    expect([...log, ...denied.log]).toEqual(['audit:decision', 'audit:decision']);
+  });
+
+  it('says so when it ran but the terminal record could not be written', async () => {
+    const { d } = deps({}, { failAudit: (b) => b.kind === 'succeeded' });
+    expect(await runHeadless({}, d)).toMatchObject({ executed: true, error: { code: 'AUDIT_WRITE_FAILED' } });
+  });
+
+  it('audits a job directory that could not be removed', async () => {
+    const { d, log } = deps({}, { result: { result: { ok: true }, cleanupError: 'busy' } });
+    await runHeadless({}, d);
+    expect(log).toContain('audit:job.cleanup');
+  });
+});
