@@ -10,6 +10,10 @@ import { openToolhost, type Toolhost } from './toolhost/open.js';
 import { applyUndo } from './toolhost/undo.js';
 import type { ExecutionResult } from './toolhost/types.js';
 import { hostFacts } from './adapters/host.js';
+import { HaltFile } from './adapters/halt-file.js';
+import { RuntimeLock } from './adapters/runtime-lock.js';
+import { mayResume, type HaltRecord } from './core/halt.js';
+import type { GateMode } from './core/decide/context.js';
 import { ensurePrivateDir } from './adapters/files.js';
 
 /**
@@ -20,8 +24,14 @@ export interface Runtime {
   readonly gate: GateState;
   readonly toolhost: Toolhost;
   readonly audit: AuditAppender;
+  /** The mode in force now: the policy's, or `halted`. */
+  mode(): GateMode;
   run(action: unknown): Promise<RunResult>;
   undo(id: string): Promise<ExecutionResult>;
+  /** HALT (SPEC §8): kill every process tree, deny everything, persist, audit. */
+  halt(reason: string, by: string): Promise<HaltRecord>;
+  /** Lift a HALT; only the desktop or the CLI may. */
+  resume(by: string): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -43,18 +53,23 @@ export function previewArgs(args: Readonly<Record<string, unknown>> | null): str
 export async function openRuntime(options: GateOptions & { readonly actor: string; readonly resolve?: (host: string) => Promise<string[]> }): Promise<Runtime> {
   const gate = openGate(options);
   const host = options.host ?? hostFacts();
-  ensurePrivateDir(join(gate.home, 'data'));
+  const dataDir = join(gate.home, 'data');
+  ensurePrivateDir(dataDir);
+  const lock = RuntimeLock.acquire(dataDir);
   const audit = AuditAppender.open(join(gate.home, 'logs', 'audit'));
+  const haltFile = new HaltFile(dataDir);
   const now = () => new Date();
   if (audit.repaired !== undefined) {
     await audit.append({ kind: 'audit.repair', ts: now().toISOString(), actor: 'oracle', detail: { file: audit.repaired.file, removed_bytes: audit.repaired.removedBytes } });
   }
+  const halted = haltFile.read();
+  let mode: GateMode = halted === undefined ? gate.mode : 'halted';
   await audit.append({
     kind: 'policy.load',
     ts: now().toISOString(),
     actor: 'oracle',
-    outcome: gate.mode,
-    detail: { policy: gate.policyFile, digest: gate.digest, errors: gate.errors.length },
+    outcome: mode,
+    detail: { policy: gate.policyFile, digest: gate.digest, errors: gate.errors.length, ...(halted === undefined ? {} : { halted_since: halted.at, halt_reason: halted.reason }) },
   });
   const toolhost = await openToolhost({
     home: gate.home,
@@ -65,22 +80,54 @@ export async function openRuntime(options: GateOptions & { readonly actor: strin
     ...(options.resolve === undefined ? {} : { resolve: options.resolve }),
   });
   const digest = (value: unknown): string => `sha256:${sha256Text(canonicalJson(value))}`;
-  return {
+  const inFlight = new Set<string>();
+
+  /** Stops everything in this process; the caller persists and audits. */
+  const stopAll = (): number => {
+    mode = 'halted';
+    return toolhost.supervisor.killAll();
+  };
+  const auditHalt = (record: HaltRecord) => audit.append({ kind: 'halt', ts: now().toISOString(), actor: record.by, outcome: 'halted', detail: { reason: record.reason, ...record.snapshot } });
+  // `oracle halt` from another process writes the file; this process obeys within moments.
+  const unwatch = haltFile.watch(() => {
+    const record = haltFile.read();
+    if (record !== undefined && mode !== 'halted') {
+      stopAll();
+      void auditHalt(record).catch(() => undefined);
+    } else if (record === undefined && mode === 'halted') {
+      mode = gate.mode;
+      void audit.append({ kind: 'resume', ts: now().toISOString(), actor: 'cli', outcome: mode }).catch(() => undefined);
+    }
+  });
+
+  const runtime: Runtime = {
     gate,
     toolhost,
     audit,
-    run: (action) =>
-      runHeadless(action, {
-        evaluate: (a) => evaluate(a, gate.context),
+    mode: () => mode,
+    async run(action) {
+      return runHeadless(action, {
+        evaluate: (a) => evaluate(a, { ...gate.context, mode }),
         audit: (body) => audit.append(body),
-        execute: (prepared) => toolhost.boundary.execute(prepared),
+        execute: async (prepared) => {
+          // HALT may have landed between the decision and now: check again at the boundary.
+          if (mode === 'halted') return { result: { ok: false, error: { code: 'HALTED', message: 'the gate was halted before this action started' } } };
+          inFlight.add(prepared.actionId);
+          try {
+            return await toolhost.boundary.execute(prepared);
+          } finally {
+            inFlight.delete(prepared.actionId);
+          }
+        },
         now,
         newActionId: () => `ac_${randomBytes(12).toString('hex')}`,
         digest,
         preview: previewArgs,
         actor: options.actor,
-      }),
+      });
+    },
     async undo(id) {
+      if (mode === 'halted') return { ok: false, error: { code: 'HALTED', message: 'the gate is halted' } };
       // An undo is a side effect too: durable in the log before it touches anything.
       const body = { kind: 'undo' as const, actor: options.actor, detail: { undo_id: id } };
       await audit.append({ ...body, ts: now().toISOString(), outcome: 'dispatched' });
@@ -89,6 +136,26 @@ export async function openRuntime(options: GateOptions & { readonly actor: strin
       await audit.append({ ...body, ts: now().toISOString(), outcome: result.ok ? 'ok' : (result.error?.code ?? 'failed'), detail: { undo_id: id, ...error } });
       return result;
     },
-    close: () => audit.close(),
+    async halt(reason, by) {
+      const snapshot = { running_processes: toolhost.supervisor.live, in_flight: [...inFlight] };
+      stopAll();
+      const record: HaltRecord = { reason, at: now().toISOString(), by, snapshot };
+      haltFile.write(record);
+      await auditHalt(record);
+      return record;
+    },
+    async resume(by) {
+      if (!mayResume(by)) return false;
+      haltFile.remove();
+      mode = gate.mode;
+      await audit.append({ kind: 'resume', ts: now().toISOString(), actor: by, outcome: mode });
+      return true;
+    },
+    async close() {
+      unwatch();
+      await audit.close();
+      lock.release();
+    },
   };
+  return runtime;
 }

@@ -8,6 +8,7 @@ import { openRuntime, type Runtime } from '../runtime.js';
 import { runLines } from './run.js';
 import { runUndo } from './undo.js';
 import { runSecrets } from './secrets.js';
+import { runHalt } from './halt.js';
 
 const USAGE = `usage: oracle <command> [options]
 
@@ -16,6 +17,7 @@ const USAGE = `usage: oracle <command> [options]
   run [--policy FILE] [--home DIR]                        full lifecycle, headless: T0/T1 run, the rest is refused
   undo list | undo ID [--home DIR]                        list undoable T1 actions, or undo one (once)
   secrets list | set NAME | delete NAME [--home DIR]      named secrets (value on stdin); agents never see values
+  halt --reason TEXT | resume [--home DIR]                stop everything (persists across restarts) / lift it
   policy check [FILE] [--home DIR]                        validate a policy, print its digest and every error
 `;
 
@@ -24,6 +26,7 @@ const OPTIONS = {
   policy: { type: 'string' },
   port: { type: 'string' },
   lan: { type: 'boolean' },
+  reason: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -79,6 +82,10 @@ async function main(argv: readonly string[]): Promise<number> {
         await runtime.close();
       }
     }
+    case 'halt':
+    case 'resume':
+      if (sub !== undefined) break;
+      return runHalt({ home: values.home, policy: values.policy, reason: values.reason, resume: command === 'resume' }, process.stdout);
     case 'serve':
       return runServe({ home: values.home, policy: values.policy, port: values.port, lan: values.lan === true });
     default:
@@ -90,6 +97,7 @@ async function main(argv: readonly string[]): Promise<number> {
 
 /** Loud lines on stderr: the mode, and the isolation this host really gives children. */
 function reportRuntime(runtime: Runtime): void {
+  if (runtime.mode() === 'halted') process.stderr.write('oracle: ORACLE IS HALTED: every action is denied until `oracle resume`\n');
   const banner = modeBanner(runtime.gate);
   if (banner !== undefined) process.stderr.write(`oracle: ${banner}\n`);
   const sandbox = runtime.toolhost.sandbox;

@@ -101,7 +101,7 @@ describe('fs and git through the toolhost', () => {
     git(repo, 'status');
     expect(existsSync(marker)).toBe(true);
     rmSync(marker);
-    const policyGit = await runtimeFor(tree, `scopes:\n  projects: { roots: [{ path: "${tree.root}/projects", mode: rw }] }\nprograms:\n  git: { subcommands: { allow: [status] } }\n`);
+    const policyGit = await runtimeFor(tree, `scopes:\n  projects: { roots: [{ path: "${tree.root}/projects", mode: rw }] }\nprograms:\n  git: { subcommands: { allow: [status] } }\n`, { home: 'home-git' });
     try {
       const result = await policyGit.run({ tool: 'exec.run', args: { program: 'git', args: ['status'], cwd: repo } });
       expect(result).toMatchObject({ decision: 'allow', executed: true, exit_code: 0 });

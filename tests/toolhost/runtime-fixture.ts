@@ -7,12 +7,12 @@ import type { TempTree } from '../fixtures/temp-tree.js';
 export async function runtimeFor(
   tree: TempTree,
   policy: string,
-  options: { readonly path?: string; readonly resolve?: (host: string) => Promise<string[]>; readonly extraEnv?: NodeJS.ProcessEnv } = {},
+  options: { readonly path?: string; readonly resolve?: (host: string) => Promise<string[]>; readonly extraEnv?: NodeJS.ProcessEnv; readonly home?: string } = {},
 ): Promise<Runtime> {
-  const file = join(tree.root, 'policy.yaml');
+  const file = join(tree.root, `${options.home ?? 'home'}-policy.yaml`);
   writeFileSync(file, policy);
   const env = { ...process.env, ...options.extraEnv, PATH: options.path ?? process.env['PATH'] ?? '/usr/bin:/bin' };
-  return openRuntime({ home: tree.dir('home'), policy: file, env, actor: 'test', ...(options.resolve === undefined ? {} : { resolve: options.resolve }) });
+  return openRuntime({ home: tree.dir(options.home ?? 'home'), policy: file, env, actor: 'test', ...(options.resolve === undefined ? {} : { resolve: options.resolve }) });
 }
 
 /** Host PIDs whose command line contains `marker` (to prove process trees are gone). */

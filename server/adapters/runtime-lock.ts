@@ -1,0 +1,57 @@
+import { closeSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+
+/**
+ * One gate process per home: the audit log is one hash chain, and two writers would fork it. A
+ * lock file holds the owner's pid; a lock whose process is gone is stale and taken over.
+ */
+/** Locks this process holds (a second runtime in the same process is refused too). */
+const held = new Set<string>();
+
+export class RuntimeLock {
+  private constructor(readonly path: string) {}
+
+  /** The pid of a live process holding the home, if any. */
+  static holder(dataDir: string): number | undefined {
+    try {
+      const pid = Number(readFileSync(join(dataDir, 'runtime.lock'), 'utf8').trim());
+      if (!Number.isInteger(pid) || pid <= 0) return undefined;
+      process.kill(pid, 0);
+      return pid;
+    } catch {
+      return undefined;
+    }
+  }
+
+  static acquire(dataDir: string): RuntimeLock {
+    const path = join(dataDir, 'runtime.lock');
+    if (held.has(path)) throw new LockedError(process.pid);
+    for (let attempt = 0; attempt < 2; attempt++) {
+      try {
+        const fd = openSync(path, 'wx', 0o600);
+        writeSync(fd, `${String(process.pid)}\n`);
+        closeSync(fd);
+        held.add(path);
+        return new RuntimeLock(path);
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+        const holder = RuntimeLock.holder(dataDir);
+        if (holder !== undefined && holder !== process.pid) throw new LockedError(holder);
+        rmSync(path, { force: true }); // stale: its process is gone
+      }
+    }
+    throw new LockedError(0);
+  }
+
+  release(): void {
+    held.delete(this.path);
+    rmSync(this.path, { force: true });
+  }
+}
+
+export class LockedError extends Error {
+  readonly code = 'HOME_IN_USE';
+  constructor(readonly pid: number) {
+    super(`another ORACLE process (pid ${String(pid)}) is running with this home; one gate per home keeps the audit chain whole`);
+  }
+}
