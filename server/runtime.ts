@@ -13,6 +13,15 @@ import { hostFacts } from './adapters/host.js';
 import { HaltFile } from './adapters/halt-file.js';
 import { RuntimeLock } from './adapters/runtime-lock.js';
 import { mayResume, type HaltRecord } from './core/halt.js';
+import { ApprovalDesk } from './approval-desk.js';
+import { ApprovalsFile } from './adapters/approvals-store.js';
+import { argHash } from './core/approvals/arg-hash.js';
+import { provenanceOfResult } from './core/lifecycle/provenance-of.js';
+import { actionRequestSchema } from '../shared/action.js';
+import { deny } from '../shared/decision.js';
+import type { Evaluation } from './core/decide/decide.js';
+import type { Executed, PreparedAction } from './core/lifecycle/execution.js';
+import type { Grant } from './core/lifecycle/headless.js';
 import type { GateMode } from './core/decide/context.js';
 import { ensurePrivateDir } from './adapters/files.js';
 
@@ -32,6 +41,14 @@ export interface Runtime {
   halt(reason: string, by: string): Promise<HaltRecord>;
   /** Lift a HALT; only the desktop or the CLI may. */
   resume(by: string): Promise<boolean>;
+  /**
+   * The lifecycle for callers that can wait (SPEC §7, §11): needs-approval waits up to `waitMs`
+   * for a person, or comes back with the approval id to wait on later.
+   */
+  submit(action: unknown, waitMs: number): Promise<RunResult>;
+  /** Wait again on an approval a submit returned (the resumable continuation). */
+  continueAction(approvalId: string, waitMs: number): Promise<RunResult>;
+  readonly desk: ApprovalDesk;
   close(): Promise<void>;
 }
 
@@ -81,12 +98,54 @@ export async function openRuntime(options: GateOptions & { readonly actor: strin
   });
   const digest = (value: unknown): string => `sha256:${sha256Text(canonicalJson(value))}`;
   const inFlight = new Set<string>();
+  const desk = new ApprovalDesk(new ApprovalsFile(dataDir), (body) => audit.append(body), now, (args) => argHash(args, sha256Text));
+  // Continuations: what a waiting action needs to run once its approval comes.
+  const continuations = new Map<string, { evaluation: Evaluation; actionId: string }>();
 
   /** Stops everything in this process; the caller persists and audits. */
   const stopAll = (): number => {
     mode = 'halted';
+    desk.cancelAll();
     return toolhost.supervisor.killAll();
   };
+
+  /** The session's sticky taint feeds every decision; what the action says it read joins it. */
+  const judge = (action: unknown): Evaluation => {
+    const request = actionRequestSchema.safeParse(action);
+    const session = request.success ? request.data.session : undefined;
+    if (request.success && Array.isArray(request.data.provenance)) desk.taint(session, request.data.provenance);
+    return evaluate(action, { ...gate.context, mode, runtime: desk.session(session) });
+  };
+
+  const execute = async (prepared: PreparedAction): Promise<Executed> => {
+    // HALT may have landed between the decision and now: check again at the boundary.
+    if (mode === 'halted') return { result: { ok: false, error: { code: 'HALTED', message: 'the gate was halted before this action started' } } };
+    if (prepared.approvalId !== undefined) {
+      // SPEC §7: the executor recomputes arg_hash and refuses on any difference; single use.
+      const used = desk.consume(prepared.approvalId, prepared.args);
+      if (!used.ok) return { result: { ok: false, error: { code: used.code, message: used.reason } } };
+    }
+    inFlight.add(prepared.actionId);
+    try {
+      const executed = await toolhost.boundary.execute(prepared);
+      if (executed.result.ok) desk.taint(prepared.session, provenanceOfResult(prepared.tool, prepared.args));
+      return executed;
+    } finally {
+      inFlight.delete(prepared.actionId);
+    }
+  };
+
+  const lifecycle = (obtainApproval?: (evaluation: Evaluation, actionId: string) => Promise<Grant>) => ({
+    evaluate: judge,
+    audit: (body: Parameters<typeof audit.append>[0]) => audit.append(body),
+    execute,
+    now,
+    newActionId: () => `ac_${randomBytes(12).toString('hex')}`,
+    digest,
+    preview: previewArgs,
+    actor: options.actor,
+    ...(obtainApproval === undefined ? {} : { obtainApproval }),
+  });
   const auditHalt = (record: HaltRecord) => audit.append({ kind: 'halt', ts: now().toISOString(), actor: record.by, outcome: 'halted', detail: { reason: record.reason, ...record.snapshot } });
   // `oracle halt` from another process writes the file; this process obeys within moments.
   const unwatch = haltFile.watch(() => {
@@ -96,6 +155,7 @@ export async function openRuntime(options: GateOptions & { readonly actor: strin
       void auditHalt(record).catch(() => undefined);
     } else if (record === undefined && mode === 'halted') {
       mode = gate.mode;
+      desk.reopen();
       void audit.append({ kind: 'resume', ts: now().toISOString(), actor: 'cli', outcome: mode }).catch(() => undefined);
     }
   });
@@ -105,26 +165,25 @@ export async function openRuntime(options: GateOptions & { readonly actor: strin
     toolhost,
     audit,
     mode: () => mode,
-    async run(action) {
-      return runHeadless(action, {
-        evaluate: (a) => evaluate(a, { ...gate.context, mode }),
-        audit: (body) => audit.append(body),
-        execute: async (prepared) => {
-          // HALT may have landed between the decision and now: check again at the boundary.
-          if (mode === 'halted') return { result: { ok: false, error: { code: 'HALTED', message: 'the gate was halted before this action started' } } };
-          inFlight.add(prepared.actionId);
-          try {
-            return await toolhost.boundary.execute(prepared);
-          } finally {
-            inFlight.delete(prepared.actionId);
-          }
-        },
-        now,
-        newActionId: () => `ac_${randomBytes(12).toString('hex')}`,
-        digest,
-        preview: previewArgs,
-        actor: options.actor,
-      });
+    desk,
+    run: (action) => runHeadless(action, lifecycle()),
+    submit: (action, waitMs) =>
+      runHeadless(
+        action,
+        lifecycle(async (evaluation, actionId) => {
+          const grant = await desk.obtain(evaluation, actionId, waitMs, evaluation.paths[0]?.root.real ?? null);
+          if (grant.kind === 'pending') continuations.set(grant.approvalId, { evaluation, actionId });
+          return grant;
+        }),
+      ),
+    async continueAction(approvalId, waitMs) {
+      const saved = continuations.get(approvalId);
+      if (saved === undefined) {
+        return { ...deny('INPUT_INVALID', 'approvals', [`no waiting action for \`${approvalId}\``]), action_id: '', tool: null, args: null, executed: false };
+      }
+      const grant = await desk.wait(approvalId, waitMs);
+      if (grant.kind !== 'pending') continuations.delete(approvalId);
+      return runHeadless(null, { ...lifecycle(() => Promise.resolve(grant)), evaluate: () => saved.evaluation, newActionId: () => saved.actionId });
     },
     async undo(id) {
       if (mode === 'halted') return { ok: false, error: { code: 'HALTED', message: 'the gate is halted' } };
@@ -148,6 +207,7 @@ export async function openRuntime(options: GateOptions & { readonly actor: strin
       if (!mayResume(by)) return false;
       haltFile.remove();
       mode = gate.mode;
+      desk.reopen();
       await audit.append({ kind: 'resume', ts: now().toISOString(), actor: by, outcome: mode });
       return true;
     },

@@ -15,6 +15,8 @@ export interface PreparedAction {
   readonly decision: Decision;
   /** Present when a person approved a needs-approval decision (SPEC §7). */
   readonly approvalId?: string;
+  /** The agent session the action belongs to (for taint). */
+  readonly session?: string;
 }
 
 export const EXEC_ERROR_CODES = [

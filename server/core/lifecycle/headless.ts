@@ -22,13 +22,27 @@ export interface LifecycleDeps {
   /** A redacted, bounded preview of the arguments. */
   readonly preview: (args: Readonly<Record<string, unknown>> | null) => string;
   readonly actor: string;
+  /**
+   * How a needs-approval action gets its answer. Absent: the caller is headless and is refused.
+   * Present: it may wait for a person, be auto-approved by a remembered rule, or come back with a
+   * continuation (the approval id) when nobody answered in time.
+   */
+  readonly obtainApproval?: (evaluation: Evaluation, actionId: string) => Promise<Grant>;
 }
+
+/** What asking a person produced. */
+export type Grant =
+  | { readonly kind: 'approved'; readonly approvalId: string }
+  | { readonly kind: 'refused'; readonly code: string; readonly message: string }
+  | { readonly kind: 'pending'; readonly approvalId: string };
 
 export type RunResult = Decision & {
   readonly action_id: string;
   readonly tool: string | null;
   readonly args: Readonly<Record<string, unknown>> | null;
   readonly executed: boolean;
+  /** For a needs-approval action: the approval to wait on or that granted it. */
+  readonly approval_id?: string;
 } & Omit<ExecutionResult, 'ok'>;
 
 export async function runHeadless(action: unknown, deps: LifecycleDeps): Promise<RunResult> {
@@ -45,7 +59,7 @@ export async function runHeadless(action: unknown, deps: LifecycleDeps): Promise
     ...(args === null ? {} : { args_digest: deps.digest(args), args_preview: deps.preview(args) }),
   };
   const line = { ...decision, action_id: actionId, tool, args };
-  const headless = decision.decision === 'needs-approval';
+  const headless = decision.decision === 'needs-approval' && deps.obtainApproval === undefined;
   try {
     await deps.audit({
       ...base,
@@ -64,14 +78,31 @@ export async function runHeadless(action: unknown, deps: LifecycleDeps): Promise
     const who = decision.approver === 'desktop' ? 'the desktop with a typed phrase' : 'a person on a paired device';
     return { ...line, executed: false, error: { code: 'APPROVAL_REQUIRED', message: `${decision.tier} needs ${who}; a headless caller is refused` } };
   }
-  if (decision.decision !== 'allow' || tool === null || args === null || !isToolName(tool)) return { ...line, executed: false };
+  let approvalId: string | undefined;
+  if (decision.decision === 'needs-approval' && deps.obtainApproval !== undefined) {
+    const grant = await deps.obtainApproval(evaluation, actionId);
+    if (grant.kind === 'pending') return { ...line, executed: false, approval_id: grant.approvalId, error: { code: 'APPROVAL_PENDING', message: 'nobody answered yet; wait on the approval id' } };
+    if (grant.kind === 'refused') return { ...line, executed: false, error: { code: grant.code, message: grant.message } };
+    approvalId = grant.approvalId;
+  } else if (decision.decision !== 'allow') {
+    return { ...line, executed: false };
+  }
+  if (tool === null || args === null || !isToolName(tool)) return { ...line, executed: false };
   // INVARIANT: nothing runs unless `dispatched` is durable in the audit log.
   try {
-    await deps.audit({ ...base, ts: deps.now().toISOString(), kind: 'dispatched', tier: decision.tier, rule: decision.rule });
+    await deps.audit({ ...base, ts: deps.now().toISOString(), kind: 'dispatched', tier: decision.tier, rule: decision.rule, ...(approvalId === undefined ? {} : { detail: { approval_id: approvalId } }) });
   } catch (e) {
     return { ...line, executed: false, error: auditError(e) };
   }
-  const executed = await deps.execute({ actionId, tool, args, paths: evaluation.paths, decision });
+  const executed = await deps.execute({
+    actionId,
+    tool,
+    args,
+    paths: evaluation.paths,
+    decision,
+    ...(approvalId === undefined ? {} : { approvalId }),
+    ...(evaluation.session === undefined ? {} : { session: evaluation.session }),
+  });
   const { ok, ...result } = executed.result;
   const terminal: AuditBody = {
     ...base,

@@ -1,0 +1,221 @@
+import { randomBytes } from 'node:crypto';
+import type { AuditBody } from './core/audit/record.js';
+import { cancel, consumeApproval, decideApproval, expireDue, requestApproval, type Approval, type Transition, type Verdict } from './core/approvals/approval.js';
+import { matchRemembered, rememberFrom, type RememberedRule } from './core/approvals/remember.js';
+import type { RuntimeState } from './core/decide/context.js';
+import type { Evaluation } from './core/decide/decide.js';
+import type { Grant } from './core/lifecycle/headless.js';
+import { isTainting, type ProvenanceEntry } from '../shared/provenance.js';
+import type { ApprovalsFile } from './adapters/approvals-store.js';
+
+type Waiter = (approval: Approval) => void;
+
+/**
+ * Where needs-approval actions wait for a person (SPEC §7): approvals are created, persisted on
+ * every change, answered, expired, consumed once at execution, cancelled by HALT. Also holds the
+ * per-session taint, which is sticky and persisted with them.
+ */
+export class ApprovalDesk {
+  private readonly approvals = new Map<string, Approval>();
+  private remembered: RememberedRule[];
+  private readonly sessions = new Map<string, RuntimeState>();
+  private readonly waiters = new Map<string, Set<Waiter>>();
+  /** Set by HALT: nothing new may wait until a resume reopens the desk. */
+  private halted = false;
+
+  constructor(
+    private readonly file: ApprovalsFile,
+    private readonly audit: (body: AuditBody) => Promise<unknown>,
+    private readonly now: () => Date,
+    private readonly argHash: (args: Readonly<Record<string, unknown>>) => string,
+  ) {
+    const state = file.load();
+    for (const a of state.approvals) this.approvals.set(a.approval_id, expireDue(a, now()));
+    this.remembered = state.remembered.filter((r) => Date.parse(r.expires_at) > now().getTime());
+    for (const [id, s] of Object.entries(state.sessions)) this.sessions.set(id, s);
+    this.persist();
+  }
+
+  list(): Approval[] {
+    return [...this.approvals.values()].map((a) => expireDue(a, this.now()));
+  }
+
+  get(id: string): Approval | undefined {
+    const a = this.approvals.get(id);
+    return a === undefined ? undefined : expireDue(a, this.now());
+  }
+
+  rules(): readonly RememberedRule[] {
+    return this.remembered;
+  }
+
+  /** The taint state of a session (clean when unknown). */
+  session(id: string | undefined): RuntimeState {
+    return (id === undefined ? undefined : this.sessions.get(id)) ?? { tainted: false, provenance: [] };
+  }
+
+  /** Taint is sticky: once a session read foreign or external content it stays tainted. */
+  taint(session: string | undefined, read: readonly ProvenanceEntry[]): void {
+    if (session === undefined) return;
+    const tainting = read.filter((p) => isTainting(p.kind));
+    if (tainting.length === 0) return;
+    const before = this.session(session);
+    const provenance = [...before.provenance, ...tainting].slice(-32);
+    this.sessions.set(session, { tainted: true, provenance });
+    this.persist();
+  }
+
+  /** For the lifecycle: a remembered rule, or a new pending approval and a wait for its answer. */
+  async obtain(evaluation: Evaluation, actionId: string, waitMs: number, project: string | null): Promise<Grant> {
+    const { decision, tool, args } = evaluation;
+    if (decision.decision !== 'needs-approval' || tool === null || args === null) return { kind: 'refused', code: 'NOT_ALLOWED', message: 'nothing to approve' };
+    if (this.halted) return { kind: 'refused', code: 'HALTED', message: 'the gate is halted' };
+    const hash = this.argHash(args);
+    const session = evaluation.session ?? null;
+    const rule = matchRemembered(this.remembered, { tool, argHash: hash, project, session, tier: decision.tier }, this.now());
+    if (rule !== undefined) {
+      await this.audit({ kind: 'approval', ts: this.now().toISOString(), actor: rule.created_by, action_id: actionId, tool, outcome: 'remembered', detail: { rule: rule.id, expires_at: rule.expires_at } });
+      return { kind: 'approved', approvalId: rule.id };
+    }
+    const approval = requestApproval(
+      {
+        approvalId: `ap_${randomBytes(12).toString('hex')}`,
+        traceId: actionId,
+        tool,
+        argHash: hash,
+        tier: decision.tier,
+        reason: decision.reasons.join('; '),
+        preview: { tool, args },
+        provenance: this.session(evaluation.session).provenance.map((p) => p.source).filter((s) => s !== ''),
+        nonce: randomBytes(16).toString('base64url'),
+        session,
+        project,
+      },
+      this.now(),
+    );
+    this.approvals.set(approval.approval_id, approval);
+    this.persist();
+    await this.audit({ kind: 'approval', ts: this.now().toISOString(), actor: 'oracle', action_id: actionId, tool, tier: decision.tier, outcome: 'requested', detail: { approval_id: approval.approval_id, arg_hash: hash, expires_at: approval.expires_at } });
+    return this.wait(approval.approval_id, waitMs);
+  }
+
+  /** Waits up to `waitMs` for an answer (a resumable continuation when there is none yet). */
+  wait(id: string, waitMs: number): Promise<Grant> {
+    const current = this.get(id);
+    if (current === undefined) return Promise.resolve({ kind: 'refused', code: 'APPROVAL_UNKNOWN', message: `no approval \`${id}\`` });
+    if (current.state !== 'pending') return Promise.resolve(grantOf(current));
+    const untilExpiry = Date.parse(current.expires_at) - this.now().getTime();
+    return new Promise((resolve) => {
+      const done = (approval: Approval) => {
+        clearTimeout(timer);
+        this.waiters.get(id)?.delete(done);
+        resolve(grantOf(approval));
+      };
+      const timer = setTimeout(() => {
+        const latest = this.expire(id);
+        this.waiters.get(id)?.delete(done);
+        resolve(latest === undefined || latest.state === 'pending' ? { kind: 'pending', approvalId: id } : grantOf(latest));
+      }, Math.max(0, Math.min(waitMs, untilExpiry)));
+      const set = this.waiters.get(id) ?? new Set<Waiter>();
+      set.add(done);
+      this.waiters.set(id, set);
+    });
+  }
+
+  /** A person's answer; `remember` asks for a scoped rule for this session and project. */
+  async answer(id: string, verdict: Verdict, remember?: { ttlMs: number }): Promise<Transition & { rule?: RememberedRule }> {
+    const approval = this.get(id);
+    if (approval === undefined) return { ok: false, code: 'APPROVAL_UNKNOWN', reason: `no approval \`${id}\`` };
+    const result = decideApproval(approval, verdict, this.now());
+    await this.audit({
+      kind: 'approval',
+      ts: this.now().toISOString(),
+      actor: verdict.approver.id,
+      action_id: approval.trace_id,
+      tool: approval.tool,
+      tier: approval.tier,
+      outcome: result.ok ? result.approval.state : `refused:${result.code}`,
+      detail: { approval_id: id, ...(verdict.message === undefined ? {} : { message: verdict.message }) },
+    });
+    if (!result.ok) return result;
+    let rule: RememberedRule | undefined;
+    if (remember !== undefined && result.approval.state === 'approved') {
+      const made = rememberFrom(result.approval, { id: `rr_${randomBytes(12).toString('hex')}`, ttlMs: remember.ttlMs, now: this.now() });
+      if (!made.ok) return { ok: false, code: 'REMEMBER_REFUSED', reason: made.reason };
+      rule = made.rule;
+      this.remembered.push(rule);
+    }
+    this.settle(result.approval);
+    return rule === undefined ? result : { ...result, rule };
+  }
+
+  /** At execution: single use, same arguments, not expired (SPEC §7). Remembered rules: still valid. */
+  consume(id: string, args: Readonly<Record<string, unknown>>): Transition | { ok: true; approval?: undefined } {
+    const hash = this.argHash(args);
+    if (id.startsWith('rr_')) {
+      const rule = this.remembered.find((r) => r.id === id && Date.parse(r.expires_at) > this.now().getTime());
+      if (rule === undefined || rule.arg_hash !== hash) return { ok: false, code: 'APPROVAL_NOT_APPROVED', reason: 'the remembered rule expired or does not cover these arguments' };
+      return { ok: true };
+    }
+    const approval = this.get(id);
+    if (approval === undefined) return { ok: false, code: 'APPROVAL_UNKNOWN', reason: `no approval \`${id}\`` };
+    const result = consumeApproval(approval, hash, this.now());
+    if (result.ok) this.settle(result.approval);
+    return result;
+  }
+
+  /** After a resume, approvals may be asked for again. */
+  reopen(): void {
+    this.halted = false;
+  }
+
+  /** HALT: every waiting action is cancelled (it will be denied), and no new one waits. */
+  cancelAll(): number {
+    this.halted = true;
+    let n = 0;
+    for (const a of this.approvals.values()) {
+      if (a.state !== 'pending') continue;
+      this.settle(cancel(a, this.now()));
+      n += 1;
+    }
+    return n;
+  }
+
+  private expire(id: string): Approval | undefined {
+    const a = this.approvals.get(id);
+    if (a === undefined) return undefined;
+    const next = expireDue(a, this.now());
+    if (next !== a) this.settle(next);
+    return next;
+  }
+
+  private settle(approval: Approval): void {
+    this.approvals.set(approval.approval_id, approval);
+    this.persist();
+    for (const wake of [...(this.waiters.get(approval.approval_id) ?? [])]) wake(approval);
+  }
+
+  private persist(): void {
+    // Keep what matters: everything pending or granted, and the last day of the rest.
+    const horizon = this.now().getTime() - 86_400_000;
+    const approvals = [...this.approvals.values()].filter((a) => a.state === 'pending' || a.state === 'approved' || Date.parse(a.requested_at) > horizon);
+    this.file.save({ approvals, remembered: this.remembered, sessions: Object.fromEntries(this.sessions) });
+  }
+}
+
+function grantOf(approval: Approval): Grant {
+  switch (approval.state) {
+    case 'approved':
+      return { kind: 'approved', approvalId: approval.approval_id };
+    case 'pending':
+      return { kind: 'pending', approvalId: approval.approval_id };
+    case 'denied':
+      return { kind: 'refused', code: 'APPROVAL_DENIED', message: approval.message ?? `denied by ${approval.device ?? 'a person'}` };
+    case 'expired':
+      return { kind: 'refused', code: 'APPROVAL_EXPIRED', message: 'nobody approved it in time; expiry means deny' };
+    case 'cancelled':
+      return { kind: 'refused', code: 'HALTED', message: 'cancelled by HALT' };
+    case 'consumed':
+      return { kind: 'refused', code: 'APPROVAL_REPLAY', message: 'the approval was already used' };
+  }
+}
