@@ -129,15 +129,42 @@ export async function openRuntime(options: GateOptions & { readonly actor: strin
     try {
       const executed = await toolhost.boundary.execute(prepared);
       if (executed.result.ok) desk.taint(prepared.session, provenanceOfResult(prepared.tool, prepared.args));
+      if (prepared.tool === 'net.fetch') {
+        // Every egress is its own audit event: where it went, the address it reached, what came back.
+        const out = (executed.result.output ?? {}) as { url?: string; address?: string; status?: number };
+        await audit.append({
+          kind: 'egress',
+          ts: now().toISOString(),
+          actor: options.actor,
+          action_id: prepared.actionId,
+          tool: prepared.tool,
+          outcome: executed.result.error?.code ?? 'ok',
+          detail: { url: String(prepared.args['url']), method: String(prepared.args['method']), ...(out.address === undefined ? {} : { address: out.address, status: out.status, final_url: out.url }) },
+        });
+      }
       return executed;
     } finally {
       inFlight.delete(prepared.actionId);
     }
   };
 
+  // Terminal records are idempotent on actionId:state (SPEC §7): a retried write is not a second event.
+  const written = new Set<string>();
+  const auditOnce = (body: Parameters<typeof audit.append>[0]): Promise<unknown> => {
+    const once = body.kind === 'dispatched' || body.kind === 'succeeded' || body.kind === 'failed';
+    const key = `${body.action_id ?? ''}:${body.kind}`;
+    if (once && written.has(key)) return Promise.resolve();
+    return audit.append(body).then((record) => {
+      if (once) written.add(key);
+      // Bounded: a retry comes within moments, not after ten thousand other actions.
+      if (written.size > 10_000) for (const old of [...written].slice(0, 1000)) written.delete(old);
+      return record;
+    });
+  };
+
   const lifecycle = (obtainApproval?: (evaluation: Evaluation, actionId: string) => Promise<Grant>) => ({
     evaluate: judge,
-    audit: (body: Parameters<typeof audit.append>[0]) => audit.append(body),
+    audit: auditOnce,
     execute,
     now,
     newActionId: () => `ac_${randomBytes(12).toString('hex')}`,
