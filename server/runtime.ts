@@ -18,7 +18,6 @@ import { ApprovalsFile } from './adapters/approvals-store.js';
 import { argHash } from './core/approvals/arg-hash.js';
 import { provenanceOfResult } from './core/lifecycle/provenance-of.js';
 import { actionRequestSchema } from '../shared/action.js';
-import { deny } from '../shared/decision.js';
 import type { Evaluation } from './core/decide/decide.js';
 import type { Executed, PreparedAction } from './core/lifecycle/execution.js';
 import type { Grant } from './core/lifecycle/headless.js';
@@ -45,9 +44,9 @@ export interface Runtime {
    * The lifecycle for callers that can wait (SPEC §7, §11): needs-approval waits up to `waitMs`
    * for a person, or comes back with the approval id to wait on later.
    */
-  submit(action: unknown, waitMs: number): Promise<RunResult>;
-  /** Wait again on an approval a submit returned (the resumable continuation). */
-  continueAction(approvalId: string, waitMs: number): Promise<RunResult>;
+  submit(action: unknown, waitMs: number, agent?: string): Promise<RunResult>;
+  /** Wait again on an approval a submit returned (the resumable continuation); only its agent may. */
+  continueAction(approvalId: string, waitMs: number, agent?: string): Promise<RunResult | undefined>;
   readonly desk: ApprovalDesk;
   close(): Promise<void>;
 }
@@ -100,7 +99,7 @@ export async function openRuntime(options: GateOptions & { readonly actor: strin
   const inFlight = new Set<string>();
   const desk = new ApprovalDesk(new ApprovalsFile(dataDir), (body) => audit.append(body), now, (args) => argHash(args, sha256Text));
   // Continuations: what a waiting action needs to run once its approval comes.
-  const continuations = new Map<string, { evaluation: Evaluation; actionId: string }>();
+  const continuations = new Map<string, { evaluation: Evaluation; actionId: string; agent: string | undefined }>();
 
   /** Stops everything in this process; the caller persists and audits. */
   const stopAll = (): number => {
@@ -110,11 +109,13 @@ export async function openRuntime(options: GateOptions & { readonly actor: strin
   };
 
   /** The session's sticky taint feeds every decision; what the action says it read joins it. */
-  const judge = (action: unknown): Evaluation => {
+  const judge = (action: unknown, agent?: string): Evaluation => {
     const request = actionRequestSchema.safeParse(action);
     const session = request.success ? request.data.session : undefined;
     if (request.success && Array.isArray(request.data.provenance)) desk.taint(session, request.data.provenance);
-    return evaluate(action, { ...gate.context, mode, runtime: desk.session(session) });
+    // A credentialed agent is its own principal: its policy ceiling, or nothing at all.
+    const principal = agent === undefined ? gate.context.principal : { name: agent, capabilities: gate.context.gate.policy.agents.get(agent)?.capabilities ?? new Set<never>() };
+    return evaluate(action, { ...gate.context, mode, principal, runtime: desk.session(session) });
   };
 
   const execute = async (prepared: PreparedAction): Promise<Executed> => {
@@ -162,8 +163,8 @@ export async function openRuntime(options: GateOptions & { readonly actor: strin
     });
   };
 
-  const lifecycle = (obtainApproval?: (evaluation: Evaluation, actionId: string) => Promise<Grant>) => ({
-    evaluate: judge,
+  const lifecycle = (obtainApproval?: (evaluation: Evaluation, actionId: string) => Promise<Grant>, agent?: string) => ({
+    evaluate: (action: unknown) => judge(action, agent),
     audit: auditOnce,
     execute,
     now,
@@ -194,20 +195,18 @@ export async function openRuntime(options: GateOptions & { readonly actor: strin
     mode: () => mode,
     desk,
     run: (action) => runHeadless(action, lifecycle()),
-    submit: (action, waitMs) =>
+    submit: (action, waitMs, agent) =>
       runHeadless(
         action,
         lifecycle(async (evaluation, actionId) => {
           const grant = await desk.obtain(evaluation, actionId, waitMs, evaluation.paths[0]?.root.real ?? null);
-          if (grant.kind === 'pending') continuations.set(grant.approvalId, { evaluation, actionId });
+          if (grant.kind === 'pending') continuations.set(grant.approvalId, { evaluation, actionId, agent });
           return grant;
-        }),
+        }, agent),
       ),
-    async continueAction(approvalId, waitMs) {
+    async continueAction(approvalId, waitMs, agent) {
       const saved = continuations.get(approvalId);
-      if (saved === undefined) {
-        return { ...deny('INPUT_INVALID', 'approvals', [`no waiting action for \`${approvalId}\``]), action_id: '', tool: null, args: null, executed: false };
-      }
+      if (saved === undefined || saved.agent !== agent) return undefined;
       const grant = await desk.wait(approvalId, waitMs);
       if (grant.kind !== 'pending') continuations.delete(approvalId);
       return runHeadless(null, { ...lifecycle(() => Promise.resolve(grant)), evaluate: () => saved.evaluation, newActionId: () => saved.actionId });

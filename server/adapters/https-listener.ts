@@ -1,6 +1,6 @@
 import { createServer } from 'node:https';
 import { serve, type ServerType } from '@hono/node-server';
-import type { Hono } from 'hono';
+import type { Hono, Env } from 'hono';
 
 export interface Listening {
   readonly server: ServerType;
@@ -9,7 +9,7 @@ export interface Listening {
 }
 
 /** The one place ORACLE opens its listening socket: HTTPS only (SPEC §9). */
-export function listenHttps(app: Hono, options: { hostname: string; port: number; key: string; cert: string }): Promise<Listening> {
+export function listenHttps<E extends Env>(app: Hono<E>, options: { hostname: string; port: number; key: string; cert: string }): Promise<Listening> {
   return new Promise((resolve, reject) => {
     const server = serve(
       { fetch: app.fetch, createServer, serverOptions: { key: options.key, cert: options.cert, minVersion: 'TLSv1.2' }, hostname: options.hostname, port: options.port },

@@ -21,14 +21,14 @@ export async function runServe(flags: ServeFlags): Promise<number> {
     return 2;
   }
   const running = await startServer({ home: flags.home, policy: flags.policy, port });
-  const { gate } = running;
+  const { gate } = running.runtime;
   const banner = modeBanner(gate);
   if (banner !== undefined) process.stderr.write(`oracle: ${banner}\n`);
   for (const w of gate.warnings) process.stderr.write(`oracle: warning: ${w}\n`);
   process.stdout.write(
     [
       `ORACLE gate listening on ${running.url} (loopback only)`,
-      `  mode:    ${gate.mode}`,
+      `  mode:    ${running.runtime.mode()}`,
       `  policy:  ${gate.policyFile}`,
       `  digest:  ${gate.digest ?? 'none'}`,
       `  home:    ${gate.home}`,
@@ -44,6 +44,6 @@ export async function runServe(flags: ServeFlags): Promise<number> {
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   });
-  await running.listening.close();
+  await running.close();
   return 0;
 }

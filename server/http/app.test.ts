@@ -1,26 +1,66 @@
 import { describe, expect, it } from 'vitest';
 import { createApp } from './app.js';
+import type { Caller } from './caller.js';
+import type { ActionsService } from './routes/actions.js';
+
+const agent: Caller = { kind: 'agent', id: 'ag_0123456789abcdef', name: 'claude-code' };
+const phone: Caller = { kind: 'device', id: 'dev_0123456789abcdef', name: 'phone', profile: 'phone' };
+
+function appWith(callers: Record<string, Caller>) {
+  const calls: string[] = [];
+  const actions: ActionsService = {
+    submit: (action, waitMs, name) => {
+      calls.push(`submit:${name}:${String(waitMs)}:${JSON.stringify(action)}`);
+      return Promise.resolve({ executed: false, approval_id: 'ap_1', error: { code: 'APPROVAL_PENDING', message: 'wait' } });
+    },
+    continueAction: (id, _wait, name) => {
+      calls.push(`continue:${id}:${name}`);
+      return Promise.resolve(id === 'ap_1' ? { executed: true } : undefined);
+    },
+  };
+  const app = createApp({
+    gateStatus: () => ({ mode: 'read-only', policyDigest: 'sha256:ab' }),
+    spkiSha256: 'PIN',
+    callers: { verify: (header) => Promise.resolve(header === undefined ? undefined : callers[header]) },
+    actions,
+  });
+  return { app, calls };
+}
 
 describe('createApp', () => {
-  const app = createApp({ gateStatus: () => ({ mode: 'read-only', policyDigest: 'sha256:ab' }), spkiSha256: 'PIN' });
-
   it('answers health without credentials, with the mode and the key pin', async () => {
+    const { app } = appWith({});
     const res = await app.request('/api/v1/health');
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ ok: true, mode: 'read-only', spki_sha256: 'PIN', policy_digest: 'sha256:ab' });
     expect(res.headers.get('content-security-policy')).toContain("default-src 'none'");
   });
 
-  it('refuses every other API route without a credential', async () => {
-    for (const [method, path] of [
-      ['GET', '/api/v1/actions'],
-      ['POST', '/api/v1/actions'],
-      ['POST', '/api/v1/halt'],
-      ['GET', '/api/v1/devices'],
+  it('refuses every other route without a valid credential, and the handler never runs', async () => {
+    const { app, calls } = appWith({ 'Bearer good': agent });
+    for (const [method, path, auth] of [
+      ['POST', '/api/v1/actions', undefined],
+      ['POST', '/api/v1/actions', 'Bearer junk'],
+      ['GET', '/api/v1/actions/ap_1', 'Bearer oracle_ag_0123456789abcdef_x'],
+      ['POST', '/api/v1/halt', undefined],
     ] as const) {
-      const res = await app.request(path, { method, headers: { authorization: 'Bearer oracle_x_y' } });
+      const res = await app.request(path, { method, headers: auth === undefined ? {} : { authorization: auth }, body: method === 'POST' ? '{}' : null });
       expect(res.status, path).toBe(401);
       expect(await res.json()).toMatchObject({ error: { code: 'UNAUTHENTICATED' } });
     }
+    expect(calls).toEqual([]);
+  });
+
+  it('submits for an agent with its own name as principal (a claimed agent field is dropped), 202 while pending', async () => {
+    const { app, calls } = appWith({ 'Bearer good': agent, 'Bearer phone': phone });
+    const res = await app.request('/api/v1/actions?wait=2', { method: 'POST', headers: { authorization: 'Bearer good' }, body: JSON.stringify({ tool: 'fs.read', args: { path: '/x' }, agent: 'root' }) });
+    expect(res.status).toBe(202);
+    expect(calls).toEqual(['submit:claude-code:2000:{"tool":"fs.read","args":{"path":"/x"}}']);
+    expect((await app.request('/api/v1/actions/ap_1?wait=1', { headers: { authorization: 'Bearer good' } })).status).toBe(200);
+    expect((await app.request('/api/v1/actions/ap_2', { headers: { authorization: 'Bearer good' } })).status).toBe(404);
+    const fromPhone = await app.request('/api/v1/actions', { method: 'POST', headers: { authorization: 'Bearer phone' }, body: '{}' });
+    expect(fromPhone.status).toBe(403);
+    const bad = await app.request('/api/v1/actions?wait=soon', { method: 'POST', headers: { authorization: 'Bearer good' }, body: '{}' });
+    expect(bad.status).toBe(400);
   });
 });

@@ -69,6 +69,7 @@ describe('approvals through the lifecycle (SPEC §7)', () => {
     await runtime.desk.answer(card.approval_id, { approver: phone, verdict: 'approve', nonce: card.nonce, argHash: card.arg_hash });
     expect(runtime.desk.consume(card.approval_id, { path: `${app}/other.txt` })).toMatchObject({ ok: false, code: 'APPROVAL_ARGS_CHANGED' });
     // The continuation runs the original, approved arguments.
+    expect(await runtime.continueAction(card.approval_id, 100, 'someone-else')).toBeUndefined();
     const resumed = await runtime.continueAction(card.approval_id, 100);
     expect(resumed).toMatchObject({ executed: true });
   });

@@ -1,0 +1,114 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import argon2 from 'argon2';
+import { formatToken, type ParsedToken, type TokenKind } from '../core/credentials/token.js';
+
+/** OWASP's Argon2id minimum (m=19 MiB, t=2, p=1). */
+const ARGON2 = { type: argon2.argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
+
+export interface CredentialRecord {
+  readonly id: string;
+  readonly kind: TokenKind;
+  /** For agents: the policy principal; for devices: the name the person gave it. */
+  readonly name: string;
+  readonly hash: string;
+  readonly created_at: string;
+  readonly revoked_at: string | null;
+  /** Devices: the profile and the public key requests are signed with (SPEC §9). */
+  readonly profile?: 'phone' | 'desktop';
+  readonly public_key_jwk?: Readonly<Record<string, unknown>>;
+  /** Devices: the highest request counter seen (replays are refused). */
+  readonly counter?: number;
+}
+
+/**
+ * Agent and device credentials in `<home>/data/credentials.json` (0600). Tokens are stored only
+ * as Argon2id hashes. An unknown id is refused before any hashing, so junk costs nothing; a
+ * verified token is cached (as a SHA-256, compared in constant time) so steady-state requests
+ * cost microseconds; revoking drops the cache entry at once.
+ */
+export class CredentialStore {
+  private records = new Map<string, CredentialRecord>();
+  private readonly verified = new Map<string, Buffer>();
+  /** Argon2 verifications performed (for tests and the bench: junk must cost none). */
+  hashCalls = 0;
+
+  private constructor(readonly path: string) {
+    if (existsSync(path)) {
+      const list = JSON.parse(readFileSync(path, 'utf8')) as CredentialRecord[];
+      for (const r of list) this.records.set(r.id, r);
+    }
+  }
+
+  static open(dataDir: string): CredentialStore {
+    return new CredentialStore(join(dataDir, 'credentials.json'));
+  }
+
+  list(kind?: TokenKind): CredentialRecord[] {
+    return [...this.records.values()].filter((r) => kind === undefined || r.kind === kind);
+  }
+
+  get(id: string): CredentialRecord | undefined {
+    return this.records.get(id);
+  }
+
+  /** Creates a credential; the token is returned once and never stored. */
+  async issue(kind: TokenKind, name: string, extra: Partial<Pick<CredentialRecord, 'profile' | 'public_key_jwk'>> = {}): Promise<{ id: string; token: string }> {
+    const id = `${kind}_${randomBytes(8).toString('hex')}`;
+    const secret = randomBytes(32).toString('base64url');
+    const hash = await argon2.hash(secret, ARGON2);
+    this.records.set(id, { id, kind, name, hash, created_at: new Date().toISOString(), revoked_at: null, ...extra, ...(kind === 'dev' ? { counter: 0 } : {}) });
+    this.save();
+    return { id, token: formatToken(id, secret) };
+  }
+
+  revoke(id: string): boolean {
+    const r = this.records.get(id);
+    if (r === undefined || r.revoked_at !== null) return false;
+    this.records.set(id, { ...r, revoked_at: new Date().toISOString() });
+    this.verified.delete(id);
+    this.save();
+    return true;
+  }
+
+  /** Records a device's request counter; false when it does not strictly increase (a replay). */
+  advanceCounter(id: string, counter: number): boolean {
+    const r = this.records.get(id);
+    if (r === undefined || (r.counter ?? 0) >= counter) return false;
+    this.records.set(id, { ...r, counter });
+    this.save();
+    return true;
+  }
+
+  async verify(token: ParsedToken): Promise<CredentialRecord | undefined> {
+    const record = this.records.get(token.id);
+    // INVARIANT: unknown or revoked ids are refused before any Argon2 work.
+    if (record === undefined || record.revoked_at !== null || record.kind !== token.kind) return undefined;
+    const digest = createHash('sha256').update(token.secret).digest();
+    const cached = this.verified.get(token.id);
+    if (cached !== undefined) return timingSafeEqual(cached, digest) ? record : undefined;
+    this.hashCalls += 1;
+    if (!(await argon2.verify(record.hash, token.secret))) return undefined;
+    this.verified.set(token.id, digest);
+    return record;
+  }
+
+  private save(): void {
+    const tmp = `${this.path}.${String(process.pid)}.tmp`;
+    writeFileSync(tmp, JSON.stringify([...this.records.values()]), { mode: 0o600 });
+    const fd = openSync(tmp, 'r');
+    try {
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(tmp, this.path);
+    const dir = openSync(dirname(this.path), 'r');
+    try {
+      fsyncSync(dir);
+    } finally {
+      closeSync(dir);
+    }
+  }
+}
