@@ -1,7 +1,7 @@
-import { dirname } from 'node:path/posix';
 import { childEnvironment } from './child-env.js';
 import type { ToolhostEnv } from './env.js';
 import { SYSTEM_PATHS, sandboxArgv } from './sandbox-plan.js';
+import type { SandboxView } from './sandbox-masks.js';
 import { failed, type ExecutionResult } from './types.js';
 
 export interface JobSpec {
@@ -18,6 +18,8 @@ export interface JobSpec {
   readonly extraEnv?: Readonly<Record<string, string>>;
   /** Secret values in play, redacted from every output. */
   readonly secrets?: readonly string[];
+  /** What stays hidden inside the binds (see sandbox-masks.ts). */
+  readonly view?: SandboxView;
 }
 
 export interface JobOutcome {
@@ -53,10 +55,20 @@ async function runInJob(spec: JobSpec, jobDir: string, env: ToolhostEnv): Promis
   let file = spec.program;
   let argv = [...spec.args];
   if (env.sandbox.kind === 'bubblewrap') {
-    // A program installed outside the system directories (a version manager's node, say)
-    // needs its own install prefix, read-only.
-    const extra = underSystem(spec.program) ? [] : [{ path: dirname(dirname(spec.program)), mode: 'ro' as const }];
-    const plan = sandboxArgv({ bwrap: env.sandbox.bwrap, program: spec.program, args: spec.args, jobDir, cwd, binds: [...extra, ...spec.binds], system: env.sandbox.system, network: spec.network });
+    // A program installed outside the system directories is bound alone, read-only: never its
+    // folder, which could be the user's home.
+    const extra = underSystem(spec.program) ? [] : [{ path: spec.program, mode: 'ro' as const }];
+    const plan = sandboxArgv({
+      bwrap: env.sandbox.bwrap,
+      program: spec.program,
+      args: spec.args,
+      jobDir,
+      cwd,
+      binds: [...extra, ...spec.binds],
+      system: env.sandbox.system,
+      network: spec.network,
+      ...(spec.view === undefined ? {} : { readOnly: spec.view.readOnly, masks: spec.view.masks }),
+    });
     file = plan.file;
     argv = plan.argv;
   }

@@ -20,6 +20,10 @@ export interface SandboxPlanInput {
   readonly binds: readonly { readonly path: string; readonly mode: 'ro' | 'rw' }[];
   readonly system: readonly SystemEntry[];
   readonly network: boolean;
+  /** Read-only roots nested inside a read-write bind: bound again, read-only. */
+  readonly readOnly?: readonly string[];
+  /** What must stay invisible inside the binds: an empty tmpfs over a dir, /dev/null over a file. */
+  readonly masks?: readonly { readonly path: string; readonly kind: 'dir' | 'file' }[];
 }
 
 /** The unprivileged identity inside the sandbox: `nobody`. */
@@ -34,6 +38,8 @@ export function sandboxArgv(input: SandboxPlanInput): { file: string; argv: stri
   }
   argv.push('--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp');
   for (const bind of input.binds) argv.push(bind.mode === 'rw' ? '--bind' : '--ro-bind', bind.path, bind.path);
+  for (const path of input.readOnly ?? []) argv.push('--ro-bind', path, path);
+  for (const mask of input.masks ?? []) argv.push(...(mask.kind === 'dir' ? ['--tmpfs', mask.path] : ['--ro-bind', '/dev/null', mask.path]));
   argv.push('--bind', input.jobDir, input.jobDir, '--chdir', input.cwd, '--', input.program, ...input.args);
   return { file: input.bwrap, argv };
 }

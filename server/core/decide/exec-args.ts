@@ -13,6 +13,7 @@ import { refused, type Outcome } from './outcome.js';
  */
 export function judgeArgvPaths(outcome: Extract<Outcome, { ok: true }>, argv: readonly string[], cwd: string | undefined, ctx: DecideContext): Outcome {
   let tier = outcome.tier;
+  let escalated = false;
   const reasons = [...outcome.reasons];
   const win = ctx.gate.host.flavor.kind === 'win32';
   for (const token of argv) {
@@ -20,18 +21,22 @@ export function judgeArgvPaths(outcome: Extract<Outcome, { ok: true }>, argv: re
       // What a person approves must be what runs: no bidi, invisible or cursor-moving characters.
       return refused('ARG_SHAPE', 'exec.run', 'an argument contains invisible, bidi or terminal control characters');
     }
+    let flagged = false;
     for (const value of candidates(token)) {
       // Programs such as npm expand `~` themselves; the gate cannot know where that lands.
       if (value.startsWith('~')) return refused('PATH_EXPANSION', 'exec.run', `argument \`${token}\` starts with \`~\`, which the program may expand`);
       const scoped = canonicalize(value, ctx.gate, { cwd, access: 'write' });
       if (scoped.ok) continue;
       if (scoped.code === 'PATH_DENY_ALWAYS') return refused('PATH_DENY_ALWAYS', scoped.rule, `argument \`${token}\`: ${scoped.reason}`);
-      if (!looksLikePath(value, win)) continue;
+      if (flagged || !looksLikePath(value, win)) continue;
+      flagged = true;
       tier = maxTier(tier, 'T2');
+      escalated = true;
       reasons.push(`argument \`${token}\` names a place outside the scopes (${scoped.code}), so a person must see it`);
     }
   }
-  return tier === outcome.tier ? outcome : { ok: true, tier, rule: outcome.rule, reasons, floor: maxTier(tier, outcome.floor ?? 'T0') };
+  // The floor holds even when the tier was already T2: no tier rule may lower it afterwards.
+  return escalated ? { ok: true, tier, rule: outcome.rule, reasons, floor: maxTier(tier, outcome.floor ?? 'T0') } : outcome;
 }
 
 /** The token itself and every value a program may read as a path from it. */

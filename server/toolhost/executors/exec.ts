@@ -3,6 +3,7 @@ import { runJob, type JobOutcome } from '../run-job.js';
 import { failed, type PreparedAction } from '../types.js';
 import { batBadButRefusal } from '../batbadbut.js';
 import { NEUTRAL } from './git.js';
+import { sandboxView } from '../sandbox-masks.js';
 
 /**
  * exec.run (SPEC §6): the pinned program from the decision, the model's argv untouched, the
@@ -41,16 +42,23 @@ async function runProgram(action: PreparedAction, env: ToolhostEnv, secrets: Rea
   // git with the model's argv still gets ORACLE's own switches first: no hooks, no fsmonitor,
   // no pager, no implicit bare repository (a config the agent planted never runs anything).
   const isGit = /(?:^|\/)git(?:\.exe)?$/u.test(program);
+  // An external diff or textconv driver from a repository config would run a program.
+  const diffing = isGit && ['diff', 'log', 'show'].includes(args[0] ?? '');
+  const gitArgs = diffing ? [args[0] ?? '', '--no-ext-diff', '--no-textconv', ...args.slice(1)] : args;
   const timeout = typeof action.args['timeout'] === 'number' ? action.args['timeout'] : 60;
+  // The child sees the working directory's tree, minus what the gate would refuse there.
+  const view = cwd === undefined ? { masks: [], readOnly: [] } : sandboxView(env.gate, cwd.real, { gitVisible: isGit });
+  if (view === undefined) return { result: failed('NOT_ALLOWED', 'the working directory holds too many files to hide what the policy denies; run in a smaller directory') };
   return runJob(
     {
       program,
-      args: isGit ? [...NEUTRAL, ...args] : args,
+      args: isGit ? [...NEUTRAL, ...gitArgs] : args,
       cwd: cwd?.real,
-      binds: cwd === undefined ? [] : [{ path: cwd.root.real, mode: cwd.root.mode }],
+      view,
+      binds: cwd === undefined ? [] : [{ path: cwd.real, mode: cwd.root.mode }],
       network: false, // exec.run is not granted net.egress (SPEC §4 table)
       timeoutMs: timeout * 1000,
-      extraEnv: { ...(isGit ? { GIT_CONFIG_NOSYSTEM: '1', GIT_TERMINAL_PROMPT: '0', ...env.gitIdentity } : {}), ...secrets },
+      extraEnv: { ...(isGit ? { GIT_CONFIG_NOSYSTEM: '1', GIT_TERMINAL_PROMPT: '0', GIT_LITERAL_PATHSPECS: '1', ...env.gitIdentity } : {}), ...secrets },
       secrets: Object.values(secrets),
     },
     env,

@@ -1,5 +1,6 @@
 import type { ToolhostEnv } from '../env.js';
 import { runJob } from '../run-job.js';
+import { sandboxView } from '../sandbox-masks.js';
 import { failed, type ExecutionResult, type PreparedAction } from '../types.js';
 
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
@@ -13,7 +14,6 @@ export const NEUTRAL = [
   '-c', 'core.hooksPath=/dev/null',
   '-c', 'core.fsmonitor=false',
   '-c', 'core.pager=cat',
-  '-c', 'diff.external=',
   '-c', 'credential.helper=',
   '-c', 'protocol.ext.allow=never',
   '-c', 'core.sshCommand=ssh -oBatchMode=yes',
@@ -31,15 +31,19 @@ async function git(action: PreparedAction, env: ToolhostEnv, run: GitRun): Promi
   if (!env.git.ok) return failed('EXECUTOR_UNAVAILABLE', `git is not available: ${env.git.reason}`);
   const repo = action.paths[0];
   if (repo === undefined) return failed('EXECUTOR_UNAVAILABLE', 'no repository path');
+  const view = sandboxView(env.gate, repo.real, { gitVisible: true });
+  if (view === undefined) return failed('NOT_ALLOWED', 'the repository holds too many files to hide what the policy denies');
   const outcome = await runJob(
     {
       program: env.git.path,
       args: [...NEUTRAL, '-C', repo.real, ...run.args],
       cwd: repo.real,
-      binds: [{ path: repo.root.real, mode: repo.root.mode }],
+      view,
+      binds: [{ path: repo.real, mode: repo.root.mode }],
       network: run.network === true,
       timeoutMs: 120_000,
-      extraEnv: { ...env.gitIdentity, GIT_TERMINAL_PROMPT: '0', GIT_CONFIG_NOSYSTEM: '1', GIT_OPTIONAL_LOCKS: '0' },
+      // Literal pathspecs: `[.]env` names a file called `[.]env`, never `.env` (a glob around deny_always).
+      extraEnv: { ...env.gitIdentity, GIT_TERMINAL_PROMPT: '0', GIT_CONFIG_NOSYSTEM: '1', GIT_OPTIONAL_LOCKS: '0', GIT_LITERAL_PATHSPECS: '1' },
     },
     env,
   );

@@ -1,0 +1,42 @@
+import { isUnder, relativeTo } from '../core/paths/canonical.js';
+import { protectionOf, type CompiledPolicy } from '../core/policy/compile.js';
+import { walkTree } from '../adapters/agent/tree-walk.js';
+
+/** Dependency folders: not walked (for speed); their own deny_always names are rare. */
+const NOT_WALKED = new Set(['node_modules', 'bower_components', '.venv', 'venv', 'target', '.gradle', '.next', 'dist', 'build']);
+
+export const MAX_MASK_WALK = 100_000;
+
+export interface SandboxView {
+  /** Paths inside the bound tree the child must not see: deny_always, excludes, ORACLE's own. */
+  readonly masks: readonly { readonly path: string; readonly kind: 'dir' | 'file' }[];
+  /** Read-only roots nested in a read-write bind, re-bound read-only. */
+  readonly readOnly: readonly string[];
+}
+
+/**
+ * What a job may see of the tree it works in (SPEC §6): everything the gate itself would let the
+ * agent touch there, nothing it would refuse. The `.git` directory stays visible to git itself
+ * (its hooks and config are neutralised on every call). Undefined when the tree is too large to
+ * mask completely: the job is then refused, never half-masked.
+ */
+export function sandboxView(gate: CompiledPolicy, bound: string, options: { readonly gitVisible: boolean }): SandboxView | undefined {
+  const { flavor } = gate.host;
+  const masked = (path: string): boolean => {
+    if (gate.denied(path) !== undefined || protectionOf(gate, path) !== undefined) return true;
+    const root = gate.roots.find((r) => isUnder(path, r.real, flavor));
+    return root === undefined || root.excluded(relativeTo(path, root.real)) !== undefined;
+  };
+  const walk = walkTree(
+    bound,
+    (entry) => {
+      if (options.gitVisible && entry.name === '.git') return 'skip';
+      if (masked(entry.path)) return 'mask';
+      return NOT_WALKED.has(entry.name) ? 'skip' : 'descend';
+    },
+    MAX_MASK_WALK,
+  );
+  if (!walk.complete) return undefined;
+  const readOnly = gate.roots.filter((r) => r.mode === 'ro' && r.real !== bound && isUnder(r.real, bound, flavor)).map((r) => r.real);
+  return { masks: walk.masks, readOnly };
+}

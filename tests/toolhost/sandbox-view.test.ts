@@ -1,0 +1,82 @@
+import { chmodSync, existsSync, readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { evaluate } from '../../server/core/decide/decide.js';
+import type { Runtime } from '../../server/runtime.js';
+import { tempTree, type TempTree } from '../fixtures/temp-tree.js';
+import { runtimeFor } from './runtime-fixture.js';
+
+/**
+ * A job sees its working directory's tree minus everything the gate would refuse there: deny_always,
+ * excludes, ORACLE's own home, and nested read-only roots stay read-only (review finding).
+ */
+describe('what a sandboxed job can see', () => {
+  let tree: TempTree;
+  let runtime: Runtime;
+  let app = '';
+  beforeAll(async () => {
+    tree = tempTree('oracle-view-');
+    app = tree.dir('projects/app');
+    tree.file('projects/app/.env', 'DB_PASSWORD=plain');
+    tree.file('projects/app/src/.env.local', 'TOKEN=x');
+    tree.file('projects/app/.git/hooks/pre-commit', '#!/bin/sh\n');
+    tree.file('projects/app/secret-data/x.txt', 'excluded');
+    tree.file('projects/app/vendored-ro/lib.txt', 'read only');
+    tree.file('projects/app/ok.txt', 'visible');
+    tree.file('projects/other/.env', 'OTHER=1');
+    tree.file('userhome/.ssh/id_ed25519', 'KEY');
+    const tool = tree.file('userhome/bin/runtests', '#!/bin/sh\nls -a "$1" 2>&1; cat "$2" 2>&1\n');
+    chmodSync(tool, 0o755);
+    runtime = await runtimeFor(
+      tree,
+      `scopes:\n  projects: { roots: [{ path: "${tree.root}/projects", mode: rw, exclude: [secret-data] }, { path: "${app}/vendored-ro", mode: ro }] }\n` +
+        'deny_always: [.env, "*.env.*", .git]\nprograms:\n  sh: { allow_args_matching: ["-c *"] }\n  runtests: {}\n' +
+        'tiers:\n  - { tool: exec.run, program: runtests, tier: T1 }\n',
+      { path: `${tree.root}/userhome/bin:/usr/bin:/bin` },
+    );
+  });
+  afterAll(async () => {
+    await runtime.close();
+    tree.dispose();
+  });
+
+  const sh = (script: string) => runtime.run({ tool: 'exec.run', args: { program: 'sh', args: ['-c', script], cwd: app } });
+
+  it('hides deny_always files and folders, excludes and sibling trees; keeps nested read-only roots read-only', async () => {
+    // The gate refuses a script that names .env, and sends one that builds names at run time to
+    // a person. Played through as if approved, the sandbox is what must hold.
+    expect((await sh('cat .env')).code).toBe('PATH_DENY_ALWAYS');
+    const script = 'e=.e; g=.g; s=secret-; cat ${e}nv; cat src/${e}nv.local; ls -a ${g}it; cat ${s}data/x.txt; cat ok.txt; v=vendored; echo hacked > ${v}-ro/lib.txt; ls ..';
+    expect((await sh(script)).decision).toBe('needs-approval');
+    const judged = evaluate({ tool: 'exec.run', args: { program: 'sh', args: ['-c', script], cwd: app } }, runtime.gate.context);
+    const executed = await runtime.toolhost.boundary.execute({ actionId: 'v', tool: 'exec.run', args: judged.args ?? {}, paths: judged.paths, decision: { decision: 'allow', tier: 'T1', approver: null, code: null, rule: 'test', reasons: [] } });
+    const r = executed.result;
+    expect(r.stdout).toContain('visible');
+    expect(r.stdout).not.toContain('DB_PASSWORD');
+    expect(r.stdout).not.toContain('TOKEN=x');
+    expect(r.stdout).not.toContain('pre-commit');
+    expect(r.stdout).not.toContain('excluded');
+    expect(r.stdout?.split('\n')).not.toContain('other');
+    expect(r.stderr).toMatch(/Read-only file system/u);
+    expect(readFileSync(`${app}/vendored-ro/lib.txt`, 'utf8')).toBe('read only');
+  });
+
+  it('binds a program from outside the system directories alone, never its folder or the home around it', async () => {
+    const r = await runtime.run({ tool: 'exec.run', args: { program: 'runtests', args: ['.', 'ok.txt'], cwd: app } });
+    expect(r.stdout).toContain('visible');
+    const peek = await runtime.run({ tool: 'exec.run', args: { program: 'runtests', args: [`${tree.root}/userhome`, `${tree.root}/userhome/.ssh/id_ed25519`], cwd: app } });
+    // The gate sends these paths to a person first (and no tier rule lowers that).
+    expect(peek.decision).toBe('needs-approval');
+    expect(existsSync(`${tree.root}/userhome/.ssh/id_ed25519`)).toBe(true);
+    // Played through as approved, the program still sees nothing of the home it was installed in.
+    const forced = await runtime.toolhost.boundary.execute({
+      actionId: 'x',
+      tool: 'exec.run',
+      args: { program: 'runtests', program_path: `${tree.root}/userhome/bin/runtests`, args: [`${tree.root}/userhome`, `${tree.root}/userhome/.ssh/id_ed25519`], timeout: 10 },
+      paths: [],
+      decision: { decision: 'allow', tier: 'T1', approver: null, code: null, rule: 'test', reasons: [] },
+    });
+    expect(forced.result.stdout).not.toContain('KEY');
+    expect(forced.result.stdout?.split('\n')).not.toContain('.ssh');
+    expect(forced.result.stdout?.split('\n')).toContain('bin');
+  });
+});
