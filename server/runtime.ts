@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { AuditAppender, sha256Text } from './adapters/audit/appender.js';
+import { openAuditLog, sha256Text, type AuditAppender } from './adapters/audit/appender.js';
 import { canonicalJson } from './core/audit/record.js';
 import { runHeadless, type RunResult } from './core/lifecycle/headless.js';
 import { evaluate } from './core/decide/decide.js';
@@ -72,7 +72,8 @@ export async function openRuntime(options: GateOptions & { readonly actor: strin
   const dataDir = join(gate.home, 'data');
   ensurePrivateDir(dataDir);
   const lock = RuntimeLock.acquire(dataDir);
-  const audit = AuditAppender.open(join(gate.home, 'logs', 'audit'));
+  // The log with its signed checkpoint: a truncated or rewritten log refuses to open.
+  const audit = openAuditLog(gate.home);
   const haltFile = new HaltFile(dataDir);
   const now = () => new Date();
   if (audit.repaired !== undefined) {
@@ -87,7 +88,9 @@ export async function openRuntime(options: GateOptions & { readonly actor: strin
     outcome: mode,
     detail: { policy: gate.policyFile, digest: gate.digest, errors: gate.errors.length, ...(halted === undefined ? {} : { halted_since: halted.at, halt_reason: halted.reason }) },
   });
+  const desk = new ApprovalDesk(new ApprovalsFile(dataDir), (body) => audit.append(body), now, (args) => argHash(args, sha256Text));
   const toolhost = await openToolhost({
+    grants: desk,
     home: gate.home,
     gate: gate.context.gate,
     env: options.env ?? process.env,
@@ -97,7 +100,6 @@ export async function openRuntime(options: GateOptions & { readonly actor: strin
   });
   const digest = (value: unknown): string => `sha256:${sha256Text(canonicalJson(value))}`;
   const inFlight = new Set<string>();
-  const desk = new ApprovalDesk(new ApprovalsFile(dataDir), (body) => audit.append(body), now, (args) => argHash(args, sha256Text));
   // Continuations: what a waiting action needs to run once its approval comes.
   const continuations = new Map<string, { evaluation: Evaluation; actionId: string; agent: string | undefined }>();
 
@@ -121,11 +123,6 @@ export async function openRuntime(options: GateOptions & { readonly actor: strin
   const execute = async (prepared: PreparedAction): Promise<Executed> => {
     // HALT may have landed between the decision and now: check again at the boundary.
     if (mode === 'halted') return { result: { ok: false, error: { code: 'HALTED', message: 'the gate was halted before this action started' } } };
-    if (prepared.approvalId !== undefined) {
-      // SPEC §7: the executor recomputes arg_hash and refuses on any difference; single use.
-      const used = desk.consume(prepared.approvalId, prepared.args);
-      if (!used.ok) return { result: { ok: false, error: { code: used.code, message: used.reason } } };
-    }
     inFlight.add(prepared.actionId);
     try {
       const executed = await toolhost.boundary.execute(prepared);

@@ -8,6 +8,8 @@ import { openRuntime, type Runtime } from '../runtime.js';
 import { runLines } from './run.js';
 import { runUndo } from './undo.js';
 import { runSecrets } from './secrets.js';
+import { runAudit } from './audit.js';
+import { resolveHome } from '../gate.js';
 import { runHalt } from './halt.js';
 
 const USAGE = `usage: oracle <command> [options]
@@ -19,6 +21,7 @@ const USAGE = `usage: oracle <command> [options]
   secrets list | set NAME | delete NAME [--home DIR]      named secrets (value on stdin); agents never see values
   halt --reason TEXT | resume [--home DIR]                stop everything (persists across restarts) / lift it
   policy check [FILE] [--home DIR]                        validate a policy, print its digest and every error
+  audit verify [--home DIR] [--json]                      check the audit chain and its signed checkpoint (exit 1: broken)
 `;
 
 const OPTIONS = {
@@ -28,6 +31,7 @@ const OPTIONS = {
   lan: { type: 'boolean' },
   reason: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
+  json: { type: 'boolean' },
 } as const;
 
 async function main(argv: readonly string[]): Promise<number> {
@@ -86,6 +90,11 @@ async function main(argv: readonly string[]): Promise<number> {
     case 'resume':
       if (sub !== undefined) break;
       return runHalt({ home: values.home, policy: values.policy, reason: values.reason, resume: command === 'resume' }, process.stdout);
+    case 'audit': {
+      const code = runAudit(positionals.slice(1), { home: resolveHome(values.home, process.env), json: values.json === true }, process.stdout);
+      if (code === undefined) break;
+      return code;
+    }
     case 'serve':
       return runServe({ home: values.home, policy: values.policy, port: values.port, lan: values.lan === true });
     default:

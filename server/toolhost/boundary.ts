@@ -53,8 +53,19 @@ export function executorKinds(): readonly ToolName[] {
  * behalf. It runs only what the gate allowed, or what a person approved, and re-resolves every
  * path first (SPEC §5 step 12): a path that now resolves elsewhere aborts.
  */
+/** Verifies and spends a person's approval at the moment of execution (SPEC §7). */
+export interface GrantVerifier {
+  consume(approvalId: string, args: Readonly<Record<string, unknown>>): { readonly ok: true } | { readonly ok: false; readonly code: string; readonly reason: string };
+}
+
+/** Without an approval desk nothing needs-approval can run. */
+export const NO_GRANTS: GrantVerifier = { consume: () => ({ ok: false, code: 'APPROVAL_UNKNOWN', reason: 'no approval desk is attached' }) };
+
 export class ExecutionBoundary {
-  constructor(private readonly env: ToolhostEnv) {}
+  constructor(
+    private readonly env: ToolhostEnv,
+    private readonly grants: GrantVerifier = NO_GRANTS,
+  ) {}
 
   get toolhost(): ToolhostEnv {
     return this.env;
@@ -62,8 +73,13 @@ export class ExecutionBoundary {
 
   async execute(action: PreparedAction): Promise<Executed> {
     const { decision } = action;
-    const permitted = decision.decision === 'allow' || (decision.decision === 'needs-approval' && action.approvalId !== undefined);
-    if (!permitted) return { result: failed('NOT_ALLOWED', `the decision was ${decision.decision}${decision.code === null ? '' : ` (${decision.code})`}`) };
+    if (decision.decision === 'deny') return { result: failed('NOT_ALLOWED', `the decision was deny (${decision.code})`) };
+    if (decision.decision === 'needs-approval') {
+      if (action.approvalId === undefined) return { result: failed('NOT_ALLOWED', 'the decision needs a person’s approval') };
+      // The executor recomputes the argument hash and spends the grant: single use, same arguments.
+      const grant = this.grants.consume(action.approvalId, action.args);
+      if (!grant.ok) return { result: failed(grant.code, grant.reason) };
+    }
     for (const path of action.paths) {
       const again = reresolve(path, this.env.gate);
       if (!again.ok) return { result: failed('PATH_CHANGED', `refused before execution: ${again.reason}`) };

@@ -8,7 +8,7 @@ import { UndoFiles } from '../adapters/agent/undo-files.js';
 import { pinOne } from '../adapters/pin-programs.js';
 import { openSecretStore, type SecretStore } from '../adapters/secrets/index.js';
 import type { CompiledPolicy } from '../core/policy/compile.js';
-import { ExecutionBoundary } from './boundary.js';
+import { ExecutionBoundary, type GrantVerifier } from './boundary.js';
 import { DEFAULT_LIMITS, type Redactor, type ToolhostEnv } from './env.js';
 
 export interface ToolhostOptions {
@@ -19,6 +19,8 @@ export interface ToolhostOptions {
   readonly redact: Redactor;
   readonly now?: () => Date;
   readonly resolve?: (host: string) => Promise<string[]>;
+  /** The approval desk that grants needs-approval actions; none means none can run. */
+  readonly grants?: GrantVerifier;
 }
 
 export interface Toolhost {
@@ -52,6 +54,14 @@ export async function openToolhost(options: ToolhostOptions): Promise<Toolhost> 
   } catch (e) {
     secretsReason = `no secret store: ${e instanceof Error ? e.message : 'unknown error'}`;
   }
+  // Every stored secret value is redacted from every output, not only the ones a job was given.
+  const knownValues: string[] = [];
+  if (secrets !== undefined) {
+    for (const name of await secrets.names()) {
+      const value = await secrets.get(name);
+      if (value !== undefined) knownValues.push(value);
+    }
+  }
   const git = pinOne('git', undefined, { path: options.env['PATH'] ?? '', platform: options.platform, pathext: options.env['PATHEXT'] });
   const env: ToolhostEnv = {
     gate: options.gate,
@@ -62,13 +72,13 @@ export async function openToolhost(options: ToolhostOptions): Promise<Toolhost> 
     git,
     gitIdentity: git.ok ? await gitIdentity(supervisor, git.path) : {},
     limits: DEFAULT_LIMITS,
-    redact: options.redact,
+    redact: (text, known) => options.redact(text, [...known, ...knownValues]),
     secrets,
     secretsReason,
     resolve: options.resolve ?? systemResolver(),
     now: options.now ?? (() => new Date()),
   };
-  return { boundary: new ExecutionBoundary(env), env, supervisor, sandbox };
+  return { boundary: new ExecutionBoundary(env, options.grants), env, supervisor, sandbox };
 }
 
 /** The user's name and e-mail for commits; a clearly labelled identity when none is set. */

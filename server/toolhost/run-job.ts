@@ -28,6 +28,13 @@ export interface JobOutcome {
   readonly cleanupError?: string;
 }
 
+const REDACTION_MARGIN = 65_536;
+
+/** Redact first, then cut: never the other way round (a cut secret escapes the patterns). */
+function capAfterRedaction(text: string, max: number): { text: string; cut: boolean } {
+  return text.length > max ? { text: text.slice(0, max), cut: true } : { text, cut: false };
+}
+
 const underSystem = (path: string): boolean => SYSTEM_PATHS.some((s) => path === s || path.startsWith(`${s}/`));
 
 /**
@@ -78,14 +85,17 @@ async function runInJob(spec: JobSpec, jobDir: string, env: ToolhostEnv): Promis
     cwd: env.sandbox.kind === 'bubblewrap' ? jobDir : cwd,
     env: childEnvironment(jobDir, spec.extraEnv),
     timeoutMs: spec.timeoutMs,
-    maxOutputBytes: env.limits.maxOutputBytes,
+    // A margin past the cap, so a secret straddling the cut is whole when the sink sees it.
+    maxOutputBytes: env.limits.maxOutputBytes + REDACTION_MARGIN,
   });
   const secrets = spec.secrets ?? [];
+  const stdout = capAfterRedaction(env.redact(run.stdout, secrets), env.limits.maxOutputBytes);
+  const stderr = capAfterRedaction(env.redact(run.stderr, secrets), env.limits.maxOutputBytes);
   const streams = {
     exit_code: run.exitCode,
-    stdout: env.redact(run.stdout, secrets),
-    stderr: env.redact(run.stderr, secrets),
-    truncated: run.stdoutTruncated || run.stderrTruncated,
+    stdout: stdout.text,
+    stderr: stderr.text,
+    truncated: run.stdoutTruncated || run.stderrTruncated || stdout.cut || stderr.cut,
     sandbox: env.sandbox.kind,
   };
   if (run.spawnError !== null) return failed('SPAWN_FAILED', `the program could not start: ${run.spawnError}`, streams);

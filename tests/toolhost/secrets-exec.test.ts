@@ -21,6 +21,20 @@ describe('exec.run_with_secrets', () => {
   });
 
   const action = (secrets: Record<string, string>) => ({ tool: 'exec.run_with_secrets', args: { program: 'env', args: [], cwd: `${tree.root}/projects/app`, secrets } });
+  const phone = { id: 'dev_phone', kind: 'device' as const, approveT2: true, approveT3: false };
+  /** Submits, lets a phone approve the card it produced, and returns the lifecycle's result. */
+  async function approved(a: unknown) {
+    const submitted = runtime.submit(a, 5000);
+    for (let i = 0; i < 100; i++) {
+      const card = runtime.desk.list().find((c) => c.state === 'pending');
+      if (card !== undefined) {
+        await runtime.desk.answer(card.approval_id, { approver: phone, verdict: 'approve', nonce: card.nonce, argHash: card.arg_hash });
+        break;
+      }
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    return submitted;
+  }
 
   it('always needs a person, and the card names the secrets', async () => {
     const judged = evaluate(action({ DEPLOY_TOKEN: 'deploy_token' }), runtime.gate.context);
@@ -30,21 +44,24 @@ describe('exec.run_with_secrets', () => {
   });
 
   it('once approved, puts the value only in the named variable and redacts it from the output', async () => {
-    const judged = evaluate(action({ DEPLOY_TOKEN: 'deploy_token' }), runtime.gate.context);
-    const executed = await runtime.toolhost.boundary.execute({ actionId: 't', tool: 'exec.run_with_secrets', args: judged.args ?? {}, paths: judged.paths, decision: judged.decision, approvalId: 'ap_test' });
-    expect(executed.result.ok).toBe(true);
-    expect(executed.result.stdout).toMatch(/^DEPLOY_TOKEN=\[REDACTED:/mu);
-    expect(executed.result.stdout).not.toContain(value);
-    expect(executed.result.secrets_read).toEqual(['deploy_token']);
+    const result = await approved(action({ DEPLOY_TOKEN: 'deploy_token' }));
+    expect(result.executed).toBe(true);
+    expect(result.stdout).toMatch(/^DEPLOY_TOKEN=\[REDACTED:/mu);
+    expect(result.stdout).not.toContain(value);
+    expect(result.secrets_read).toEqual(['deploy_token']);
   });
 
   it('refuses a missing secret, and variables that change how programs load', async () => {
-    const judged = evaluate(action({ X_TOKEN: 'nope' }), runtime.gate.context);
-    const executed = await runtime.toolhost.boundary.execute({ actionId: 't2', tool: 'exec.run_with_secrets', args: judged.args ?? {}, paths: judged.paths, decision: judged.decision, approvalId: 'ap_test' });
-    expect(executed.result.error?.code).toBe('SECRET_MISSING');
+    expect((await approved(action({ X_TOKEN: 'nope' }))).error?.code).toBe('SECRET_MISSING');
     for (const variable of ['LD_PRELOAD', 'PATH', 'NODE_OPTIONS', 'GIT_SSH_COMMAND', 'BASH_ENV', 'lower']) {
       expect(evaluate(action({ [variable]: 'deploy_token' }), runtime.gate.context).decision.code, variable).toBe('INPUT_INVALID');
     }
+  });
+
+  it('never executes needs-approval with a forged approval id', async () => {
+    const judged = evaluate(action({ DEPLOY_TOKEN: 'deploy_token' }), runtime.gate.context);
+    const forged = await runtime.toolhost.boundary.execute({ actionId: 'f', tool: 'exec.run_with_secrets', args: judged.args ?? {}, paths: judged.paths, decision: judged.decision, approvalId: 'ap_forged' });
+    expect(forged.result).toMatchObject({ ok: false, error: { code: 'APPROVAL_UNKNOWN' } });
   });
 
   it('is not available to an agent without secret.read', () => {

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, constants, cpSync, fsyncSync, lstatSync, mkdirSync, openSync, readdirSync, readSync, renameSync, rmSync, fstatSync, writeSync } from 'node:fs';
+import { closeSync, constants, cpSync, fsyncSync, lstatSync, mkdirSync, openSync, readdirSync, readlinkSync, readSync, renameSync, rmSync, fstatSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
 /**
@@ -10,7 +10,7 @@ import { basename, dirname, join } from 'node:path';
 
 export class FileOpError extends Error {
   constructor(
-    readonly code: 'FS_NOT_A_FILE' | 'FS_TOO_LARGE' | 'FS_IO',
+    readonly code: 'FS_NOT_A_FILE' | 'FS_TOO_LARGE' | 'FS_IO' | 'PATH_CHANGED',
     message: string,
   ) {
     super(message);
@@ -19,13 +19,30 @@ export class FileOpError extends Error {
 
 export const sha256Bytes = (bytes: Uint8Array): string => `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
 
-function syncDir(dir: string): void {
-  const fd = openSync(dir, 'r');
+/**
+ * The directory that holds `path`, opened without following a link and checked to be exactly
+ * `dirname(path)` now. On Linux the operations that follow go through `/proc/self/fd/N/…`, so they
+ * land in that directory's inode even if a component of the path is swapped for a link meanwhile
+ * (the TOCTOU a parallel job could try). Elsewhere they fall back to the path.
+ */
+function pinParent(path: string): { readonly prefix: string; readonly fd: number; close(): void } {
+  const dir = dirname(path);
+  let fd: number;
   try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
+    fd = openSync(dir, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
+  } catch (e) {
+    throw new FileOpError('PATH_CHANGED', `\`${dir}\` is not a plain directory now: ${(e as NodeJS.ErrnoException).code ?? 'error'}`);
   }
+  const close = () => {
+    closeSync(fd);
+  };
+  if (process.platform !== 'linux') return { prefix: dir, fd, close };
+  const actual = readlinkSync(`/proc/self/fd/${String(fd)}`);
+  if (actual !== dir) {
+    close();
+    throw new FileOpError('PATH_CHANGED', `\`${dir}\` now resolves to \`${actual}\``);
+  }
+  return { prefix: `/proc/self/fd/${String(fd)}`, fd, close };
 }
 
 /** What is at `path` now, without following a final link. */
@@ -48,9 +65,12 @@ export function modeNoFollow(path: string): number {
 
 /** Reads a regular file through O_NOFOLLOW, refusing more than `max` bytes. */
 export function readNoFollow(path: string, max: number): Buffer {
+  // A FIFO or device would block the whole gate on open: only a regular file is opened, and
+  // O_NONBLOCK covers the moment between this look and the open.
+  if (probe(path) !== 'file') throw new FileOpError('FS_NOT_A_FILE', `\`${path}\` is not a regular file`);
   let fd: number;
   try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW);
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   } catch (e) {
     throw new FileOpError('FS_NOT_A_FILE', `cannot open \`${path}\`: ${(e as NodeJS.ErrnoException).code ?? 'error'}`);
   }
@@ -85,46 +105,66 @@ export function listNoFollow(path: string): { name: string; type: 'file' | 'dir'
  * refused, never followed. Returns the content digest.
  */
 export function commitFile(path: string, content: Uint8Array, mode = 0o644): string {
-  const dir = dirname(path);
-  mkdirSync(dir, { recursive: true });
-  const now = probe(path);
-  if (now !== 'missing' && now !== 'file') throw new FileOpError('FS_NOT_A_FILE', `\`${path}\` is a ${now}; only regular files are written`);
-  const tmp = join(dir, `.${basename(path)}.oracle-${randomBytes(6).toString('hex')}.tmp`);
-  const fd = openSync(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, now === 'file' ? lstatSync(path).mode & 0o777 : mode);
+  mkdirSync(dirname(path), { recursive: true });
+  const parent = pinParent(path);
   try {
-    let written = 0;
-    while (written < content.length) written += writeSync(fd, content, written);
-    fsyncSync(fd);
-  } catch (e) {
+    const target = `${parent.prefix}/${basename(path)}`;
+    const now = probe(target);
+    if (now !== 'missing' && now !== 'file') throw new FileOpError('FS_NOT_A_FILE', `\`${path}\` is a ${now}; only regular files are written`);
+    const tmp = `${parent.prefix}/.${basename(path)}.oracle-${randomBytes(6).toString('hex')}.tmp`;
+    const fd = openSync(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, now === 'file' ? lstatSync(target).mode & 0o777 : mode);
+    try {
+      let written = 0;
+      while (written < content.length) written += writeSync(fd, content, written);
+      fsyncSync(fd);
+    } catch (e) {
+      closeSync(fd);
+      rmSync(tmp, { force: true });
+      throw new FileOpError('FS_IO', `write failed: ${(e as Error).message}`);
+    }
     closeSync(fd);
-    rmSync(tmp, { force: true });
-    throw new FileOpError('FS_IO', `write failed: ${(e as Error).message}`);
+    renameSync(tmp, target);
+    fsyncSync(parent.fd);
+  } finally {
+    parent.close();
   }
-  closeSync(fd);
-  renameSync(tmp, path);
-  syncDir(dir);
   return sha256Bytes(content);
 }
 
 /** Removes a file (used by undo of a write that created it). */
 export function removeFile(path: string): void {
-  if (probe(path) !== 'file') throw new FileOpError('FS_NOT_A_FILE', `\`${path}\` is not a regular file`);
-  rmSync(path);
-  syncDir(dirname(path));
+  const parent = pinParent(path);
+  try {
+    const target = `${parent.prefix}/${basename(path)}`;
+    if (probe(target) !== 'file') throw new FileOpError('FS_NOT_A_FILE', `\`${path}\` is not a regular file`);
+    rmSync(target);
+    fsyncSync(parent.fd);
+  } finally {
+    parent.close();
+  }
 }
 
 /** Moves `from` to `to` (a trash or back out of it), across file systems when it must. */
 export function moveTree(from: string, to: string): void {
   mkdirSync(dirname(to), { recursive: true, mode: 0o700 });
+  const source = pinParent(from);
+  const dest = pinParent(to);
   try {
-    renameSync(from, to);
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'EXDEV') throw e;
-    cpSync(from, to, { recursive: true, verbatimSymlinks: true, errorOnExist: true, force: false });
-    rmSync(from, { recursive: true });
+    const src = `${source.prefix}/${basename(from)}`;
+    const dst = `${dest.prefix}/${basename(to)}`;
+    try {
+      renameSync(src, dst);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EXDEV') throw e;
+      cpSync(src, dst, { recursive: true, verbatimSymlinks: true, errorOnExist: true, force: false });
+      rmSync(src, { recursive: true });
+    }
+    fsyncSync(source.fd);
+    fsyncSync(dest.fd);
+  } finally {
+    source.close();
+    dest.close();
   }
-  syncDir(dirname(from));
-  syncDir(dirname(to));
 }
 
 /** A digest of a file or a whole tree (names, types, link targets, contents), to see if it changed. */

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export interface Job {
@@ -45,6 +45,8 @@ export class JobRoot {
   /** Removes the job directory; on failure blocks the root and says why. */
   remove(job: Job): { ok: true } | { ok: false; reason: string } {
     try {
+      // A job may leave directories it made unreadable (`chmod 0`); give them back before removing.
+      restoreOwnerAccess(job.dir);
       rmSync(job.dir, { recursive: true, force: true, maxRetries: 2 });
       if (existsSync(job.dir)) throw new Error('the directory is still there');
       return { ok: true };
@@ -58,5 +60,16 @@ export class JobRoot {
       }
       return { ok: false, reason };
     }
+  }
+}
+
+/** chmod u+rwx on every directory of the tree, never following a link. */
+function restoreOwnerAccess(dir: string): void {
+  try {
+    if (!lstatSync(dir).isDirectory()) return;
+    chmodSync(dir, 0o700);
+    for (const entry of readdirSync(dir, { withFileTypes: true })) if (entry.isDirectory()) restoreOwnerAccess(join(dir, entry.name));
+  } catch {
+    // What cannot be fixed here makes the removal fail, which blocks the root as it should.
   }
 }

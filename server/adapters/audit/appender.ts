@@ -3,10 +3,23 @@ import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readSync, fstat
 import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { GENESIS, monthFileName, recomputeHash, sealRecord, type AuditBody, type AuditRecord, type ChainHead } from '../../core/audit/record.js';
+import { CheckpointStore } from './checkpoint-store.js';
 
 export const sha256Text = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
 
-const MONTH_FILE = /^\d{4}-\d{2}\.jsonl$/u;
+export const MONTH_FILE = /^\d{4}-\d{2}\.jsonl$/u;
+
+export interface AppenderOptions {
+  /** Signs a checkpoint of the head after every flush (SPEC §7); see `openAuditLog`. */
+  readonly checkpoint?: CheckpointStore;
+}
+
+interface OpenState {
+  readonly head: ChainHead;
+  readonly file: string | undefined;
+  readonly repaired: AuditAppender['repaired'];
+  readonly needsGenesis: boolean;
+}
 
 /**
  * The append-only audit log under `<home>/logs/audit/` (SPEC §7). Group commit: appends that
@@ -14,30 +27,58 @@ const MONTH_FILE = /^\d{4}-\d{2}\.jsonl$/u;
  * and each flush writes every waiting record with one write and one fsync per month file. Nobody's promise resolves before its record
  * is durable. After a failed write or fsync the appender refuses every later append: the caller
  * must deny (fail closed), and a restart re-reads the tail.
+ *
+ * With a checkpoint store (SPEC §7 signed checkpoint), a fresh log is anchored at GENESIS before
+ * its first record, and each flush is followed by one signed checkpoint of the new head,
+ * coalesced and off the commit path: a record is acknowledged once it is durable in the log, and
+ * the checkpoint catches up one write later. Cutting only the records of that last window is not
+ * caught by the checkpoint; awaiting it on every flush would close the window at about half the
+ * group-commit throughput with few writers (measured: ~3.5k vs ~12k records/s with 8 writers).
  */
 export class AuditAppender {
   private head: ChainHead;
+  /** The month file holding the head: records never go to an earlier file than this. */
+  private current: string | undefined;
   private pending: { body: AuditBody; resolve: (r: AuditRecord) => void; reject: (e: Error) => void }[] = [];
   private flushing = false;
   private broken: Error | undefined;
   private readonly files = new Map<string, FileHandle>();
 
+  /** Set when opening found and removed a torn final line (a crash mid-write). */
+  readonly repaired: { file: string; removedBytes: number } | undefined;
+  /** A fresh log: GENESIS is checkpointed before the first record is written. */
+  private needsGenesis: boolean;
+
   private constructor(
     readonly dir: string,
-    head: ChainHead,
-    /** Set when opening found and removed a torn final line (a crash mid-write). */
-    readonly repaired: { file: string; removedBytes: number } | undefined,
+    start: OpenState,
+    private readonly checkpoint: CheckpointStore | undefined,
   ) {
-    this.head = head;
+    this.head = start.head;
+    this.current = start.file;
+    this.repaired = start.repaired;
+    this.needsGenesis = start.needsGenesis;
   }
 
-  static open(dir: string): AuditAppender {
+  static open(dir: string, options: AppenderOptions = {}): AuditAppender {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     const files = readdirSync(dir).filter((f) => MONTH_FILE.test(f)).sort();
-    const last = files.at(-1);
-    if (last === undefined) return new AuditAppender(dir, GENESIS, undefined);
-    const tail = readTail(join(dir, last));
-    return new AuditAppender(dir, tail.head, tail.removedBytes > 0 ? { file: last, removedBytes: tail.removedBytes } : undefined);
+    let repaired: AuditAppender['repaired'];
+    let head = GENESIS;
+    let file: string | undefined;
+    // The newest file may be empty (created, then the crash came before its first write): the
+    // head is then the last record of an earlier file.
+    for (const name of files.toReversed()) {
+      const tail = readTail(join(dir, name));
+      if (tail.removedBytes > 0) repaired ??= { file: name, removedBytes: tail.removedBytes };
+      if (tail.head.seq > 0) {
+        head = tail.head;
+        file = name;
+        break;
+      }
+    }
+    const anchored = options.checkpoint === undefined || checkAnchor(dir, files, head, options.checkpoint);
+    return new AuditAppender(dir, { head, file, repaired, needsGenesis: !anchored }, options.checkpoint);
   }
 
   get chainHead(): ChainHead {
@@ -45,6 +86,8 @@ export class AuditAppender {
   }
 
   append(body: AuditBody): Promise<AuditRecord> {
+    const checkpointFailure = this.checkpoint?.failure;
+    if (this.broken === undefined && checkpointFailure !== undefined) this.broken = checkpointFailure;
     if (this.broken !== undefined) return Promise.reject(new AuditWriteError(`the audit log is unavailable: ${this.broken.message}`));
     return new Promise((resolve, reject) => {
       this.pending.push({ body, resolve, reject });
@@ -62,19 +105,36 @@ export class AuditAppender {
       this.flushing = false;
       return;
     }
-    const sealed: AuditRecord[] = [];
+    const sealed: { record: AuditRecord; file: string; item: (typeof batch)[number] }[] = [];
     let head = this.head;
+    let current = this.current;
     for (const item of batch) {
-      const record = sealRecord(item.body, head, sha256Text);
-      sealed.push(record);
+      let record: AuditRecord;
+      try {
+        record = sealRecord(item.body, head, sha256Text);
+      } catch {
+        // A body with no canonical JSON form (a lone surrogate, say) fails alone; the caller denies.
+        item.reject(new AuditWriteError('the audit record has no canonical JSON form'));
+        continue;
+      }
+      // SPEC §7 month files, kept in chain order: a record whose ts month is earlier than the
+      // head's file (a clock step back, or a writer that stamped its body before midnight) stays
+      // in the head's file, so reading the files in name order reads the chain in seq order.
+      const own = monthFileName(record.ts);
+      const file = current !== undefined && current > own ? current : own;
+      sealed.push({ record, file, item });
       head = record;
+      current = file;
     }
     try {
-      const byFile = new Map<string, string[]>();
-      for (const record of sealed) {
-        const file = monthFileName(record.ts);
-        byFile.set(file, [...(byFile.get(file) ?? []), JSON.stringify(record) + '\n']);
+      if (this.needsGenesis && this.checkpoint !== undefined) {
+        this.checkpoint.update(GENESIS);
+        await this.checkpoint.idle();
+        if (this.checkpoint.failure !== undefined) throw this.checkpoint.failure;
+        this.needsGenesis = false;
       }
+      const byFile = new Map<string, string[]>();
+      for (const { record, file } of sealed) byFile.set(file, [...(byFile.get(file) ?? []), JSON.stringify(record) + '\n']);
       for (const [file, lines] of byFile) {
         const handle = await this.handle(file);
         const buffer = Buffer.from(lines.join(''), 'utf8');
@@ -85,16 +145,16 @@ export class AuditAppender {
     } catch (e) {
       this.broken = e instanceof Error ? e : new Error('write failed');
       const error = new AuditWriteError(`the audit write failed: ${this.broken.message}`);
-      for (const item of [...batch, ...this.pending]) item.reject(error);
+      for (const { item } of sealed) item.reject(error);
+      for (const item of this.pending) item.reject(error);
       this.pending = [];
       this.flushing = false;
       return;
     }
     this.head = head;
-    batch.forEach((item, i) => {
-      const record = sealed[i];
-      if (record !== undefined) item.resolve(record);
-    });
+    this.current = current;
+    if (sealed.length > 0) this.checkpoint?.update(head);
+    for (const { record, item } of sealed) item.resolve(record);
     // Whatever arrived during this flush goes in the next one.
     await this.flush();
   }
@@ -115,16 +175,94 @@ export class AuditAppender {
     return handle;
   }
 
-  /** Waits for every pending append, then closes the files. */
+  /** Waits for every pending append and the last checkpoint, then closes the files. */
   async close(): Promise<void> {
     while (this.flushing) await new Promise((r) => setImmediate(r));
+    await this.checkpoint?.idle();
     for (const handle of this.files.values()) await handle.close();
     this.files.clear();
   }
 }
 
+/** `<home>/logs/audit` with its signed checkpoint in `<home>/data` (SPEC §2 layout, §7). */
+export function openAuditLog(home: string, now?: () => Date): AuditAppender {
+  let checkpoint: CheckpointStore;
+  try {
+    checkpoint = CheckpointStore.open(join(home, 'data'), now);
+  } catch (e) {
+    throw new AuditWriteError(`the audit log is unavailable: ${e instanceof Error ? e.message : 'no signing key'}`);
+  }
+  return AuditAppender.open(join(home, 'logs', 'audit'), { checkpoint });
+}
+
 export class AuditWriteError extends Error {
   readonly code = 'AUDIT_WRITE_FAILED';
+}
+
+/**
+ * Before writing, the log must still reach its checkpoint with the same record there. Appending
+ * to a truncated or rewritten log and re-signing would launder the damage, so opening fails
+ * instead (fail closed, SPEC §1): the operator runs `oracle audit verify` and decides.
+ */
+function checkAnchor(dir: string, files: readonly string[], head: ChainHead, store: CheckpointStore): boolean {
+  const state = store.read();
+  const refuse = (why: string): never => {
+    throw new AuditWriteError(`the audit log does not match its checkpoint (${why}); run \`oracle audit verify\` before ORACLE writes to it again`);
+  };
+  if (state.state === 'absent') {
+    if (head.seq > 0) refuse('the log has records but there is no checkpoint');
+    return false;
+  }
+  if (state.state === 'invalid') return refuse(state.reason);
+  const { seq, hash } = state.checkpoint;
+  if (seq > head.seq) refuse(`the log ends at seq ${head.seq}, the checkpoint names seq ${seq}`);
+  if ((seq === 0 ? GENESIS.hash : hashAtSeq(dir, files, seq)) !== hash) refuse(`seq ${seq} is not the record the checkpoint signed`);
+  return true;
+}
+
+/** The hash of the record with `seq`, read backwards from the end (the checkpoint is near the head). */
+function hashAtSeq(dir: string, files: readonly string[], seq: number): string | undefined {
+  for (const file of files.toReversed()) {
+    for (const line of linesBackward(join(dir, file))) {
+      let record: Partial<AuditRecord>;
+      try {
+        record = JSON.parse(line.toString('utf8')) as Partial<AuditRecord>;
+      } catch {
+        return undefined;
+      }
+      if (record.seq === seq) return record.hash;
+      if (typeof record.seq !== 'number' || record.seq < seq) return undefined;
+    }
+  }
+  return undefined;
+}
+
+/** The complete lines of a file, last first, read in 64 KiB chunks. */
+function* linesBackward(path: string): Generator<Buffer> {
+  const fd = openSync(path, 'r');
+  try {
+    let position = fstatSync(fd).size;
+    let carry = Buffer.alloc(0);
+    let first = true;
+    while (position > 0) {
+      const start = Math.max(0, position - 65_536);
+      const chunk = Buffer.alloc(position - start);
+      readSync(fd, chunk, 0, chunk.length, start);
+      position = start;
+      const data = Buffer.concat([chunk, carry]);
+      let end = data.length;
+      if (first && data[end - 1] === 0x0a) end -= 1;
+      first = false;
+      for (let at = end > 0 ? data.lastIndexOf(0x0a, end - 1) : -1; at !== -1; at = end > 0 ? data.lastIndexOf(0x0a, end - 1) : -1) {
+        yield data.subarray(at + 1, end);
+        end = at;
+      }
+      carry = data.subarray(0, end);
+    }
+    if (carry.length > 0) yield carry;
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /**

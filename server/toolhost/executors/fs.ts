@@ -1,5 +1,6 @@
 import { commitFile, FileOpError, listNoFollow, modeNoFollow, moveTree, probe, readNoFollow, sha256Bytes, treeDigest } from '../../adapters/agent/files.js';
 import type { ToolhostEnv } from '../env.js';
+import { sandboxView } from '../sandbox-masks.js';
 import { failed, type ExecutionResult, type PreparedAction } from '../types.js';
 
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
@@ -60,6 +61,13 @@ export function fsDelete(action: PreparedAction, env: ToolhostEnv): ExecutionRes
     const kind = probe(path);
     if (kind === 'missing') return failed('FS_NOT_A_FILE', `\`${path}\` does not exist`);
     if (kind === 'link' || kind === 'other') return failed('FS_NOT_A_FILE', `\`${path}\` is a ${kind}; only files and directories are deleted`);
+    if (kind === 'dir') {
+      // Deleting a folder must not take with it what the gate would never let be deleted alone.
+      const view = sandboxView(env.gate, path, { gitVisible: false });
+      if (view === undefined) return failed('NOT_ALLOWED', `\`${path}\` holds too many files to check`);
+      const first = view.masks[0];
+      if (first !== undefined) return failed('NOT_ALLOWED', `\`${path}\` holds \`${first.path}\`, which the policy denies`);
+    }
     const id = env.undo.newId();
     const digest = treeDigest(path);
     const trash = env.undo.trashPath(id);

@@ -24,7 +24,8 @@ export async function netFetch(action: PreparedAction, env: ToolhostEnv): Promis
       status: result.status,
       url: result.finalUrl,
       address: result.address,
-      headers: result.headers,
+      // Response headers are output too: cookies are dropped, every other value redacted.
+      headers: Object.fromEntries(Object.entries(result.headers).filter(([name]) => name.toLowerCase() !== 'set-cookie').map(([name, value]) => [name, env.redact(value, [])])),
       body: env.redact(new TextDecoder('utf-8').decode(result.body), []),
     },
     ...(result.status < 400 ? {} : { error: { code: 'HTTP_STATUS', message: `the server answered ${String(result.status)}` } }),

@@ -1,0 +1,66 @@
+import { closeSync, openSync, readdirSync, readSync } from 'node:fs';
+import { join } from 'node:path';
+import { verifyAuditLog, type CheckpointInput, type LogFile, type LogLine, type VerifyReport } from '../../core/audit/verify.js';
+import { MONTH_FILE, sha256Text } from './appender.js';
+import { loadVerifier, readCheckpointText } from './checkpoint-store.js';
+
+/**
+ * Reading side of the audit log for `oracle audit verify` (SPEC §7, §12): the month files of
+ * `<home>/logs/audit` as streams of lines, and the checkpoint and key from `<home>/data`.
+ * Read-only: it never creates, repairs or re-signs anything.
+ */
+const CHUNK = 256 * 1024;
+
+/** Lines of a file in order, read in chunks; a final line without `\n` comes back unterminated. */
+function* readLines(path: string): Generator<LogLine> {
+  const fd = openSync(path, 'r');
+  try {
+    let carry = Buffer.alloc(0);
+    let position = 0;
+    for (;;) {
+      const chunk = Buffer.alloc(CHUNK);
+      const n = readSync(fd, chunk, 0, CHUNK, position);
+      if (n === 0) break;
+      position += n;
+      const data = carry.length === 0 ? chunk.subarray(0, n) : Buffer.concat([carry, chunk.subarray(0, n)]);
+      let start = 0;
+      for (let at = data.indexOf(0x0a); at !== -1; at = data.indexOf(0x0a, start)) {
+        yield { bytes: data.subarray(start, at), terminated: true };
+        start = at + 1;
+      }
+      carry = data.subarray(start);
+    }
+    if (carry.length > 0) yield { bytes: carry, terminated: false };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The `YYYY-MM.jsonl` files of the log directory in name (= chain) order; none if it is absent. */
+export function monthFiles(dir: string): LogFile[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw e;
+  }
+  return names
+    .filter((name) => MONTH_FILE.test(name))
+    .sort()
+    .map((name) => ({ name, lines: () => readLines(join(dir, name)) }));
+}
+
+/** Verifies the audit log of one home: chain, month files and signed checkpoint. */
+export function verifyAuditHome(home: string): VerifyReport {
+  const dataDir = join(home, 'data');
+  let checkpoint: CheckpointInput;
+  try {
+    const text = readCheckpointText(dataDir);
+    checkpoint = text === undefined ? { state: 'absent' } : { state: 'present', text };
+  } catch (e) {
+    // An unreadable or unsafe checkpoint file is reported as a bad checkpoint, never skipped.
+    checkpoint = { state: 'unreadable', reason: e instanceof Error ? e.message : 'the checkpoint is unreadable' };
+  }
+  return verifyAuditLog({ files: monthFiles(join(home, 'logs', 'audit')), checkpoint, key: loadVerifier(dataDir), sha256: sha256Text });
+}

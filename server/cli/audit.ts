@@ -1,0 +1,31 @@
+import type { Writable } from 'node:stream';
+import { verifyAuditHome } from '../adapters/audit/read-log.js';
+import type { VerifyReport } from '../core/audit/verify.js';
+
+export interface AuditOptions {
+  readonly home: string;
+  readonly json: boolean;
+}
+
+/**
+ * `oracle audit verify [--home DIR] [--json]` (SPEC §12): exit 0 when the log is intact, 1 when
+ * it is not, with the first bad record (file, line, seq), its reason code and why.
+ */
+export function runAudit(args: readonly string[], options: AuditOptions, out: Writable): number | undefined {
+  if (args.length !== 1 || args[0] !== 'verify') return undefined;
+  const report = verifyAuditHome(options.home);
+  out.write(options.json ? JSON.stringify(report) + '\n' : describe(report));
+  return report.ok ? 0 : 1;
+}
+
+function describe(report: VerifyReport): string {
+  const checkpoint = report.checkpoint === null ? 'no checkpoint' : `checkpoint seq ${report.checkpoint.seq} signed ${report.checkpoint.ts}`;
+  const fault = report.fault;
+  if (fault === null) {
+    return `audit log intact: ${report.records} records in ${report.files} files, head seq ${report.head.seq} (${report.head.hash}), ${checkpoint}\n`;
+  }
+  const where = fault.file === null ? '' : ` at \`${fault.file}\`${fault.line === null ? '' : ` line ${fault.line}`}`;
+  const seq = fault.seq === null ? '' : ` (seq ${fault.seq})`;
+  const verdict = fault.code === 'TORN_TAIL' ? 'audit log: torn tail' : 'audit log BROKEN';
+  return `${verdict}${where}${seq}: ${fault.code}: ${fault.message}\n${report.records} records before it verified, head seq ${report.head.seq}; ${checkpoint}\n`;
+}
