@@ -1,4 +1,6 @@
 import { join } from 'node:path';
+import { getConnInfo } from '@hono/node-server/conninfo';
+import { DesktopSessions } from './desktop-sessions.js';
 import { createApp } from './http/app.js';
 import type { Caller } from './http/caller.js';
 import { ensureTlsMaterial } from './adapters/certs.js';
@@ -19,6 +21,9 @@ export interface Running {
   readonly listening: Listening;
   readonly url: string;
   readonly spkiSha256: string;
+  /** The one-time desktop login link printed at start. */
+  readonly loginUrl: string;
+  readonly desktop: DesktopSessions;
   close(): Promise<void>;
 }
 
@@ -30,12 +35,34 @@ export async function startServer(options: ServeOptions): Promise<Running> {
   const runtime = await openRuntime({ home: options.home, policy: options.policy, actor: 'server' });
   const credentials = CredentialStore.open(join(runtime.gate.home, 'data'));
   const tls = await ensureTlsMaterial(runtime.gate.home, { dns: ['localhost'], ips: ['127.0.0.1', '::1'] });
+  const desktop = new DesktopSessions();
   const app = createApp({
     gateStatus: () => ({ mode: runtime.mode(), policyDigest: runtime.gate.digest }),
     spkiSha256: tls.spkiSha256,
+    now: () => Date.now(),
+    isLoopback: (c) => {
+      const address = getConnInfo(c).remote.address ?? '';
+      return address === '127.0.0.1' || address === '::1' || address === '::ffff:127.0.0.1';
+    },
+    desktop: { exchange: (code) => desktop.exchange(code) },
+    control: {
+      pending: () => runtime.desk.list(),
+      answer: (id, verdict, remember) => runtime.desk.answer(id, verdict, remember),
+      halt: (reason, by) => runtime.halt(reason, by),
+      resume: (by) => runtime.resume(by),
+      mode: () => runtime.mode(),
+    },
+    devices: {
+      publicKey: (id) => credentials.publicKey(id),
+      advanceCounter: (id, counter) => credentials.advanceCounter(id, counter),
+      list: () => credentials.list('dev').map((d) => ({ id: d.id, name: d.name, profile: d.profile ?? 'phone', created_at: d.created_at, revoked_at: d.revoked_at })),
+      revoke: (id) => credentials.revoke(id),
+    },
     callers: {
-      async verify(header): Promise<Caller | undefined> {
-        const token = parseBearer(header);
+      async verify(request): Promise<Caller | undefined> {
+        // The desktop: a session cookie, from this machine only.
+        if (request.cookie !== undefined && request.loopback && desktop.valid(request.cookie)) return { kind: 'desktop', id: 'desktop', name: 'desktop' };
+        const token = parseBearer(request.authorization);
         if (token === undefined) return undefined;
         const record = await credentials.verify(token);
         if (record === undefined) return undefined;
@@ -48,11 +75,14 @@ export async function startServer(options: ServeOptions): Promise<Running> {
     },
   });
   const listening = await listenHttps(app, { hostname: '127.0.0.1', port: options.port, key: tls.key, cert: tls.cert });
+  const url = `https://127.0.0.1:${String(listening.port)}`;
   return {
+    loginUrl: `${url}/login?code=${desktop.mintCode()}`,
+    desktop,
     runtime,
     credentials,
     listening,
-    url: `https://127.0.0.1:${String(listening.port)}`,
+    url,
     spkiSha256: tls.spkiSha256,
     async close() {
       await listening.close();

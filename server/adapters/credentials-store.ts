@@ -1,5 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import argon2 from 'argon2';
 import { formatToken, type ParsedToken, type TokenKind } from '../core/credentials/token.js';
@@ -34,11 +34,27 @@ export class CredentialStore {
   /** Argon2 verifications performed (for tests and the bench: junk must cost none). */
   hashCalls = 0;
 
+  private loadedMtime = 0;
+
   private constructor(readonly path: string) {
-    if (existsSync(path)) {
-      const list = JSON.parse(readFileSync(path, 'utf8')) as CredentialRecord[];
-      for (const r of list) this.records.set(r.id, r);
-    }
+    this.reload();
+  }
+
+  /** `oracle agents add` writes the file from another process: pick new records up. */
+  private reload(): void {
+    if (!existsSync(this.path)) return;
+    const mtime = statSync(this.path).mtimeMs;
+    if (mtime === this.loadedMtime) return;
+    this.loadedMtime = mtime;
+    const list = JSON.parse(readFileSync(this.path, 'utf8')) as CredentialRecord[];
+    this.records = new Map(list.map((r) => [r.id, r]));
+    for (const [id] of this.verified) if (this.records.get(id)?.revoked_at !== null) this.verified.delete(id);
+  }
+
+  /** The public key a device signs with (JWK), if it is active. */
+  publicKey(id: string): Readonly<Record<string, unknown>> | undefined {
+    const r = this.records.get(id);
+    return r === undefined || r.revoked_at !== null ? undefined : r.public_key_jwk;
   }
 
   static open(dataDir: string): CredentialStore {
@@ -82,6 +98,7 @@ export class CredentialStore {
   }
 
   async verify(token: ParsedToken): Promise<CredentialRecord | undefined> {
+    if (!this.records.has(token.id)) this.reload(); // a stat, never a hash
     const record = this.records.get(token.id);
     // INVARIANT: unknown or revoked ids are refused before any Argon2 work.
     if (record === undefined || record.revoked_at !== null || record.kind !== token.kind) return undefined;
@@ -104,6 +121,7 @@ export class CredentialStore {
       closeSync(fd);
     }
     renameSync(tmp, this.path);
+    this.loadedMtime = statSync(this.path).mtimeMs;
     const dir = openSync(dirname(this.path), 'r');
     try {
       fsyncSync(dir);

@@ -34,6 +34,7 @@ export async function runServe(flags: ServeFlags): Promise<number> {
       `  home:    ${gate.home}`,
       `  TLS key pin (SPKI SHA-256, base64): ${running.spkiSha256}`,
       `  health:  ${running.url}/api/v1/health`,
+      `  desktop: ${running.loginUrl}   (open on this machine; the code works once)`,
       '',
     ].join('\n'),
   );

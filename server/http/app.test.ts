@@ -21,8 +21,22 @@ function appWith(callers: Record<string, Caller>) {
   const app = createApp({
     gateStatus: () => ({ mode: 'read-only', policyDigest: 'sha256:ab' }),
     spkiSha256: 'PIN',
-    callers: { verify: (header) => Promise.resolve(header === undefined ? undefined : callers[header]) },
+    callers: { verify: (request) => Promise.resolve(request.authorization === undefined ? undefined : callers[request.authorization]) },
     actions,
+    control: {
+      pending: () => [],
+      answer: () => Promise.reject(new Error('never reached')),
+      halt: () => {
+        calls.push('halt');
+        return Promise.resolve();
+      },
+      resume: () => Promise.resolve(true),
+      mode: () => 'normal',
+    },
+    devices: { publicKey: () => undefined, advanceCounter: () => false, list: () => [], revoke: () => false },
+    desktop: { exchange: () => undefined },
+    isLoopback: () => true,
+    now: () => Date.now(),
   });
   return { app, calls };
 }
@@ -48,6 +62,16 @@ describe('createApp', () => {
       expect(res.status, path).toBe(401);
       expect(await res.json()).toMatchObject({ error: { code: 'UNAUTHENTICATED' } });
     }
+    expect(calls).toEqual([]);
+  });
+
+  it('refuses HALT from an agent, and from a device without its signature', async () => {
+    const { app, calls } = appWith({ 'Bearer good': agent, 'Bearer phone': phone });
+    expect((await app.request('/api/v1/halt', { method: 'POST', headers: { authorization: 'Bearer good' }, body: '{}' })).status).toBe(403);
+    const unsigned = await app.request('/api/v1/halt', { method: 'POST', headers: { authorization: 'Bearer phone' }, body: '{}' });
+    expect(unsigned.status).toBe(403);
+    expect(await unsigned.json()).toMatchObject({ error: { message: 'a device signature is required' } });
+    expect((await app.request('/api/v1/resume', { method: 'POST', headers: { authorization: 'Bearer phone' }, body: '{}' })).status).toBe(403);
     expect(calls).toEqual([]);
   });
 

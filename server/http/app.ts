@@ -1,9 +1,20 @@
 import { Hono } from 'hono';
+import { getCookie, setCookie } from 'hono/cookie';
 import { secureHeaders } from 'hono/secure-headers';
+import type { Context } from 'hono';
 import type { GateMode } from '../core/decide/context.js';
 import type { Caller, CallerVerifier } from './caller.js';
 import { fail } from './errors.js';
 import { actionsRoutes, type ActionsService } from './routes/actions.js';
+import { controlRoutes, type DeviceRegistry, type GateControl } from './routes/control.js';
+
+/** Desktop login (SPEC §9): a one-time code from `oracle serve`, exchanged on loopback only. */
+export interface DesktopLogin {
+  /** Spends the code; returns a new session id, or undefined. */
+  exchange(code: string): string | undefined;
+}
+
+export const DESKTOP_COOKIE = 'oracle_desktop';
 
 /** What the routes need, passed in by the composition root (main.ts); nothing here does I/O. */
 export interface AppDeps {
@@ -11,28 +22,47 @@ export interface AppDeps {
   readonly spkiSha256: string;
   readonly callers: CallerVerifier;
   readonly actions: ActionsService;
+  readonly control: GateControl;
+  readonly devices: DeviceRegistry;
+  readonly desktop: DesktopLogin;
+  /** Whether the request came from this machine (the listener knows; http does not). */
+  readonly isLoopback: (c: Context) => boolean;
+  readonly now: () => number;
 }
+
+type Vars = { Variables: { caller: Caller } };
 
 /**
  * createApp(deps) builds the Hono app and never listens (SPEC §2); tests call `app.request`.
  * Every `/api/v1` route except health requires a credential, checked before any handler runs.
  */
-export function createApp(deps: AppDeps): Hono<{ Variables: { caller: Caller } }> {
-  const app = new Hono<{ Variables: { caller: Caller } }>();
+export function createApp(deps: AppDeps): Hono<Vars> {
+  const app = new Hono<Vars>();
+  // Route contexts differ only in their variables; the listener reads just the connection.
+  const loopback = (c: Context<Vars>): boolean => deps.isLoopback(c);
   app.use('*', secureHeaders({ contentSecurityPolicy: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] }, referrerPolicy: 'no-referrer' }));
   app.get('/api/v1/health', (c) => {
     const status = deps.gateStatus();
     return c.json({ ok: true, mode: status.mode, spki_sha256: deps.spkiSha256, policy_digest: status.policyDigest });
   });
+  // Desktop login: loopback only, one-time code, then a SameSite=Strict HttpOnly session cookie.
+  app.get('/login', (c) => {
+    if (!loopback(c)) return fail(c, 'FORBIDDEN', 'the desktop signs in from this machine only');
+    const session = deps.desktop.exchange(c.req.query('code') ?? '');
+    if (session === undefined) return fail(c, 'UNAUTHENTICATED', 'the login code is wrong, used or expired; restart `oracle serve` for a new link');
+    setCookie(c, DESKTOP_COOKIE, session, { httpOnly: true, secure: true, sameSite: 'Strict', path: '/' });
+    return c.json({ ok: true, desktop: true });
+  });
   // Denied when no credential is recognised; nothing below this line runs for such a request.
-  app.use('/api/v1/*', async (c, next) => {
-    const caller = await deps.callers.verify(c.req.header('authorization'));
+  app.use('/api/v1/*', async (c: Context<Vars>, next) => {
+    const caller = await deps.callers.verify({ authorization: c.req.header('authorization'), cookie: getCookie(c, DESKTOP_COOKIE), loopback: loopback(c) });
     if (caller === undefined) return fail(c, 'UNAUTHENTICATED', 'this route needs a device, desktop or agent credential');
     c.set('caller', caller);
     await next();
     return undefined;
   });
   app.route('/api/v1/actions', actionsRoutes(deps.actions));
+  app.route('/api/v1', controlRoutes(deps.control, deps.devices, deps.now));
   app.notFound((c) => fail(c, 'NOT_FOUND', 'no such route'));
   app.onError((_e, c) => fail(c, 'INTERNAL', 'internal error'));
   return app;

@@ -1,0 +1,109 @@
+import { Hono, type Context } from 'hono';
+import type { Approval, Approver, Transition } from '../../core/approvals/approval.js';
+import type { GateMode } from '../../core/decide/context.js';
+import { approverOf, type Caller } from '../caller.js';
+import { verifyDeviceSignature, type DeviceKeys } from '../device-signature.js';
+import { fail } from '../errors.js';
+
+/** What people's controls need from the gate (the runtime implements it). */
+export interface GateControl {
+  pending(): readonly Approval[];
+  answer(id: string, verdict: { approver: Approver; verdict: 'approve' | 'deny'; nonce: string; argHash: string; phrase?: string; message?: string }, remember?: { ttlMs: number }): Promise<Transition>;
+  halt(reason: string, by: string): Promise<unknown>;
+  resume(by: string): Promise<boolean>;
+  mode(): GateMode;
+}
+
+export interface DeviceRegistry extends DeviceKeys {
+  list(): readonly { id: string; name: string; profile: string; created_at: string; revoked_at: string | null }[];
+  revoke(id: string): boolean;
+}
+
+type Vars = { Variables: { caller: Caller } };
+
+const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+
+/**
+ * Approve, deny, HALT, resume and devices (SPEC §8, §9). Profiles are enforced here, on the
+ * server, whatever a UI shows: agents approve nothing, phones approve T2 and HALT but never T3
+ * and never resume; a device's state-changing request must be signed with its device key.
+ */
+export function controlRoutes(control: GateControl, devices: DeviceRegistry, now: () => number): Hono<Vars> {
+  const app = new Hono<Vars>();
+
+  /** Reads the body once and, for devices, checks the request signature over it. */
+  const signedBody = async (c: Context<Vars>): Promise<{ body: Record<string, unknown> } | { error: Response }> => {
+    const caller = c.get('caller');
+    const text = await c.req.text();
+    if (caller.kind === 'device') {
+      const problem = await verifyDeviceSignature(c, { id: caller.id, body: text }, devices, now());
+      if (problem !== undefined) return { error: fail(c, 'FORBIDDEN', problem) };
+    }
+    if (text === '') return { body: {} };
+    try {
+      const parsed: unknown = JSON.parse(text);
+      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return { error: fail(c, 'INPUT_INVALID', 'the body is a JSON object') };
+      return { body: parsed as Record<string, unknown> };
+    } catch {
+      return { error: fail(c, 'INPUT_INVALID', 'the body is not JSON') };
+    }
+  };
+
+  app.get('/approvals', (c) => {
+    if (c.get('caller').kind === 'agent') return fail(c, 'FORBIDDEN', 'agents do not see approval cards');
+    return c.json({ approvals: control.pending().filter((a) => a.state === 'pending'), mode: control.mode() });
+  });
+
+  for (const verdict of ['approve', 'deny'] as const) {
+    app.post(`/approvals/:id/${verdict}`, async (c) => {
+      const approver = approverOf(c.get('caller'));
+      if (approver === undefined) return fail(c, 'FORBIDDEN', 'agents cannot approve');
+      const read = await signedBody(c);
+      if ('error' in read) return read.error;
+      const nonce = str(read.body['nonce']);
+      const argHash = str(read.body['arg_hash']);
+      if (nonce === undefined || argHash === undefined) return fail(c, 'INPUT_INVALID', 'the card’s nonce and arg_hash are required');
+      const phrase = str(read.body['phrase']);
+      const message = str(read.body['message']);
+      const rememberMs = typeof read.body['remember_seconds'] === 'number' ? read.body['remember_seconds'] * 1000 : undefined;
+      const result = await control.answer(
+        c.req.param('id'),
+        { approver, verdict, nonce, argHash, ...(phrase === undefined ? {} : { phrase }), ...(message === undefined ? {} : { message: message.slice(0, 2000) }) },
+        rememberMs === undefined ? undefined : { ttlMs: rememberMs },
+      );
+      if (!result.ok) return c.json({ error: { code: result.code, message: result.reason } }, result.code === 'APPROVAL_UNKNOWN' ? 404 : 409);
+      return c.json({ approval: result.approval });
+    });
+  }
+
+  app.post('/halt', async (c) => {
+    const caller = c.get('caller');
+    if (caller.kind === 'agent') return fail(c, 'FORBIDDEN', 'HALT is for people, not agents');
+    const read = await signedBody(c);
+    if ('error' in read) return read.error;
+    const reason = str(read.body['reason']) ?? 'halted from a device';
+    await control.halt(reason.slice(0, 500), caller.kind === 'desktop' ? 'desktop' : `device:${caller.id}`);
+    return c.json({ mode: control.mode() });
+  });
+
+  app.post('/resume', async (c) => {
+    // Never from a phone, never from an agent: only the desktop lifts a HALT (SPEC §8).
+    if (c.get('caller').kind !== 'desktop') return fail(c, 'FORBIDDEN', 'only the desktop resumes');
+    await c.req.text();
+    await control.resume('desktop');
+    return c.json({ mode: control.mode() });
+  });
+
+  app.get('/devices', (c) => {
+    if (c.get('caller').kind === 'agent') return fail(c, 'FORBIDDEN', 'agents do not list devices');
+    return c.json({ devices: devices.list() });
+  });
+
+  app.post('/devices/:id/revoke', async (c) => {
+    if (c.get('caller').kind !== 'desktop') return fail(c, 'FORBIDDEN', 'devices are revoked from the desktop');
+    await c.req.text();
+    return devices.revoke(c.req.param('id')) ? c.json({ revoked: c.req.param('id') }) : fail(c, 'NOT_FOUND', 'no such active device');
+  });
+
+  return app;
+}
