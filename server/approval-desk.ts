@@ -7,6 +7,7 @@ import type { Evaluation } from './core/decide/decide.js';
 import type { Grant } from './core/lifecycle/headless.js';
 import { isTainting, type ProvenanceEntry } from '../shared/provenance.js';
 import type { ApprovalsFile } from './adapters/approvals-store.js';
+import { redactDeep } from './core/redact/index.js';
 
 type Waiter = (approval: Approval) => void;
 
@@ -23,13 +24,27 @@ export class ApprovalDesk {
   /** Set by HALT: nothing new may wait until a resume reopens the desk. */
   private halted = false;
 
-  constructor(
-    private readonly file: ApprovalsFile,
-    private readonly audit: (body: AuditBody) => Promise<unknown>,
-    private readonly now: () => Date,
-    private readonly argHash: (args: Readonly<Record<string, unknown>>) => string,
-  ) {
-    const state = file.load();
+  private readonly file: ApprovalsFile;
+  private readonly audit: (body: AuditBody) => Promise<unknown>;
+  private readonly now: () => Date;
+  private readonly argHash: (args: Readonly<Record<string, unknown>>) => string;
+  /** Told of every new or changed approval (the live event stream). */
+  private readonly onChange: (approval: Approval) => void;
+
+  constructor(deps: {
+    readonly file: ApprovalsFile;
+    readonly audit: (body: AuditBody) => Promise<unknown>;
+    readonly now: () => Date;
+    readonly argHash: (args: Readonly<Record<string, unknown>>) => string;
+    readonly onChange?: (approval: Approval) => void;
+  }) {
+    this.file = deps.file;
+    this.audit = deps.audit;
+    this.now = deps.now;
+    this.argHash = deps.argHash;
+    this.onChange = deps.onChange ?? (() => undefined);
+    const now = deps.now;
+    const state = deps.file.load();
     for (const a of state.approvals) this.approvals.set(a.approval_id, expireDue(a, now()));
     this.remembered = state.remembered.filter((r) => Date.parse(r.expires_at) > now().getTime());
     for (const [id, s] of Object.entries(state.sessions)) this.sessions.set(id, s);
@@ -85,7 +100,8 @@ export class ApprovalDesk {
         argHash: hash,
         tier: decision.tier,
         reason: decision.reasons.join('; '),
-        preview: { tool, args },
+        // The card shows the resolved arguments, redacted: it travels to phones and events.
+        preview: redactDeep({ tool, args }).value as Record<string, unknown>,
         provenance: this.session(evaluation.session).provenance.map((p) => p.source).filter((s) => s !== ''),
         nonce: randomBytes(16).toString('base64url'),
         session,
@@ -95,6 +111,7 @@ export class ApprovalDesk {
     );
     this.approvals.set(approval.approval_id, approval);
     this.persist();
+    this.onChange(approval);
     await this.audit({ kind: 'approval', ts: this.now().toISOString(), actor: 'oracle', action_id: actionId, tool, tier: decision.tier, outcome: 'requested', detail: { approval_id: approval.approval_id, arg_hash: hash, expires_at: approval.expires_at } });
     return this.wait(approval.approval_id, waitMs);
   }
@@ -192,6 +209,7 @@ export class ApprovalDesk {
   private settle(approval: Approval): void {
     this.approvals.set(approval.approval_id, approval);
     this.persist();
+    this.onChange(approval);
     for (const wake of [...(this.waiters.get(approval.approval_id) ?? [])]) wake(approval);
   }
 

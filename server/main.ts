@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { DesktopSessions } from './desktop-sessions.js';
+import { EventHub, visibleTo } from './events.js';
 import { createApp } from './http/app.js';
 import type { Caller } from './http/caller.js';
 import { ensureTlsMaterial } from './adapters/certs.js';
@@ -32,7 +33,8 @@ export interface Running {
  * credentials, the TLS material, createApp with its dependencies, HTTPS on loopback.
  */
 export async function startServer(options: ServeOptions): Promise<Running> {
-  const runtime = await openRuntime({ home: options.home, policy: options.policy, actor: 'server' });
+  const hub = new EventHub();
+  const runtime = await openRuntime({ home: options.home, policy: options.policy, actor: 'server', events: hub });
   const credentials = CredentialStore.open(join(runtime.gate.home, 'data'));
   const tls = await ensureTlsMaterial(runtime.gate.home, { dns: ['localhost'], ips: ['127.0.0.1', '::1'] });
   const desktop = new DesktopSessions();
@@ -45,6 +47,14 @@ export async function startServer(options: ServeOptions): Promise<Running> {
       return address === '127.0.0.1' || address === '::1' || address === '::ffff:127.0.0.1';
     },
     desktop: { exchange: (code) => desktop.exchange(code) },
+    events: {
+      subscribe: (profile, lastId, send) => {
+        const sub = hub.subscribe(lastId, (event) => {
+          if (visibleTo(event, profile)) send(event);
+        });
+        return { replay: sub.replay.filter((e) => visibleTo(e, profile)), close: sub.close };
+      },
+    },
     control: {
       pending: () => runtime.desk.list(),
       answer: (id, verdict, remember) => runtime.desk.answer(id, verdict, remember),

@@ -14,6 +14,7 @@ import { HaltFile } from './adapters/halt-file.js';
 import { RuntimeLock } from './adapters/runtime-lock.js';
 import { mayResume, type HaltRecord } from './core/halt.js';
 import { ApprovalDesk } from './approval-desk.js';
+import { EventHub } from './events.js';
 import { ApprovalsFile } from './adapters/approvals-store.js';
 import { argHash } from './core/approvals/arg-hash.js';
 import { provenanceOfResult } from './core/lifecycle/provenance-of.js';
@@ -48,6 +49,7 @@ export interface Runtime {
   /** Wait again on an approval a submit returned (the resumable continuation); only its agent may. */
   continueAction(approvalId: string, waitMs: number, agent?: string): Promise<RunResult | undefined>;
   readonly desk: ApprovalDesk;
+  readonly events: EventHub;
   close(): Promise<void>;
 }
 
@@ -66,7 +68,8 @@ export function previewArgs(args: Readonly<Record<string, unknown>> | null): str
   return short.length > 2048 ? `${short.slice(0, 2048)}…` : short;
 }
 
-export async function openRuntime(options: GateOptions & { readonly actor: string; readonly resolve?: (host: string) => Promise<string[]> }): Promise<Runtime> {
+export async function openRuntime(options: GateOptions & { readonly actor: string; readonly resolve?: (host: string) => Promise<string[]>; readonly events?: EventHub }): Promise<Runtime> {
+  const events = options.events ?? new EventHub();
   const gate = openGate(options);
   const host = options.host ?? hostFacts();
   const dataDir = join(gate.home, 'data');
@@ -88,7 +91,15 @@ export async function openRuntime(options: GateOptions & { readonly actor: strin
     outcome: mode,
     detail: { policy: gate.policyFile, digest: gate.digest, errors: gate.errors.length, ...(halted === undefined ? {} : { halted_since: halted.at, halt_reason: halted.reason }) },
   });
-  const desk = new ApprovalDesk(new ApprovalsFile(dataDir), (body) => audit.append(body), now, (args) => argHash(args, sha256Text));
+  const desk = new ApprovalDesk({
+    file: new ApprovalsFile(dataDir),
+    audit: (body) => audit.append(body),
+    now,
+    argHash: (args) => argHash(args, sha256Text),
+    onChange: (approval) => {
+      events.publish(`approval.${approval.state}`, { ...approval, desktop_only: approval.tier === 'T3' });
+    },
+  });
   const toolhost = await openToolhost({
     grants: desk,
     home: gate.home,
@@ -105,6 +116,7 @@ export async function openRuntime(options: GateOptions & { readonly actor: strin
 
   /** Stops everything in this process; the caller persists and audits. */
   const stopAll = (): number => {
+    if (mode !== 'halted') events.publish('halt', { mode: 'halted' });
     mode = 'halted';
     desk.cancelAll();
     return toolhost.supervisor.killAll();
@@ -126,10 +138,12 @@ export async function openRuntime(options: GateOptions & { readonly actor: strin
     inFlight.add(prepared.actionId);
     try {
       const executed = await toolhost.boundary.execute(prepared);
+      events.publish('action.finished', { action_id: prepared.actionId, tool: prepared.tool, tier: prepared.decision.tier, ok: executed.result.ok, error: executed.result.error?.code ?? null });
       if (executed.result.ok) desk.taint(prepared.session, provenanceOfResult(prepared.tool, prepared.args));
       if (prepared.tool === 'net.fetch') {
         // Every egress is its own audit event: where it went, the address it reached, what came back.
         const out = (executed.result.output ?? {}) as { url?: string; address?: string; status?: number };
+        events.publish('egress', { action_id: prepared.actionId, url: String(prepared.args['url']), address: out.address ?? null, status: out.status ?? null }, 'desktop');
         await audit.append({
           kind: 'egress',
           ts: now().toISOString(),
@@ -191,6 +205,7 @@ export async function openRuntime(options: GateOptions & { readonly actor: strin
     audit,
     mode: () => mode,
     desk,
+    events,
     run: (action) => runHeadless(action, lifecycle()),
     submit: (action, waitMs, agent) =>
       runHeadless(
@@ -231,6 +246,7 @@ export async function openRuntime(options: GateOptions & { readonly actor: strin
       haltFile.remove();
       mode = gate.mode;
       desk.reopen();
+      events.publish('resume', { mode });
       await audit.append({ kind: 'resume', ts: now().toISOString(), actor: by, outcome: mode });
       return true;
     },

@@ -98,7 +98,9 @@ export class CredentialStore {
   }
 
   async verify(token: ParsedToken): Promise<CredentialRecord | undefined> {
-    if (!this.records.has(token.id)) this.reload(); // a stat, never a hash
+    // A stat per request, never a hash: a revoke or an `oracle agents add` from another process
+    // takes effect at once.
+    this.reload();
     const record = this.records.get(token.id);
     // INVARIANT: unknown or revoked ids are refused before any Argon2 work.
     if (record === undefined || record.revoked_at !== null || record.kind !== token.kind) return undefined;

@@ -11,6 +11,7 @@ import { runSecrets } from './secrets.js';
 import { runAudit } from './audit.js';
 import { resolveHome } from '../gate.js';
 import { runHalt } from './halt.js';
+import { runCredentials } from './credentials.js';
 
 const USAGE = `usage: oracle <command> [options]
 
@@ -20,6 +21,8 @@ const USAGE = `usage: oracle <command> [options]
   undo list | undo ID [--home DIR]                        list undoable T1 actions, or undo one (once)
   secrets list | set NAME | delete NAME [--home DIR]      named secrets (value on stdin); agents never see values
   halt --reason TEXT | resume [--home DIR]                stop everything (persists across restarts) / lift it
+  agents add NAME | list | revoke ID [--home DIR]         agent credentials for the HTTPS API (token printed once)
+  devices list | revoke ID [--home DIR]                   paired devices
   policy check [FILE] [--home DIR]                        validate a policy, print its digest and every error
   audit verify [--home DIR] [--json]                      check the audit chain and its signed checkpoint (exit 1: broken)
 `;
@@ -85,6 +88,11 @@ async function main(argv: readonly string[]): Promise<number> {
       } finally {
         await runtime.close();
       }
+    }
+    case 'agents':
+    case 'devices': {
+      const gate = openGate({ home: values.home, policy: values.policy });
+      return runCredentials(gate, command, positionals.slice(1), process.stdout);
     }
     case 'halt':
     case 'resume':

@@ -35,6 +35,7 @@ function appWith(callers: Record<string, Caller>) {
     },
     devices: { publicKey: () => undefined, advanceCounter: () => false, list: () => [], revoke: () => false },
     desktop: { exchange: () => undefined },
+    events: { subscribe: () => ({ replay: [], close: () => undefined }) },
     isLoopback: () => true,
     now: () => Date.now(),
   });

@@ -7,6 +7,7 @@ import type { Caller, CallerVerifier } from './caller.js';
 import { fail } from './errors.js';
 import { actionsRoutes, type ActionsService } from './routes/actions.js';
 import { controlRoutes, type DeviceRegistry, type GateControl } from './routes/control.js';
+import { eventRoutes, type EventSource } from './routes/events.js';
 
 /** Desktop login (SPEC §9): a one-time code from `oracle serve`, exchanged on loopback only. */
 export interface DesktopLogin {
@@ -25,6 +26,7 @@ export interface AppDeps {
   readonly control: GateControl;
   readonly devices: DeviceRegistry;
   readonly desktop: DesktopLogin;
+  readonly events: EventSource;
   /** Whether the request came from this machine (the listener knows; http does not). */
   readonly isLoopback: (c: Context) => boolean;
   readonly now: () => number;
@@ -62,6 +64,7 @@ export function createApp(deps: AppDeps): Hono<Vars> {
     return undefined;
   });
   app.route('/api/v1/actions', actionsRoutes(deps.actions));
+  app.route('/api/v1/events', eventRoutes(deps.events));
   app.route('/api/v1', controlRoutes(deps.control, deps.devices, deps.now));
   app.notFound((c) => fail(c, 'NOT_FOUND', 'no such route'));
   app.onError((_e, c) => fail(c, 'INTERNAL', 'internal error'));

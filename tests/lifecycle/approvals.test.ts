@@ -120,7 +120,7 @@ describe('the approval desk with a clock (expiry, remembering, restart)', () => 
   let clock = new Date('2026-11-29T12:00:00Z');
   const now = () => clock;
   const audits: string[] = [];
-  const open = () => new ApprovalDesk(new ApprovalsFile(join(tree.root, 'data')), (b) => Promise.resolve(audits.push(`${b.kind}:${b.outcome ?? ''}`)), now, (a) => argHash(a, sha256Text));
+  const open = () => new ApprovalDesk({ file: new ApprovalsFile(join(tree.root, 'data')), audit: (b) => Promise.resolve(audits.push(`${b.kind}:${b.outcome ?? ''}`)), now, argHash: (a) => argHash(a, sha256Text) });
   beforeAll(() => {
     tree = tempTree('oracle-desk-');
     mkdirSync(join(tree.root, 'data'));

@@ -1,0 +1,99 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import type { ClientRequest } from 'node:http';
+import { request } from 'node:https';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type Running } from '../../server/main.js';
+import { call } from '../fixtures/https-client.js';
+import { DeviceSigner } from '../fixtures/device-signer.js';
+import { tempTree, type TempTree } from '../fixtures/temp-tree.js';
+
+interface Sse {
+  readonly events: { id: string; event: string; data: Record<string, unknown> }[];
+  readonly req: ClientRequest;
+}
+
+/** Opens a real SSE stream and collects parsed events as they come. */
+function listen(url: string, ca: string, headers: Record<string, string>): Promise<Sse> {
+  return new Promise((resolve, reject) => {
+    const events: Sse['events'] = [];
+    const req = request(url, { ca, headers: { accept: 'text/event-stream', ...headers } }, (res) => {
+      let buffer = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        buffer += chunk;
+        let at = buffer.indexOf('\n\n');
+        while (at !== -1) {
+          const block = buffer.slice(0, at);
+          buffer = buffer.slice(at + 2);
+          const field = (name: string) => block.split('\n').find((l) => l.startsWith(`${name}:`))?.slice(name.length + 1).trim() ?? '';
+          if (field('event') !== '') events.push({ id: field('id'), event: field('event'), data: JSON.parse(field('data') || '{}') as Record<string, unknown> });
+          at = buffer.indexOf('\n\n');
+        }
+      });
+      resolve({ events, req });
+    });
+    req.on('error', (e) => {
+      if ((e as NodeJS.ErrnoException).code !== 'ECONNRESET') reject(e);
+    });
+    req.end();
+  });
+}
+
+async function until<T>(probe: () => T | undefined): Promise<T> {
+  for (let i = 0; i < 200; i++) {
+    const v = probe();
+    if (v !== undefined) return v;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error('timed out');
+}
+
+describe('live events over SSE', () => {
+  let tree: TempTree;
+  let running: Running;
+  let ca = '';
+  let agentToken = '';
+  let phoneToken = '';
+  beforeAll(async () => {
+    tree = tempTree('oracle-events-');
+    tree.dir('projects/app');
+    const policy = join(tree.root, 'policy.yaml');
+    writeFileSync(policy, `scopes:\n  projects: { roots: [{ path: "${tree.root}/projects", mode: rw }] }\nprincipals:\n  agents:\n    claude-code: { capabilities: [fs.read, fs.write, fs.delete] }\n`);
+    running = await startServer({ home: tree.dir('home'), policy, port: 0 });
+    ca = readFileSync(join(running.runtime.gate.home, 'certs', 'ca.crt'), 'utf8');
+    agentToken = (await running.credentials.issue('ag', 'claude-code')).token;
+    const phone = await DeviceSigner.create();
+    phoneToken = (await running.credentials.issue('dev', 'phone', { profile: 'phone', public_key_jwk: phone.publicJwk as Record<string, unknown> })).token;
+  });
+  afterAll(async () => {
+    await running.close();
+    tree.dispose();
+  });
+
+  it('streams redacted approval cards to a phone with ids, resumes after a reconnect, and drops dead streams', async () => {
+    const first = await listen(`${running.url}/api/v1/events`, ca, { authorization: `Bearer ${phoneToken}` });
+    await until(() => (running.runtime.events.subscribers > 0 ? true : undefined));
+    const secret = `ghp_${'AbCdEf0123456789'.repeat(2)}abcd`;
+    void call(`${running.url}/api/v1/actions?wait=0`, { ca, method: 'POST', headers: { authorization: `Bearer ${agentToken}` }, body: JSON.stringify({ tool: 'fs.delete', args: { path: `${tree.root}/projects/app/x-${secret}` } }) });
+    const card = await until(() => first.events.find((e) => e.event === 'approval.pending'));
+    expect(card.id).toMatch(/^\d+$/u);
+    expect(JSON.stringify(card.data)).not.toContain(secret);
+    expect(card.data).toMatchObject({ tool: 'fs.delete', tier: 'T2', desktop_only: false });
+    first.req.destroy();
+    await until(() => (running.runtime.events.subscribers === 0 ? true : undefined));
+
+    // Missed while disconnected, delivered on reconnect from the last id seen.
+    await running.runtime.halt('test', 'desktop');
+    const again = await listen(`${running.url}/api/v1/events`, ca, { authorization: `Bearer ${phoneToken}`, 'last-event-id': card.id });
+    const halt = await until(() => again.events.find((e) => e.event === 'halt'));
+    expect(Number(halt.id)).toBeGreaterThan(Number(card.id));
+    again.req.destroy();
+    await running.runtime.resume('desktop');
+  });
+
+  it('refuses the stream to agents and to requests without a credential', async () => {
+    expect((await call(`${running.url}/api/v1/events`, { ca, headers: { authorization: `Bearer ${agentToken}` } })).status).toBe(403);
+    expect((await call(`${running.url}/api/v1/events`, { ca })).status).toBe(401);
+  });
+});
