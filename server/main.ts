@@ -1,4 +1,6 @@
+import { hostname, networkInterfaces } from 'node:os';
 import { join } from 'node:path';
+import { advertise, type Advertised } from './adapters/mdns.js';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { DesktopSessions } from './desktop-sessions.js';
 import { EventHub, visibleTo } from './events.js';
@@ -14,6 +16,19 @@ export interface ServeOptions {
   readonly home?: string | undefined;
   readonly policy?: string | undefined;
   readonly port: number;
+  /** Listen on the LAN and advertise over mDNS, for this launch only (SPEC §9). */
+  readonly lan?: boolean;
+  /** Where mDNS and certificate notes go. */
+  readonly report?: (line: string) => void;
+}
+
+/** This machine's LAN addresses, for the certificate's SANs. */
+function lanAddresses(): string[] {
+  return Object.values(networkInterfaces())
+    .flat()
+    .filter((i) => i !== undefined && !i.internal && (i.family === 'IPv4' || !i.address.startsWith('fe80')))
+    .map((i) => i?.address ?? '')
+    .filter((a) => a !== '');
 }
 
 export interface Running {
@@ -36,7 +51,10 @@ export async function startServer(options: ServeOptions): Promise<Running> {
   const hub = new EventHub();
   const runtime = await openRuntime({ home: options.home, policy: options.policy, actor: 'server', events: hub });
   const credentials = CredentialStore.open(join(runtime.gate.home, 'data'));
-  const tls = await ensureTlsMaterial(runtime.gate.home, { dns: ['localhost'], ips: ['127.0.0.1', '::1'] });
+  const lan = options.lan === true;
+  const host = `${hostname().split('.')[0] ?? 'oracle'}.local`;
+  // The same key whatever the names: a re-issue for new addresses never moves the pin.
+  const tls = await ensureTlsMaterial(runtime.gate.home, lan ? { dns: ['localhost', host], ips: ['127.0.0.1', '::1', ...lanAddresses()] } : { dns: ['localhost'], ips: ['127.0.0.1', '::1'] });
   const desktop = new DesktopSessions();
   const app = createApp({
     gateStatus: () => ({ mode: runtime.mode(), policyDigest: runtime.gate.digest }),
@@ -84,8 +102,10 @@ export async function startServer(options: ServeOptions): Promise<Running> {
       continueAction: (approvalId, waitMs, agent) => runtime.continueAction(approvalId, waitMs, agent),
     },
   });
-  const listening = await listenHttps(app, { hostname: '127.0.0.1', port: options.port, key: tls.key, cert: tls.cert });
+  const listening = await listenHttps(app, { hostname: lan ? '0.0.0.0' : '127.0.0.1', port: options.port, key: tls.key, cert: tls.cert });
   const url = `https://127.0.0.1:${String(listening.port)}`;
+  const report = options.report ?? (() => undefined);
+  const mdns: Advertised | undefined = lan ? advertise({ name: `ORACLE on ${host.replace(/\.local$/u, '')}`, host, port: listening.port, keyHint: tls.spkiSha256Hex.slice(0, 16), report }) : undefined;
   return {
     loginUrl: `${url}/login?code=${desktop.mintCode()}`,
     desktop,
@@ -95,6 +115,7 @@ export async function startServer(options: ServeOptions): Promise<Running> {
     url,
     spkiSha256: tls.spkiSha256,
     async close() {
+      await mdns?.stop();
       await listening.close();
       await runtime.close();
     },
