@@ -1,0 +1,30 @@
+/** Timing helpers for `npm run bench`: many runs, percentiles, no assertions (results are read). */
+export interface Figure {
+  readonly name: string;
+  readonly runs: number;
+  readonly p50_us: number;
+  readonly p99_us: number;
+  readonly per_second: number;
+}
+
+export async function measure(name: string, runs: number, once: () => Promise<unknown> | unknown): Promise<Figure> {
+  for (let i = 0; i < Math.min(50, runs); i++) await once(); // warm up
+  const samples: number[] = [];
+  const started = process.hrtime.bigint();
+  for (let i = 0; i < runs; i++) {
+    const t = process.hrtime.bigint();
+    await once();
+    samples.push(Number(process.hrtime.bigint() - t) / 1000);
+  }
+  const total = Number(process.hrtime.bigint() - started) / 1e9;
+  samples.sort((a, b) => a - b);
+  const at = (q: number) => samples[Math.min(samples.length - 1, Math.floor(q * samples.length))] ?? 0;
+  return { name, runs, p50_us: round(at(0.5)), p99_us: round(at(0.99)), per_second: Math.round(runs / total) };
+}
+
+const round = (n: number) => Math.round(n * 10) / 10;
+
+export function table(figures: readonly Figure[]): string {
+  const rows = figures.map((f) => `${f.name.padEnd(58)} ${String(f.p50_us).padStart(10)} ${String(f.p99_us).padStart(10)} ${String(f.per_second).padStart(10)}`);
+  return [`${'measure'.padEnd(58)} ${'p50 µs'.padStart(10)} ${'p99 µs'.padStart(10)} ${'per s'.padStart(10)}`, ...rows].join('\n');
+}
