@@ -7,7 +7,7 @@ export interface Figure {
   readonly per_second: number;
 }
 
-export async function measure(name: string, runs: number, once: () => Promise<unknown> | unknown): Promise<Figure> {
+export async function measure(name: string, runs: number, once: () => unknown): Promise<Figure> {
   for (let i = 0; i < Math.min(50, runs); i++) await once(); // warm up
   const samples: number[] = [];
   const started = process.hrtime.bigint();
