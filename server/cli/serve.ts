@@ -33,6 +33,8 @@ export async function runServe(flags: ServeFlags): Promise<number> {
       `  digest:  ${gate.digest ?? 'none'}`,
       `  home:    ${gate.home}`,
       `  TLS key pin (SPKI SHA-256, base64): ${running.spkiSha256}`,
+      `  children: ${running.runtime.toolhost.sandbox.kind === 'bubblewrap' ? `bubblewrap (${running.runtime.toolhost.sandbox.detail})` : `WITHOUT isolation: ${running.runtime.toolhost.sandbox.reason}`}`,
+      `  secrets: ${running.runtime.toolhost.env.secretsReason}`,
       `  health:  ${running.url}/api/v1/health`,
       `  desktop: ${running.loginUrl}   (open on this machine; the code works once)`,
       '',
