@@ -9,6 +9,11 @@ const CODE_TTL_MS = 10 * 60 * 1000;
 export class DesktopSessions {
   private code: { value: Buffer; expires: number } | undefined;
   private readonly sessions = new Set<string>();
+  /**
+   * The desktop's own CLI (`oracle pair`) signs in with this, read from `<home>/data` (0700), which
+   * only the user and ORACLE can read (the gate denies agents ORACLE's home).
+   */
+  readonly localToken = randomBytes(32).toString('base64url');
 
   /** A fresh one-time code; any earlier one stops working. */
   mintCode(now = Date.now()): string {
@@ -30,5 +35,11 @@ export class DesktopSessions {
 
   valid(session: string | undefined): boolean {
     return session !== undefined && this.sessions.has(session);
+  }
+
+  validLocal(token: string): boolean {
+    const a = Buffer.from(token);
+    const b = Buffer.from(this.localToken);
+    return a.length === b.length && timingSafeEqual(a, b);
   }
 }

@@ -3,7 +3,10 @@ import { join } from 'node:path';
 import { advertise, type Advertised } from './adapters/mdns.js';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { DesktopSessions } from './desktop-sessions.js';
+import { removeFile, writePrivateFile } from './adapters/files.js';
 import { EventHub, visibleTo } from './events.js';
+import { importTlsSigner } from './core/pairing/protocol.js';
+import { createPairingService } from './http/pairing-service.js';
 import { createApp } from './http/app.js';
 import type { Caller } from './http/caller.js';
 import { ensureTlsMaterial } from './adapters/certs.js';
@@ -40,6 +43,7 @@ export interface Running {
   /** The one-time desktop login link printed at start. */
   readonly loginUrl: string;
   readonly desktop: DesktopSessions;
+  readonly pairing: ReturnType<typeof createPairingService>;
   close(): Promise<void>;
 }
 
@@ -56,15 +60,27 @@ export async function startServer(options: ServeOptions): Promise<Running> {
   // The same key whatever the names: a re-issue for new addresses never moves the pin.
   const tls = await ensureTlsMaterial(runtime.gate.home, lan ? { dns: ['localhost', host], ips: ['127.0.0.1', '::1', ...lanAddresses()] } : { dns: ['localhost'], ips: ['127.0.0.1', '::1'] });
   const desktop = new DesktopSessions();
+  const signer = await importTlsSigner(globalThis.crypto.subtle, tls.key);
+  // Filled in once the listener knows its port.
+  const origins: string[] = [];
+  const pairing = createPairingService({
+    core: { subtle: globalThis.crypto.subtle, randomBytes: (n) => globalThis.crypto.getRandomValues(new Uint8Array(n)), now: () => Date.now(), signer },
+    origins: () => origins,
+    issueDevice: (name, jwk) => credentials.issue('dev', name, { profile: 'phone', public_key_jwk: jwk }),
+    audit: (body) => runtime.audit.append(body),
+  });
   const app = createApp({
     gateStatus: () => ({ mode: runtime.mode(), policyDigest: runtime.gate.digest }),
     spkiSha256: tls.spkiSha256,
+    ca: { pem: tls.caCert, fingerprint256: tls.caFingerprint },
     now: () => Date.now(),
     isLoopback: (c) => {
       const address = getConnInfo(c).remote.address ?? '';
       return address === '127.0.0.1' || address === '::1' || address === '::ffff:127.0.0.1';
     },
     desktop: { exchange: (code) => desktop.exchange(code) },
+    pairing,
+    clientAddress: (c) => getConnInfo(c).remote.address,
     events: {
       subscribe: (profile, lastId, send) => {
         const sub = hub.subscribe(lastId, (event) => {
@@ -88,8 +104,11 @@ export async function startServer(options: ServeOptions): Promise<Running> {
     },
     callers: {
       async verify(request): Promise<Caller | undefined> {
-        // The desktop: a session cookie, from this machine only.
+        // The desktop: a session cookie, or the desktop CLI's local token, from this machine only.
         if (request.cookie !== undefined && request.loopback && desktop.valid(request.cookie)) return { kind: 'desktop', id: 'desktop', name: 'desktop' };
+        if (request.authorization?.startsWith('Desktop ') === true) {
+          return request.loopback && desktop.validLocal(request.authorization.slice('Desktop '.length)) ? { kind: 'desktop', id: 'desktop', name: 'desktop' } : undefined;
+        }
         const token = parseBearer(request.authorization);
         if (token === undefined) return undefined;
         const record = await credentials.verify(token);
@@ -104,17 +123,23 @@ export async function startServer(options: ServeOptions): Promise<Running> {
   });
   const listening = await listenHttps(app, { hostname: lan ? '0.0.0.0' : '127.0.0.1', port: options.port, key: tls.key, cert: tls.cert });
   const url = `https://127.0.0.1:${String(listening.port)}`;
+  origins.push(...(lan ? [`https://${host}:${String(listening.port)}`, ...lanAddresses().filter((a) => !a.includes(':')).map((a) => `https://${a}:${String(listening.port)}`)] : []), url);
   const report = options.report ?? (() => undefined);
+  // Where `oracle pair` finds this gate and signs in as the desktop.
+  const localFile = join(runtime.gate.home, 'data', 'server.json');
+  writePrivateFile(localFile, JSON.stringify({ url, pid: process.pid, token: desktop.localToken }));
   const mdns: Advertised | undefined = lan ? advertise({ name: `ORACLE on ${host.replace(/\.local$/u, '')}`, host, port: listening.port, keyHint: tls.spkiSha256Hex.slice(0, 16), report }) : undefined;
   return {
     loginUrl: `${url}/login?code=${desktop.mintCode()}`,
     desktop,
+    pairing,
     runtime,
     credentials,
     listening,
     url,
     spkiSha256: tls.spkiSha256,
     async close() {
+      removeFile(localFile);
       await mdns?.stop();
       await listening.close();
       await runtime.close();

@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 
 export type ReadResult = { readonly ok: true; readonly bytes: Buffer } | { readonly ok: false; readonly reason: string };
 
@@ -19,4 +19,15 @@ export function fileExists(path: string): boolean {
 export function ensurePrivateDir(path: string): void {
   mkdirSync(path, { recursive: true, mode: 0o700 });
   chmodSync(path, 0o700);
+}
+
+/** A small private file (0600), replaced atomically. */
+export function writePrivateFile(path: string, text: string): void {
+  const tmp = `${path}.${String(process.pid)}.tmp`;
+  writeFileSync(tmp, text, { mode: 0o600 });
+  renameSync(tmp, path);
+}
+
+export function removeFile(path: string): void {
+  rmSync(path, { force: true });
 }

@@ -12,6 +12,7 @@ import { runAudit } from './audit.js';
 import { resolveHome } from '../gate.js';
 import { runHalt } from './halt.js';
 import { runCredentials } from './credentials.js';
+import { runPair } from './pair.js';
 
 const USAGE = `usage: oracle <command> [options]
 
@@ -22,6 +23,7 @@ const USAGE = `usage: oracle <command> [options]
   secrets list | set NAME | delete NAME [--home DIR]      named secrets (value on stdin); agents never see values
   halt --reason TEXT | resume [--home DIR]                stop everything (persists across restarts) / lift it
   agents add NAME | list | revoke ID [--home DIR]         agent credentials for the HTTPS API (token printed once)
+  pair [--typed] [--home DIR]                             pair a phone with the running gate (QR in the terminal)
   devices list | revoke ID [--home DIR]                   paired devices
   policy check [FILE] [--home DIR]                        validate a policy, print its digest and every error
   audit verify [--home DIR] [--json]                      check the audit chain and its signed checkpoint (exit 1: broken)
@@ -35,6 +37,7 @@ const OPTIONS = {
   reason: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   json: { type: 'boolean' },
+  typed: { type: 'boolean' },
 } as const;
 
 async function main(argv: readonly string[]): Promise<number> {
@@ -89,6 +92,9 @@ async function main(argv: readonly string[]): Promise<number> {
         await runtime.close();
       }
     }
+    case 'pair':
+      if (sub !== undefined) break;
+      return runPair(resolveHome(values.home, process.env), { stdin: process.stdin, stdout: process.stdout, typed: values.typed === true });
     case 'agents':
     case 'devices': {
       const gate = openGate({ home: values.home, policy: values.policy });

@@ -10,24 +10,27 @@ export interface ServeFlags {
 
 /** `oracle serve`: runs until SIGINT/SIGTERM. */
 export async function runServe(flags: ServeFlags): Promise<number> {
-  if (flags.lan) {
-    // Honest refusal: LAN exposure is only safe with pairing and device credentials in place.
-    process.stderr.write('oracle: --lan is not available yet: phone pairing and device credentials are not built\n');
-    return 2;
-  }
   const port = flags.port === undefined ? 8443 : Number(flags.port);
   if (!Number.isInteger(port) || port < 0 || port > 65_535) {
     process.stderr.write(`oracle: --port must be an integer from 0 to 65535, not \`${flags.port ?? ''}\`\n`);
     return 2;
   }
-  const running = await startServer({ home: flags.home, policy: flags.policy, port });
+  const running = await startServer({
+    home: flags.home,
+    policy: flags.policy,
+    port,
+    lan: flags.lan,
+    report: (line) => {
+      process.stderr.write(`oracle: ${line}\n`);
+    },
+  });
   const { gate } = running.runtime;
   const banner = modeBanner(gate);
   if (banner !== undefined) process.stderr.write(`oracle: ${banner}\n`);
   for (const w of gate.warnings) process.stderr.write(`oracle: warning: ${w}\n`);
   process.stdout.write(
     [
-      `ORACLE gate listening on ${running.url} (loopback only)`,
+      `ORACLE gate listening on ${flags.lan ? `all interfaces, port ${String(running.listening.port)} (--lan, this launch only)` : `${running.url} (loopback only)`}`,
       `  mode:    ${running.runtime.mode()}`,
       `  policy:  ${gate.policyFile}`,
       `  digest:  ${gate.digest ?? 'none'}`,
@@ -37,6 +40,7 @@ export async function runServe(flags: ServeFlags): Promise<number> {
       `  secrets: ${running.runtime.toolhost.env.secretsReason}`,
       `  health:  ${running.url}/api/v1/health`,
       `  desktop: ${running.loginUrl}   (open on this machine; the code works once)`,
+      `  pair a phone: oracle pair${flags.lan ? '' : '   (phones need --lan)'}`,
       '',
     ].join('\n'),
   );

@@ -21,6 +21,7 @@ function appWith(callers: Record<string, Caller>) {
   const app = createApp({
     gateStatus: () => ({ mode: 'read-only', policyDigest: 'sha256:ab' }),
     spkiSha256: 'PIN',
+    ca: { pem: '-----BEGIN CERTIFICATE-----\nX\n-----END CERTIFICATE-----\n', fingerprint256: 'AA:BB' },
     callers: { verify: (request) => Promise.resolve(request.authorization === undefined ? undefined : callers[request.authorization]) },
     actions,
     control: {
@@ -36,6 +37,16 @@ function appWith(callers: Record<string, Caller>) {
     devices: { publicKey: () => undefined, advanceCounter: () => false, list: () => [], revoke: () => false },
     desktop: { exchange: () => undefined },
     events: { subscribe: () => ({ replay: [], close: () => undefined }) },
+    pairing: {
+      admit: () => Promise.resolve(true),
+      start: () => Promise.reject(new Error('never reached')),
+      view: () => undefined,
+      confirm: () => Promise.reject(new Error('never reached')),
+      hello: () => Promise.reject(new Error('never reached')),
+      claim: () => Promise.reject(new Error('never reached')),
+      result: () => Promise.reject(new Error('never reached')),
+    },
+    clientAddress: () => '127.0.0.1',
     isLoopback: () => true,
     now: () => Date.now(),
   });
@@ -47,7 +58,10 @@ describe('createApp', () => {
     const { app } = appWith({});
     const res = await app.request('/api/v1/health');
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ ok: true, mode: 'read-only', spki_sha256: 'PIN', policy_digest: 'sha256:ab' });
+    expect(await res.json()).toEqual({ ok: true, mode: 'read-only', spki_sha256: 'PIN', policy_digest: 'sha256:ab', ca_sha256: 'AA:BB' });
+    const ca = await app.request('/ca.crt');
+    expect(ca.headers.get('x-oracle-ca-sha256')).toBe('AA:BB');
+    expect(await ca.text()).toContain('BEGIN CERTIFICATE');
     expect(res.headers.get('content-security-policy')).toContain("default-src 'none'");
   });
 

@@ -8,6 +8,8 @@ import { fail } from './errors.js';
 import { actionsRoutes, type ActionsService } from './routes/actions.js';
 import { controlRoutes, type DeviceRegistry, type GateControl } from './routes/control.js';
 import { eventRoutes, type EventSource } from './routes/events.js';
+import { pairingDesktopRoutes, pairingRoutes } from './routes/pairing.js';
+import type { PairingService } from './pairing-service.js';
 
 /** Desktop login (SPEC §9): a one-time code from `oracle serve`, exchanged on loopback only. */
 export interface DesktopLogin {
@@ -21,12 +23,17 @@ export const DESKTOP_COOKIE = 'oracle_desktop';
 export interface AppDeps {
   readonly gateStatus: () => { readonly mode: GateMode; readonly policyDigest: string | null };
   readonly spkiSha256: string;
+  /** The local CA, offered to phones so the PWA runs from a trusted origin (SPEC §9). */
+  readonly ca: { readonly pem: string; readonly fingerprint256: string };
   readonly callers: CallerVerifier;
   readonly actions: ActionsService;
   readonly control: GateControl;
   readonly devices: DeviceRegistry;
   readonly desktop: DesktopLogin;
   readonly events: EventSource;
+  readonly pairing: PairingService;
+  /** The peer's address, for per-address limits on pairing (the listener knows it). */
+  readonly clientAddress: (c: Context) => string | undefined;
   /** Whether the request came from this machine (the listener knows; http does not). */
   readonly isLoopback: (c: Context) => boolean;
   readonly now: () => number;
@@ -45,7 +52,14 @@ export function createApp(deps: AppDeps): Hono<Vars> {
   app.use('*', secureHeaders({ contentSecurityPolicy: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] }, referrerPolicy: 'no-referrer' }));
   app.get('/api/v1/health', (c) => {
     const status = deps.gateStatus();
-    return c.json({ ok: true, mode: status.mode, spki_sha256: deps.spkiSha256, policy_digest: status.policyDigest });
+    return c.json({ ok: true, mode: status.mode, spki_sha256: deps.spkiSha256, policy_digest: status.policyDigest, ca_sha256: deps.ca.fingerprint256 });
+  });
+  // The CA certificate is public by nature; its fingerprint is shown next to it for comparison.
+  app.get('/ca.crt', (c) => {
+    c.header('content-type', 'application/x-x509-ca-cert');
+    c.header('content-disposition', 'attachment; filename="oracle-local-ca.crt"');
+    c.header('x-oracle-ca-sha256', deps.ca.fingerprint256);
+    return c.body(deps.ca.pem);
   });
   // Desktop login: loopback only, one-time code, then a SameSite=Strict HttpOnly session cookie.
   app.get('/login', (c) => {
@@ -55,6 +69,8 @@ export function createApp(deps: AppDeps): Hono<Vars> {
     setCookie(c, DESKTOP_COOKIE, session, { httpOnly: true, secure: true, sameSite: 'Strict', path: '/' });
     return c.json({ ok: true, desktop: true });
   });
+  // Pairing needs no credential yet: it is how a phone gets one (SPEC §9a), rate limited per address.
+  app.route('/api/v1/pair', pairingRoutes(deps.pairing, { clientAddress: deps.clientAddress }));
   // Denied when no credential is recognised; nothing below this line runs for such a request.
   app.use('/api/v1/*', async (c: Context<Vars>, next) => {
     const caller = await deps.callers.verify({ authorization: c.req.header('authorization'), cookie: getCookie(c, DESKTOP_COOKIE), loopback: loopback(c) });
@@ -65,6 +81,7 @@ export function createApp(deps: AppDeps): Hono<Vars> {
   });
   app.route('/api/v1/actions', actionsRoutes(deps.actions));
   app.route('/api/v1/events', eventRoutes(deps.events));
+  app.route('/api/v1/pair', pairingDesktopRoutes(deps.pairing));
   app.route('/api/v1', controlRoutes(deps.control, deps.devices, deps.now));
   app.notFound((c) => fail(c, 'NOT_FOUND', 'no such route'));
   app.onError((_e, c) => fail(c, 'INTERNAL', 'internal error'));

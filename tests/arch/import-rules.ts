@@ -39,7 +39,8 @@ export function importsOf(file: SourceFile): { specifier: string; dynamic: boole
   return out;
 }
 
-const isTest = (path: string): boolean => path.startsWith('tests/') || /\.test\.ts$/u.test(path);
+// Tests and benchmarks measure the product from outside; they may set up files and sockets.
+const isTest = (path: string): boolean => path.startsWith('tests/') || path.startsWith('bench/') || /\.test\.ts$/u.test(path);
 const under = (path: string, dir: string): boolean => path.startsWith(`${dir}/`);
 
 function target(from: string, specifier: string): string | undefined {

@@ -1,0 +1,41 @@
+import { readFileSync } from 'node:fs';
+import { request } from 'node:https';
+import { join } from 'node:path';
+
+export interface LocalGate {
+  readonly url: string;
+  readonly pid: number;
+  readonly token: string;
+}
+
+/** The running gate of this home, as `oracle serve` recorded it (undefined when none runs). */
+export function localGate(home: string): LocalGate | undefined {
+  try {
+    const info = JSON.parse(readFileSync(join(home, 'data', 'server.json'), 'utf8')) as LocalGate;
+    process.kill(info.pid, 0);
+    return info;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A request to the local gate as the desktop, trusting only this home's CA. */
+export function desktopRequest(home: string, gate: LocalGate, call: { method: string; path: string; body?: unknown }): Promise<{ status: number; body: Record<string, unknown> }> {
+  const { method, path, body } = call;
+  const ca = readFileSync(join(home, 'certs', 'ca.crt'), 'utf8');
+  return new Promise((resolve, reject) => {
+    const req = request(`${gate.url}${path}`, { method, ca, headers: { authorization: `Desktop ${gate.token}`, 'content-type': 'application/json' }, timeout: 30_000 }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        try {
+          resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown> });
+        } catch {
+          resolve({ status: res.statusCode ?? 0, body: {} });
+        }
+      });
+    });
+    req.on('error', reject);
+    req.end(body === undefined ? undefined : JSON.stringify(body));
+  });
+}

@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest';
+import { pairingHarness } from '../fixtures/pairing-server.js';
+import { pair, PhoneSession } from '../fixtures/phone-client.js';
+
+/**
+ * SPEC §9 and §15 "pairing brute force": per-address rate limits on every pairing endpoint,
+ * desktop-only start and confirm (refused before the handler), strict input, and an audit
+ * record for each failure that never carries the code, s, a MAC or the token.
+ */
+describe('pairing limits', () => {
+  it('limits each address to 10 pairing requests a minute, across endpoints, with one audit record per burst', async () => {
+    const h = await pairingHarness();
+    const start = await h.start();
+    const a = h.transport('192.0.2.7');
+    const paths = ['/api/v1/pair/hello', '/api/v1/pair/claim', '/api/v1/pair/result'];
+    const statuses: number[] = [];
+    for (let i = 0; i < 13; i += 1) statuses.push((await a.post(paths[i % 3] ?? '', { pid: start.pid })).status);
+    expect(statuses.slice(0, 10).every((s) => s !== 429)).toBe(true);
+    expect(statuses.slice(10)).toEqual([429, 429, 429]);
+    expect((await h.transport('192.0.2.8').post('/api/v1/pair/hello', { pid: start.pid })).status).toBe(200);
+    expect(h.audit.filter((r) => r.outcome === 'rate_limited')).toEqual([expect.objectContaining({ actor: 'phone@192.0.2.7', code: 'PAIRING_RATE_LIMITED' })]);
+    h.clock.t += 60_001;
+    expect((await a.post('/api/v1/pair/hello', { pid: start.pid })).status).toBe(200);
+  });
+
+  it('keeps start, sessions and confirm for the desktop session; refused callers never reach the handler', async () => {
+    const h = await pairingHarness();
+    for (const auth of [undefined, 'Bearer junk', 'Bearer agent', 'Bearer desktop-profile-device']) {
+      for (const [method, path, body] of [
+        ['POST', '/api/v1/pair/start', {}],
+        ['GET', '/api/v1/pair/sessions/pp_000000000000000000000000', undefined],
+        ['POST', '/api/v1/pair/confirm', { pid: 'pp_000000000000000000000000', accept: true }],
+      ] as const) {
+        const res = await h.request(path, { method, ...(auth === undefined ? {} : { auth }), ...(body === undefined ? {} : { body }) });
+        expect(res.status, `${String(auth)} ${path}`).toBe(auth === undefined || auth === 'Bearer junk' ? 401 : 403);
+      }
+    }
+    expect(h.audit).toEqual([]); // no session was opened, nothing was confirmed
+  });
+
+  it('keeps the phone endpoints open without a credential, whatever bearer is sent', async () => {
+    const h = await pairingHarness();
+    const start = await h.start();
+    const res = await h.app.request('/api/v1/pair/hello', { method: 'POST', headers: { authorization: 'Bearer junk', 'x-test-peer': '192.0.2.3' }, body: JSON.stringify({ pid: start.pid }) });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+  });
+
+  it('refuses malformed messages with 400 (audited, not counted), unknown sessions with 404, large bodies with 413', async () => {
+    const h = await pairingHarness();
+    const start = await h.start();
+    const phone = PhoneSession.fromQr(start.url ?? '', h.transport('192.0.2.9'));
+    await phone.doHello();
+    const good = await phone.prepareClaim('Pixel 8');
+    const t = h.transport('192.0.2.10');
+    for (const body of [[good], { ...good, extra: 1 }, { ...good, name: 'evil\u202Eelif' }, { ...good, d_pub: 'AA' }, { ...good, code: '1234' }, 'x']) {
+      expect((await t.post('/api/v1/pair/claim', body)).status).toBe(400);
+    }
+    expect((await h.view(start.pid)).attempts).toBe(0);
+    expect(h.audit.filter((r) => r.outcome === 'claim_refused' && r.code === 'INPUT')).toHaveLength(6);
+    expect((await t.post('/api/v1/pair/hello', { pid: 'pp_ffffffffffffffffffffffff' })).status).toBe(404);
+    expect((await t.post('/api/v1/pair/hello', { pid: start.pid, typed: true })).status).toBe(400);
+    const huge = await h.request('/api/v1/pair/claim', { method: 'POST', body: { ...good, name: 'x'.repeat(5000) } });
+    expect(huge.status).toBe(413);
+    await expect(phone.sendClaim()).resolves.toMatch(/^\d{6}$/u);
+  });
+
+  it('audits every failure and the success, with no code, secret, mac or token in the log', async () => {
+    const h = await pairingHarness();
+    const start = await h.start();
+    const phone = PhoneSession.fromQr(start.url ?? '', h.transport('192.0.2.11'));
+    await phone.doHello();
+    const good = await phone.prepareClaim('Pixel 8');
+    await h.transport('192.0.2.12').post('/api/v1/pair/claim', { ...good, code: start.code === '00000000' ? '00000001' : '00000000' });
+    const paired = await pair(PhoneSession.fromQr(start.url ?? '', h.transport('192.0.2.11')), 'Pixel 8', async (_c, pid) => {
+      await h.confirm(pid, true);
+    });
+    const records = h.audit.filter((r) => r.session === start.pid);
+    expect(records.map((r) => [r.outcome, r.code])).toEqual([
+      ['opened', null],
+      ['claim_refused', 'PAIRING_PROOF'],
+      ['claimed', null],
+      ['accepted', null],
+      ['paired', null],
+    ]);
+    expect(records.every((r) => r.kind === 'pairing')).toBe(true);
+    const log = JSON.stringify(h.audit);
+    const s = /s=([^&]+)/u.exec(start.url ?? '')?.[1] ?? 'missing';
+    for (const secret of [start.code, s, good.mac, paired.token, paired.token.slice(-43)]) expect(log).not.toContain(secret);
+  });
+
+  it('caps hellos per session', async () => {
+    const h = await pairingHarness();
+    const start = await h.start();
+    const statuses: number[] = [];
+    for (let i = 0; i < 9; i += 1) statuses.push((await h.transport(`192.0.2.${String(20 + i)}`).post('/api/v1/pair/hello', { pid: start.pid })).status);
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 200, 200, 200, 429]);
+  });
+});
