@@ -1,5 +1,6 @@
-import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { writeFileAtomic } from './atomic-file.js';
 import type { Approval } from '../core/approvals/approval.js';
 import type { RememberedRule } from '../core/approvals/remember.js';
 import type { RuntimeState } from '../core/decide/context.js';
@@ -30,20 +31,7 @@ export class ApprovalsFile {
   }
 
   save(state: PersistedState): void {
-    const tmp = `${this.path}.${String(process.pid)}.tmp`;
-    writeFileSync(tmp, JSON.stringify(state), { mode: 0o600 });
-    const fd = openSync(tmp, 'r');
-    try {
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(tmp, this.path);
-    const dir = openSync(dirname(this.path), 'r');
-    try {
-      fsyncSync(dir);
-    } finally {
-      closeSync(dir);
-    }
+    writeFileAtomic(this.path, JSON.stringify(state));
   }
+
 }

@@ -1,6 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { writeFileAtomic } from './atomic-file.js';
 import argon2 from 'argon2';
 import { formatToken, type ParsedToken, type TokenKind } from '../core/credentials/token.js';
 
@@ -114,21 +115,8 @@ export class CredentialStore {
   }
 
   private save(): void {
-    const tmp = `${this.path}.${String(process.pid)}.tmp`;
-    writeFileSync(tmp, JSON.stringify([...this.records.values()]), { mode: 0o600 });
-    const fd = openSync(tmp, 'r');
-    try {
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(tmp, this.path);
+    writeFileAtomic(this.path, JSON.stringify([...this.records.values()]));
     this.loadedMtime = statSync(this.path).mtimeMs;
-    const dir = openSync(dirname(this.path), 'r');
-    try {
-      fsyncSync(dir);
-    } finally {
-      closeSync(dir);
-    }
   }
+
 }

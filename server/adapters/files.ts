@@ -1,4 +1,5 @@
-import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { writeFileAtomic } from './atomic-file.js';
 
 export type ReadResult = { readonly ok: true; readonly bytes: Buffer } | { readonly ok: false; readonly reason: string };
 
@@ -23,9 +24,7 @@ export function ensurePrivateDir(path: string): void {
 
 /** A small private file (0600), replaced atomically. */
 export function writePrivateFile(path: string, text: string): void {
-  const tmp = `${path}.${String(process.pid)}.tmp`;
-  writeFileSync(tmp, text, { mode: 0o600 });
-  renameSync(tmp, path);
+  writeFileAtomic(path, text);
 }
 
 export function removeFile(path: string): void {

@@ -1,4 +1,5 @@
-import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, watch, writeFileSync, type FSWatcher } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, openSync, readFileSync, rmSync, watch, type FSWatcher } from 'node:fs';
+import { writeFileAtomic } from './atomic-file.js';
 import { dirname, join } from 'node:path';
 import type { HaltRecord } from '../core/halt.js';
 
@@ -24,17 +25,9 @@ export class HaltFile {
   }
 
   write(record: HaltRecord): void {
-    const tmp = `${this.path}.${String(process.pid)}.tmp`;
-    writeFileSync(tmp, JSON.stringify(record), { mode: 0o600 });
-    const fd = openSync(tmp, 'r');
-    try {
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(tmp, this.path);
-    syncDir(dirname(this.path));
+    writeFileAtomic(this.path, JSON.stringify(record));
   }
+
 
   remove(): void {
     rmSync(this.path, { force: true });
