@@ -5,7 +5,7 @@ import { getConnInfo } from '@hono/node-server/conninfo';
 import { DesktopSessions } from './desktop-sessions.js';
 import { removeFile, writePrivateFile } from './adapters/files.js';
 import { EventHub, visibleTo } from './events.js';
-import { importTlsSigner } from './core/pairing/protocol.js';
+import { ecdsaSign, importTlsSigner } from './core/pairing/protocol.js';
 import { createPairingService } from './http/pairing-service.js';
 import { createApp } from './http/app.js';
 import type { Caller } from './http/caller.js';
@@ -73,6 +73,8 @@ export async function startServer(options: ServeOptions): Promise<Running> {
     gateStatus: () => ({ mode: runtime.mode(), policyDigest: runtime.gate.digest }),
     spkiSha256: tls.spkiSha256,
     ca: { pem: tls.caCert, fingerprint256: tls.caFingerprint },
+    tlsSign: (data) => ecdsaSign(globalThis.crypto.subtle, signer.key, new Uint8Array(data)),
+    spki: signer.spki,
     now: () => Date.now(),
     isLoopback: (c) => {
       const address = getConnInfo(c).remote.address ?? '';

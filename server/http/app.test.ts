@@ -21,6 +21,8 @@ function appWith(callers: Record<string, Caller>) {
   const app = createApp({
     gateStatus: () => ({ mode: 'read-only', policyDigest: 'sha256:ab' }),
     spkiSha256: 'PIN',
+    tlsSign: () => Promise.resolve(new Uint8Array([1, 2, 3])),
+    spki: new Uint8Array([9]),
     ca: { pem: '-----BEGIN CERTIFICATE-----\nX\n-----END CERTIFICATE-----\n', fingerprint256: 'AA:BB' },
     callers: { verify: (request) => Promise.resolve(request.authorization === undefined ? undefined : callers[request.authorization]) },
     actions,

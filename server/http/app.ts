@@ -25,6 +25,10 @@ export interface AppDeps {
   readonly spkiSha256: string;
   /** The local CA, offered to phones so the PWA runs from a trusted origin (SPEC §9). */
   readonly ca: { readonly pem: string; readonly fingerprint256: string };
+  /** Signs with the TLS key (ECDSA P-256): nonce attestations and approval cards (SPEC §9a). */
+  readonly tlsSign: (data: Uint8Array) => Promise<Uint8Array>;
+  /** DER SubjectPublicKeyInfo of the TLS key; its SHA-256 is the pin phones keep. */
+  readonly spki: Uint8Array;
   readonly callers: CallerVerifier;
   readonly actions: ActionsService;
   readonly control: GateControl;
@@ -61,6 +65,14 @@ export function createApp(deps: AppDeps): Hono<Vars> {
     c.header('x-oracle-ca-sha256', deps.ca.fingerprint256);
     return c.body(deps.ca.pem);
   });
+  // Application-layer pinning (SPEC §9a): a phone asks for a fresh nonce to be signed on every
+  // start and checks it against the pin it stored at pairing; a changed key is refused there.
+  app.get('/api/v1/attest', async (c) => {
+    const nonce = c.req.query('nonce') ?? '';
+    if (!/^[A-Za-z0-9_-]{22,86}$/u.test(nonce)) return fail(c, 'INPUT_INVALID', '`nonce` is 16 to 64 random bytes, base64url');
+    const sig = await deps.tlsSign(new TextEncoder().encode(`oracle-attest-v1\n${nonce}`));
+    return c.json({ spki: Buffer.from(deps.spki).toString('base64url'), sig: Buffer.from(sig).toString('base64url') });
+  });
   // Desktop login: loopback only, one-time code, then a SameSite=Strict HttpOnly session cookie.
   app.get('/login', (c) => {
     if (!loopback(c)) return fail(c, 'FORBIDDEN', 'the desktop signs in from this machine only');
@@ -82,7 +94,7 @@ export function createApp(deps: AppDeps): Hono<Vars> {
   app.route('/api/v1/actions', actionsRoutes(deps.actions));
   app.route('/api/v1/events', eventRoutes(deps.events));
   app.route('/api/v1/pair', pairingDesktopRoutes(deps.pairing));
-  app.route('/api/v1', controlRoutes(deps.control, deps.devices, deps.now));
+  app.route('/api/v1', controlRoutes(deps.control, deps.devices, { now: deps.now, sign: deps.tlsSign }));
   app.notFound((c) => fail(c, 'NOT_FOUND', 'no such route'));
   app.onError((_e, c) => fail(c, 'INTERNAL', 'internal error'));
   return app;

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type Running } from '../../server/main.js';
 import { SIGNATURE_HEADERS, signingInput } from '../../shared/signing.js';
+import { canonicalJson } from '../../server/core/audit/record.js';
 import { call } from '../fixtures/https-client.js';
 import { pair, PhoneSession, type Paired } from '../fixtures/phone-client.js';
 import { tempTree, type TempTree } from '../fixtures/temp-tree.js';
@@ -81,10 +82,30 @@ describe('pair a phone, then approve from it', () => {
     throw new Error('no card');
   };
 
+  it('on every start the phone checks a fresh nonce signature against the pin it stored', async () => {
+    const subtle = globalThis.crypto.subtle;
+    const nonce = Buffer.from(globalThis.crypto.getRandomValues(new Uint8Array(16))).toString('base64url');
+    const attest = await call(`${running.url}/api/v1/attest?nonce=${nonce}`, { ca });
+    const spki = Buffer.from(String(attest.body['spki']), 'base64url');
+    expect(Buffer.from(await subtle.digest('SHA-256', spki)).equals(Buffer.from(paired.k))).toBe(true);
+    const key = await subtle.importKey('spki', spki, { name: 'ECDSA', namedCurve: 'P-256' }, false, ['verify']);
+    const ok = await subtle.verify({ name: 'ECDSA', hash: 'SHA-256' }, key, Buffer.from(String(attest.body['sig']), 'base64url'), new TextEncoder().encode(`oracle-attest-v1\n${nonce}`));
+    expect(ok).toBe(true);
+    // A different key (a changed certificate) would not match the stored pin.
+    const other = await subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, true, ['sign', 'verify']);
+    const otherSpki = new Uint8Array(await subtle.exportKey('spki', other.publicKey));
+    expect(Buffer.from(await subtle.digest('SHA-256', otherSpki)).equals(Buffer.from(paired.k))).toBe(false);
+  });
+
   it('approves a T2 action from the paired phone and the agent’s wait returns; T3 is refused', async () => {
     writeFileSync(`${tree.root}/projects/app/old.txt`, 'x');
     const waiting = call(`${running.url}/api/v1/actions?wait=20`, { ca, method: 'POST', headers: { authorization: `Bearer ${agentToken}` }, body: JSON.stringify({ tool: 'fs.delete', args: { path: `${tree.root}/projects/app/old.txt` } }) });
     const t2 = await card('fs.delete');
+    // The card is canonical JSON signed with the TLS key; verified before offering approve.
+    const { card_sig: sig, ...unsigned } = t2 as unknown as Record<string, unknown>;
+    const spki = Buffer.from(String((await call(`${running.url}/api/v1/attest?nonce=${'A'.repeat(22)}`, { ca })).body['spki']), 'base64url');
+    const key = await globalThis.crypto.subtle.importKey('spki', spki, { name: 'ECDSA', namedCurve: 'P-256' }, false, ['verify']);
+    expect(await globalThis.crypto.subtle.verify({ name: 'ECDSA', hash: 'SHA-256' }, key, Buffer.from(String(sig), 'base64url'), new TextEncoder().encode(canonicalJson(unsigned)))).toBe(true);
     expect((await signedPost(`/api/v1/approvals/${t2.approval_id}/approve`, { nonce: t2.nonce, arg_hash: t2.arg_hash })).status).toBe(200);
     expect((await waiting).body).toMatchObject({ executed: true });
 

@@ -4,6 +4,7 @@ import type { GateMode } from '../../core/decide/context.js';
 import { approverOf, type Caller } from '../caller.js';
 import { verifyDeviceSignature, type DeviceKeys } from '../device-signature.js';
 import { fail } from '../errors.js';
+import { canonicalJson } from '../../core/audit/record.js';
 
 /** What people's controls need from the gate (the runtime implements it). */
 export interface GateControl {
@@ -28,7 +29,8 @@ const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : und
  * server, whatever a UI shows: agents approve nothing, phones approve T2 and HALT but never T3
  * and never resume; a device's state-changing request must be signed with its device key.
  */
-export function controlRoutes(control: GateControl, devices: DeviceRegistry, now: () => number): Hono<Vars> {
+export function controlRoutes(control: GateControl, devices: DeviceRegistry, clock: { now: () => number; sign: (data: Uint8Array) => Promise<Uint8Array> }): Hono<Vars> {
+  const now = clock.now;
   const app = new Hono<Vars>();
 
   /** Reads the body once and, for devices, checks the request signature over it. */
@@ -49,9 +51,13 @@ export function controlRoutes(control: GateControl, devices: DeviceRegistry, now
     }
   };
 
-  app.get('/approvals', (c) => {
+  app.get('/approvals', async (c) => {
     if (c.get('caller').kind === 'agent') return fail(c, 'FORBIDDEN', 'agents do not see approval cards');
-    return c.json({ approvals: control.pending().filter((a) => a.state === 'pending'), mode: control.mode() });
+    // Every card is canonical JSON signed by the TLS key; the PWA verifies before offering approve.
+    const cards = await Promise.all(
+      control.pending().filter((a) => a.state === 'pending').map(async (card) => ({ card, sig: Buffer.from(await clock.sign(new TextEncoder().encode(canonicalJson(card)))).toString('base64url') })),
+    );
+    return c.json({ approvals: cards.map((x) => ({ ...x.card, card_sig: x.sig })), mode: control.mode() });
   });
 
   for (const verdict of ['approve', 'deny'] as const) {
