@@ -81,13 +81,15 @@ export class ApprovalDesk {
   }
 
   /** For the lifecycle: a remembered rule, or a new pending approval and a wait for its answer. */
-  async obtain(evaluation: Evaluation, actionId: string, waitMs: number, project: string | null): Promise<Grant> {
+  async obtain(evaluation: Evaluation, actionId: string, where: { readonly waitMs: number; readonly project: string | null; readonly agent?: string | undefined }): Promise<Grant> {
+    const { waitMs, project } = where;
+    const agent = where.agent ?? null;
     const { decision, tool, args } = evaluation;
     if (decision.decision !== 'needs-approval' || tool === null || args === null) return { kind: 'refused', code: 'NOT_ALLOWED', message: 'nothing to approve' };
     if (this.halted) return { kind: 'refused', code: 'HALTED', message: 'the gate is halted' };
     const hash = this.argHash(args);
     const session = evaluation.session ?? null;
-    const rule = matchRemembered(this.remembered, { tool, argHash: hash, project, session, tier: decision.tier }, this.now());
+    const rule = matchRemembered(this.remembered, { tool, argHash: hash, project, session, tier: decision.tier, agent }, this.now());
     if (rule !== undefined) {
       await this.audit({ kind: 'approval', ts: this.now().toISOString(), actor: rule.created_by, action_id: actionId, tool, outcome: 'remembered', detail: { rule: rule.id, expires_at: rule.expires_at } });
       return { kind: 'approved', approvalId: rule.id };
@@ -106,6 +108,7 @@ export class ApprovalDesk {
         nonce: randomBytes(16).toString('base64url'),
         session,
         project,
+        agent,
       },
       this.now(),
     );

@@ -90,6 +90,7 @@ export async function startServer(options: ServeOptions): Promise<Running> {
         });
         return { replay: sub.replay.filter((e) => visibleTo(e, profile)), close: sub.close };
       },
+      active: (id) => credentials.active(id),
     },
     control: {
       pending: () => runtime.desk.list(),
@@ -107,9 +108,9 @@ export async function startServer(options: ServeOptions): Promise<Running> {
     callers: {
       async verify(request): Promise<Caller | undefined> {
         // The desktop: a session cookie, or the desktop CLI's local token, from this machine only.
-        if (request.cookie !== undefined && request.loopback && desktop.valid(request.cookie)) return { kind: 'desktop', id: 'desktop', name: 'desktop' };
+        if (request.cookie !== undefined && request.loopback && desktop.valid(request.cookie)) return { kind: 'desktop', id: 'desktop', name: 'desktop', via: 'cookie' };
         if (request.authorization?.startsWith('Desktop ') === true) {
-          return request.loopback && desktop.validLocal(request.authorization.slice('Desktop '.length)) ? { kind: 'desktop', id: 'desktop', name: 'desktop' } : undefined;
+          return request.loopback && desktop.validLocal(request.authorization.slice('Desktop '.length)) ? { kind: 'desktop', id: 'desktop', name: 'desktop', via: 'token' } : undefined;
         }
         const token = parseBearer(request.authorization);
         if (token === undefined) return undefined;

@@ -211,7 +211,7 @@ export async function openRuntime(options: GateOptions & { readonly actor: strin
       runHeadless(
         action,
         lifecycle(async (evaluation, actionId) => {
-          const grant = await desk.obtain(evaluation, actionId, waitMs, evaluation.paths[0]?.root.real ?? null);
+          const grant = await desk.obtain(evaluation, actionId, { waitMs, project: evaluation.paths[0]?.root.real ?? null, agent });
           if (grant.kind === 'pending') continuations.set(grant.approvalId, { evaluation, actionId, agent });
           return grant;
         }, agent),

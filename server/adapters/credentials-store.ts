@@ -46,14 +46,23 @@ export class CredentialStore {
     if (!existsSync(this.path)) return;
     const mtime = statSync(this.path).mtimeMs;
     if (mtime === this.loadedMtime) return;
+    // Another process wrote the file: its view wins, including every revocation in it.
     this.loadedMtime = mtime;
     const list = JSON.parse(readFileSync(this.path, 'utf8')) as CredentialRecord[];
     this.records = new Map(list.map((r) => [r.id, r]));
     for (const [id] of this.verified) if (this.records.get(id)?.revoked_at !== null) this.verified.delete(id);
   }
 
+  /** Whether a credential is still active (for long-lived streams). */
+  active(id: string): boolean {
+    this.reload();
+    const r = this.records.get(id);
+    return r !== undefined && r.revoked_at === null;
+  }
+
   /** The public key a device signs with (JWK), if it is active. */
   publicKey(id: string): Readonly<Record<string, unknown>> | undefined {
+    this.reload();
     const r = this.records.get(id);
     return r === undefined || r.revoked_at !== null ? undefined : r.public_key_jwk;
   }
@@ -75,12 +84,14 @@ export class CredentialStore {
     const id = `${kind}_${randomBytes(8).toString('hex')}`;
     const secret = randomBytes(32).toString('base64url');
     const hash = await argon2.hash(secret, ARGON2);
+    this.reload(); // never write back a stale view over another process's change (a revoke)
     this.records.set(id, { id, kind, name, hash, created_at: new Date().toISOString(), revoked_at: null, ...extra, ...(kind === 'dev' ? { counter: 0 } : {}) });
     this.save();
     return { id, token: formatToken(id, secret) };
   }
 
   revoke(id: string): boolean {
+    this.reload();
     const r = this.records.get(id);
     if (r === undefined || r.revoked_at !== null) return false;
     this.records.set(id, { ...r, revoked_at: new Date().toISOString() });
@@ -91,6 +102,7 @@ export class CredentialStore {
 
   /** Records a device's request counter; false when it does not strictly increase (a replay). */
   advanceCounter(id: string, counter: number): boolean {
+    this.reload();
     const r = this.records.get(id);
     if (r === undefined || (r.counter ?? 0) >= counter) return false;
     this.records.set(id, { ...r, counter });

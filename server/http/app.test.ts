@@ -38,7 +38,7 @@ function appWith(callers: Record<string, Caller>) {
     },
     devices: { publicKey: () => undefined, advanceCounter: () => false, list: () => [], revoke: () => false },
     desktop: { exchange: () => undefined },
-    events: { subscribe: () => ({ replay: [], close: () => undefined }) },
+    events: { subscribe: () => ({ replay: [], close: () => undefined }), active: () => true },
     pairing: {
       admit: () => Promise.resolve(true),
       start: () => Promise.reject(new Error('never reached')),

@@ -68,6 +68,8 @@ export function createApp(deps: AppDeps): Hono<Vars> {
   // Application-layer pinning (SPEC §9a): a phone asks for a fresh nonce to be signed on every
   // start and checks it against the pin it stored at pairing; a changed key is refused there.
   app.get('/api/v1/attest', async (c) => {
+    // Each answer costs a signature: limited per address like pairing.
+    if (!(await deps.pairing.admit(deps.clientAddress(c) ?? 'unknown'))) return fail(c, 'RATE_LIMITED', 'too many requests; wait a minute');
     const nonce = c.req.query('nonce') ?? '';
     if (!/^[A-Za-z0-9_-]{22,86}$/u.test(nonce)) return fail(c, 'INPUT_INVALID', '`nonce` is 16 to 64 random bytes, base64url');
     const sig = await deps.tlsSign(new TextEncoder().encode(`oracle-attest-v1\n${nonce}`));
@@ -87,6 +89,16 @@ export function createApp(deps: AppDeps): Hono<Vars> {
   app.use('/api/v1/*', async (c: Context<Vars>, next) => {
     const caller = await deps.callers.verify({ authorization: c.req.header('authorization'), cookie: getCookie(c, DESKTOP_COOKIE), loopback: loopback(c) });
     if (caller === undefined) return fail(c, 'UNAUTHENTICATED', 'this route needs a device, desktop or agent credential');
+    // A cookie rides along with any page's request: for the desktop session, a state change must
+    // come from this very origin, as JSON (which no form can send without a preflight).
+    if (caller.kind === 'desktop' && caller.via === 'cookie' && !['GET', 'HEAD'].includes(c.req.method)) {
+      const origin = c.req.header('origin');
+      const site = c.req.header('sec-fetch-site');
+      const json = (c.req.header('content-type') ?? '').startsWith('application/json');
+      if ((origin !== undefined && origin !== new URL(c.req.url).origin) || (site !== undefined && site !== 'same-origin') || !json) {
+        return fail(c, 'FORBIDDEN', 'desktop changes must come from the desktop page itself, as JSON');
+      }
+    }
     c.set('caller', caller);
     await next();
     return undefined;

@@ -2,7 +2,7 @@
 export type Caller =
   | { readonly kind: 'agent'; readonly id: string; readonly name: string }
   | { readonly kind: 'device'; readonly id: string; readonly name: string; readonly profile: 'phone' | 'desktop' }
-  | { readonly kind: 'desktop'; readonly id: string; readonly name: 'desktop' };
+  | { readonly kind: 'desktop'; readonly id: string; readonly name: 'desktop'; readonly via: 'cookie' | 'token' };
 
 export interface CallerRequest {
   readonly authorization: string | undefined;

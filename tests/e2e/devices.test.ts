@@ -115,8 +115,29 @@ describe('agents and devices over HTTPS', () => {
     expect((await call(`${running.url}/login?code=${code}`, { ca })).status).toBe(401);
     await running.runtime.halt('test', 'desktop');
     const session = cookie.split(';')[0] ?? '';
-    const resumed = await call(`${running.url}/api/v1/resume`, { ca, method: 'POST', headers: { cookie: session } });
+    // Cross-site requests riding on the cookie are refused: foreign origin, cross-site fetch, non-JSON.
+    for (const headers of [
+      { cookie: session, 'content-type': 'application/json', origin: 'https://127.0.0.1:1' },
+      { cookie: session, 'content-type': 'application/json', 'sec-fetch-site': 'cross-site' },
+      { cookie: session, 'content-type': 'text/plain' },
+    ]) {
+      expect((await call(`${running.url}/api/v1/resume`, { ca, method: 'POST', headers })).status).toBe(403);
+    }
+    expect(running.runtime.mode()).toBe('halted');
+    const resumed = await call(`${running.url}/api/v1/resume`, { ca, method: 'POST', headers: { cookie: session, 'content-type': 'application/json', origin: running.url } });
     expect(resumed.body).toMatchObject({ mode: 'normal' });
+  });
+
+  it('keeps a revoke made by another process (the CLI) when the server writes the store later', async () => {
+    const alice = await running.credentials.issue('ag', 'claude-code');
+    const agentCall = () => call(`${running.url}/api/v1/actions/ap_none`, { ca, headers: { authorization: `Bearer ${alice.token}` } });
+    expect((await agentCall()).status).toBe(404);
+    const { CredentialStore } = await import('../../server/adapters/credentials-store.js');
+    expect(CredentialStore.open(join(running.runtime.gate.home, 'data')).revoke(alice.id)).toBe(true);
+    const spare = await running.credentials.issue('dev', 'spare', { profile: 'phone' }); // the server writes the file again
+    expect(running.credentials.revoke(spare.id)).toBe(true);
+    expect((await agentCall()).status).toBe(401);
+    expect(CredentialStore.open(join(running.runtime.gate.home, 'data')).get(alice.id)?.revoked_at).not.toBeNull();
   });
 
   it('refuses a revoked device at once, and junk tokens cost no Argon2 work', async () => {

@@ -92,6 +92,26 @@ describe('live events over SSE', () => {
     await running.runtime.resume('desktop');
   });
 
+  it('ends the open stream of a device that is revoked', async () => {
+    const phone = await DeviceSigner.create();
+    const issued = await running.credentials.issue('dev', 'doomed', { profile: 'phone', public_key_jwk: phone.publicJwk as Record<string, unknown> });
+    const stream = await listen(`${running.url}/api/v1/events`, ca, { authorization: `Bearer ${issued.token}` });
+    const before = running.runtime.events.subscribers;
+    expect(before).toBeGreaterThan(0);
+    running.credentials.revoke(issued.id);
+    await running.runtime.halt('after revoke', 'desktop');
+    await until(() => (running.runtime.events.subscribers < before ? true : undefined));
+    expect(stream.events.find((e) => e.event === 'halt')).toBeUndefined();
+    stream.req.destroy();
+    await running.runtime.resume('desktop');
+  });
+
+  it('rate-limits nonce attestations per address', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 15; i++) statuses.push((await call(`${running.url}/api/v1/attest?nonce=${'B'.repeat(22)}`, { ca })).status);
+    expect(statuses).toContain(429);
+  });
+
   it('refuses the stream to agents and to requests without a credential', async () => {
     expect((await call(`${running.url}/api/v1/events`, { ca, headers: { authorization: `Bearer ${agentToken}` } })).status).toBe(403);
     expect((await call(`${running.url}/api/v1/events`, { ca })).status).toBe(401);

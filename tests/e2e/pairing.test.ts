@@ -92,7 +92,7 @@ describe('pairing end to end over HTTPS', () => {
     // session (a cookie in main.ts, a test secret here).
     const callers: CallerVerifier = {
       async verify(req) {
-        if (req.loopback && req.authorization === `Bearer ${desktopSecret}`) return { kind: 'desktop', id: 'desktop', name: 'desktop' };
+        if (req.loopback && req.authorization === `Bearer ${desktopSecret}`) return { kind: 'desktop', id: 'desktop', name: 'desktop', via: 'token' };
         const token = parseBearer(req.authorization);
         const record = token === undefined ? undefined : await credentials.verify(token);
         if (record === undefined) return undefined;

@@ -138,7 +138,7 @@ describe('the approval desk with a clock (expiry, remembering, restart)', () => 
 
   it('expires an unanswered approval after 5 minutes, and expiry means deny; a restart keeps pending ones', async () => {
     const desk = open();
-    const grant = await desk.obtain(evaluation('T2', { program: 'npm', args: ['install'] }), 'ac_1', 0, '/p');
+    const grant = await desk.obtain(evaluation('T2', { program: 'npm', args: ['install'] }), 'ac_1', { waitMs: 0, project: '/p' });
     expect(grant.kind).toBe('pending');
     const id = grant.kind === 'pending' ? grant.approvalId : '';
     expect(open().get(id)?.state).toBe('pending'); // a new desk on the same file: nothing lost
@@ -152,17 +152,19 @@ describe('the approval desk with a clock (expiry, remembering, restart)', () => 
   it('remembers a T2 answer for this session and project until the rule expires, never T3', async () => {
     const desk = open();
     const args = { program: 'npm', args: ['test'] };
-    const first = await desk.obtain(evaluation('T2', args), 'ac_2', 0, '/p');
+    const first = await desk.obtain(evaluation('T2', args), 'ac_2', { waitMs: 0, project: '/p' });
     const id = first.kind === 'pending' ? first.approvalId : '';
     const card = desk.get(id);
     if (card === undefined) throw new Error('lost');
     const answered = await desk.answer(id, { approver: phone, verdict: 'approve', nonce: card.nonce, argHash: card.arg_hash }, { ttlMs: 60_000 });
     expect(answered.rule).toBeDefined();
-    expect(await desk.obtain(evaluation('T2', args), 'ac_3', 0, '/p')).toMatchObject({ kind: 'approved' });
-    expect(await desk.obtain(evaluation('T2', args), 'ac_4', 0, '/other')).toMatchObject({ kind: 'pending' });
+    expect(await desk.obtain(evaluation('T2', args), 'ac_3', { waitMs: 0, project: '/p' })).toMatchObject({ kind: 'approved' });
+    expect(await desk.obtain(evaluation('T2', args), 'ac_4', { waitMs: 0, project: '/other' })).toMatchObject({ kind: 'pending' });
+    // Another agent in the same (client-chosen) session does not inherit the rule.
+    expect(await desk.obtain(evaluation('T2', args), 'ac_4b', { waitMs: 0, project: '/p', agent: 'other-agent' })).toMatchObject({ kind: 'pending' });
     clock = new Date(clock.getTime() + 60_001);
-    expect(await desk.obtain(evaluation('T2', args), 'ac_5', 0, '/p')).toMatchObject({ kind: 'pending' });
-    const t3 = await desk.obtain(evaluation('T3', { program: 'x', args: [] }), 'ac_6', 0, '/p');
+    expect(await desk.obtain(evaluation('T2', args), 'ac_5', { waitMs: 0, project: '/p' })).toMatchObject({ kind: 'pending' });
+    const t3 = await desk.obtain(evaluation('T3', { program: 'x', args: [] }), 'ac_6', { waitMs: 0, project: '/p' });
     const t3card = desk.get(t3.kind === 'pending' ? t3.approvalId : '');
     if (t3card === undefined) throw new Error('lost');
     const refused = await desk.answer(t3card.approval_id, { approver: desktop, verdict: 'approve', nonce: t3card.nonce, argHash: t3card.arg_hash, phrase: confirmationPhrase(t3card) }, { ttlMs: 60_000 });

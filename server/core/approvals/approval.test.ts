@@ -14,7 +14,7 @@ const args = { program: 'git', args: ['push', 'origin', 'main'], cwd: '/p/app', 
 
 function pending(tier: 'T2' | 'T3' = 'T2') {
   return requestApproval(
-    { approvalId: 'ap_0123456789abcdef', traceId: 'ac_1', tool: 'exec.run', argHash: argHash(args, sha), tier, reason: 'push', preview: args, provenance: [], nonce: 'n1', session: 's1', project: '/p' },
+    { approvalId: 'ap_0123456789abcdef', traceId: 'ac_1', tool: 'exec.run', argHash: argHash(args, sha), tier, reason: 'push', preview: args, provenance: [], nonce: 'n1', session: 's1', project: '/p', agent: null },
     t0,
   );
 }

@@ -26,6 +26,8 @@ export interface Approval {
   readonly session: string | null;
   /** The scope root the action works in, for scoped remembering. */
   readonly project: string | null;
+  /** The agent (principal) that asked; a remembered rule is for that agent only. */
+  readonly agent: string | null;
   readonly state: ApprovalState;
   /** Who decided (device id or `desktop`); null until then. */
   readonly device: string | null;
@@ -72,6 +74,7 @@ export interface RequestInput {
   readonly nonce: string;
   readonly session: string | null;
   readonly project: string | null;
+  readonly agent?: string | null;
 }
 
 export function requestApproval(input: RequestInput, now: Date, ttlMs = DEFAULT_APPROVAL_TTL_MS): Approval {
@@ -89,6 +92,7 @@ export function requestApproval(input: RequestInput, now: Date, ttlMs = DEFAULT_
     nonce: input.nonce,
     session: input.session,
     project: input.project,
+    agent: input.agent ?? null,
     state: 'pending',
     device: null,
     decided_at: null,

@@ -11,6 +11,8 @@ export interface RememberedRule {
   readonly arg_hash: string;
   readonly project: string;
   readonly session: string;
+  /** The agent it was granted to (session ids are the client's own choice, principals are not). */
+  readonly agent: string | null;
   readonly created_at: string;
   readonly expires_at: string;
   readonly created_by: string;
@@ -34,6 +36,7 @@ export function rememberFrom(approval: Approval, input: { id: string; ttlMs: num
       arg_hash: approval.arg_hash,
       project: approval.project,
       session: approval.session,
+      agent: approval.agent,
       created_at: input.now.toISOString(),
       expires_at: new Date(input.now.getTime() + ttl).toISOString(),
       created_by: approval.device,
@@ -44,11 +47,17 @@ export function rememberFrom(approval: Approval, input: { id: string; ttlMs: num
 
 export function matchRemembered(
   rules: readonly RememberedRule[],
-  action: { tool: string; argHash: string; project: string | null; session: string | null; tier: string },
+  action: { tool: string; argHash: string; project: string | null; session: string | null; tier: string; agent?: string | null },
   now: Date,
 ): RememberedRule | undefined {
   if (action.tier === 'T3' || action.session === null || action.project === null) return undefined;
   return rules.find(
-    (r) => r.tool === action.tool && r.arg_hash === action.argHash && r.project === action.project && r.session === action.session && now.getTime() < Date.parse(r.expires_at),
+    (r) =>
+      r.tool === action.tool &&
+      r.arg_hash === action.argHash &&
+      r.project === action.project &&
+      r.session === action.session &&
+      r.agent === (action.agent ?? null) &&
+      now.getTime() < Date.parse(r.expires_at),
   );
 }

@@ -12,6 +12,8 @@ export interface LiveEvent {
 /** The event source as the route sees it (the composition root adapts the hub). */
 export interface EventSource {
   subscribe(profile: 'phone' | 'desktop', lastId: number | undefined, send: (event: LiveEvent) => void): { replay: readonly LiveEvent[]; close: () => void };
+  /** Whether the caller's credential is still active: a revoked device's open stream ends. */
+  active(callerId: string): boolean;
 }
 
 const HEARTBEAT_MS = 15_000;
@@ -44,6 +46,8 @@ export function eventRoutes(source: EventSource, heartbeatMs = HEARTBEAT_MS): Ho
       });
       try {
         while (state.open) {
+          // Checked before every write: a revoke ends the stream at the next event or heartbeat.
+          if (caller.kind === 'device' && !source.active(caller.id)) break;
           const event = queue.shift();
           if (event !== undefined) {
             await stream.writeSSE({ id: String(event.id), event: event.type, data: JSON.stringify(event.data) });
