@@ -6,7 +6,7 @@ import type { RuntimeState } from './core/decide/context.js';
 import type { Evaluation } from './core/decide/decide.js';
 import type { Grant } from './core/lifecycle/headless.js';
 import { isTainting, type ProvenanceEntry } from '../shared/provenance.js';
-import type { ApprovalsFile } from './adapters/approvals-store.js';
+import type { ApprovalsFile, WaitingRequest } from './adapters/approvals-store.js';
 import { redactDeep } from './core/redact/index.js';
 
 type Waiter = (approval: Approval) => void;
@@ -20,6 +20,7 @@ export class ApprovalDesk {
   private readonly approvals = new Map<string, Approval>();
   private remembered: RememberedRule[];
   private readonly sessions = new Map<string, RuntimeState>();
+  private readonly requests = new Map<string, WaitingRequest>();
   private readonly waiters = new Map<string, Set<Waiter>>();
   /** Set by HALT: nothing new may wait until a resume reopens the desk. */
   private halted = false;
@@ -48,6 +49,7 @@ export class ApprovalDesk {
     for (const a of state.approvals) this.approvals.set(a.approval_id, expireDue(a, now()));
     this.remembered = state.remembered.filter((r) => Date.parse(r.expires_at) > now().getTime());
     for (const [id, s] of Object.entries(state.sessions)) this.sessions.set(id, s);
+    for (const [id, r] of Object.entries(state.requests)) this.requests.set(id, r);
     this.persist();
   }
 
@@ -62,6 +64,16 @@ export class ApprovalDesk {
 
   rules(): readonly RememberedRule[] {
     return this.remembered;
+  }
+
+  /** Keeps what a waiting action asked, for its continuation after a restart. */
+  keepRequest(approvalId: string, request: WaitingRequest): void {
+    this.requests.set(approvalId, request);
+    this.persist();
+  }
+
+  request(approvalId: string): WaitingRequest | undefined {
+    return this.requests.get(approvalId);
   }
 
   /** The taint state of a session (clean when unknown). */
@@ -220,7 +232,12 @@ export class ApprovalDesk {
     // Keep what matters: everything pending or granted, and the last day of the rest.
     const horizon = this.now().getTime() - 86_400_000;
     const approvals = [...this.approvals.values()].filter((a) => a.state === 'pending' || a.state === 'approved' || Date.parse(a.requested_at) > horizon);
-    this.file.save({ approvals, remembered: this.remembered, sessions: Object.fromEntries(this.sessions) });
+    // A request is kept while its approval may still let it run.
+    for (const id of this.requests.keys()) {
+      const state = this.approvals.get(id)?.state;
+      if (state !== 'pending' && state !== 'approved') this.requests.delete(id);
+    }
+    this.file.save({ approvals, remembered: this.remembered, sessions: Object.fromEntries(this.sessions), requests: Object.fromEntries(this.requests) });
   }
 }
 

@@ -212,16 +212,27 @@ export async function openRuntime(options: GateOptions & { readonly actor: strin
         action,
         lifecycle(async (evaluation, actionId) => {
           const grant = await desk.obtain(evaluation, actionId, { waitMs, project: evaluation.paths[0]?.root.real ?? null, agent });
-          if (grant.kind === 'pending') continuations.set(grant.approvalId, { evaluation, actionId, agent });
+          if (grant.kind === 'pending') {
+            continuations.set(grant.approvalId, { evaluation, actionId, agent });
+            desk.keepRequest(grant.approvalId, { action, agent: agent ?? null, action_id: actionId });
+          }
           return grant;
         }, agent),
       ),
     async continueAction(approvalId, waitMs, agent) {
-      const saved = continuations.get(approvalId);
-      if (saved === undefined || saved.agent !== agent) return undefined;
+      let saved = continuations.get(approvalId);
+      if (saved === undefined) {
+        // After a restart: decide the kept request again. The approval is spent only if the
+        // arguments resolve to exactly what the person approved (the boundary checks arg_hash).
+        const kept = desk.request(approvalId);
+        if (kept === undefined || kept.agent !== (agent ?? null)) return undefined;
+        saved = { evaluation: judge(kept.action, agent), actionId: kept.action_id, agent };
+      }
+      if (saved.agent !== agent) return undefined;
       const grant = await desk.wait(approvalId, waitMs);
       if (grant.kind !== 'pending') continuations.delete(approvalId);
-      return runHeadless(null, { ...lifecycle(() => Promise.resolve(grant)), evaluate: () => saved.evaluation, newActionId: () => saved.actionId });
+      const evaluation = saved.evaluation;
+      return runHeadless(null, { ...lifecycle(() => Promise.resolve(grant)), evaluate: () => evaluation, newActionId: () => saved.actionId });
     },
     async undo(id) {
       if (mode === 'halted') return { ok: false, error: { code: 'HALTED', message: 'the gate is halted' } };

@@ -9,9 +9,17 @@ export interface PersistedState {
   readonly approvals: readonly Approval[];
   readonly remembered: readonly RememberedRule[];
   readonly sessions: Readonly<Record<string, RuntimeState>>;
+  /** What each waiting action asked, so a continuation survives a restart (never sent to devices). */
+  readonly requests: Readonly<Record<string, WaitingRequest>>;
 }
 
-const EMPTY: PersistedState = { approvals: [], remembered: [], sessions: {} };
+export interface WaitingRequest {
+  readonly action: unknown;
+  readonly agent: string | null;
+  readonly action_id: string;
+}
+
+const EMPTY: PersistedState = { approvals: [], remembered: [], sessions: {}, requests: {} };
 
 /**
  * `<home>/data/approvals.json`: pending and granted approvals, remembered rules and session taint,
@@ -27,7 +35,7 @@ export class ApprovalsFile {
   load(): PersistedState {
     if (!existsSync(this.path)) return EMPTY;
     const parsed = JSON.parse(readFileSync(this.path, 'utf8')) as Partial<PersistedState>;
-    return { approvals: parsed.approvals ?? [], remembered: parsed.remembered ?? [], sessions: parsed.sessions ?? {} };
+    return { approvals: parsed.approvals ?? [], remembered: parsed.remembered ?? [], sessions: parsed.sessions ?? {}, requests: parsed.requests ?? {} };
   }
 
   save(state: PersistedState): void {
