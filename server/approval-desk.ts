@@ -196,6 +196,12 @@ export class ApprovalDesk {
     return result;
   }
 
+  /** Withdraws one waiting approval (its asker stopped waiting); it can no longer be granted. */
+  withdraw(id: string): void {
+    const a = this.approvals.get(id);
+    if (a?.state === 'pending') this.settle(cancel(a, this.now()));
+  }
+
   /** After a resume, approvals may be asked for again. */
   reopen(): void {
     this.halted = false;

@@ -122,6 +122,10 @@ export async function startServer(options: ServeOptions): Promise<Running> {
     actions: {
       submit: (action, waitMs, agent) => runtime.submit(action, waitMs, agent),
       continueAction: (approvalId, waitMs, agent) => runtime.continueAction(approvalId, waitMs, agent),
+      authorize: (action, waitMs, agent) => runtime.authorize(action, waitMs, agent),
+      taint: (session, read) => {
+        runtime.taint(session, read);
+      },
     },
   });
   const listening = await listenHttps(app, { hostname: lan ? '0.0.0.0' : '127.0.0.1', port: options.port, key: tls.key, cert: tls.cert });

@@ -19,6 +19,8 @@ import { ApprovalsFile } from './adapters/approvals-store.js';
 import { argHash } from './core/approvals/arg-hash.js';
 import { provenanceOfResult } from './core/lifecycle/provenance-of.js';
 import { actionRequestSchema } from '../shared/action.js';
+import type { Decision } from '../shared/decision.js';
+import type { ProvenanceEntry } from '../shared/provenance.js';
 import type { Evaluation } from './core/decide/decide.js';
 import type { Executed, PreparedAction } from './core/lifecycle/execution.js';
 import type { Grant } from './core/lifecycle/headless.js';
@@ -29,6 +31,15 @@ import { ensurePrivateDir } from './adapters/files.js';
  * The whole gate for one process: policy, toolhost and audit log, wired once (composition root
  * shared by `oracle run`, `oracle undo` and, later, the server).
  */
+export interface Authorization {
+  readonly decision: Decision;
+  readonly allowed: boolean;
+  /** Why, in words an agent can act on (shown to it by the hook). */
+  readonly reason: string;
+  readonly action_id: string;
+  readonly approval_id?: string;
+}
+
 export interface Runtime {
   readonly gate: GateState;
   readonly toolhost: Toolhost;
@@ -50,6 +61,13 @@ export interface Runtime {
   continueAction(approvalId: string, waitMs: number, agent?: string): Promise<RunResult | undefined>;
   readonly desk: ApprovalDesk;
   readonly events: EventHub;
+  /**
+   * For agents that execute their own tools (Claude Code's hook, SPEC §11): the same decision,
+   * audit and approval wait as submit, and the grant spent at once, but nothing is executed here.
+   */
+  authorize(action: unknown, waitMs: number, agent?: string): Promise<Authorization>;
+  /** Marks a session as having read foreign or external content (a PostToolUse report). */
+  taint(session: string, read: readonly ProvenanceEntry[]): void;
   close(): Promise<void>;
 }
 
@@ -233,6 +251,43 @@ export async function openRuntime(options: GateOptions & { readonly actor: strin
       if (grant.kind !== 'pending') continuations.delete(approvalId);
       const evaluation = saved.evaluation;
       return runHeadless(null, { ...lifecycle(() => Promise.resolve(grant)), evaluate: () => evaluation, newActionId: () => saved.actionId });
+    },
+    async authorize(action, waitMs, agent) {
+      const evaluation = judge(action, agent);
+      const { decision, tool, args } = evaluation;
+      const actionId = `ac_${randomBytes(12).toString('hex')}`;
+      await audit.append({
+        kind: 'decision',
+        ts: now().toISOString(),
+        actor: agent ?? options.actor,
+        action_id: actionId,
+        ...(evaluation.session === undefined ? {} : { session: evaluation.session }),
+        ...(tool === null ? {} : { tool }),
+        ...(args === null ? {} : { args_digest: digest(args), args_preview: previewArgs(args) }),
+        tier: decision.tier,
+        decision: decision.decision,
+        code: decision.code,
+        rule: decision.rule,
+        reasons: decision.reasons,
+        outcome: 'caller-executes',
+      });
+      const reasons = decision.reasons.join('; ');
+      if (decision.decision === 'allow') return { decision, allowed: true, reason: `${decision.tier}: ${reasons}`, action_id: actionId };
+      if (decision.decision === 'deny') return { decision, allowed: false, reason: `${decision.code}: ${reasons}`, action_id: actionId };
+      const grant = await desk.obtain(evaluation, actionId, { waitMs, project: evaluation.paths[0]?.root.real ?? null, agent });
+      if (grant.kind === 'pending') {
+        // The caller stops waiting and will not run it: a card nobody can act on is withdrawn.
+        desk.withdraw(grant.approvalId);
+        return { decision, allowed: false, reason: `nobody approved this ${decision.tier} action in time; ask again when someone can answer`, action_id: actionId };
+      }
+      if (grant.kind === 'refused') return { decision, allowed: false, reason: grant.message, action_id: actionId };
+      // Spent here: the caller runs it once, now.
+      const used = args === null ? { ok: false as const, code: 'INPUT_INVALID', reason: 'no arguments' } : desk.consume(grant.approvalId, args);
+      if (!used.ok) return { decision, allowed: false, reason: used.reason, action_id: actionId };
+      return { decision, allowed: true, reason: `approved by a person (${grant.approvalId})`, action_id: actionId, approval_id: grant.approvalId };
+    },
+    taint: (session, read) => {
+      desk.taint(session, read);
     },
     async undo(id) {
       if (mode === 'halted') return { ok: false, error: { code: 'HALTED', message: 'the gate is halted' } };

@@ -30,3 +30,8 @@ export function writePrivateFile(path: string, text: string): void {
 export function removeFile(path: string): void {
   rmSync(path, { force: true });
 }
+
+/** A directory (and its parents) with the default permissions. */
+export function ensureDir(path: string): void {
+  mkdirSync(path, { recursive: true });
+}

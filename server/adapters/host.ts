@@ -31,3 +31,6 @@ export function sha256Hex(bytes: Uint8Array): string {
 export function toCanonicalForm(path: string, platform: NodeJS.Platform): string {
   return platform === 'win32' ? resolve(path).replaceAll('\\', '/') : resolve(path);
 }
+
+/** The built `oracle` entry point, by absolute path (hooks never rely on PATH). */
+export const ORACLE_BIN_PATH = join(packageRoot(), 'dist', 'server', 'cli', 'oracle.js');

@@ -21,10 +21,15 @@ export function localGate(home: string): LocalGate | undefined {
 
 /** A request to the local gate as the desktop, trusting only this home's CA. */
 export function desktopRequest(home: string, gate: LocalGate, call: { method: string; path: string; body?: unknown }): Promise<{ status: number; body: Record<string, unknown> }> {
+  return localRequest(home, gate, { ...call, authorization: `Desktop ${gate.token}` });
+}
+
+/** A request to the local gate with the given credential, trusting only this home's CA. */
+export function localRequest(home: string, gate: LocalGate, call: { method: string; path: string; body?: unknown; authorization: string }): Promise<{ status: number; body: Record<string, unknown> }> {
   const { method, path, body } = call;
   const ca = readFileSync(join(home, 'certs', 'ca.crt'), 'utf8');
   return new Promise((resolve, reject) => {
-    const req = request(`${gate.url}${path}`, { method, ca, headers: { authorization: `Desktop ${gate.token}`, 'content-type': 'application/json' }, timeout: 30_000 }, (res) => {
+    const req = request(`${gate.url}${path}`, { method, ca, headers: { authorization: call.authorization, 'content-type': 'application/json' }, timeout: 150_000 }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {
@@ -38,4 +43,13 @@ export function desktopRequest(home: string, gate: LocalGate, call: { method: st
     req.on('error', reject);
     req.end(body === undefined ? undefined : JSON.stringify(body));
   });
+}
+
+/** The agent token `oracle integrate` stored for a hook, if any. */
+export function hookToken(home: string, agent: string): string | undefined {
+  try {
+    return readFileSync(join(home, 'data', `hook-${agent}.token`), 'utf8').trim();
+  } catch {
+    return undefined;
+  }
 }

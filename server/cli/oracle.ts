@@ -13,6 +13,10 @@ import { resolveHome } from '../gate.js';
 import { runHalt } from './halt.js';
 import { runCredentials } from './credentials.js';
 import { runPair } from './pair.js';
+import { runHook } from './hook.js';
+import { runIntegrate } from './integrate.js';
+import { runMcp } from '../mcp/server.js';
+import { MAX_WAIT_SECONDS, parseWaitMs } from '../mcp/options.js';
 
 const USAGE = `usage: oracle <command> [options]
 
@@ -24,9 +28,13 @@ const USAGE = `usage: oracle <command> [options]
   halt --reason TEXT | resume [--home DIR]                stop everything (persists across restarts) / lift it
   agents add NAME | list | revoke ID [--home DIR]         agent credentials for the HTTPS API (token printed once)
   pair [--typed] [--home DIR]                             pair a phone with the running gate (QR in the terminal)
+  hook claude-code [--home DIR] [--policy FILE]           Claude Code hook: PreToolUse/PostToolUse payload on stdin
+  integrate claude-code [--project DIR] [--remove]        add (or remove) the hooks in Claude Code's settings
   devices list | revoke ID [--home DIR]                   paired devices
   policy check [FILE] [--home DIR]                        validate a policy, print its digest and every error
   audit verify [--home DIR] [--json]                      check the audit chain and its signed checkpoint (exit 1: broken)
+  mcp [--home DIR] [--policy FILE] [--agent NAME] [--wait SECONDS]
+                                                          MCP server on stdio (own home: not beside a running serve)
 `;
 
 const OPTIONS = {
@@ -38,6 +46,10 @@ const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
   json: { type: 'boolean' },
   typed: { type: 'boolean' },
+  project: { type: 'string' },
+  remove: { type: 'boolean' },
+  agent: { type: 'string' },
+  wait: { type: 'string' },
 } as const;
 
 async function main(argv: readonly string[]): Promise<number> {
@@ -92,6 +104,14 @@ async function main(argv: readonly string[]): Promise<number> {
         await runtime.close();
       }
     }
+    case 'hook':
+      if (sub !== 'claude-code' || rest.length > 0) break;
+      return runHook({ home: values.home, policy: values.policy }, { stdin: process.stdin, stdout: process.stdout });
+    case 'integrate': {
+      if (sub !== 'claude-code' || rest.length > 0) break;
+      const gate = openGate({ home: values.home, policy: values.policy });
+      return runIntegrate(gate, { project: values.project, remove: values.remove === true }, process.stdout);
+    }
     case 'pair':
       if (sub !== undefined) break;
       return runPair(resolveHome(values.home, process.env), { stdin: process.stdin, stdout: process.stdout, typed: values.typed === true });
@@ -108,6 +128,15 @@ async function main(argv: readonly string[]): Promise<number> {
       const code = runAudit(positionals.slice(1), { home: resolveHome(values.home, process.env), json: values.json === true }, process.stdout);
       if (code === undefined) break;
       return code;
+    }
+    case 'mcp': {
+      if (sub !== undefined) break;
+      const waitMs = parseWaitMs(values.wait);
+      if (waitMs === undefined) {
+        process.stderr.write(`oracle: --wait takes seconds from 0 to ${String(MAX_WAIT_SECONDS)}\n${USAGE}`);
+        return 2;
+      }
+      return runMcp({ home: values.home, policy: values.policy, agent: values.agent ?? 'mcp', waitMs });
     }
     case 'serve':
       return runServe({ home: values.home, policy: values.policy, port: values.port, lan: values.lan === true });

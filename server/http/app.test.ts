@@ -13,6 +13,8 @@ function appWith(callers: Record<string, Caller>) {
       calls.push(`submit:${name}:${String(waitMs)}:${JSON.stringify(action)}`);
       return Promise.resolve({ executed: false, approval_id: 'ap_1', error: { code: 'APPROVAL_PENDING', message: 'wait' } });
     },
+    authorize: () => Promise.resolve({ allowed: false, reason: 'test' }),
+    taint: () => undefined,
     continueAction: (id, _wait, name) => {
       calls.push(`continue:${id}:${name}`);
       return Promise.resolve(id === 'ap_1' ? { executed: true } : undefined);

@@ -5,7 +5,7 @@ import type { Context } from 'hono';
 import type { GateMode } from '../core/decide/context.js';
 import type { Caller, CallerVerifier } from './caller.js';
 import { fail } from './errors.js';
-import { actionsRoutes, type ActionsService } from './routes/actions.js';
+import { actionsRoutes, hookRoutes, type ActionsService } from './routes/actions.js';
 import { controlRoutes, type DeviceRegistry, type GateControl } from './routes/control.js';
 import { eventRoutes, type EventSource } from './routes/events.js';
 import { pairingDesktopRoutes, pairingRoutes } from './routes/pairing.js';
@@ -104,6 +104,7 @@ export function createApp(deps: AppDeps): Hono<Vars> {
     return undefined;
   });
   app.route('/api/v1/actions', actionsRoutes(deps.actions));
+  app.route('/api/v1', hookRoutes(deps.actions));
   app.route('/api/v1/events', eventRoutes(deps.events));
   app.route('/api/v1/pair', pairingDesktopRoutes(deps.pairing));
   app.route('/api/v1', controlRoutes(deps.control, deps.devices, { now: deps.now, sign: deps.tlsSign }));

@@ -39,6 +39,7 @@ const EXECUTORS: { readonly [K in ToolName]: Executor } = {
   'git.commit': plain(gitCommit),
   'git.push': plain(gitPush),
   'net.fetch': plain(netFetch),
+  'agent.delegate': unavailable('sub-agents are run by the calling agent (its hook asks this gate); ORACLE runs none itself'),
   'term.write': unavailable('no terminal sessions are attached to this gate'),
   'input.synth': unavailable('this host has no input synthesis backend'),
   'sys.settings': unavailable('this host has no system settings backend'),

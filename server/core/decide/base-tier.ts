@@ -79,6 +79,9 @@ export function baseTier(input: TierInput): TierResult {
       const judged = judgeFetch({ url: str(args['url']), method: str(args['method']), headers }, ctx.gate.policy.egress);
       return { outcome: judged.outcome, extra: { url: judged.url, method: judged.method, headers: judged.headers } };
     }
+    case 'agent.delegate':
+      // The delegate's own actions are gated one by one; handing it work is logged, not asked.
+      return plain(tiered('T1', 'agent.delegate', 'a sub-agent acts through the same gate'));
     case 'term.write':
       // One approval per line: a card must never show the first line of a script (seed 001).
       if (/[\r\n]/u.test(str(args['text']))) return plain(refused('TERM_MULTILINE', 'term.write', 'term.write takes exactly one line'));

@@ -49,6 +49,7 @@ export const TOOL_NAMES = [
   'git.commit',
   'git.push',
   'net.fetch',
+  'agent.delegate',
   'term.write',
   'input.synth',
   'sys.settings',
@@ -135,6 +136,13 @@ const CONTRACTS: { readonly [K in ToolName]: Omit<ToolContract, 'name'> } = {
       headers: z.record(z.string(), z.string()).default({}),
       body: text.optional(),
     }),
+    paths: [],
+  },
+  'agent.delegate': {
+    capabilities: ['agent.delegate'],
+    reversible: false,
+    floor: 'T1', // a sub-agent's own tool calls cross this gate too; taint makes it confirmed
+    args: z.strictObject({ description: z.string().max(10_000), prompt: z.string().max(1_000_000), subagent_type: z.string().max(256).optional() }),
     paths: [],
   },
   'term.write': {

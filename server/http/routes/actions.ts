@@ -1,12 +1,17 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { Caller } from '../caller.js';
+import { PROVENANCE_KINDS, type ProvenanceKind } from '../../../shared/provenance.js';
 import { fail } from '../errors.js';
 
 /** What the actions routes need from the gate (the runtime implements it). */
 export interface ActionsService {
   submit(action: Record<string, unknown>, waitMs: number, agent: string): Promise<ActionOutcome>;
   continueAction(approvalId: string, waitMs: number, agent: string): Promise<ActionOutcome | undefined>;
+  /** Decide (and wait for a person) for an agent that runs its own tools; nothing executes here. */
+  authorize(action: Record<string, unknown>, waitMs: number, agent: string): Promise<{ readonly allowed: boolean; readonly reason: string }>;
+  /** A session read foreign or external content (SPEC §4 taint). */
+  taint(session: string, read: readonly { kind: ProvenanceKind; source: string }[]): void;
 }
 
 export interface ActionOutcome {
@@ -54,6 +59,50 @@ export function actionsRoutes(service: ActionsService): Hono<{ Variables: { call
     const outcome = await service.continueAction(c.req.param('id'), wait, caller.name);
     if (outcome === undefined) return fail(c, 'NOT_FOUND', 'no waiting action with that id for this agent');
     return c.json(outcome, outcome.error?.code === 'APPROVAL_PENDING' ? 202 : 200);
+  });
+  return app;
+}
+
+/**
+ * For agents whose own runtime executes the tool (Claude Code): `POST /api/v1/authorize?wait=`
+ * answers allowed or not, after a person when the tier needs one; and
+ * `POST /api/v1/sessions/:id/provenance` records what a session has read.
+ */
+export function hookRoutes(service: ActionsService): Hono<{ Variables: { caller: Caller } }> {
+  const app = new Hono<{ Variables: { caller: Caller } }>();
+  app.post('/authorize', bodyLimit({ maxSize: 1_048_576, onError: (c) => fail(c, 'PAYLOAD_TOO_LARGE', 'an action is at most 1 MiB') }), async (c) => {
+    const caller = c.get('caller');
+    if (caller.kind !== 'agent') return fail(c, 'FORBIDDEN', 'only agent credentials ask for authorisation');
+    const wait = waitMs(c.req.query('wait'));
+    if (wait === undefined) return fail(c, 'INPUT_INVALID', '`wait` is a number of seconds');
+    let body: unknown;
+    try {
+      body = await c.req.json();
+    } catch {
+      return fail(c, 'INPUT_INVALID', 'the body is not JSON');
+    }
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) return fail(c, 'INPUT_INVALID', 'the body is one action object');
+    const { agent: _claimed, ...action } = body as Record<string, unknown>;
+    return c.json(await service.authorize(action, wait, caller.name));
+  });
+  app.post('/sessions/:id/provenance', async (c) => {
+    const caller = c.get('caller');
+    if (caller.kind !== 'agent') return fail(c, 'FORBIDDEN', 'only agents report what they read');
+    let body: unknown;
+    try {
+      body = await c.req.json();
+    } catch {
+      return fail(c, 'INPUT_INVALID', 'the body is not JSON');
+    }
+    const read = (body as { read?: unknown }).read;
+    if (!Array.isArray(read)) return fail(c, 'INPUT_INVALID', '`read` is a list of {kind, source}');
+    const entries = read.flatMap((r: unknown) => {
+      const e = r as { kind?: unknown; source?: unknown };
+      const kind = PROVENANCE_KINDS.find((k) => k === e.kind);
+      return kind !== undefined && typeof e.source === 'string' ? [{ kind, source: e.source.slice(0, 4096) }] : [];
+    });
+    service.taint(c.req.param('id').slice(0, 256), entries);
+    return c.json({ ok: true });
   });
   return app;
 }

@@ -1,0 +1,368 @@
+/**
+ * Plans a parsed Bash command string as ORACLE actions (SPEC §11, Claude Code hook). Every simple
+ * command anywhere in the tree is evaluated; anything the analysis cannot fully account for is
+ * escalated (`ask`) or denied, never allowed. The hook sends each action to the gate and the
+ * strictest decision wins.
+ */
+import { descendants, fieldChildren, literalWord, namedChildren, type BashNode, type BashTree, type ParseBashSync } from './bash-ast.js';
+import { evalSimple, checkAssignment, fsAction, type Assignment, type CommandContext, type OracleAction, type Sink } from './bash-plan.js';
+
+export type { OracleAction } from './bash-plan.js';
+
+export type BashVerdict =
+  | { readonly kind: 'actions'; readonly actions: readonly OracleAction[]; readonly notes: readonly string[] }
+  | { readonly kind: 'ask'; readonly reason: string }
+  | { readonly kind: 'deny'; readonly reason: string };
+
+export interface BashPlanOptions {
+  readonly cwd: string;
+  /** Resolves `~` and `~/…`; without it a tilde is escalated. */
+  readonly home?: string;
+  /** Re-parses literal `bash -c STRING` scripts; without it they are escalated. */
+  readonly parse?: ParseBashSync;
+}
+
+/** Nested `bash -c` levels and possible working directories before giving up. */
+const MAX_SCRIPT_DEPTH = 4;
+const MAX_CWDS = 4;
+/** Nodes that run something; each must be reached by the walk (checked after it). */
+const COMMAND_NODES = new Set(['command', 'declaration_command', 'unset_command', 'test_command', 'function_definition', 'variable_assignment', 'variable_assignments']);
+const CONTROL = new Set(['if_statement', 'while_statement', 'for_statement', 'case_statement']);
+const CONTAINERS = new Set(['do_group', 'else_clause', 'elif_clause', 'case_item']);
+const SAFE_DEVICES = /^\/dev\/(?:null|stdin|stdout|stderr|fd\/\d+)$/u;
+
+interface Outcome {
+  /** Working directories after success, and after any outcome. */
+  readonly ok: readonly string[];
+  readonly any: readonly string[];
+}
+
+interface Collector extends Sink {
+  readonly actions: OracleAction[];
+  readonly notes: string[];
+  readonly asks: string[];
+  readonly denies: string[];
+}
+
+function collector(): Collector {
+  const actions: OracleAction[] = [];
+  const seen = new Set<string>();
+  const notes: string[] = [];
+  const asks: string[] = [];
+  const denies: string[] = [];
+  const once = (list: string[], text: string): void => {
+    if (!list.includes(text)) list.push(text);
+  };
+  return {
+    actions,
+    notes,
+    asks,
+    denies,
+    action: (a) => {
+      const key = JSON.stringify(a);
+      if (seen.has(key)) return;
+      seen.add(key);
+      actions.push(a);
+    },
+    note: (n) => {
+      once(notes, n);
+    },
+    ask: (r) => {
+      once(asks, r);
+    },
+    deny: (r) => {
+      once(denies, r);
+    },
+  };
+}
+
+const union = (...sets: (readonly string[])[]): readonly string[] => [...new Set(sets.flat())];
+
+export function bashVerdict(tree: BashTree, options: BashPlanOptions): BashVerdict {
+  const sink = collector();
+  new Planner(sink, options, 0).script(tree, [options.cwd]);
+  // Deny beats ask beats actions: the strictest finding decides (SPEC §11).
+  if (sink.denies.length > 0) return { kind: 'deny', reason: sink.denies.join('; ') };
+  if (sink.asks.length > 0) return { kind: 'ask', reason: sink.asks.join('; ') };
+  return { kind: 'actions', actions: sink.actions, notes: sink.notes };
+}
+
+class Planner {
+  private readonly visited = new Set<BashNode>();
+
+  constructor(
+    private readonly sink: Collector,
+    private readonly options: BashPlanOptions,
+    private readonly depth: number,
+  ) {}
+
+  script(tree: BashTree, cwds: readonly string[]): void {
+    if (tree.hasError) this.sink.ask('the command does not parse cleanly as bash');
+    // tree-sitter splits `r\<newline>m` into two words where bash joins them into `rm`.
+    if (/[^\s\\]\\\r?\n/u.test(tree.source)) this.sink.ask('line continuation inside a word');
+    this.sequence(tree.root.children, cwds);
+    // INVARIANT: a command the walk did not reach is judged anyway and escalated.
+    for (const node of descendants(tree.root)) {
+      if (!COMMAND_NODES.has(node.type) || this.visited.has(node)) continue;
+      this.sink.ask(`\`${node.text.slice(0, 80)}\` is inside a construct the analysis does not follow`);
+      this.statement(node, cwds);
+    }
+  }
+
+  private sequence(children: readonly BashNode[], start: readonly string[]): Outcome {
+    let cwds = start;
+    let last: Outcome = { ok: start, any: start };
+    children.forEach((child, index) => {
+      if (!child.named || child.type === 'comment') return;
+      const outcome = this.statement(child, cwds);
+      // `cmd &` runs in a background subshell: its `cd` does not reach the next command.
+      const background = children.slice(index + 1).find((c) => !c.named || c.type !== 'comment')?.type === '&';
+      last = background ? { ok: cwds, any: cwds } : outcome;
+      cwds = last.any;
+    });
+    return last;
+  }
+
+  private subshell(children: readonly BashNode[], cwds: readonly string[]): Outcome {
+    this.sequence(children, cwds);
+    return { ok: cwds, any: cwds };
+  }
+
+  private statement(node: BashNode, cwds: readonly string[]): Outcome {
+    this.visited.add(node);
+    if (cwds.length > MAX_CWDS) {
+      this.sink.ask('too many possible working directories after `cd`');
+      return { ok: cwds, any: cwds };
+    }
+    const same = { ok: cwds, any: cwds };
+    switch (node.type) {
+      case 'command':
+        return this.command(node, cwds);
+      case 'redirected_statement': {
+        const body = fieldChildren(node, 'body')[0];
+        for (const redirect of node.children.filter((c) => c.named && c.field !== 'body')) this.redirect(redirect, cwds);
+        return body === undefined ? same : this.statement(body, cwds);
+      }
+      case 'list': {
+        const [left, right] = namedChildren(node);
+        const op = node.children.find((c) => !c.named)?.type;
+        if (left === undefined || right === undefined) return this.unknown(node, cwds);
+        const l = this.statement(left, cwds);
+        if (op === '&&') {
+          const r = this.statement(right, l.ok);
+          return { ok: r.ok, any: union(l.any, r.any) };
+        }
+        const r = this.statement(right, l.any);
+        return { ok: union(l.ok, r.ok), any: union(l.any, r.any) };
+      }
+      case 'pipeline':
+        // Each stage runs in its own subshell (bash without lastpipe).
+        for (const stage of namedChildren(node)) this.statement(stage, cwds);
+        return same;
+      case 'subshell':
+        return this.subshell(node.children, cwds);
+      case 'compound_statement':
+        return this.sequence(node.children, cwds);
+      case 'negated_command': {
+        const inner = namedChildren(node)[0];
+        const outcome = inner === undefined ? same : this.statement(inner, cwds);
+        return { ok: outcome.any, any: outcome.any };
+      }
+      case 'variable_assignment':
+      case 'variable_assignments':
+        for (const a of node.type === 'variable_assignment' ? [node] : namedChildren(node)) this.assignment(a, cwds);
+        return same;
+      case 'declaration_command':
+        this.sink.ask(`\`${node.text.slice(0, 80)}\` changes shell variables`);
+        for (const a of namedChildren(node)) if (a.type === 'variable_assignment') this.assignment(a, cwds);
+        return same;
+      case 'unset_command':
+        this.sink.ask('`unset` changes shell variables');
+        return same;
+      case 'function_definition':
+        this.sink.ask('defining a shell function hides what a later name runs');
+        return same;
+      case 'test_command':
+        this.dynamic(node, cwds, 'test');
+        this.sink.note('test expression has no effect');
+        return same;
+      default:
+        if (CONTROL.has(node.type)) return this.control(node, cwds);
+        return this.unknown(node, cwds);
+    }
+  }
+
+  private unknown(node: BashNode, cwds: readonly string[]): Outcome {
+    this.sink.ask(`unsupported shell construct \`${node.type}\``);
+    return { ok: cwds, any: cwds };
+  }
+
+  /** if/while/for/case: every branch is judged; a `cd` in one is escalated (order unknowable). */
+  private control(node: BashNode, cwds: readonly string[]): Outcome {
+    const walk = (children: readonly BashNode[]): void => {
+      for (const child of children) {
+        if (!child.named || child.type === 'comment') continue;
+        if (CONTAINERS.has(child.type)) walk(child.children);
+        else if (isStatement(child)) {
+          const outcome = this.statement(child, cwds);
+          if (outcome.any.some((c) => !cwds.includes(c))) this.sink.ask('`cd` inside a conditional or loop');
+        } else this.dynamic(child, cwds, 'word');
+      }
+    };
+    walk(node.children);
+    return { ok: cwds, any: cwds };
+  }
+
+  /** Escalates expansions inside a non-command part, and judges the commands substituted there. */
+  private dynamic(node: BashNode, cwds: readonly string[], what: string): void {
+    for (const inner of descendants(node)) {
+      if (inner.type === 'command_substitution' || inner.type === 'process_substitution') {
+        this.sink.ask(`${inner.type.replace('_', ' ')} \`${inner.text.slice(0, 80)}\` in a ${what}`);
+        this.subshell(inner.children, cwds);
+      } else if (inner.type === 'simple_expansion' || inner.type === 'expansion' || inner.type === 'arithmetic_expansion') {
+        this.sink.ask(`expansion \`${inner.text}\` in a ${what}`);
+      }
+    }
+  }
+
+  /** A word that must be literal: substitutions inside are still judged, then escalated. */
+  private word(node: BashNode, cwds: readonly string[]): string | undefined {
+    if (node.type === 'process_substitution') {
+      this.sink.note(`process substitution \`${node.text.slice(0, 80)}\` judged as its own commands`);
+      this.subshell(node.children, cwds);
+      return '/dev/fd/63'; // what bash passes: a pipe to the substituted commands
+    }
+    const value = literalWord(node, this.options.home);
+    if (value.ok) return value.value;
+    this.sink.ask(value.reason);
+    this.dynamic(node, cwds, 'word');
+    return undefined;
+  }
+
+  private assignment(node: BashNode, cwds: readonly string[]): Assignment | undefined {
+    this.visited.add(node);
+    const name = fieldChildren(node, 'name')[0]?.text ?? '';
+    const valueNode = fieldChildren(node, 'value')[0];
+    const value = valueNode === undefined ? '' : this.word(valueNode, cwds);
+    if (node.children.some((c) => c.type === '+=') || fieldChildren(node, 'name')[0]?.type !== 'variable_name') this.sink.ask(`unusual assignment \`${node.text.slice(0, 80)}\``);
+    if (value === undefined) return undefined;
+    const assignment = { name, value };
+    checkAssignment(assignment, this.sink);
+    return assignment;
+  }
+
+  private command(node: BashNode, cwds: readonly string[]): Outcome {
+    const env: Assignment[] = [];
+    const argv: string[] = [];
+    let literal = true;
+    for (const child of node.children) {
+      if (child.field === 'redirect') this.redirect(child, cwds);
+      else if (child.type === 'variable_assignment') {
+        const a = this.assignment(child, cwds);
+        if (a === undefined) literal = false;
+        else env.push(a);
+      } else if (child.field === 'name' || child.field === 'argument') {
+        const target = child.field === 'name' ? (namedChildren(child)[0] ?? child) : child;
+        const value = this.word(target, cwds);
+        if (value === undefined) literal = false;
+        else argv.push(value);
+      } else if (child.named) {
+        this.sink.ask(`unexpected \`${child.type}\` in a command`);
+        this.dynamic(child, cwds, 'command');
+      }
+    }
+    // A command whose words are not all literal is still judged on what is known, then escalated.
+    if (!literal) {
+      this.sink.ask(`\`${node.text.slice(0, 80)}\` is not fully literal`);
+      return { ok: cwds, any: cwds };
+    }
+    const ctx: CommandContext = { cwds, home: this.options.home, sink: this.sink, depth: this.depth, script: this.scriptRunner() };
+    const ok = evalSimple(argv, env, ctx);
+    return { ok, any: union(cwds, ok) };
+  }
+
+  private scriptRunner(): CommandContext['script'] {
+    const parse = this.options.parse;
+    if (parse === undefined) return undefined;
+    return (source, cwds) => {
+      if (this.depth + 1 > MAX_SCRIPT_DEPTH) {
+        this.sink.ask('`bash -c` nested too deeply');
+        return;
+      }
+      const tree = parse(source);
+      if ('error' in tree) {
+        this.sink.ask(`\`bash -c\` script: ${tree.error}`);
+        return;
+      }
+      new Planner(this.sink, this.options, this.depth + 1).script(tree, cwds);
+    };
+  }
+
+  private redirect(node: BashNode, cwds: readonly string[]): void {
+    switch (node.type) {
+      case 'file_redirect':
+        this.fileRedirect(node, cwds);
+        return;
+      case 'herestring_redirect':
+        for (const w of namedChildren(node)) this.word(w, cwds);
+        return;
+      case 'heredoc_redirect':
+        for (const child of namedChildren(node)) {
+          if (child.type === 'heredoc_start' || child.type === 'heredoc_end') continue;
+          if (child.type === 'heredoc_body') {
+            if (namedChildren(child).some((c) => c.type !== 'heredoc_content')) this.dynamic(child, cwds, 'here-document');
+            if (namedChildren(child).some((c) => c.type !== 'heredoc_content')) this.sink.ask('expansions inside an unquoted here-document');
+          } else if (child.type === 'file_redirect' || child.type === 'herestring_redirect') this.redirect(child, cwds);
+          else if (child.type === 'pipeline') this.statement(child, cwds);
+          else {
+            this.sink.ask(`\`${child.type}\` after a here-document is not followed`);
+            this.visited.add(child);
+            this.statement(child, cwds);
+          }
+        }
+        return;
+      default:
+        this.sink.ask(`unsupported redirection \`${node.text.slice(0, 80)}\``);
+    }
+  }
+
+  private fileRedirect(node: BashNode, cwds: readonly string[]): void {
+    const op = node.children.filter((c) => !c.named).map((c) => c.type).join('');
+    const destinations = fieldChildren(node, 'destination');
+    const [dest] = destinations;
+    if (dest === undefined || destinations.length !== 1) {
+      // tree-sitter reads `cmd > f x` as two destinations; bash makes `x` an argument.
+      this.sink.ask(`redirection \`${node.text.slice(0, 80)}\` is ambiguous`);
+      for (const d of destinations) this.word(d, cwds);
+      return;
+    }
+    const target = this.word(dest, cwds);
+    if (target === undefined) return;
+    if ((op === '>&' || op === '<&') && /^(?:\d+-?|-)$/u.test(target)) return; // fd duplication or close
+    if (SAFE_DEVICES.test(target)) return;
+    if (target.startsWith('/dev/')) {
+      this.sink.ask(`redirection to device \`${target}\` (bash opens /dev/tcp and /dev/udp as sockets)`);
+      return;
+    }
+    const ctx: CommandContext = { cwds, home: this.options.home, sink: this.sink, depth: this.depth, script: undefined };
+    switch (op) {
+      case '<':
+        fsAction('fs.read', target, ctx);
+        return;
+      case '>':
+      case '>>':
+      case '>|':
+      case '&>':
+      case '&>>':
+      case '>&':
+        fsAction('fs.write', target, ctx);
+        return;
+      default:
+        this.sink.ask(`redirection \`${op}\` is not understood`);
+    }
+  }
+}
+
+function isStatement(node: BashNode): boolean {
+  return COMMAND_NODES.has(node.type) || CONTROL.has(node.type) || ['redirected_statement', 'list', 'pipeline', 'subshell', 'compound_statement', 'negated_command'].includes(node.type);
+}

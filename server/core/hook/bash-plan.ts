@@ -1,0 +1,406 @@
+/**
+ * One simple command (argv after literal decoding) → ORACLE actions (SPEC §11). Wrappers are
+ * unwrapped so the real program is judged; a few read-only commands become fs actions so an ordinary
+ * session is not a wall of prompts; everything else is exec.run and the gate's grammar decides.
+ * INVARIANT: nothing here allows anything: it only names what the gate must judge, or escalates.
+ */
+// One file on purpose (~400 lines): wrappers, readers and find share the same argv conventions.
+
+export type OracleToolName = 'exec.run' | 'fs.read' | 'fs.list' | 'fs.write';
+export interface OracleAction {
+  readonly tool: OracleToolName;
+  readonly args: Readonly<Record<string, unknown>>;
+}
+
+export interface Sink {
+  action(action: OracleAction): void;
+  note(note: string): void;
+  ask(reason: string): void;
+  deny(reason: string): void;
+}
+
+export interface CommandContext {
+  /** Every directory the command may run in (a `cd` that may have failed leaves several). */
+  readonly cwds: readonly string[];
+  readonly home: string | undefined;
+  readonly sink: Sink;
+  /** Plans a literal script (`bash -c STRING`); undefined when no parser was injected. */
+  readonly script: ((source: string, cwds: readonly string[]) => void) | undefined;
+  readonly depth: number;
+}
+
+export interface Assignment {
+  readonly name: string;
+  readonly value: string;
+}
+
+const MAX_WRAPPERS = 8;
+const table = (names: readonly string[]): ReadonlySet<string> => new Set(names);
+
+/** Escalating the user's privileges is never a hook decision. */
+const PRIVILEGE = table(['sudo', 'doas', 'su', 'pkexec', 'run0', 'runuser']);
+const SHELLS = table(['bash', 'sh', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'fish', 'csh', 'tcsh', 'busybox']);
+/** Shells whose `-c` string is close enough to bash to be planned with the bash grammar. */
+const POSIX_SHELLS = table(['bash', 'sh', 'dash', 'ksh', 'mksh', 'ash', 'zsh']);
+/** Builtins that change the shell itself (aliases, functions, options, traps, variables, fds). */
+const SHELL_STATE = table([
+  'alias', 'unalias', 'set', 'shopt', 'trap', 'hash', 'enable', 'ulimit', 'umask', 'export', 'readonly', 'declare', 'typeset', 'local',
+  'unset', 'read', 'mapfile', 'readarray', 'let', 'shift', 'getopts', 'pushd', 'popd', 'dirs', 'fc', 'history', 'bind', 'complete',
+  'compgen', 'caller', 'wait', 'jobs', 'fg', 'bg', 'disown', 'suspend', 'coproc', 'function', 'select', 'logout',
+]);
+const NO_ACTION = table(['pwd', 'echo', 'true', 'false', ':', 'printf', 'test', 'exit', 'return']);
+/** Standard program locations whose basename names the same program the gate pins. */
+const STANDARD_BIN = /^\/(?:usr\/(?:local\/)?)?bin\/([A-Za-z0-9][A-Za-z0-9._+-]*)$/u;
+
+/** Variables that change what a program loads or runs, where it looks, or how the shell parses. */
+const RISKY_ENV =
+  /^(?:PATH|HOME|ENV|BASH_ENV|IFS|PS4|CDPATH|GLOBIGNORE|SHELLOPTS|BASHOPTS|PROMPT_COMMAND|NODE_OPTIONS|NODE_PATH|PERL5OPT|PERL5LIB|PERLLIB|RUBYOPT|RUBYLIB|EDITOR|VISUAL|PAGER|MANPAGER|BROWSER|LESSOPEN|LESSCLOSE|TMPDIR|SSH_AUTH_SOCK|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|CLASSPATH|LD_.*|DYLD_.*|GIT_.*|PYTHON.*|BASH_FUNC_.*|NPM_CONFIG_.*|npm_config_.*|.*_PROXY|.*_proxy)$/u;
+
+export function checkAssignment(assignment: Assignment, sink: Sink): void {
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/u.test(assignment.name)) sink.ask(`unusual variable name \`${assignment.name}\``);
+  else if (RISKY_ENV.test(assignment.name)) sink.ask(`setting \`${assignment.name}\` changes what programs load or run`);
+}
+
+export function joinPath(cwd: string, path: string): string {
+  // No lexical `..` collapsing here: the gate canonicalises (SPEC §5), and `link/..` is not `.`.
+  if (path.startsWith('/')) return path;
+  return `${cwd.replace(/\/+$/u, '')}/${path === '' ? '.' : path}`;
+}
+
+export function fsAction(tool: 'fs.read' | 'fs.list' | 'fs.write', path: string, ctx: CommandContext): void {
+  for (const cwd of ctx.cwds) ctx.sink.action(tool === 'fs.write' ? { tool, args: { path: joinPath(cwd, path), content: '' } } : { tool, args: { path: joinPath(cwd, path) } });
+}
+
+function execRun(program: string, args: readonly string[], ctx: CommandContext): void {
+  for (const cwd of ctx.cwds) ctx.sink.action({ tool: 'exec.run', args: { program, args: [...args], cwd } });
+}
+
+/**
+ * Evaluates `env… argv` and returns the directories a successful run leaves the shell in (only
+ * `cd` changes them).
+ */
+export function evalSimple(argv: readonly string[], env: readonly Assignment[], ctx: CommandContext): readonly string[] {
+  for (const assignment of env) checkAssignment(assignment, ctx.sink);
+  return evalArgv(argv, ctx, 0);
+}
+
+function evalArgv(argv: readonly string[], ctx: CommandContext, wrapped: number): readonly string[] {
+  const [first, ...args] = argv;
+  const { sink } = ctx;
+  if (first === undefined) return ctx.cwds;
+  if (wrapped > MAX_WRAPPERS) {
+    sink.ask('too many nested wrapper programs');
+    return ctx.cwds;
+  }
+  let program = first;
+  if (program.includes('/')) {
+    const standard = STANDARD_BIN.exec(program)?.[1];
+    if (standard === undefined) {
+      sink.ask(`program given as a path \`${program}\`: the gate only runs programs by name`);
+      return ctx.cwds;
+    }
+    sink.note(`\`${program}\` judged as \`${standard}\``);
+    program = standard;
+  }
+  const inner = (rest: readonly string[]): readonly string[] => {
+    if (rest.length === 0) execRun(program, args, ctx);
+    else evalArgv(rest, ctx, wrapped + 1);
+    return ctx.cwds;
+  };
+  if (program === '' || /[\s\0]/u.test(program)) {
+    sink.ask(`unusual program name \`${program}\``);
+    return ctx.cwds;
+  }
+  if (PRIVILEGE.has(program)) {
+    sink.deny(`\`${program}\` runs with other privileges`);
+    return ctx.cwds;
+  }
+  if (SHELL_STATE.has(program)) {
+    sink.ask(`\`${program}\` changes the shell's own state (aliases, functions, options or variables)`);
+    return ctx.cwds;
+  }
+  if (NO_ACTION.has(program)) {
+    if (program === 'printf' && args.some((a) => a.startsWith('-v'))) sink.ask('`printf -v` assigns a shell variable');
+    else sink.note(`\`${program}\` has no effect beyond its output`);
+    return ctx.cwds;
+  }
+  switch (program) {
+    case 'cd':
+      return cd(args, ctx);
+    case 'eval':
+    case 'source':
+    case '.':
+      sink.ask(`\`${program}\` runs code the analysis cannot see`);
+      return ctx.cwds;
+    case 'env':
+      return envWrapper(args, ctx, inner);
+    case 'nohup':
+    case 'time':
+      return inner(program === 'time' && args[0] === '-p' ? args.slice(1) : args);
+    case 'builtin':
+      return inner(args);
+    case 'command':
+      if (args[0] === '-v' || args[0] === '-V') {
+        sink.note('`command -v` only looks a name up');
+        return ctx.cwds;
+      }
+      return inner(args[0] === '-p' ? args.slice(1) : args);
+    case 'exec':
+      if (args.length === 0 || (args[0]?.startsWith('-') ?? false)) {
+        sink.ask('`exec` without a plain command changes the shell itself');
+        return ctx.cwds;
+      }
+      return inner(args);
+    case 'timeout':
+      return unwrapOptions(args, { values: ['-s', '--signal', '-k', '--kill-after'], positional: 1 }, inner, ctx);
+    case 'nice':
+      return unwrapOptions(args, { values: ['-n', '--adjustment'], positional: 0 }, inner, ctx);
+    case 'stdbuf':
+      return unwrapOptions(args, { values: ['-i', '-o', '-e', '--input', '--output', '--error'], positional: 0 }, inner, ctx);
+    case 'xargs':
+      // xargs appends arguments read from stdin: the real argv is unknowable here.
+      sink.ask('`xargs` runs a command with arguments the analysis cannot see');
+      return unwrapOptions(args, { values: ['-a', '-d', '-E', '-e', '-I', '-i', '-L', '-l', '-n', '-P', '-s', '--arg-file', '--delimiter', '--max-args', '--max-procs', '--replace', '--max-lines', '--max-chars'], positional: 0 }, (rest) => (rest.length === 0 ? ctx.cwds : inner(rest)), ctx);
+    case 'find':
+      return findCommand(args, ctx, (cmd) => evalArgv(cmd, ctx, wrapped + 1));
+    default:
+      break;
+  }
+  if (SHELLS.has(program)) return shell(program, args, ctx);
+  if (readerCommand(program, args, ctx)) return ctx.cwds;
+  execRun(program, args, ctx);
+  return ctx.cwds;
+}
+
+function cd(args: readonly string[], ctx: CommandContext): readonly string[] {
+  const rest = args.filter((a) => a !== '-P' && a !== '-L' && a !== '--');
+  const target = rest[0];
+  if (rest.length !== 1 || target === undefined || target === '-' || target.startsWith('-') || target === '') {
+    ctx.sink.ask('`cd` without exactly one literal directory');
+    return ctx.cwds;
+  }
+  ctx.sink.note(`working directory becomes \`${target}\``);
+  return [...new Set(ctx.cwds.map((cwd) => joinPath(cwd, target)))];
+}
+
+function envWrapper(args: readonly string[], ctx: CommandContext, inner: (rest: readonly string[]) => readonly string[]): readonly string[] {
+  let i = 0;
+  for (; i < args.length; i++) {
+    const arg = args[i] ?? '';
+    if (arg === '--') {
+      i++;
+      break;
+    }
+    if (arg === '-i' || arg === '--ignore-environment' || arg === '-0' || arg === '--null') continue;
+    if (arg === '-u' || arg === '--unset') {
+      i++;
+      continue;
+    }
+    if (arg.startsWith('-')) {
+      // -C/--chdir moves the program, -S splits a string into argv: neither is followed here.
+      ctx.sink.ask(`\`env ${arg}\` is not analysed`);
+      return ctx.cwds;
+    }
+    break;
+  }
+  for (; i < args.length; i++) {
+    const arg = args[i] ?? '';
+    const eq = arg.indexOf('=');
+    if (eq <= 0) break;
+    checkAssignment({ name: arg.slice(0, eq), value: arg.slice(eq + 1) }, ctx.sink);
+  }
+  const rest = args.slice(i);
+  if (rest.length === 0) {
+    ctx.sink.action({ tool: 'exec.run', args: { program: 'env', args: [...args], cwd: ctx.cwds[0] } });
+    return ctx.cwds;
+  }
+  return inner(rest);
+}
+
+interface WrapperOptions {
+  /** Options that take a value (`-n 5`, `-n5`, `--adjustment=5`). */
+  readonly values: readonly string[];
+  /** Positional arguments of the wrapper before the wrapped program (timeout's DURATION). */
+  readonly positional: number;
+}
+
+function unwrapOptions(args: readonly string[], options: WrapperOptions, inner: (rest: readonly string[]) => readonly string[], ctx: CommandContext): readonly string[] {
+  let i = 0;
+  for (; i < args.length; i++) {
+    const arg = args[i] ?? '';
+    if (arg === '--') {
+      i++;
+      break;
+    }
+    if (!arg.startsWith('-') || arg === '-') break;
+    if (/^-\d+$/u.test(arg)) continue; // nice -5
+    const takesNext = options.values.includes(arg);
+    const attached = options.values.some((v) => (v.startsWith('--') ? arg.startsWith(`${v}=`) : arg.startsWith(v) && arg.length > v.length));
+    if (takesNext) i++;
+    else if (!attached && !/^-[A-Za-z]+$|^--[a-z-]+$/u.test(arg)) {
+      ctx.sink.ask(`wrapper option \`${arg}\` is not understood`);
+      return ctx.cwds;
+    }
+  }
+  const rest = args.slice(i + options.positional);
+  if (rest.length === 0) {
+    ctx.sink.ask('wrapper without a program to run');
+    return ctx.cwds;
+  }
+  return inner(rest);
+}
+
+function shell(program: string, args: readonly string[], ctx: CommandContext): readonly string[] {
+  let i = 0;
+  let command = false;
+  for (; i < args.length; i++) {
+    const arg = args[i] ?? '';
+    if (arg === '-o' || arg === '+o' || arg === '-O' || arg === '+O') {
+      i++;
+      continue;
+    }
+    if (!/^[-+][A-Za-z]+$/u.test(arg)) break;
+    if (arg.startsWith('-') && arg.includes('c')) command = true;
+  }
+  const source = args[i];
+  if (!command || source === undefined || !POSIX_SHELLS.has(program)) {
+    ctx.sink.ask(`\`${program}\` runs a script the analysis cannot see`);
+    return ctx.cwds;
+  }
+  if (args.length > i + 1) ctx.sink.note(`\`${program} -c\` positional parameters are only reachable through \`$\``);
+  if (ctx.script === undefined) {
+    ctx.sink.ask(`\`${program} -c\` needs the bash parser`);
+    return ctx.cwds;
+  }
+  ctx.sink.note(`\`${program} -c\` script analysed as bash`);
+  ctx.script(source, ctx.cwds);
+  return ctx.cwds;
+}
+
+interface Reader {
+  readonly tool: 'fs.read' | 'fs.list';
+  /** With no path argument the command lists the working directory (otherwise it reads stdin). */
+  readonly dot: boolean;
+  /** Options whose value is not a path. Over-listing would hide a path, so only sure ones. */
+  readonly values: readonly string[];
+  /** Options that write, run programs or read a list of files: not mapped, escalated. */
+  readonly unsafe: readonly string[];
+  /** grep family: the first operand is the pattern unless -e/-f gave one. */
+  readonly pattern?: boolean;
+}
+
+const READERS: Readonly<Record<string, Reader>> = Object.assign(Object.create(null) as Record<string, Reader>, {
+  ls: { tool: 'fs.list', dot: true, values: ['-I', '-w', '-T', '--ignore', '--hide', '--format', '--sort', '--time', '--time-style', '--width', '--tabsize', '--block-size', '--quoting-style', '--indicator-style'], unsafe: [] },
+  tree: { tool: 'fs.list', dot: true, values: ['-L', '-P', '-I', '--charset', '--filelimit', '--sort', '-T'], unsafe: ['-o', '--fromfile', '-R'] },
+  du: { tool: 'fs.list', dot: true, values: ['-d', '--max-depth', '-B', '--block-size', '-t', '--threshold', '--exclude', '--time-style'], unsafe: ['-X', '--exclude-from', '--files0-from'] },
+  cat: { tool: 'fs.read', dot: false, values: [], unsafe: [] },
+  head: { tool: 'fs.read', dot: false, values: ['-n', '-c', '--lines', '--bytes'], unsafe: [] },
+  tail: { tool: 'fs.read', dot: false, values: ['-n', '-c', '--lines', '--bytes', '-s', '--sleep-interval', '--pid', '--max-unchanged-stats'], unsafe: [] },
+  wc: { tool: 'fs.read', dot: false, values: [], unsafe: ['--files0-from'] },
+  less: { tool: 'fs.read', dot: false, values: [], unsafe: ['-'] },
+  more: { tool: 'fs.read', dot: false, values: [], unsafe: ['-'] },
+  file: { tool: 'fs.read', dot: false, values: ['-e', '-F', '-P', '--exclude', '--separator', '--parameter'], unsafe: ['-f', '--files-from', '-m', '--magic-file', '-C', '--compile'] },
+  stat: { tool: 'fs.read', dot: false, values: ['-c', '--format', '--printf'], unsafe: [] },
+  grep: { tool: 'fs.read', dot: true, pattern: true, values: ['-e', '--regexp', '-m', '--max-count', '-A', '-B', '-C', '--after-context', '--before-context', '--context', '-d', '--directories', '-D', '--devices', '--include', '--exclude', '--exclude-dir', '--label', '--binary-files', '--group-separator'], unsafe: ['-f', '--file', '--exclude-from'] },
+  egrep: { tool: 'fs.read', dot: true, pattern: true, values: ['-e', '--regexp', '-m', '--max-count', '-A', '-B', '-C', '--include', '--exclude', '--exclude-dir'], unsafe: ['-f', '--file', '--exclude-from'] },
+  fgrep: { tool: 'fs.read', dot: true, pattern: true, values: ['-e', '--regexp', '-m', '--max-count', '-A', '-B', '-C', '--include', '--exclude', '--exclude-dir'], unsafe: ['-f', '--file', '--exclude-from'] },
+  rg: {
+    tool: 'fs.read',
+    dot: true,
+    pattern: true,
+    values: ['-e', '--regexp', '-g', '--glob', '--iglob', '-t', '--type', '-T', '--type-not', '-m', '--max-count', '-A', '-B', '-C', '--after-context', '--before-context', '--context', '-d', '--max-depth', '-M', '--max-columns', '-j', '--threads', '-E', '--encoding', '-r', '--replace', '--sort', '--sortr', '--max-filesize', '--color', '--colors', '--type-add', '--context-separator', '--field-match-separator'],
+    unsafe: ['--pre', '--pre-glob', '-f', '--file', '--ignore-file', '--engine'],
+  },
+});
+
+/** Maps a read-only command to fs actions; false when the command is not one of them. */
+function readerCommand(program: string, args: readonly string[], ctx: CommandContext): boolean {
+  const reader = READERS[program];
+  if (reader === undefined) return false;
+  const operands: string[] = [];
+  let patternGiven = false;
+  let options = true;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] ?? '';
+    if (!options || arg === '-' || !arg.startsWith('-')) {
+      operands.push(arg);
+      continue;
+    }
+    if (arg === '--') {
+      options = false;
+      continue;
+    }
+    const name = arg.startsWith('--') ? arg.split('=')[0] ?? arg : arg.slice(0, 2);
+    if (reader.unsafe.includes(name) || (program === 'less' || program === 'more')) {
+      ctx.sink.ask(`\`${program} ${name}\` is not a plain read`);
+      return true;
+    }
+    if (name === '-e' || name === '--regexp') patternGiven = true;
+    if (arg.startsWith('--')) {
+      if (reader.values.includes(arg)) i++;
+      continue;
+    }
+    // A short cluster: the first value-taking letter consumes the rest, or the next argument.
+    for (let j = 1; j < arg.length; j++) {
+      const letter = `-${arg.charAt(j)}`;
+      if (reader.unsafe.includes(letter)) {
+        ctx.sink.ask(`\`${program} ${letter}\` is not a plain read`);
+        return true;
+      }
+      if (letter === '-e') patternGiven = true;
+      if (reader.values.includes(letter)) {
+        if (j === arg.length - 1) i++;
+        break;
+      }
+    }
+  }
+  const paths = reader.pattern === true && !patternGiven ? operands.slice(1) : operands;
+  if (reader.pattern === true && !patternGiven && operands.length === 0) {
+    ctx.sink.ask(`\`${program}\` without a pattern`);
+    return true;
+  }
+  const real = paths.filter((p) => p !== '-');
+  if (real.length === 0) {
+    if (reader.dot) fsAction('fs.list', '.', ctx);
+    else ctx.sink.note(`\`${program}\` reads its standard input`);
+    return true;
+  }
+  for (const path of real) fsAction(reader.tool, path, ctx);
+  return true;
+}
+
+const FIND_EXEC = table(['-exec', '-execdir', '-ok', '-okdir']);
+const FIND_UNSAFE = table(['-delete', '-fprint', '-fprint0', '-fprintf', '-fls']);
+
+/** `find PATHS… EXPR`: lists its starting points; -exec runs a command per file, -delete deletes. */
+function findCommand(args: readonly string[], ctx: CommandContext, run: (argv: readonly string[]) => void): readonly string[] {
+  let i = 0;
+  while (i < args.length && /^-[HLP]$|^-O\d$/u.test(args[i] ?? '')) i++;
+  if (args[i] === '-D') i += 2;
+  const starts: string[] = [];
+  for (; i < args.length; i++) {
+    const arg = args[i] ?? '';
+    if (arg.startsWith('-') || arg === '(' || arg === '!') break;
+    starts.push(arg);
+  }
+  let escalated = false;
+  for (; i < args.length; i++) {
+    const arg = args[i] ?? '';
+    if (FIND_UNSAFE.has(arg)) {
+      ctx.sink.ask(`\`find ${arg}\` ${arg === '-delete' ? 'deletes files' : 'writes a file'}`);
+      escalated = true;
+    } else if (FIND_EXEC.has(arg)) {
+      let end = i + 1;
+      while (end < args.length && args[end] !== ';' && args[end] !== '+') end++;
+      const inner = args.slice(i + 1, end);
+      // The inner command is judged too (a denied program stays denied), but it runs once per
+      // file found, with names the analysis cannot see.
+      ctx.sink.ask(`\`find ${arg}\` runs \`${inner.join(' ')}\` on every file found`);
+      if (inner.length > 0) run(inner);
+      escalated = true;
+      i = end;
+    }
+  }
+  if (!escalated) for (const start of starts.length === 0 ? ['.'] : starts) fsAction('fs.list', start, ctx);
+  return ctx.cwds;
+}

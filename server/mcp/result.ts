@@ -1,0 +1,57 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { RunResult } from '../core/lifecycle/headless.js';
+
+/**
+ * One lifecycle result as an MCP tool result (SPEC §11). What ran comes back as text (already
+ * redacted by the toolhost, SPEC §6) with a line naming the tier and rule; anything that did not
+ * run, or failed, is `isError` with the reason: the deny code, the rule and the reasons, so an
+ * agent can tell a policy refusal from a broken command.
+ */
+export function toolResult(result: RunResult): CallToolResult {
+  const why = `${result.rule}${result.reasons.length > 0 ? `: ${result.reasons.join('; ')}` : ''}`;
+  switch (result.decision) {
+    // Deny: never executed; say which code and rule refused it.
+    case 'deny':
+      return failure(`denied: ${result.code} (${why})`);
+    // Needs a person: pending (with the id to wait on), refused, or approved and then run.
+    case 'needs-approval':
+      if (!result.executed) return failure(notApproved(result, why));
+      break;
+    // Allowed: it ran, or the audit log or the gate stopped it first.
+    case 'allow':
+      break;
+  }
+  const gate = `[oracle] ${result.decision} ${result.tier} (${result.rule}) action ${result.action_id}`;
+  if (!result.executed || result.error !== undefined) {
+    const error = result.error === undefined ? 'it did not run' : `${result.error.code}: ${result.error.message}`;
+    return failure([`failed: ${error}`, ...outputs(result), gate].join('\n'));
+  }
+  return { content: [{ type: 'text', text: [...outputs(result), gate].join('\n') }] };
+}
+
+function notApproved(result: RunResult, why: string): string {
+  const approver = result.tier === 'T3' ? 'the desktop, with its typed phrase' : 'a person on a paired device';
+  if (result.error?.code === 'APPROVAL_PENDING' && result.approval_id !== undefined) {
+    return `approval pending: ${result.tier} (${why}); approval \`${result.approval_id}\` waits for ${approver}; call oracle_await with it to continue`;
+  }
+  const error = result.error === undefined ? 'not approved' : `${result.error.code}: ${result.error.message}`;
+  return `not approved: ${error}; ${result.tier} (${why})`;
+}
+
+/** The tool's own output: file text, a listing or response as JSON, the streams of a program. */
+function outputs(result: RunResult): string[] {
+  const parts: string[] = [];
+  if (typeof result.output === 'string') parts.push(result.output);
+  else if (result.output !== undefined) parts.push(JSON.stringify(result.output, null, 2));
+  if (result.stdout !== undefined && result.stdout !== '') parts.push(result.stdout);
+  if (result.stderr !== undefined && result.stderr !== '') parts.push(`stderr:\n${result.stderr}`);
+  if (result.exit_code !== undefined && result.exit_code !== null && result.exit_code !== 0) parts.push(`exit code ${String(result.exit_code)}`);
+  if (result.truncated === true) parts.push('(output truncated)');
+  if (parts.length === 0) parts.push(result.digest === undefined ? 'done' : `done, ${result.digest}`);
+  if (result.undo_id !== undefined) parts.push(`undo id ${result.undo_id}`);
+  return parts;
+}
+
+function failure(text: string): CallToolResult {
+  return { content: [{ type: 'text', text }], isError: true };
+}

@@ -1,0 +1,143 @@
+import { randomBytes } from 'node:crypto';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { openRuntime, type Runtime } from '../runtime.js';
+import { modeBanner } from '../cli/policy-check.js';
+import { MCP_TOOLS, actionArgs } from './tools.js';
+import { toolResult } from './result.js';
+
+export interface McpOptions {
+  readonly home?: string | undefined;
+  readonly policy?: string | undefined;
+  /** The principal every call acts as; its ceiling is `principals.agents.<agent>` (SPEC §3). */
+  readonly agent: string;
+  /** How long a needs-approval call waits for a person before it returns the approval id. */
+  readonly waitMs: number;
+}
+
+const VERSION = '0.1.0';
+const MAX_AWAIT_SECONDS = 600;
+const SETTLE_MS = 5000;
+
+/**
+ * `oracle mcp` (SPEC §11, §12): a stdio MCP server whose tools are the gated ORACLE tools, run
+ * through the whole lifecycle (decide, audit, approve, execute in the toolhost). stdout is the
+ * protocol, so everything else goes to stderr. Resolves with the exit status when the client
+ * closes stdin or the process is told to stop.
+ */
+export async function runMcp(options: McpOptions): Promise<number> {
+  let runtime: Runtime;
+  try {
+    runtime = await openRuntime({ home: options.home, policy: options.policy, actor: 'mcp' });
+  } catch (e) {
+    const message = e instanceof Error ? e.message : 'unknown error';
+    const shared = message.includes('another ORACLE process')
+      ? '; `oracle mcp` runs its own gate, so it cannot share a home with a running `oracle serve`: give it its own --home'
+      : '';
+    process.stderr.write(`oracle: mcp cannot start: ${message}${shared}\n`);
+    return 1;
+  }
+  report(runtime, options.agent);
+  const { server, settle } = createMcpServer(runtime, options);
+  const transport = new StdioServerTransport();
+  const closed = new Promise<void>((resolve) => {
+    transport.onclose = resolve;
+  });
+  const stop = (): void => {
+    void transport.close();
+  };
+  process.stdin.once('end', stop);
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+  try {
+    await server.connect(transport);
+    await closed;
+    return 0;
+  } finally {
+    process.stdin.off('end', stop);
+    process.off('SIGTERM', stop);
+    process.off('SIGINT', stop);
+    // Calls already running finish and write their terminal audit records before the log closes.
+    await settle(SETTLE_MS);
+    await runtime.close();
+    // stdin stays referenced after the transport pauses it; let the process end.
+    process.stdin.destroy();
+  }
+}
+
+/**
+ * The server with every gated tool registered; exported for in-process use. `settle` waits (up
+ * to a bound) for the calls still running.
+ */
+export function createMcpServer(runtime: Runtime, options: Pick<McpOptions, 'agent' | 'waitMs'>): { server: McpServer; settle: (ms: number) => Promise<void> } {
+  const server = new McpServer({ name: 'oracle', version: VERSION });
+  const running = new Set<Promise<CallToolResult>>();
+  const track = (call: Promise<CallToolResult>): Promise<CallToolResult> => {
+    running.add(call);
+    void call.finally(() => running.delete(call));
+    return call;
+  };
+  // One session per connection: what it reads (a fetched page, a dependency's files) taints it (SPEC §4, §11).
+  const session = `mcp-${randomBytes(8).toString('hex')}`;
+  for (const def of MCP_TOOLS) {
+    server.registerTool(def.name, { description: def.description, inputSchema: def.shape, annotations: def.hints }, (input: Record<string, unknown>) =>
+      track(guarded(async () => toolResult(await runtime.submit({ tool: def.tool, args: actionArgs(input), session, agent: options.agent }, options.waitMs, options.agent)))),
+    );
+  }
+  server.registerTool(
+    'oracle_await',
+    {
+      description: 'Wait for a person to answer an approval a gated tool returned, then run the action if approved (SPEC §7).',
+      inputSchema: {
+        approval_id: z.string(),
+        wait: z.number().min(0).max(MAX_AWAIT_SECONDS).optional().describe('seconds to wait (default 30)'),
+      },
+      annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: true },
+    },
+    ({ approval_id, wait }) =>
+      track(
+        guarded(async () => {
+          const result = await runtime.continueAction(approval_id, (wait ?? 30) * 1000, options.agent);
+          return result === undefined ? failure(`unknown approval \`${approval_id}\` for agent \`${options.agent}\``) : toolResult(result);
+        }),
+      ),
+  );
+  const settle = async (ms: number): Promise<void> => {
+    let timer: NodeJS.Timeout | undefined;
+    const bound = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, ms);
+    });
+    await Promise.race([Promise.allSettled([...running]).then(() => undefined), bound]);
+    clearTimeout(timer);
+  };
+  return { server, settle };
+}
+
+/** A handler never throws: a failure is a tool error the agent can read. */
+async function guarded(run: () => Promise<CallToolResult>): Promise<CallToolResult> {
+  try {
+    return await run();
+  } catch (e) {
+    return failure(`failed: internal error: ${e instanceof Error ? e.message : 'unknown'}`);
+  }
+}
+
+function failure(text: string): CallToolResult {
+  return { content: [{ type: 'text', text }], isError: true };
+}
+
+/** Loud lines on stderr: the mode, the principal, and the isolation children really get. */
+function report(runtime: Runtime, agent: string): void {
+  const write = (line: string): void => {
+    process.stderr.write(`oracle: ${line}\n`);
+  };
+  if (runtime.mode() === 'halted') write('ORACLE IS HALTED: every action is denied until `oracle resume`');
+  const banner = modeBanner(runtime.gate);
+  if (banner !== undefined) write(banner);
+  if (!runtime.gate.context.gate.policy.agents.has(agent)) write(`WARNING: agent \`${agent}\` is not in the policy's principals.agents: every call will be denied`);
+  const sandbox = runtime.toolhost.sandbox;
+  write(sandbox.kind === 'bubblewrap' ? `children run under bubblewrap (${sandbox.detail})` : `WARNING: children run WITHOUT isolation: ${sandbox.reason}`);
+  write(`mcp server on stdio as agent \`${agent}\`, home ${runtime.gate.home}`);
+}

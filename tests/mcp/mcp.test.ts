@@ -1,0 +1,156 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempTree, type TempTree } from '../fixtures/temp-tree.js';
+import { ORACLE_BIN, runOracle } from '../cli/run-oracle.js';
+
+interface CheckLine {
+  readonly decision: string;
+  readonly tier: string;
+  readonly code: string | null;
+  readonly rule: string;
+}
+
+/** One MCP call, the ORACLE action it must become, and what the result text must hold. */
+interface Case {
+  readonly name: string;
+  readonly input: Record<string, unknown>;
+  readonly action: { readonly tool: string; readonly args: Record<string, unknown> };
+  readonly expect: string;
+}
+
+function git(cwd: string, ...args: string[]): string {
+  const r = spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(r.stderr);
+  return r.stdout.trim();
+}
+
+const textOf = (result: unknown): string =>
+  ((result as { content?: { type: string; text?: string }[] }).content ?? [])
+    .filter((c) => c.type === 'text')
+    .map((c) => c.text ?? '')
+    .join('\n');
+
+/**
+ * `oracle mcp` (SPEC §11) through the official SDK client against the built command: every call
+ * runs the lifecycle, and its decision is exactly what `oracle check` says for the same action.
+ */
+describe('oracle mcp', () => {
+  let tree: TempTree;
+  let home = '';
+  let policy = '';
+  let app = '';
+  let client: Client;
+  let stderr = '';
+
+  beforeAll(async () => {
+    tree = tempTree('oracle-mcp-');
+    home = tree.dir('home');
+    app = tree.dir('projects/app');
+    git(app, 'init', '-q', '-b', 'main');
+    writeFileSync(`${app}/a.txt`, 'hello from a\n');
+    writeFileSync(`${app}/.env`, 'TOKEN=x\n');
+    writeFileSync(`${app}/old.txt`, 'old\n');
+    git(app, 'add', 'a.txt');
+    git(app, 'commit', '-qm', 'init');
+    tree.file('outside/secret.txt', 'not yours');
+    policy = join(tree.root, 'policy.yaml');
+    writeFileSync(
+      policy,
+      `scopes:\n  projects: { roots: [{ path: "${tree.root}/projects", mode: rw }] }\n` +
+        'deny_always: [".git", ".env", "**/*.env"]\n' +
+        'programs:\n  git: { subcommands: { allow: [status, log], confirm: [push] } }\n' +
+        'egress: { allow: [{ host: github.com, why: code }], default: deny }\n' +
+        'principals:\n  agents:\n    mcp: { description: test, capabilities: [fs.read, fs.write, fs.delete, proc.spawn, git.write, net.egress] }\n',
+    );
+    const env = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined));
+    const transport = new StdioClientTransport({ command: process.execPath, args: [ORACLE_BIN, 'mcp', '--home', home, '--policy', policy], env, stderr: 'pipe' });
+    transport.stderr?.on('data', (b: Buffer) => {
+      stderr += b.toString('utf8');
+    });
+    client = new Client({ name: 'oracle-mcp-test', version: '0.0.0' });
+    await client.connect(transport);
+  });
+  afterAll(() => {
+    tree.dispose();
+  });
+
+  it('lists the gated tools with their input schemas', async () => {
+    const { tools } = await client.listTools();
+    const names = tools.map((t) => t.name).sort();
+    expect(names).toEqual(
+      ['exec_run', 'fs_delete', 'fs_list', 'fs_read', 'fs_write', 'git_commit', 'git_diff', 'git_log', 'git_push', 'git_status', 'net_fetch', 'oracle_await'].sort(),
+    );
+    const write = tools.find((t) => t.name === 'fs_write');
+    expect(write?.inputSchema.required).toEqual(['path', 'content']);
+    expect(stderr).toContain('mcp server on stdio as agent `mcp`');
+  });
+
+  it('decides every call exactly as `oracle check` does, and says why when it refuses', async () => {
+    const cases: Case[] = [
+      { name: 'fs_read', input: { path: `${app}/a.txt` }, action: { tool: 'fs.read', args: { path: `${app}/a.txt` } }, expect: 'hello from a' },
+      { name: 'fs_read', input: { path: `${app}/.env` }, action: { tool: 'fs.read', args: { path: `${app}/.env` } }, expect: 'denied: PATH_DENY_ALWAYS' },
+      { name: 'fs_read', input: { path: `${tree.root}/outside/secret.txt` }, action: { tool: 'fs.read', args: { path: `${tree.root}/outside/secret.txt` } }, expect: 'PATH_OUTSIDE_SCOPE' },
+      { name: 'fs_list', input: { path: app }, action: { tool: 'fs.list', args: { path: app } }, expect: 'a.txt' },
+      { name: 'fs_write', input: { path: `${app}/b.txt`, content: 'bee\n' }, action: { tool: 'fs.write', args: { path: `${app}/b.txt`, content: 'bee\n' } }, expect: 'undo id' },
+      { name: 'exec_run', input: { program: 'git', args: ['status'], cwd: app }, action: { tool: 'exec.run', args: { program: 'git', args: ['status'], cwd: app } }, expect: 'On branch main' },
+      { name: 'exec_run', input: { program: 'rm', args: ['-rf', app] }, action: { tool: 'exec.run', args: { program: 'rm', args: ['-rf', app] } }, expect: 'denied: PROGRAM_UNKNOWN' },
+      { name: 'fs_delete', input: { path: `${app}/old.txt` }, action: { tool: 'fs.delete', args: { path: `${app}/old.txt` } }, expect: 'approval pending: T2' },
+      { name: 'git_status', input: { repo: app }, action: { tool: 'git.status', args: { repo: app } }, expect: 'allow T0' },
+      { name: 'git_push', input: { repo: app, remote: 'origin', branch: 'main' }, action: { tool: 'git.push', args: { repo: app, remote: 'origin', branch: 'main' } }, expect: 'approval pending' },
+      { name: 'net_fetch', input: { url: 'https://example.invalid/x' }, action: { tool: 'net.fetch', args: { url: 'https://example.invalid/x' } }, expect: 'denied: EGRESS_DENIED' },
+    ];
+    // The reference: `oracle check` on the same actions as the same agent, before anything ran.
+    const lines = cases.map((c) => JSON.stringify({ ...c.action, agent: 'mcp' })).join('\n') + '\n';
+    const check = await runOracle(['check', '--policy', policy, '--home', home], lines);
+    expect(check.code).toBe(0);
+    const expected = check.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as CheckLine);
+    expect(expected).toHaveLength(cases.length);
+
+    for (const [i, c] of cases.entries()) {
+      const want = expected[i];
+      const result = await client.callTool({ name: c.name, arguments: c.input });
+      const text = textOf(result);
+      expect(text, c.name).toContain(c.expect);
+      expect(result.isError === true, `${c.name}: ${text}`).toBe(want?.decision !== 'allow');
+      const said = { deny: `denied: ${String(want?.code)} (`, 'needs-approval': `approval pending: ${String(want?.tier)} (`, allow: `allow ${String(want?.tier)} (` };
+      expect(text, c.name).toContain(`${said[want?.decision as keyof typeof said]}${String(want?.rule)}`);
+    }
+    // What was allowed really happened; what waits for a person did not.
+    expect(readFileSync(`${app}/b.txt`, 'utf8')).toBe('bee\n');
+    expect(existsSync(`${app}/old.txt`)).toBe(true);
+  });
+
+  it('gives the pending approval back to wait on, and refuses an unknown one', async () => {
+    const pending = textOf(await client.callTool({ name: 'fs_delete', arguments: { path: `${app}/old.txt` } }));
+    const id = /approval `([^`]+)`/u.exec(pending)?.[1] ?? '';
+    expect(id).not.toBe('');
+    const still = await client.callTool({ name: 'oracle_await', arguments: { approval_id: id, wait: 0 } });
+    expect(still.isError).toBe(true);
+    expect(textOf(still)).toContain('approval pending');
+    const unknown = await client.callTool({ name: 'oracle_await', arguments: { approval_id: 'ap_nope', wait: 0 } });
+    expect(unknown.isError).toBe(true);
+    expect(textOf(unknown)).toContain('unknown approval');
+  });
+
+  it('refuses to share its home with another gate, and says so', async () => {
+    const second = await runOracle(['mcp', '--home', home, '--policy', policy]);
+    expect(second.code).toBe(1);
+    expect(second.stderr).toContain('another ORACLE process');
+    expect(second.stderr).toContain('cannot share a home with a running `oracle serve`');
+  });
+
+  it('ends when the client closes stdin, releasing the home with an intact audit chain', async () => {
+    const started = Date.now();
+    await client.close();
+    // Well under the SDK's 2 s grace before SIGTERM: it ended on its own.
+    expect(Date.now() - started).toBeLessThan(1900);
+    const verify = await runOracle(['audit', 'verify', '--home', home]);
+    expect(verify.code, verify.stdout + verify.stderr).toBe(0);
+    const again = await runOracle(['mcp', '--home', home, '--policy', policy]);
+    expect(again.code).toBe(0);
+  });
+});
