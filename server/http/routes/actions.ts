@@ -1,4 +1,4 @@
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { Caller } from '../caller.js';
 import { PROVENANCE_KINDS, type ProvenanceKind } from '../../../shared/provenance.js';
@@ -28,6 +28,30 @@ function waitMs(raw: string | undefined): number | undefined {
   return Number.isFinite(n) && n >= 0 ? Math.min(n, MAX_WAIT_S) * 1000 : undefined;
 }
 
+type Vars = { Variables: { caller: Caller } };
+
+const actionLimit = bodyLimit({ maxSize: 1_048_576, onError: (c) => fail(c, 'PAYLOAD_TOO_LARGE', 'an action is at most 1 MiB') });
+
+/**
+ * One action from an agent: its credential (never a field of the body) is the principal, `wait`
+ * is whole seconds, the body one JSON object.
+ */
+async function agentAction(c: Context<Vars>, refusal: string): Promise<{ action: Record<string, unknown>; wait: number; agent: string } | { error: Response }> {
+  const caller = c.get('caller');
+  if (caller.kind !== 'agent') return { error: fail(c, 'FORBIDDEN', refusal) };
+  const wait = waitMs(c.req.query('wait'));
+  if (wait === undefined) return { error: fail(c, 'INPUT_INVALID', '`wait` is a number of seconds') };
+  let body: unknown;
+  try {
+    body = await c.req.json();
+  } catch {
+    return { error: fail(c, 'INPUT_INVALID', 'the body is not JSON') };
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return { error: fail(c, 'INPUT_INVALID', 'the body is one action object') };
+  const { agent: _claimed, ...action } = body as Record<string, unknown>;
+  return { action, wait, agent: caller.name };
+}
+
 /**
  * `POST /api/v1/actions` runs the lifecycle for an agent; needs-approval waits up to `?wait=`
  * seconds and otherwise answers 202 with the approval id to wait on with
@@ -35,20 +59,10 @@ function waitMs(raw: string | undefined): number | undefined {
  */
 export function actionsRoutes(service: ActionsService): Hono<{ Variables: { caller: Caller } }> {
   const app = new Hono<{ Variables: { caller: Caller } }>();
-  app.post('/', bodyLimit({ maxSize: 1_048_576, onError: (c) => fail(c, 'PAYLOAD_TOO_LARGE', 'an action is at most 1 MiB') }), async (c) => {
-    const caller = c.get('caller');
-    if (caller.kind !== 'agent') return fail(c, 'FORBIDDEN', 'only agent credentials submit actions');
-    const wait = waitMs(c.req.query('wait'));
-    if (wait === undefined) return fail(c, 'INPUT_INVALID', '`wait` is a number of seconds');
-    let body: unknown;
-    try {
-      body = await c.req.json();
-    } catch {
-      return fail(c, 'INPUT_INVALID', 'the body is not JSON');
-    }
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) return fail(c, 'INPUT_INVALID', 'the body is one action object');
-    const { agent: _claimed, ...action } = body as Record<string, unknown>;
-    const outcome = await service.submit(action, wait, caller.name);
+  app.post('/', actionLimit, async (c) => {
+    const read = await agentAction(c, 'only agent credentials submit actions');
+    if ('error' in read) return read.error;
+    const outcome = await service.submit(read.action, read.wait, read.agent);
     return c.json(outcome, outcome.error?.code === 'APPROVAL_PENDING' ? 202 : 200);
   });
   app.get('/:id', async (c) => {
@@ -70,20 +84,10 @@ export function actionsRoutes(service: ActionsService): Hono<{ Variables: { call
  */
 export function hookRoutes(service: ActionsService): Hono<{ Variables: { caller: Caller } }> {
   const app = new Hono<{ Variables: { caller: Caller } }>();
-  app.post('/authorize', bodyLimit({ maxSize: 1_048_576, onError: (c) => fail(c, 'PAYLOAD_TOO_LARGE', 'an action is at most 1 MiB') }), async (c) => {
-    const caller = c.get('caller');
-    if (caller.kind !== 'agent') return fail(c, 'FORBIDDEN', 'only agent credentials ask for authorisation');
-    const wait = waitMs(c.req.query('wait'));
-    if (wait === undefined) return fail(c, 'INPUT_INVALID', '`wait` is a number of seconds');
-    let body: unknown;
-    try {
-      body = await c.req.json();
-    } catch {
-      return fail(c, 'INPUT_INVALID', 'the body is not JSON');
-    }
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) return fail(c, 'INPUT_INVALID', 'the body is one action object');
-    const { agent: _claimed, ...action } = body as Record<string, unknown>;
-    return c.json(await service.authorize(action, wait, caller.name));
+  app.post('/authorize', actionLimit, async (c) => {
+    const read = await agentAction(c, 'only agent credentials ask for authorisation');
+    if ('error' in read) return read.error;
+    return c.json(await service.authorize(read.action, read.wait, read.agent));
   });
   app.post('/sessions/:id/provenance', async (c) => {
     const caller = c.get('caller');
