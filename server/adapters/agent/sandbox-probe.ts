@@ -23,7 +23,7 @@ export async function probeSandbox(supervisor: ProcessSupervisor, env: { path: s
   if (result.exitCode !== 0) {
     return { kind: 'none', reason: `bubblewrap is installed but cannot create namespaces here: ${(result.stderr || result.spawnError || `exit ${String(result.exitCode)}`).trim()}` };
   }
-  return { kind: 'bubblewrap', bwrap, system, detail: 'user, pid, ipc, uts and network namespaces; job dir and needed scope roots only; system dirs read-only' };
+  return { kind: 'bubblewrap', bwrap, system, detail: 'user, pid, ipc, uts and network namespaces; the job dir and the working tree minus what the policy denies; system dirs read-only' };
 }
 
 function systemEntries(): SystemEntry[] {
