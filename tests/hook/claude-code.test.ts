@@ -60,6 +60,8 @@ const rows: Row[] = [
   ['git show', () => bash('git show HEAD'), 'allow'],
   ['git add and commit', () => bash('git add src/a.ts && git commit -m "fix: a"'), 'allow'],
   ['npm test', () => bash('npm test'), 'allow'],
+  ['git stash and a new branch', () => bash('git stash && git switch -c feat && git branch -d old'), 'allow'],
+  ['git status listing untracked files', () => bash('git status --untracked-files=all'), 'allow'],
   ['npm run build', () => bash('npm run build'), 'allow'],
   ['pytest', () => bash('python3 -m pytest -q'), 'allow'],
   ['pwd and echo', () => bash('pwd && echo done'), 'allow'],
@@ -150,6 +152,18 @@ const rows: Row[] = [
   ['subshell', () => bash('(cd src && rm -rf .)'), 'not-allow'],
   ['if statement', () => bash('if true; then rm -rf src; fi'), 'not-allow'],
   ['for loop', () => bash('for f in a b; do rm $f; done'), 'not-allow'],
+  ['abbreviated --files0-from', () => bash('wc --files0=.env'), 'not-allow'],
+  ['find -files0-from', () => bash('find -files0-from .env'), 'not-allow'],
+  ['git grep --untracked reads ignored files', () => bash('git grep --untracked SECRET'), 'deny'],
+  ['git grep --no-exclude-standard', () => bash('git grep --no-exclude-standard SECRET'), 'deny'],
+  ['forced git switch', () => bash('git switch -f main'), 'person'],
+  ['git switch --discard-changes', () => bash('git switch --discard-changes main'), 'person'],
+  ['git stash drop', () => bash('git stash drop'), 'person'],
+  ['git stash clear', () => bash('git stash clear'), 'person'],
+  ['forced branch delete', () => bash('git branch -D feature'), 'person'],
+  ['abbreviated forced branch delete', () => bash('git branch --forc old main'), 'person'],
+  ['a multi-line argument', () => bash("python3 -m pytest -k 'a\nb'"), 'person'],
+  ['another server named oracle', () => ({ tool_name: 'mcp__oracle__run_anything', tool_input: {} }), 'not-allow'],
 ];
 
 describe('Claude Code payloads under the default policy', () => {

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OWN_MCP_TOOLS } from '../../server/core/hook/claude-code-map.js';
 import { tempTree, type TempTree } from '../fixtures/temp-tree.js';
 import { ORACLE_BIN, runOracle } from '../cli/run-oracle.js';
 
@@ -84,6 +85,8 @@ describe('oracle mcp', () => {
     expect(names).toEqual(
       ['exec_run', 'fs_delete', 'fs_list', 'fs_read', 'fs_write', 'git_commit', 'git_diff', 'git_log', 'git_push', 'git_status', 'net_fetch', 'oracle_await'].sort(),
     );
+    // The hook lets exactly these through as `mcp__oracle__*`, because this server gates them itself.
+    expect(names).toEqual([...OWN_MCP_TOOLS].sort());
     const write = tools.find((t) => t.name === 'fs_write');
     expect(write?.inputSchema.required).toEqual(['path', 'content']);
     expect(stderr).toContain('mcp server on stdio as agent `mcp`');

@@ -21,6 +21,12 @@ export function judgeArgvPaths(outcome: Extract<Outcome, { ok: true }>, argv: re
       // What a person approves must be what runs: no bidi, invisible or cursor-moving characters.
       return refused('ARG_SHAPE', 'exec.run', 'an argument contains invisible, bidi or terminal control characters');
     }
+    if (token.includes('\n')) {
+      // A second line in one argument (make --eval, python -c) is code a card must show whole.
+      tier = maxTier(tier, 'T2');
+      escalated = true;
+      reasons.push('an argument spans several lines, so a person must see it');
+    }
     let flagged = false;
     for (const value of candidates(token)) {
       // Programs such as npm expand `~` themselves; the gate cannot know where that lands.
@@ -51,6 +57,9 @@ export function candidates(token: string): string[] {
     if (eq > 0) out.add(token.slice(eq + 1));
   } else if (token.startsWith('-') && token.length > 2) {
     out.add(token.slice(2)); // `-F/path`, `-C/dir`: a short option with its value attached
+    // Go's flag package and argparse also read `-o=VALUE` (and `-output=VALUE`) as VALUE.
+    const eq = token.indexOf('=');
+    if (eq > 0) out.add(token.slice(eq + 1));
   } else {
     out.add(token);
     // A script handed to `sh -c` or `python -c` hides its paths between words: check the words.

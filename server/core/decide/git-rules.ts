@@ -9,7 +9,7 @@ import { refused, type Outcome } from './outcome.js';
 const BANNED_LONG = [
   '--config-env', '--exec-path', '--git-dir', '--work-tree', '--namespace', '--super-prefix', '--upload-pack',
   '--receive-pack', '--exec', '--output', '--template', '--config', '--open-files-in-pager', '--extcmd', '--no-index',
-  '--separate-git-dir', '--reference', '--tool',
+  '--separate-git-dir', '--reference', '--tool', '--untracked', '--no-exclude-standard',
 ];
 const BANNED_SHORT = new Map<string, string>([
   ['rebase', 'x'],

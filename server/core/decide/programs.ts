@@ -47,7 +47,8 @@ function judgeArgv(program: string, argv: readonly string[], rules: ReadonlyMap<
   const joined = argv.join(' ');
   const pattern = rule.argPatterns.find((p) => argsMatch(p.pattern, argv));
   if (pattern !== undefined) return tiered('T1', pattern.rule, `\`${joined}\` matches \`${pattern.pattern}\``);
-  const confirm = rule.confirm.find((entry) => matchesEntry(entry, argv));
+  // Leniently too: a confirm rule can only send more to a person, never less.
+  const confirm = rule.confirm.find((entry) => matchesEntry(entry, argv, 'lenient'));
   if (confirm !== undefined) return tiered('T2', confirm.rule, `\`${program} ${confirm.text}\` is on the confirm list`);
   const allow = rule.allow.find((entry) => matchesEntry(entry, argv));
   if (allow !== undefined) return tiered('T1', allow.rule, `\`${program} ${allow.text}\` is on the allow list`);
@@ -63,9 +64,9 @@ function isGit(program: string, pinned: string): boolean {
 }
 
 /**
- * Leading words open the argv in order; every further token appears after them. Deny entries
- * match leniently (abbreviated long options, bundled short flags); allow and confirm entries
- * only as written (`--x` or `--x=v`), so leniency can only ever refuse more.
+ * Leading words open the argv in order; every further token appears after them. Deny and
+ * confirm entries match leniently (abbreviated long options, bundled short flags); allow entries
+ * only as written (`--x` or `--x=v`), so leniency can only ever ask or refuse more.
  */
 export function matchesEntry(entry: GrammarEntry, argv: readonly string[], how: 'exact' | 'lenient' = 'exact'): boolean {
   if (entry.words.length === 0 && entry.flags.length === 0) return false;

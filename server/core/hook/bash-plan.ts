@@ -331,7 +331,9 @@ function readerCommand(program: string, args: readonly string[], ctx: CommandCon
       continue;
     }
     const name = arg.startsWith('--') ? arg.split('=')[0] ?? arg : arg.slice(0, 2);
-    if (reader.unsafe.includes(name) || (program === 'less' || program === 'more')) {
+    // GNU getopt takes any unique prefix of a long option (`--files0=` is `--files0-from=`).
+    const unsafe = reader.unsafe.includes(name) || (name.startsWith('--') && name.length > 3 && reader.unsafe.some((u) => u.startsWith(name)));
+    if (unsafe || program === 'less' || program === 'more') {
       ctx.sink.ask(`\`${program} ${name}\` is not a plain read`);
       return true;
     }
@@ -370,7 +372,7 @@ function readerCommand(program: string, args: readonly string[], ctx: CommandCon
 }
 
 const FIND_EXEC = table(['-exec', '-execdir', '-ok', '-okdir']);
-const FIND_UNSAFE = table(['-delete', '-fprint', '-fprint0', '-fprintf', '-fls']);
+const FIND_UNSAFE = table(['-delete', '-fprint', '-fprint0', '-fprintf', '-fls', '-files0-from']);
 
 /** `find PATHS… EXPR`: lists its starting points; -exec runs a command per file, -delete deletes. */
 function findCommand(args: readonly string[], ctx: CommandContext, run: (argv: readonly string[]) => void): readonly string[] {

@@ -28,8 +28,15 @@ export type Mapped =
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 const obj = (v: unknown): Record<string, unknown> => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
 
-/** Our own MCP server gates every call itself; anything else behind `mcp__` is opaque to us. */
-const OWN_MCP = /^mcp__oracle__/u;
+/**
+ * Our own MCP server gates every call itself; anything else behind `mcp__` is opaque to us. Only
+ * the exact tools `oracle mcp` registers pass (tests/mcp/mcp.test.ts holds the two lists equal):
+ * another server a user happened to name `oracle` may not borrow the pass for tools we never had.
+ */
+export const OWN_MCP_TOOLS: ReadonlySet<string> = new Set([
+  'fs_read', 'fs_list', 'fs_write', 'fs_delete', 'exec_run', 'git_status', 'git_diff', 'git_log', 'git_commit', 'git_push', 'net_fetch', 'oracle_await',
+]);
+const isOwnMcp = (tool: string): boolean => tool.startsWith('mcp__oracle__') && OWN_MCP_TOOLS.has(tool.slice('mcp__oracle__'.length));
 
 export function mapToolCall(payload: HookPayload): Mapped {
   const tool = str(payload.tool_name);
@@ -88,7 +95,7 @@ export function mapToolCall(payload: HookPayload): Mapped {
     case undefined:
       return { kind: 'deny', reason: 'the payload names no tool' };
     default:
-      if (OWN_MCP.test(tool)) return { kind: 'allow', reason: 'ORACLE’s own MCP server gates this call itself' };
+      if (isOwnMcp(tool)) return { kind: 'allow', reason: 'ORACLE’s own MCP server gates this call itself' };
       return { kind: 'deny', reason: `ORACLE does not know the tool \`${tool}\`; unknown tools are denied` };
   }
 }
@@ -111,6 +118,6 @@ export function readProvenance(payload: HookPayload): ProvenanceEntry[] {
     const p = str(input['file_path']) ?? '';
     if (/(?:^|\/)(?:node_modules|vendor|third_party|\.venv|site-packages|bower_components)\//u.test(p)) return [{ kind: 'local_foreign', source: p }];
   }
-  if (tool !== undefined && tool.startsWith('mcp__') && !OWN_MCP.test(tool)) return [{ kind: 'external', source: tool }];
+  if (tool !== undefined && tool.startsWith('mcp__') && !isOwnMcp(tool)) return [{ kind: 'external', source: tool }];
   return [];
 }
