@@ -270,6 +270,8 @@ egress:
     ['option value naming a deny_always file', 'exec.run', git('blame', '--contents', '.env', 'src/a.ts'), 'PATH_DENY_ALWAYS'],
     ['--opt=value naming a deny_always file', 'exec.run', git('add', '--pathspec-from-file=.env'), 'PATH_DENY_ALWAYS'],
     ['short option with the path attached', 'exec.run', git('commit', `-F${T}/home/u/.ssh/id_rsa`), 'PATH_DENY_ALWAYS'],
+    ['Go-style -flag=value naming a deny_always file', 'exec.run', { program: 'npm', args: ['test', `-out=${T}/oracle-home/x`] }, 'PATH_DENY_ALWAYS'],
+    ['git grep --untracked reads ignored secrets', 'exec.run', git('grep', '--untracked', 'KEY'), 'PROGRAM_DENIED'],
     ['response file', 'exec.run', { program: 'python3', args: ['-m', 'pytest', `@${T}/home/u/.ssh/id_rsa`] }, 'PATH_DENY_ALWAYS'],
     ['KEY=value naming a deny_always file', 'exec.run', { program: 'make', args: ['test', `MAKEFILES=${T}/etc/passwd`] }, 'PATH_DENY_ALWAYS'],
     ['a value the program expands with ~', 'exec.run', { program: 'npm', args: ['test', '--userconfig=~/.ssh/id_rsa'] }, 'PATH_EXPANSION'],
