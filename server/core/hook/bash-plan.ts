@@ -1,3 +1,5 @@
+import { spellsLongOption } from '../decide/options.js';
+
 /**
  * One simple command (argv after literal decoding) → ORACLE actions (SPEC §11). Wrappers are
  * unwrapped so the real program is judged; a few read-only commands become fs actions so an ordinary
@@ -332,7 +334,7 @@ function readerCommand(program: string, args: readonly string[], ctx: CommandCon
     }
     const name = arg.startsWith('--') ? arg.split('=')[0] ?? arg : arg.slice(0, 2);
     // GNU getopt takes any unique prefix of a long option (`--files0=` is `--files0-from=`).
-    const unsafe = reader.unsafe.includes(name) || (name.startsWith('--') && name.length > 3 && reader.unsafe.some((u) => u.startsWith(name)));
+    const unsafe = reader.unsafe.includes(name) || reader.unsafe.some((u) => spellsLongOption(arg, u));
     if (unsafe || program === 'less' || program === 'more') {
       ctx.sink.ask(`\`${program} ${name}\` is not a plain read`);
       return true;
