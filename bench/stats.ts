@@ -17,9 +17,14 @@ export async function measure(name: string, runs: number, once: () => unknown): 
     samples.push(Number(process.hrtime.bigint() - t) / 1000);
   }
   const total = Number(process.hrtime.bigint() - started) / 1e9;
+  return { name, runs, ...percentiles(samples), per_second: Math.round(runs / total) };
+}
+
+/** p50 and p99 of samples in microseconds (sorts them in place). */
+export function percentiles(samples: number[]): { p50_us: number; p99_us: number } {
   samples.sort((a, b) => a - b);
   const at = (q: number) => samples[Math.min(samples.length - 1, Math.floor(q * samples.length))] ?? 0;
-  return { name, runs, p50_us: round(at(0.5)), p99_us: round(at(0.99)), per_second: Math.round(runs / total) };
+  return { p50_us: round(at(0.5)), p99_us: round(at(0.99)) };
 }
 
 const round = (n: number) => Math.round(n * 10) / 10;
