@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { percentiles, type Figure } from './stats.js';
+import { summarize, type Figure } from './stats.js';
 
 /**
  * Cold start to the first HTTPS response with existing certs (SPEC §14, budget 1 s): a new
@@ -40,8 +40,7 @@ export async function coldStartBench(): Promise<Figure[]> {
 async function startFigure(name: string, args: readonly string[]): Promise<Figure> {
   const samples: number[] = [];
   for (let i = 0; i < RUNS; i++) samples.push(await firstResponse(args));
-  const mean = samples.reduce((a, b) => a + b, 0) / samples.length;
-  return { name, runs: RUNS, ...percentiles(samples), per_second: Math.round(1e6 / mean) };
+  return summarize(name, samples);
 }
 
 /** Microseconds from spawn to a 200 from the printed address; the process is then stopped. */

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { startServer } from '../server/main.js';
 import { call } from '../tests/fixtures/https-client.js';
 import { DeviceSigner } from '../tests/fixtures/device-signer.js';
-import { percentiles, type Figure } from './stats.js';
+import { summarize, type Figure } from './stats.js';
 
 /**
  * Approval round trip on loopback, excluding the human (SPEC §14, budget p50 under 30 ms): an
@@ -54,16 +54,11 @@ export async function roundTripBench(): Promise<Figure[]> {
     } finally {
       stream.close();
     }
-    return [figure('approval round trip: submit → phone event → approve → agent resumes', trip), figure('approval round trip: reference, 3 loopback HTTPS requests', reference)];
+    return [summarize('approval round trip: submit → phone event → approve → agent resumes', trip), summarize('approval round trip: reference, 3 loopback HTTPS requests', reference)];
   } finally {
     await running.close();
     rmSync(root, { recursive: true, force: true });
   }
-}
-
-function figure(name: string, samples: number[]): Figure {
-  const mean = samples.reduce((a, b) => a + b, 0) / samples.length;
-  return { name, runs: samples.length, ...percentiles(samples), per_second: Math.round(1e6 / mean) };
 }
 
 interface Card {

@@ -20,6 +20,12 @@ export async function measure(name: string, runs: number, once: () => unknown): 
   return { name, runs, ...percentiles(samples), per_second: Math.round(runs / total) };
 }
 
+/** A figure from samples taken one at a time (long operations): per_second is 1 / mean. */
+export function summarize(name: string, samples: number[]): Figure {
+  const mean = samples.reduce((a, b) => a + b, 0) / samples.length;
+  return { name, runs: samples.length, ...percentiles(samples), per_second: Math.round(1e6 / mean) };
+}
+
 /** p50 and p99 of samples in microseconds (sorts them in place). */
 export function percentiles(samples: number[]): { p50_us: number; p99_us: number } {
   samples.sort((a, b) => a - b);
