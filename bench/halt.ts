@@ -9,8 +9,8 @@ import { summarize, type Figure } from './stats.js';
 /**
  * HALT with 50 running process trees (SPEC §14, budget 200 ms): from the HALT call until every
  * process of every job is gone and a new action is denied. Beside it the reference: the same 50
- * trees spawned straight from Node in their own process groups and killed with one signal each,
- * until /proc shows none of them.
+ * trees (a parent and two children each) spawned from Node in their own process groups, one
+ * signal each, until /proc shows none of them.
  */
 const TREES = 50;
 const RUNS = 3;
@@ -32,7 +32,7 @@ export async function haltBench(): Promise<Figure[]> {
     for (let run = 0; run < RUNS; run++) {
       const marker = `sleep 421.${String(process.pid)}${String(run)}`;
       const jobs = Array.from({ length: TREES }, () => runtime.run({ tool: 'exec.run', args: { program: 'sh', args: ['-c', script(marker)], cwd: app, timeout: 600 } }));
-      await untilAtLeast(marker, TREES * 2);
+      await untilAtLeast(marker, TREES * 3);
       const t = process.hrtime.bigint();
       await runtime.halt('bench', 'desktop');
       await untilNone(marker);
@@ -41,7 +41,7 @@ export async function haltBench(): Promise<Figure[]> {
       if (denied.code !== 'HALTED') throw new Error(`after HALT an action was not denied: ${JSON.stringify(denied)}`);
       await Promise.all(jobs);
       await runtime.resume('desktop');
-      reference.push(await referenceKill(`sleep 422.${String(process.pid)}${String(run)}`));
+      reference.push(await referenceKill(`422.${String(process.pid)}${String(run)}`));
     }
     return [summarize(`HALT: ${String(TREES)} jobs' process trees dead and deny-all in force`, oracle), summarize(`HALT: reference, kill ${String(TREES)} process groups from Node`, reference)];
   } finally {
@@ -50,9 +50,12 @@ export async function haltBench(): Promise<Figure[]> {
   }
 }
 
+/** A parent holding two sleeping children, like the jobs' `sh -c`, started without a shell. */
+const TREE = "const { spawn } = require('node:child_process'); const [d] = process.argv.slice(1); spawn('sleep', [d]); spawn('sleep', [d]); setInterval(() => undefined, 1e6);";
+
 async function referenceKill(marker: string): Promise<number> {
-  const children = Array.from({ length: TREES }, () => spawn('sh', ['-c', script(marker)], { detached: true, stdio: 'ignore' }));
-  await untilAtLeast(marker, TREES * 2);
+  const children = Array.from({ length: TREES }, () => spawn(process.execPath, ['-e', TREE, marker], { detached: true, stdio: 'ignore' }));
+  await untilAtLeast(marker, TREES * 3);
   const t = process.hrtime.bigint();
   for (const child of children) if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
   await untilNone(marker);
