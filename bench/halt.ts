@@ -55,11 +55,25 @@ const TREE = "const { spawn } = require('node:child_process'); const [d] = proce
 
 async function referenceKill(marker: string): Promise<number> {
   const children = Array.from({ length: TREES }, () => spawn(process.execPath, ['-e', TREE, marker], { detached: true, stdio: 'ignore' }));
-  await untilAtLeast(marker, TREES * 3);
-  const t = process.hrtime.bigint();
-  for (const child of children) if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
-  await untilNone(marker);
-  return Number(process.hrtime.bigint() - t) / 1000;
+  const killAll = () => {
+    for (const child of children) {
+      try {
+        if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // that group is already gone
+      }
+    }
+  };
+  try {
+    await untilAtLeast(marker, TREES * 3);
+    const t = process.hrtime.bigint();
+    killAll();
+    await untilNone(marker);
+    return Number(process.hrtime.bigint() - t) / 1000;
+  } catch (e) {
+    killAll(); // never leave the reference's trees behind
+    throw e;
+  }
 }
 
 async function untilAtLeast(marker: string, count: number): Promise<void> {

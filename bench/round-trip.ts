@@ -32,8 +32,12 @@ export async function roundTripBench(): Promise<Figure[]> {
     const stream = approveEveryCard(`${running.url}/api/v1/events`, ca, device, async (card) => {
       const path = `/api/v1/approvals/${card.approval_id}/approve`;
       const body = JSON.stringify({ nonce: card.nonce, arg_hash: card.arg_hash });
-      const reply = await call(`${running.url}${path}`, { ca, method: 'POST', body, headers: { authorization: `Bearer ${device}`, ...(await phone.headers('POST', path, body)) } });
-      if (reply.status !== 200) failures.push(JSON.stringify(reply.body));
+      try {
+        const reply = await call(`${running.url}${path}`, { ca, method: 'POST', body, headers: { authorization: `Bearer ${device}`, ...(await phone.headers('POST', path, body)) } });
+        if (reply.status !== 200) failures.push(JSON.stringify(reply.body));
+      } catch (e) {
+        failures.push(String(e)); // reported with the agent's reply below
+      }
     });
     const trip: number[] = [];
     const reference: number[] = [];
