@@ -1,10 +1,10 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServer } from '../server/main.js';
 import { call } from '../tests/fixtures/https-client.js';
 import { DeviceSigner } from '../tests/fixtures/device-signer.js';
+import { listen } from '../tests/fixtures/sse.js';
 import { summarize, type Figure } from './stats.js';
 
 /**
@@ -29,7 +29,7 @@ export async function roundTripBench(): Promise<Figure[]> {
     const phone = await DeviceSigner.create();
     const device = (await running.credentials.issue('dev', 'bench phone', { profile: 'phone', public_key_jwk: phone.publicJwk as Record<string, unknown> })).token;
     const failures: string[] = [];
-    const stream = approveEveryCard(`${running.url}/api/v1/events`, ca, device, async (card) => {
+    const approve = async (card: Card): Promise<void> => {
       const path = `/api/v1/approvals/${card.approval_id}/approve`;
       const body = JSON.stringify({ nonce: card.nonce, arg_hash: card.arg_hash });
       try {
@@ -38,11 +38,14 @@ export async function roundTripBench(): Promise<Figure[]> {
       } catch (e) {
         failures.push(String(e)); // reported with the agent's reply below
       }
-    });
+    };
     const trip: number[] = [];
     const reference: number[] = [];
+    // The phone's side: its event stream answers every pending card as soon as it arrives.
+    const stream = await listen(`${running.url}/api/v1/events`, ca, { authorization: `Bearer ${device}` }, (e) => {
+      if (e.event === 'approval.pending') void approve(e.data as unknown as Card);
+    });
     try {
-      await stream.ready;
       while (running.runtime.events.subscribers === 0) await new Promise((r) => setTimeout(r, 5));
       for (let i = 0; i < RUNS; i++) {
         const file = join(app, `f${String(i)}.txt`);
@@ -56,7 +59,7 @@ export async function roundTripBench(): Promise<Figure[]> {
         reference.push(Number(process.hrtime.bigint() - r) / 1000);
       }
     } finally {
-      stream.close();
+      stream.req.destroy();
     }
     return [summarize('approval round trip: submit → phone event → approve → agent resumes', trip), summarize('approval round trip: reference, 3 loopback HTTPS requests', reference)];
   } finally {
@@ -69,31 +72,4 @@ interface Card {
   readonly approval_id: string;
   readonly nonce: string;
   readonly arg_hash: string;
-}
-
-/** The phone's side: an SSE stream that answers every pending card as soon as it arrives. */
-function approveEveryCard(url: string, ca: string, token: string, approve: (card: Card) => Promise<void>): { ready: Promise<void>; close: () => void } {
-  let close = (): void => undefined;
-  const ready = new Promise<void>((resolve, reject) => {
-    const req = request(url, { ca, headers: { accept: 'text/event-stream', authorization: `Bearer ${token}` } }, (res) => {
-      let buffer = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => {
-        buffer += chunk;
-        for (let at = buffer.indexOf('\n\n'); at !== -1; at = buffer.indexOf('\n\n')) {
-          const block = buffer.slice(0, at);
-          buffer = buffer.slice(at + 2);
-          const field = (name: string) => block.split('\n').find((l) => l.startsWith(`${name}:`))?.slice(name.length + 1).trim() ?? '';
-          if (field('event') === 'approval.pending') void approve(JSON.parse(field('data')) as Card);
-        }
-      });
-      resolve();
-    });
-    req.on('error', (e) => {
-      if ((e as NodeJS.ErrnoException).code !== 'ECONNRESET') reject(e);
-    });
-    req.end();
-    close = () => req.destroy();
-  });
-  return { ready, close };
 }

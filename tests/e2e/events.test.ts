@@ -1,44 +1,11 @@
 import { readFileSync, writeFileSync } from 'node:fs';
-import type { ClientRequest } from 'node:http';
-import { request } from 'node:https';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type Running } from '../../server/main.js';
 import { call } from '../fixtures/https-client.js';
 import { DeviceSigner } from '../fixtures/device-signer.js';
+import { listen } from '../fixtures/sse.js';
 import { tempTree, type TempTree } from '../fixtures/temp-tree.js';
-
-interface Sse {
-  readonly events: { id: string; event: string; data: Record<string, unknown> }[];
-  readonly req: ClientRequest;
-}
-
-/** Opens a real SSE stream and collects parsed events as they come. */
-function listen(url: string, ca: string, headers: Record<string, string>): Promise<Sse> {
-  return new Promise((resolve, reject) => {
-    const events: Sse['events'] = [];
-    const req = request(url, { ca, headers: { accept: 'text/event-stream', ...headers } }, (res) => {
-      let buffer = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => {
-        buffer += chunk;
-        let at = buffer.indexOf('\n\n');
-        while (at !== -1) {
-          const block = buffer.slice(0, at);
-          buffer = buffer.slice(at + 2);
-          const field = (name: string) => block.split('\n').find((l) => l.startsWith(`${name}:`))?.slice(name.length + 1).trim() ?? '';
-          if (field('event') !== '') events.push({ id: field('id'), event: field('event'), data: JSON.parse(field('data') || '{}') as Record<string, unknown> });
-          at = buffer.indexOf('\n\n');
-        }
-      });
-      resolve({ events, req });
-    });
-    req.on('error', (e) => {
-      if ((e as NodeJS.ErrnoException).code !== 'ECONNRESET') reject(e);
-    });
-    req.end();
-  });
-}
 
 async function until<T>(probe: () => T | undefined): Promise<T> {
   for (let i = 0; i < 200; i++) {
