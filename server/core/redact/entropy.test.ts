@@ -2,23 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { looksLikeOpaqueToken, shannonEntropy, wordiness } from './entropy.js';
 import { isSecretKeyName } from './key-names.js';
 import { redact } from './redact.js';
+import { B62, rand } from '../../../tests/fixtures/pseudo-random.js';
 
 /** SPEC §6: "an entropy check for long opaque tokens near key-like names", both directions. */
 
-const B62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 const HEX = '0123456789abcdef';
-
-function rand(seed: number, length: number, alphabet = B62): string {
-  let x = seed >>> 0 || 1;
-  let out = '';
-  for (let i = 0; i < length; i += 1) {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    out += alphabet.charAt((x >>> 0) % alphabet.length);
-  }
-  return out;
-}
 
 describe('shannonEntropy and wordiness', () => {
   it('measures bits per character', () => {

@@ -2,28 +2,15 @@ import { describe, expect, it, vi } from 'vitest';
 import { RedactionError } from './errors.js';
 import type { RedactionKind } from './kinds.js';
 import { redact } from './redact.js';
+import { B62, rand } from '../../../tests/fixtures/pseudo-random.js';
 
 /**
  * SPEC §6 redaction, pattern by pattern. Fake tokens are assembled from pieces at run time so this
  * file holds no string a secret scanner would flag as a real credential.
  */
 
-const B62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 const B64URL = `${B62}-_`;
 const UPPER_DIGITS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
-
-/** Deterministic pseudo-random text: reproducible tests, realistic entropy. */
-function rand(seed: number, length: number, alphabet = B62): string {
-  let x = seed >>> 0 || 1;
-  let out = '';
-  for (let i = 0; i < length; i += 1) {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    out += alphabet.charAt((x >>> 0) % alphabet.length);
-  }
-  return out;
-}
 
 const b64url = (s: string) => btoa(s).replace(/\+/gu, '-').replace(/\//gu, '_').replace(/=+$/u, '');
 const pem = (label: string, seed: number) =>
