@@ -5,7 +5,7 @@ import { getConnInfo } from '@hono/node-server/conninfo';
 import { DesktopSessions } from './desktop-sessions.js';
 import { removeFile, writePrivateFile } from './adapters/files.js';
 import { EventHub, visibleTo } from './events.js';
-import { ecdsaSign, importTlsSigner } from './core/pairing/protocol.js';
+import { ecdsaSign, importTlsSigner } from '../shared/pairing/protocol.js';
 import { createPairingService } from './http/pairing-service.js';
 import { createApp } from './http/app.js';
 import type { Caller } from './http/caller.js';

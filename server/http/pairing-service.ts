@@ -1,12 +1,12 @@
 import QRCode from 'qrcode';
 import type { AuditBody } from '../core/audit/record.js';
-import { toBase64Url } from '../core/pairing/bytes.js';
-import type { PairingMode } from '../core/pairing/encoding.js';
+import { toBase64Url } from '../../shared/pairing/bytes.js';
+import type { PairingMode } from '../../shared/pairing/encoding.js';
 import { PAIRING_RATE_LIMIT, RateLimiter, type RateLimit } from '../core/pairing/rate-limit.js';
 import { PairingTable, type IssueDevice, type PairingCore, type PairingRefused, type SessionView } from '../core/pairing/registry.js';
 import { refused } from '../core/pairing/session.js';
-import { pairingUrl } from '../core/pairing/url.js';
-import { parseClaim, claimPid, type ClaimReplyWire, type HelloRequest, type HelloWire, type ResultWire } from '../core/pairing/wire.js';
+import { pairingUrl } from '../../shared/pairing/url.js';
+import { parseClaim, claimPid, type ClaimReplyWire, type HelloRequest, type HelloWire, type ResultWire } from '../../shared/pairing/wire.js';
 
 /**
  * What the pairing routes need (SPEC §9, §9a). The composition root builds it with

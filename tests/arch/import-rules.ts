@@ -17,7 +17,8 @@ const BUILTINS = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
 /** APIs that spawn, write files or open sockets: adapters only (SPEC §1.4). */
 const SIDE_EFFECT_MODULES = new Set(['fs', 'fs/promises', 'child_process', 'net', 'tls', 'dgram', 'http', 'https', 'http2', 'cluster', 'worker_threads', 'inspector'].flatMap((m) => [m, `node:${m}`]));
 const CORE_PACKAGES = new Set(['yaml', 'zod', 'picomatch', 'canonicalize']);
-const SHARED_PACKAGES = new Set(['zod']);
+// canonicalize: the server and the PWA must hash and sign the same RFC 8785 bytes.
+const SHARED_PACKAGES = new Set(['zod', 'canonicalize']);
 
 export function importsOf(file: SourceFile): { specifier: string; dynamic: boolean }[] {
   const source = ts.createSourceFile(file.path, file.text, ts.ScriptTarget.Latest, true);
@@ -68,7 +69,7 @@ export function checkImports(files: readonly SourceFile[]): Violation[] {
       if (under(file.path, 'shared')) {
         if (builtin) v('shared is portable: no node:* import');
         if (to !== undefined && !under(to, 'shared')) v('shared imports only shared');
-        if (pkg !== undefined && !SHARED_PACKAGES.has(pkg)) v('shared may use only zod');
+        if (pkg !== undefined && !SHARED_PACKAGES.has(pkg)) v(`shared may use only ${[...SHARED_PACKAGES].join(', ')}`);
       }
       if (under(file.path, 'pwa') && to !== undefined && under(to, 'server')) v('pwa never imports server');
       if (under(file.path, 'server/http') && to !== undefined && under(to, 'server/adapters')) v('http never imports adapters');

@@ -7,8 +7,8 @@ import { ensureTlsMaterial, type TlsMaterial } from '../../server/adapters/certs
 import { CredentialStore } from '../../server/adapters/credentials-store.js';
 import { listenHttps, type Listening } from '../../server/adapters/https-listener.js';
 import type { AuditBody } from '../../server/core/audit/record.js';
-import { fromBase64Url, toBase64Url, type Bytes } from '../../server/core/pairing/bytes.js';
-import { ephemeralEcdh, importPoint, importTlsSigner, pairingSecret, unsealToken } from '../../server/core/pairing/protocol.js';
+import { fromBase64Url, toBase64Url, type Bytes } from '../../shared/pairing/bytes.js';
+import { ephemeralEcdh, importPoint, importTlsSigner, pairingSecret, unsealToken } from '../../shared/pairing/protocol.js';
 import { parseBearer } from '../../server/core/credentials/token.js';
 import type { Caller, CallerVerifier } from '../../server/http/caller.js';
 import { fail } from '../../server/http/errors.js';

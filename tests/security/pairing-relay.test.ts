@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { toBase64Url } from '../../server/core/pairing/bytes.js';
-import { helloInput } from '../../server/core/pairing/encoding.js';
-import { ecdsaSign, ephemeralEcdh, sha256, transcriptMac, pairingSecret } from '../../server/core/pairing/protocol.js';
-import { parseHello } from '../../server/core/pairing/wire.js';
+import { toBase64Url } from '../../shared/pairing/bytes.js';
+import { helloInput } from '../../shared/pairing/encoding.js';
+import { ecdsaSign, ephemeralEcdh, sha256, transcriptMac, pairingSecret } from '../../shared/pairing/protocol.js';
+import { parseHello } from '../../shared/pairing/wire.js';
 import { pairingHarness, testSigner } from '../fixtures/pairing-server.js';
 import { pair, PhoneSession, type Transport } from '../fixtures/phone-client.js';
 

@@ -1,4 +1,5 @@
 import type { Tier } from '../../../shared/tiers.js';
+import { confirmationPhrase } from '../../../shared/approval-card.js';
 
 /**
  * An approval (SPEC §7): a single-use, expiring grant for one invocation, bound to the hash of
@@ -100,10 +101,7 @@ export function requestApproval(input: RequestInput, now: Date, ttlMs = DEFAULT_
   };
 }
 
-/** The phrase a person types on the desktop to approve a T3 action. */
-export function confirmationPhrase(approval: Approval): string {
-  return `${approval.tool} ${approval.approval_id.slice(-6)}`;
-}
+export { confirmationPhrase };
 
 const expired = (approval: Approval, now: Date): boolean => now.getTime() >= Date.parse(approval.expires_at);
 

@@ -1,4 +1,4 @@
-import canonicalize from 'canonicalize';
+import { canonicalJson } from '../../../shared/canonical-json.js';
 
 /**
  * The audit record and its hash chain (SPEC §7, seed 001 "Audit"): each record's hash covers
@@ -62,11 +62,7 @@ export const GENESIS: ChainHead = { seq: 0, hash: `sha256:${'0'.repeat(64)}` };
 export type Sha256Hex = (text: string) => string;
 
 /** RFC 8785 canonical JSON; a value JSON cannot represent is a caller bug. */
-export function canonicalJson(value: unknown): string {
-  const text = canonicalize(value);
-  if (text === undefined) throw new TypeError('value has no canonical JSON form');
-  return text;
-}
+export { canonicalJson };
 
 export function sealRecord(body: AuditBody, head: ChainHead, sha256: Sha256Hex): AuditRecord {
   const unsealed = { ...body, seq: head.seq + 1, prev: head.hash };

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { PhoneSession, type Transport } from '../../../tests/fixtures/phone-client.js';
 import { testSigner, T0 } from '../../../tests/fixtures/pairing-server.js';
-import { toBase64Url, type Bytes } from './bytes.js';
-import type { PairingMode } from './encoding.js';
+import { toBase64Url, type Bytes } from '../../../shared/pairing/bytes.js';
+import type { PairingMode } from '../../../shared/pairing/encoding.js';
 import { PairingTable, type IssueDevice } from './registry.js';
 import { CLAIM_TTL_MS, COLLECT_TTL_MS, CONFIRM_TTL_MS, MAX_ATTEMPTS } from './session.js';
-import { pairingUrl } from './url.js';
-import { parseClaim, parseCollect, parseHelloRequest } from './wire.js';
+import { pairingUrl } from '../../../shared/pairing/url.js';
+import { parseClaim, parseCollect, parseHelloRequest } from '../../../shared/pairing/wire.js';
 
 /**
  * The pairing state machine with an injected clock (SPEC §9a): expiry at 120 s, single use, the

@@ -1,5 +1,5 @@
-import { bytesEqual, toBase64Url, toHex, utf8, type Bytes } from './bytes.js';
-import { collectInput, helloInput, type PairingMode, type Transcript } from './encoding.js';
+import { bytesEqual, toBase64Url, toHex, utf8, type Bytes } from '../../../shared/pairing/bytes.js';
+import { collectInput, helloInput, type PairingMode, type Transcript } from '../../../shared/pairing/encoding.js';
 import {
   comparisonCode,
   ecdsaSign,
@@ -14,7 +14,7 @@ import {
   verifyTranscriptMac,
   type Subtle,
   type TlsSigner,
-} from './protocol.js';
+} from '../../../shared/pairing/protocol.js';
 import {
   acceptClaim,
   addOffer,
@@ -32,7 +32,7 @@ import {
   type Refused,
   type SessionState,
 } from './session.js';
-import type { ClaimReplyWire, HelloRequest, HelloWire, Claim, ResultWire } from './wire.js';
+import type { ClaimReplyWire, HelloRequest, HelloWire, Claim, ResultWire } from '../../../shared/pairing/wire.js';
 
 /**
  * The server's table of pairing sessions (SPEC §9a): runs the crypto around the pure state

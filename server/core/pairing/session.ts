@@ -1,6 +1,6 @@
-import type { Bytes } from './bytes.js';
-import type { PairingMode, Transcript } from './encoding.js';
-import type { Key } from './protocol.js';
+import type { Bytes } from '../../../shared/pairing/bytes.js';
+import type { PairingMode, Transcript } from '../../../shared/pairing/encoding.js';
+import type { Key } from '../../../shared/pairing/protocol.js';
 
 /**
  * The pairing session state machine (SPEC §9, §9a). Pure, synchronous transitions; the clock is

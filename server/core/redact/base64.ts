@@ -1,4 +1,4 @@
-import { toBase64Url as base64UrlUnpadded } from '../pairing/bytes.js';
+import { toBase64Url as base64UrlUnpadded } from '../../../shared/pairing/bytes.js';
 
 /**
  * RFC 4648 §4 base64 with padding, derived from the core's one encoder (pairing/bytes.ts, pure

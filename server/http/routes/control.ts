@@ -4,7 +4,7 @@ import type { GateMode } from '../../core/decide/context.js';
 import { approverOf, type Caller } from '../caller.js';
 import { verifyDeviceSignature, type DeviceKeys } from '../device-signature.js';
 import { fail } from '../errors.js';
-import { canonicalJson } from '../../core/audit/record.js';
+import { cardSigningInput } from '../../../shared/approval-card.js';
 
 /** What people's controls need from the gate (the runtime implements it). */
 export interface GateControl {
@@ -21,6 +21,9 @@ export interface DeviceRegistry extends DeviceKeys {
 }
 
 type Vars = { Variables: { caller: Caller } };
+
+/** How many decided approvals a screen lists as recent decisions. */
+const RECENT = 20;
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 
@@ -53,11 +56,17 @@ export function controlRoutes(control: GateControl, devices: DeviceRegistry, clo
 
   app.get('/approvals', async (c) => {
     if (c.get('caller').kind === 'agent') return fail(c, 'FORBIDDEN', 'agents do not see approval cards');
+    const all = control.pending();
     // Every card is canonical JSON signed by the TLS key; the PWA verifies before offering approve.
-    const cards = await Promise.all(
-      control.pending().filter((a) => a.state === 'pending').map(async (card) => ({ card, sig: Buffer.from(await clock.sign(new TextEncoder().encode(canonicalJson(card)))).toString('base64url') })),
+    const approvals = await Promise.all(
+      all.filter((a) => a.state === 'pending').map(async (card) => ({ ...card, card_sig: Buffer.from(await clock.sign(cardSigningInput(card))).toString('base64url') })),
     );
-    return c.json({ approvals: cards.map((x) => ({ ...x.card, card_sig: x.sig })), mode: control.mode() });
+    // Recent decisions, newest first: shown, never acted on, so not signed.
+    const recent = all
+      .filter((a) => a.state !== 'pending')
+      .sort((a, b) => (b.decided_at ?? b.requested_at).localeCompare(a.decided_at ?? a.requested_at))
+      .slice(0, RECENT);
+    return c.json({ approvals, recent, mode: control.mode() });
   });
 
   for (const verdict of ['approve', 'deny'] as const) {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { fixedBytes, fromBase64Url, toBase64Url, utf8, type Bytes } from './bytes.js';
 import { encodeFields, LABELS, transcriptBytes, type Transcript } from './encoding.js';
 import { comparisonCode, ephemeralEcdh, importPoint, importTlsSigner, pairingSecret, sealToken, transcriptMac, unsealToken, verifyTranscriptMac } from './protocol.js';
-import { RateLimiter } from './rate-limit.js';
+import { RateLimiter } from '../../server/core/pairing/rate-limit.js';
 import { pairingUrl, parsePairingUrl } from './url.js';
 import { validDeviceName } from './wire.js';
 
