@@ -21,22 +21,51 @@ export function splitCanonical(path: string): SplitPath {
   return { root, segments: rest === '' ? [] : rest.split('/') };
 }
 
-const fold = comparable;
-
 /**
- * True when `path` is `root` or below it, compared segment by segment, so `/home/u/projects-evil`
- * is never under `/home/u/projects` (step 10).
+ * True when `path` is `root` or below it, on path-segment boundaries, so `/home/u/projects-evil`
+ * is never under `/home/u/projects` (step 10). Both must be canonical.
  */
 export function isUnder(path: string, root: string, flavor: PathFlavor): boolean {
-  const p = splitCanonical(path);
-  const r = splitCanonical(root);
-  if (fold(p.root, flavor) !== fold(r.root, flavor)) return false;
-  if (r.segments.length > p.segments.length) return false;
-  return r.segments.every((segment, i) => fold(segment, flavor) === fold(p.segments[i] ?? '', flavor));
+  return isUnderComparable(comparable(path, flavor), comparable(root, flavor));
 }
+
+/**
+ * isUnder for two canonical paths already in comparison form (`comparable`), without splitting:
+ * a prefix that ends at a segment boundary. The same answer as comparing segment by segment,
+ * because a canonical path is its root (`/` or `C:/`) and segments joined by `/`, and folding
+ * (lower case, NFC) never makes or removes a `/`. Callers fold a root once and a path once.
+ */
+export function isUnderComparable(path: string, root: string): boolean {
+  if (!path.startsWith(root)) return false;
+  // `root` is a bare root (`/`, `C:/`), the path itself, or ends where a segment of the path ends.
+  return root.endsWith('/') || path.length === root.length || path.charCodeAt(root.length) === SLASH;
+}
+
+const SLASH = 0x2f;
 
 /** The part of `path` below `root`, `/`-joined; `''` when they are the same. Assumes isUnder. */
 export function relativeTo(path: string, root: string): string {
-  const depth = splitCanonical(root).segments.length;
-  return splitCanonical(path).segments.slice(depth).join('/');
+  // Skip as many segments of `path` as `root` has: the two may differ in case or normal form,
+  // so string lengths cannot be trusted, segment counts can.
+  let depth = segmentCount(root);
+  let at = rootLength(path);
+  while (depth > 0) {
+    const next = path.indexOf('/', at);
+    if (next === -1) return '';
+    at = next + 1;
+    depth -= 1;
+  }
+  return path.slice(at);
+}
+
+function rootLength(path: string): number {
+  return /^[A-Z]:\//u.test(path) ? 3 : 1;
+}
+
+function segmentCount(path: string): number {
+  const start = rootLength(path);
+  if (path.length <= start) return 0;
+  let count = 1;
+  for (let i = path.indexOf('/', start); i !== -1; i = path.indexOf('/', i + 1)) count += 1;
+  return count;
 }

@@ -1,6 +1,7 @@
 import { protectionOf, protectionWithin, type CompiledPolicy, type CompiledRoot } from '../policy/compile.js';
-import { isUnder, relativeTo } from './canonical.js';
-import { pathFail, pathOk, type PathResult } from './result.js';
+import { isUnderComparable, relativeTo } from './canonical.js';
+import { comparable } from './flavor.js';
+import { pathFail, pathOk, type PathFailure, type PathResult } from './result.js';
 
 /** `delete` is a write that also must not take anything protected with it. */
 export type Access = 'read' | 'write' | 'delete';
@@ -18,28 +19,39 @@ export interface ScopedPath {
  * executor touches.
  */
 export function matchScope(compiled: CompiledPolicy, lexical: string, real: string, access: Access): PathResult<ScopedPath> {
-  for (const path of [lexical, real]) {
-    const guard = protectionOf(compiled, path);
-    if (guard !== undefined) {
-      const what = guard.everything ? `\`${guard.lexical}\` could not be canonicalised, so every path is protected` : `\`${path}\` is ORACLE's own`;
-      return pathFail('PATH_DENY_ALWAYS', `${what} (${guard.rule})`, guard.rule);
-    }
-    if (access === 'delete') {
-      const inside = protectionWithin(compiled, path);
-      if (inside !== undefined) return pathFail('PATH_DENY_ALWAYS', `deleting \`${path}\` would delete \`${inside.lexical}\` (${inside.rule})`, inside.rule);
-    }
-    const rule = compiled.denied(path);
-    if (rule !== undefined) return pathFail('PATH_DENY_ALWAYS', `\`${path}\` matches deny_always \`${rule.pattern}\` (${rule.rule})`, rule.rule);
-  }
+  const denied = guardFor(compiled, lexical, access) ?? (real === lexical ? undefined : guardFor(compiled, real, access));
+  if (denied !== undefined) return denied;
   const { flavor } = compiled.host;
-  const root = compiled.roots.find((r) => isUnder(real, r.real, flavor));
+  const comparableReal = comparable(real, flavor);
+  const root = compiled.roots.find((r) => isUnderComparable(comparableReal, r.comparableReal));
   if (root === undefined) return pathFail('PATH_OUTSIDE_SCOPE', `\`${real}\` is not under any scope root`, 'scopes');
-  const relatives = [relativeTo(real, root.real)];
-  if (isUnder(lexical, root.path, flavor)) relatives.push(relativeTo(lexical, root.path));
-  for (const relative of relatives) {
-    const pattern = root.excluded(relative);
-    if (pattern !== undefined) return pathFail('PATH_EXCLUDED', `\`${real}\` matches exclude \`${pattern}\` of ${root.rule}`, root.rule);
+  if (root.exclude.length > 0) {
+    const relatives = [relativeTo(real, root.real)];
+    if (isUnderComparable(comparable(lexical, flavor), root.comparablePath)) relatives.push(relativeTo(lexical, root.path));
+    for (const relative of relatives) {
+      const pattern = root.excluded(relative);
+      if (pattern !== undefined) return pathFail('PATH_EXCLUDED', `\`${real}\` matches exclude \`${pattern}\` of ${root.rule}`, root.rule);
+    }
   }
   if (access !== 'read' && root.mode === 'ro') return pathFail('SCOPE_READ_ONLY', `${root.rule} (scope ${root.scope}) is read-only`, root.rule);
   return pathOk({ root, lexical, real });
+}
+
+/**
+ * Step 11 for one form of the path: ORACLE's own files, then deny_always. The same checks give
+ * the same answer for the same string, so a path with no links is checked once, not twice.
+ */
+function guardFor(compiled: CompiledPolicy, path: string, access: Access): PathFailure | undefined {
+  const guard = protectionOf(compiled, path);
+  if (guard !== undefined) {
+    const what = guard.everything ? `\`${guard.lexical}\` could not be canonicalised, so every path is protected` : `\`${path}\` is ORACLE's own`;
+    return pathFail('PATH_DENY_ALWAYS', `${what} (${guard.rule})`, guard.rule);
+  }
+  if (access === 'delete') {
+    const inside = protectionWithin(compiled, path);
+    if (inside !== undefined) return pathFail('PATH_DENY_ALWAYS', `deleting \`${path}\` would delete \`${inside.lexical}\` (${inside.rule})`, inside.rule);
+  }
+  const rule = compiled.denied(path);
+  if (rule !== undefined) return pathFail('PATH_DENY_ALWAYS', `\`${path}\` matches deny_always \`${rule.pattern}\` (${rule.rule})`, rule.rule);
+  return undefined;
 }

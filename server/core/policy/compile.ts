@@ -1,8 +1,8 @@
-import picomatch from 'picomatch';
-import { isUnder } from '../paths/canonical.js';
-import type { PathFlavor } from '../paths/flavor.js';
+import { isUnderComparable } from '../paths/canonical.js';
+import { comparable, type PathFlavor } from '../paths/flavor.js';
 import { lexPath } from '../paths/lex.js';
 import { resolveReal, type LinkReader } from '../paths/resolve.js';
+import { compileGlob, firstMatch, type Glob, type GlobOptions } from './glob.js';
 import type { DenyRule, Policy, Root, TierRule } from './types.js';
 
 /** What the gate needs from its host to turn a policy into matchers. */
@@ -30,12 +30,18 @@ export interface CompiledProtection {
   readonly lexical: string;
   readonly real: string;
   readonly everything: boolean;
+  /** `lexical` and `real` in the host's comparison form (step 10), folded once here. */
+  readonly comparableLexical: string;
+  readonly comparableReal: string;
 }
 
 export interface CompiledRoot extends Root {
   readonly scope: string;
   /** The root after resolving links, which is what resolved paths are compared with. */
   readonly real: string;
+  /** `path` and `real` in the host's comparison form (step 10), folded once here. */
+  readonly comparablePath: string;
+  readonly comparableReal: string;
   readonly excluded: (relative: string) => string | undefined;
 }
 
@@ -61,7 +67,8 @@ export interface CompiledTierRule extends TierRule {
  */
 export function compilePolicy(policy: Policy, host: GateHost): CompiledPolicy {
   const warnings: string[] = [];
-  const globOptions = { dot: true, nocase: host.flavor.caseInsensitive, windows: false } as const;
+  const nocase = host.flavor.caseInsensitive;
+  const globOptions: GlobOptions = { dot: true, nocase, windows: false };
   const roots: CompiledRoot[] = [];
   for (const scope of policy.scopes) {
     for (const root of scope.roots) {
@@ -70,17 +77,18 @@ export function compilePolicy(policy: Policy, host: GateHost): CompiledPolicy {
         warnings.push(`${root.rule}: \`${root.path}\` is not used: ${real.reason}`);
         continue;
       }
-      const matchers = root.exclude.map((pattern) => ({ pattern, test: glob(pattern, globOptions, true) }));
-      const excluded = (relative: string) => matchers.find((m) => relative !== '' && m.test(relative.normalize('NFC')))?.pattern;
-      roots.push({ ...root, scope: scope.name, real: real.value, excluded });
+      const globs = root.exclude.map((pattern) => compileGlob(pattern, globOptions, true));
+      const excluded = (relative: string) => (relative === '' ? undefined : firstMatch(globs, relative.normalize('NFC'), nocase)?.pattern);
+      const comparablePath = comparable(root.path, host.flavor);
+      roots.push({ ...root, scope: scope.name, real: real.value, comparablePath, comparableReal: comparable(real.value, host.flavor), excluded });
     }
   }
   roots.sort((a, b) => b.real.length - a.real.length);
-  const denyMatchers = policy.denyAlways.map((rule) => ({ rule, test: glob(rule.pattern, globOptions) }));
+  const denyGlobs: (Glob & { readonly rule: DenyRule })[] = policy.denyAlways.map((rule) => ({ ...compileGlob(rule.pattern, globOptions), rule }));
   // On macOS an NFD name opens the NFC file: compare both sides in NFC there.
   const nfc = (path: string): string => (host.flavor.normalizationInsensitive ? path.normalize('NFC') : path);
   const tierRules = policy.tiers.map((rule) => {
-    const test = rule.path === undefined ? undefined : glob(rule.path, globOptions);
+    const test = rule.path === undefined ? undefined : compileGlob(rule.path, globOptions).test;
     return { ...rule, pathMatches: (path: string) => test === undefined || test(path) };
   });
 
@@ -88,50 +96,34 @@ export function compilePolicy(policy: Policy, host: GateHost): CompiledPolicy {
     policy,
     host,
     roots,
-    denied: (path) => denyMatchers.find((m) => m.test(nfc(path)))?.rule,
+    denied: (path) => firstMatch(denyGlobs, nfc(path), nocase)?.rule,
     tierRules,
     protections: host.protect.map((p) => compileProtection(p, host)),
     warnings,
   };
 }
 
-type GlobOptions = { readonly dot: boolean; readonly nocase: boolean; readonly windows: boolean };
-
-/**
- * Policy globs, the way people write them (SPEC §3 writes `.ssh`, `.git/hooks`, `*.env`):
- * - an absolute pattern matches from the root; any other pattern matches at any depth
- *   (`.ssh` means `** /.ssh`), except an exclude containing a `/`, which is anchored at its root
- *   as in .gitignore;
- * - whatever a pattern matches, everything inside it matches too: a denied directory denies its
- *   contents;
- * - parentheses are literal (`C:/Program Files (x86)`), and a leading `!` is not a negation.
- */
-function glob(pattern: string, options: GlobOptions, relativeToRoot = false): (path: string) => boolean {
-  const p = pattern.normalize('NFC').replace(/^(?:\.\/)+/u, '').replace(/[()]/gu, '\\$&').replace(/\/+$/u, '');
-  let base: string;
-  if (relativeToRoot) base = p.includes('/') ? p.replace(/^\/+/u, '') : `**/${p}`;
-  else if (/^(?:\/|[A-Za-z]:\/)/u.test(p) || p.startsWith('**/')) base = p;
-  else base = `**/${p}`;
-  return picomatch(base.endsWith('/**') ? [base] : [base, `${base}/**`], { ...options, nonegate: true });
-}
-
 function compileProtection(protect: ProtectedPath, host: GateHost): CompiledProtection {
   const lexical = lexPath(protect.path, { flavor: host.flavor, expandShortName: host.expandShortName });
+  const fold = (path: string) => comparable(path, host.flavor);
   // A protected path we cannot canonicalise (an unexpandable 8.3 name, a `$`) would protect
   // nothing; instead it protects everything, and the reason says why.
-  if (!lexical.ok) return { rule: protect.rule, lexical: protect.path, real: protect.path, everything: true };
-  const real = resolveReal(lexical.value, host.reader, host.flavor);
-  return { rule: protect.rule, lexical: lexical.value, real: real.ok ? real.value : lexical.value, everything: false };
+  if (!lexical.ok) {
+    return { rule: protect.rule, lexical: protect.path, real: protect.path, everything: true, comparableLexical: fold(protect.path), comparableReal: fold(protect.path) };
+  }
+  const resolved = resolveReal(lexical.value, host.reader, host.flavor);
+  const real = resolved.ok ? resolved.value : lexical.value;
+  return { rule: protect.rule, lexical: lexical.value, real, everything: false, comparableLexical: fold(lexical.value), comparableReal: fold(real) };
 }
 
 /** The protection that covers `path`, if any. */
 export function protectionOf(compiled: CompiledPolicy, path: string): CompiledProtection | undefined {
-  const { flavor } = compiled.host;
-  return compiled.protections.find((p) => p.everything || isUnder(path, p.lexical, flavor) || isUnder(path, p.real, flavor));
+  const folded = comparable(path, compiled.host.flavor);
+  return compiled.protections.find((p) => p.everything || isUnderComparable(folded, p.comparableLexical) || isUnderComparable(folded, p.comparableReal));
 }
 
 /** A protection that lies inside `path` (deleting a folder must not take ORACLE's home with it). */
 export function protectionWithin(compiled: CompiledPolicy, path: string): CompiledProtection | undefined {
-  const { flavor } = compiled.host;
-  return compiled.protections.find((p) => p.everything || isUnder(p.lexical, path, flavor) || isUnder(p.real, path, flavor));
+  const folded = comparable(path, compiled.host.flavor);
+  return compiled.protections.find((p) => p.everything || isUnderComparable(p.comparableLexical, folded) || isUnderComparable(p.comparableReal, folded));
 }

@@ -1,0 +1,66 @@
+import picomatch from 'picomatch';
+
+export type GlobOptions = { readonly dot: boolean; readonly nocase: boolean; readonly windows: false };
+
+/** One compiled policy glob: picomatch's matcher, and the literal text every match contains. */
+export interface Glob {
+  readonly pattern: string;
+  readonly test: (path: string) => boolean;
+  /**
+   * Literal pieces (lower-cased under `nocase`) that every matching path contains, or null when
+   * the pattern uses more than `*`, `**` and plain characters and no piece can be promised.
+   */
+  readonly pieces: readonly string[] | null;
+}
+
+/**
+ * Policy globs, the way people write them (SPEC §3 writes `.ssh`, `.git/hooks`, `*.env`):
+ * - an absolute pattern matches from the root; any other pattern matches at any depth
+ *   (`.ssh` means `** /.ssh`), except an exclude containing a `/`, which is anchored at its root
+ *   as in .gitignore;
+ * - whatever a pattern matches, everything inside it matches too: a denied directory denies its
+ *   contents;
+ * - parentheses are literal (`C:/Program Files (x86)`), and a leading `!` is not a negation.
+ */
+export function compileGlob(pattern: string, options: GlobOptions, relativeToRoot = false): Glob {
+  const p = pattern.normalize('NFC').replace(/^(?:\.\/)+/u, '').replace(/[()]/gu, '\\$&').replace(/\/+$/u, '');
+  let base: string;
+  if (relativeToRoot) base = p.includes('/') ? p.replace(/^\/+/u, '') : `**/${p}`;
+  else if (/^(?:\/|[A-Za-z]:\/)/u.test(p) || p.startsWith('**/')) base = p;
+  else base = `**/${p}`;
+  const test = picomatch(base.endsWith('/**') ? [base] : [base, `${base}/**`], { ...options, nonegate: true });
+  return { pattern, test, pieces: literalPieces(base, options.nocase) };
+}
+
+/**
+ * What a match of `base` must contain: in a pattern made only of ASCII letters, digits, `.`, `_`,
+ * `-`, space, `:`, `/` and `*`, picomatch matches every other character literally, so each run
+ * between `/` and `*` appears in any path it matches (and in `base/**` too). Anything richer
+ * (`?`, brackets, braces, escapes, extglobs, non-ASCII) gets null: no shortcut, always the matcher.
+ * Under `nocase` the pieces are lower-cased; they are ASCII, so `path.toLowerCase()` keeps them.
+ */
+function literalPieces(base: string, nocase: boolean): string[] | null {
+  if (!/^[A-Za-z0-9._ :/*-]*$/u.test(base)) return null;
+  const pieces = base.split(/[/*]+/u).filter((piece) => piece !== '');
+  return nocase ? pieces.map((piece) => piece.toLowerCase()) : pieces;
+}
+
+/**
+ * Globs tried in order, first match wins, with a literal prefilter in front of the regular
+ * expressions: a path without a pattern's pieces cannot match it, so most paths skip most
+ * patterns. The answer is exactly the first glob whose matcher accepts the path.
+ */
+export function firstMatch<T extends Glob>(globs: readonly T[], path: string, nocase: boolean): T | undefined {
+  if (path === '') return undefined; // picomatch matches nothing against an empty string
+  const haystack = nocase ? path.toLowerCase() : path;
+  for (const glob of globs) {
+    if (glob.pieces !== null && !containsAll(haystack, glob.pieces)) continue;
+    if (glob.test(path)) return glob;
+  }
+  return undefined;
+}
+
+function containsAll(haystack: string, pieces: readonly string[]): boolean {
+  for (const piece of pieces) if (!haystack.includes(piece)) return false;
+  return true;
+}
