@@ -46,7 +46,6 @@ export function evaluate(action: unknown, ctx: DecideContext): Evaluation {
 }
 
 function evaluateUnsafe(action: unknown, ctx: DecideContext): Evaluation {
-  const none = (decision: Decision): Evaluation => ({ decision, tool: null, args: null, paths: [] });
   // HALT is deny-all before anything else is looked at (SPEC §8).
   if (ctx.mode === 'halted') return none(deny('HALTED', 'mode.halted', ['the gate is halted; a person must resume it']));
   const request = actionRequestSchema.safeParse(action);
@@ -57,24 +56,22 @@ function evaluateUnsafe(action: unknown, ctx: DecideContext): Evaluation {
   const tool = contract.name;
   if (!parsed.success) return { decision: deny('INPUT_INVALID', 'registry', [firstIssue(parsed.error.issues)]), tool, args: null, paths: [] };
   const args: Record<string, unknown> = { ...parsed.data };
-  const session = request.data.session === undefined ? {} : { session: request.data.session };
-  let paths: readonly ScopedPath[] = [];
-  const done = (decision: Decision): Evaluation => ({ decision, tool, args, paths, ...session });
+  const about: About = { tool, args, paths: [], session: request.data.session };
 
   const agent = request.data.agent === undefined ? undefined : ctx.gate.policy.agents.get(request.data.agent);
   if (request.data.agent !== undefined && agent === undefined) {
-    return done(deny('PRINCIPAL_UNKNOWN', 'principals.agents', [`agent \`${request.data.agent}\` is not in the policy`]));
+    return evaluation(about, deny('PRINCIPAL_UNKNOWN', 'principals.agents', [`agent \`${request.data.agent}\` is not in the policy`]));
   }
 
   // Paths first: deny_always and the other immutable denials win before any capability check.
   const cwd = workingDirectory(request.data.cwd, ctx);
-  if (!cwd.ok) return done(deny(cwd.code, cwd.rule, [cwd.reason]));
+  if (!cwd.ok) return evaluation(about, deny(cwd.code, cwd.rule, [cwd.reason]));
   // A process runs where the action says it is: exec's working directory is the action's own cwd
   // when args name none, and it is scope-checked like any path argument.
   if ((tool === 'exec.run' || tool === 'exec.run_with_secrets') && args['cwd'] === undefined && request.data.cwd !== undefined) args['cwd'] = request.data.cwd;
   const scoped = scopePaths(contract, args, cwd.value, ctx);
-  if (!scoped.ok) return done(deny(scoped.code, scoped.rule, [scoped.reason]));
-  paths = scoped.value;
+  if (!scoped.ok) return evaluation(about, deny(scoped.code, scoped.rule, [scoped.reason]));
+  about.paths = scoped.value;
 
   const readOnly = ctx.mode === 'read-only';
   // An action may name its agent only to narrow: the caller's own ceiling always applies.
@@ -87,25 +84,42 @@ function evaluateUnsafe(action: unknown, ctx: DecideContext): Evaluation {
   const missing = missingCapability(contract.capabilities, ceilings);
   if (missing !== undefined) {
     const reason = `${missing.capability} is not granted by the ${missing.ceiling} ceiling`;
-    return done(readOnly ? deny('POLICY_READ_ONLY', 'mode.read-only', [reason]) : deny('CAPABILITY_DENIED', 'capabilities', [reason]));
+    return evaluation(about, readOnly ? deny('POLICY_READ_ONLY', 'mode.read-only', [reason]) : deny('CAPABILITY_DENIED', 'capabilities', [reason]));
   }
 
   const primary = scoped.value[0];
   const base = baseTier({ tool, args, primary, paths: scoped.value, cwd: cwd.value, ctx });
   Object.assign(args, base.extra);
-  if (!base.outcome.ok) return done(deny(base.outcome.code, base.outcome.rule, base.outcome.reasons));
+  if (!base.outcome.ok) return evaluation(about, deny(base.outcome.code, base.outcome.rule, base.outcome.reasons));
   const beyond = missingCapability(base.requires ?? [], ceilings);
   if (beyond !== undefined) {
     const reason = `these arguments need ${beyond.capability}, which the ${beyond.ceiling} ceiling does not grant`;
-    return done(readOnly ? deny('POLICY_READ_ONLY', 'mode.read-only', [reason]) : deny('CAPABILITY_DENIED', 'capabilities', [reason]));
+    return evaluation(about, readOnly ? deny('POLICY_READ_ONLY', 'mode.read-only', [reason]) : deny('CAPABILITY_DENIED', 'capabilities', [reason]));
   }
   const ruled = applyTierRules(base.outcome, { tool, args, primary, paths: scoped.value, cwd: cwd.value, ctx });
   const final = applyTaint(ruled, contract, request.data, ctx);
-  if (!final.ok) return done(deny(final.code, final.rule, final.reasons));
+  if (!final.ok) return evaluation(about, deny(final.code, final.rule, final.reasons));
   if (readOnly && final.tier !== 'T0') {
-    return done(deny('POLICY_READ_ONLY', 'mode.read-only', ['the policy failed to load; only reads inside scopes run', ...final.reasons]));
+    return evaluation(about, deny('POLICY_READ_ONLY', 'mode.read-only', ['the policy failed to load; only reads inside scopes run', ...final.reasons]));
   }
-  return done(decisionFromTier(final.tier, final.rule, final.reasons));
+  return evaluation(about, decisionFromTier(final.tier, final.rule, final.reasons));
+}
+
+/** What an evaluation is about, filled in as the steps learn it. */
+interface About {
+  readonly tool: string;
+  readonly args: Record<string, unknown>;
+  paths: readonly ScopedPath[];
+  readonly session: string | undefined;
+}
+
+function evaluation(about: About, decision: Decision): Evaluation {
+  const { tool, args, paths, session } = about;
+  return session === undefined ? { decision, tool, args, paths } : { decision, tool, args, paths, session };
+}
+
+function none(decision: Decision): Evaluation {
+  return { decision, tool: null, args: null, paths: [] };
 }
 
 function firstIssue(issues: readonly { path: readonly PropertyKey[]; message: string }[]): string {
@@ -169,6 +183,8 @@ function applyTierRules(base: Extract<Outcome, { ok: true }>, input: Parameters<
  * INVARIANT: this never lowers a tier.
  */
 function applyTaint(outcome: Extract<Outcome, { ok: true }>, contract: ToolContract, request: ActionRequest, ctx: DecideContext): Outcome {
+  // The everyday case (nothing read, nothing tainted) allocates nothing.
+  if (!ctx.runtime.tainted && request.tainted !== true && ctx.runtime.provenance.length === 0 && request.provenance === undefined) return outcome;
   const sources = [...ctx.runtime.provenance, ...provenanceOf(request)].filter((p) => isTainting(p.kind));
   const tainted = ctx.runtime.tainted || request.tainted === true || sources.length > 0;
   if (!tainted) return outcome;

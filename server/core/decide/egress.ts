@@ -39,19 +39,16 @@ export function judgeFetch(request: FetchRequest, egress: EgressPolicy): JudgedF
   }
   const headers: Record<string, string> = {};
   const stripped: string[] = [];
-  const fail = (outcome: Outcome): JudgedFetch => {
-    const note = stripped.length === 0 || !outcome.ok ? outcome : { ...outcome, reasons: [...outcome.reasons, `headers removed before sending: ${stripped.join(', ')}`] };
-    return { outcome: note, url: url.href, method, headers };
-  };
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return fail(refused('URL_INVALID', 'net.fetch', `scheme \`${url.protocol}\` is not http or https`));
+  const sent: Sent = { url, method, headers, stripped };
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return judged(sent, refused('URL_INVALID', 'net.fetch', `scheme \`${url.protocol}\` is not http or https`));
   if (url.username !== '' || url.password !== '') {
-    return fail(refused('URL_INVALID', 'net.fetch', 'credentials in a URL are refused; name a secret instead'));
+    return judged(sent, refused('URL_INVALID', 'net.fetch', 'credentials in a URL are refused; name a secret instead'));
   }
-  if (!METHODS.has(method)) return fail(refused('ARG_SHAPE', 'net.fetch', `\`${request.method}\` is not an HTTP method ORACLE sends`));
+  if (!METHODS.has(method)) return judged(sent, refused('ARG_SHAPE', 'net.fetch', `\`${request.method}\` is not an HTTP method ORACLE sends`));
   for (const [name, value] of Object.entries(request.headers)) {
-    if (!HEADER_NAME.test(name) || /[\r\n]/u.test(value) || value.includes('\u0000')) return fail(refused('ARG_SHAPE', 'net.fetch', `header \`${name}\` is malformed`));
+    if (!HEADER_NAME.test(name) || /[\r\n]/u.test(value) || value.includes('\u0000')) return judged(sent, refused('ARG_SHAPE', 'net.fetch', `header \`${name}\` is malformed`));
     const lower = name.toLowerCase();
-    if (REFUSED_HEADERS.has(lower)) return fail(refused('ARG_SHAPE', 'net.fetch', `header \`${name}\` changes where or how the request travels`));
+    if (REFUSED_HEADERS.has(lower)) return judged(sent, refused('ARG_SHAPE', 'net.fetch', `header \`${name}\` changes where or how the request travels`));
     if (STRIPPED_HEADER.test(lower)) stripped.push(name);
     else headers[name] = value;
   }
@@ -62,13 +59,28 @@ export function judgeFetch(request: FetchRequest, egress: EgressPolicy): JudgedF
     if (egress.default === 'confirm') {
       // An unlisted host is never cheaper than a person's look, whatever a tier rule says.
       const reason = `\`${host}\` is not in the egress allowlist; egress.default is confirm`;
-      return fail({ ok: true, tier: 'T2', rule: 'egress.default', reasons: [reason], floor: 'T2' });
+      return judged(sent, { ok: true, tier: 'T2', rule: 'egress.default', reasons: [reason], floor: 'T2' });
     }
-    return fail(refused('EGRESS_DENIED', 'egress.default', `\`${host}\` is not in the egress allowlist`));
+    return judged(sent, refused('EGRESS_DENIED', 'egress.default', `\`${host}\` is not in the egress allowlist`));
   }
   const why = listed.why === '' ? '' : ` (${listed.why})`;
-  if (method === 'GET' || method === 'HEAD') return fail(tiered('T1', listed.rule, `${method} to allow-listed \`${host}\`${why}`));
-  return fail(tiered('T2', listed.rule, `${method} sends data to \`${host}\`${why}`));
+  if (method === 'GET' || method === 'HEAD') return judged(sent, tiered('T1', listed.rule, `${method} to allow-listed \`${host}\`${why}`));
+  return judged(sent, tiered('T2', listed.rule, `${method} sends data to \`${host}\`${why}`));
+}
+
+/** The request as it will be sent, and the headers taken out of it. */
+interface Sent {
+  readonly url: URL;
+  readonly method: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly stripped: readonly string[];
+}
+
+/** The judgement with the request as sent; an allowed one says which headers were removed. */
+function judged(sent: Sent, outcome: Outcome): JudgedFetch {
+  const { url, method, headers, stripped } = sent;
+  const note = stripped.length === 0 || !outcome.ok ? outcome : { ...outcome, reasons: [...outcome.reasons, `headers removed before sending: ${stripped.join(', ')}`] };
+  return { outcome: note, url: url.href, method, headers };
 }
 
 function isIpLiteral(host: string): boolean {

@@ -33,33 +33,39 @@ export function resolveReal(path: string, reader: LinkReader, flavor: PathFlavor
   const start = splitCanonical(path);
   let root = start.root;
   let done: string[] = [];
-  const pending = [...start.segments];
+  // `root` + `done` joined, kept as the walk goes so each step costs one concatenation.
+  let walked = root;
+  // Segments still to walk, last one first, so taking the next is a pop.
+  const pending = start.segments.slice().reverse();
   let hops = 0;
   let missing = false;
-  for (let segment = pending.shift(); segment !== undefined; segment = pending.shift()) {
+  for (let segment = pending.pop(); segment !== undefined; segment = pending.pop()) {
     if (segment === '' || segment === '.') continue;
     if (segment === '..') {
       // The kernel cannot walk `..` out of a directory that does not exist; neither do we.
       if (missing) return pathFail('PATH_UNRESOLVABLE', `a link on the way to \`${path}\` walks \`..\` out of a missing directory`);
       // Only link targets bring `..` here, and `done` is already physical, so this is exact.
       done.pop();
+      walked = joinPath({ root, segments: done });
       continue;
     }
     if (missing) {
       done.push(segment);
       continue;
     }
-    const here = joinPath({ root, segments: [...done, segment] });
+    const here = done.length === 0 ? root + segment : `${walked}/${segment}`;
     const entry = reader.entry(here);
     switch (entry.kind) {
       case 'missing':
         missing = true;
         done.push(segment);
+        walked = here;
         break;
       case 'dir':
       case 'file':
       case 'other':
         done.push(segment);
+        walked = here;
         break;
       case 'link': {
         hops += 1;
@@ -70,8 +76,9 @@ export function resolveReal(path: string, reader: LinkReader, flavor: PathFlavor
         if (target.value.root !== null) {
           root = target.value.root;
           done = [];
+          walked = root;
         }
-        pending.unshift(...target.value.segments);
+        for (let i = target.value.segments.length - 1; i >= 0; i--) pending.push(target.value.segments[i] ?? '');
         break;
       }
       case 'error':
