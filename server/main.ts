@@ -14,6 +14,8 @@ import { CredentialStore } from './adapters/credentials-store.js';
 import { listenHttps, type Listening } from './adapters/https-listener.js';
 import { parseBearer } from './core/credentials/token.js';
 import { openRuntime, type Runtime } from './runtime.js';
+import { loadAssets, pwaDirectory } from './adapters/pwa-assets.js';
+import { recentAuditRecords, verifyAuditHome } from './adapters/audit/read-log.js';
 
 export interface ServeOptions {
   readonly home?: string | undefined;
@@ -118,6 +120,18 @@ export async function startServer(options: ServeOptions): Promise<Running> {
         if (record === undefined) return undefined;
         return record.kind === 'ag' ? { kind: 'agent', id: record.id, name: record.name } : { kind: 'device', id: record.id, name: record.name, profile: record.profile ?? 'phone' };
       },
+    },
+    assets: loadAssets(pwaDirectory(import.meta.dirname)),
+    desktopViews: {
+      undoList: () =>
+        runtime.toolhost.env.undo
+          .list()
+          .slice(-50)
+          .reverse()
+          .map((r) => ({ id: r.id, kind: r.kind, target: r.kind === 'commit' ? r.repo : r.path, created_at: r.created_at, applied_at: runtime.toolhost.env.undo.appliedAt(r.id) ?? null })),
+      undo: (id) => runtime.undo(id),
+      auditRecent: (limit) => recentAuditRecords(runtime.gate.home, limit),
+      auditVerify: () => verifyAuditHome(runtime.gate.home),
     },
     actions: {
       submit: (action, waitMs, agent) => runtime.submit(action, waitMs, agent),

@@ -5,10 +5,13 @@ import type { Context } from 'hono';
 import type { GateMode } from '../core/decide/context.js';
 import type { Caller, CallerVerifier } from './caller.js';
 import { fail } from './errors.js';
+import { ATTEST_NONCE, attestInput } from '../../shared/attest.js';
 import { actionsRoutes, hookRoutes, type ActionsService } from './routes/actions.js';
 import { controlRoutes, type DeviceRegistry, type GateControl } from './routes/control.js';
 import { eventRoutes, type EventSource } from './routes/events.js';
 import { pairingDesktopRoutes, pairingRoutes } from './routes/pairing.js';
+import { desktopRoutes, type DesktopViews } from './routes/desktop.js';
+import { pageRoutes, type Assets } from './routes/pages.js';
 import type { PairingService } from './pairing-service.js';
 
 /** Desktop login (SPEC §9): a one-time code from `oracle serve`, exchanged on loopback only. */
@@ -41,6 +44,10 @@ export interface AppDeps {
   /** Whether the request came from this machine (the listener knows; http does not). */
   readonly isLoopback: (c: Context) => boolean;
   readonly now: () => number;
+  /** Undo and the audit log for the desktop screen. */
+  readonly desktopViews: DesktopViews;
+  /** The built PWA (dist/pwa); undefined when it was not built, and the pages say so. */
+  readonly assets: Assets | undefined;
 }
 
 type Vars = { Variables: { caller: Caller } };
@@ -53,7 +60,8 @@ export function createApp(deps: AppDeps): Hono<Vars> {
   const app = new Hono<Vars>();
   // Route contexts differ only in their variables; the listener reads just the connection.
   const loopback = (c: Context<Vars>): boolean => deps.isLoopback(c);
-  app.use('*', secureHeaders({ contentSecurityPolicy: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] }, referrerPolicy: 'no-referrer' }));
+  // Everything gets `default-src 'none'` unless a page route set its own (stricter-than-needed) policy.
+  app.use('*', secureHeaders({ contentSecurityPolicy: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] }, referrerPolicy: 'no-referrer', overwrite: false }));
   app.get('/api/v1/health', (c) => {
     const status = deps.gateStatus();
     return c.json({ ok: true, mode: status.mode, spki_sha256: deps.spkiSha256, policy_digest: status.policyDigest, ca_sha256: deps.ca.fingerprint256 });
@@ -71,8 +79,8 @@ export function createApp(deps: AppDeps): Hono<Vars> {
     // Each answer costs a signature: limited per address like pairing.
     if (!(await deps.pairing.admit(deps.clientAddress(c) ?? 'unknown'))) return fail(c, 'RATE_LIMITED', 'too many requests; wait a minute');
     const nonce = c.req.query('nonce') ?? '';
-    if (!/^[A-Za-z0-9_-]{22,86}$/u.test(nonce)) return fail(c, 'INPUT_INVALID', '`nonce` is 16 to 64 random bytes, base64url');
-    const sig = await deps.tlsSign(new TextEncoder().encode(`oracle-attest-v1\n${nonce}`));
+    if (!ATTEST_NONCE.test(nonce)) return fail(c, 'INPUT_INVALID', '`nonce` is 16 to 64 random bytes, base64url');
+    const sig = await deps.tlsSign(attestInput(nonce));
     return c.json({ spki: Buffer.from(deps.spki).toString('base64url'), sig: Buffer.from(sig).toString('base64url') });
   });
   // Desktop login: loopback only, one-time code, then a SameSite=Strict HttpOnly session cookie.
@@ -81,6 +89,8 @@ export function createApp(deps: AppDeps): Hono<Vars> {
     const session = deps.desktop.exchange(c.req.query('code') ?? '');
     if (session === undefined) return fail(c, 'UNAUTHENTICATED', 'the login code is wrong, used or expired; restart `oracle serve` for a new link');
     setCookie(c, DESKTOP_COOKIE, session, { httpOnly: true, secure: true, sameSite: 'Strict', path: '/' });
+    // A browser goes on to the desktop screen; a script asking for JSON gets JSON.
+    if ((c.req.header('accept') ?? '').includes('text/html')) return c.redirect('/desktop', 303);
     return c.json({ ok: true, desktop: true });
   });
   // Pairing needs no credential yet: it is how a phone gets one (SPEC §9a), rate limited per address.
@@ -108,6 +118,8 @@ export function createApp(deps: AppDeps): Hono<Vars> {
   app.route('/api/v1/events', eventRoutes(deps.events));
   app.route('/api/v1/pair', pairingDesktopRoutes(deps.pairing));
   app.route('/api/v1', controlRoutes(deps.control, deps.devices, { now: deps.now, sign: deps.tlsSign }));
+  app.route('/api/v1/desk', desktopRoutes(deps.desktopViews));
+  app.route('/', pageRoutes(deps.assets));
   app.notFound((c) => fail(c, 'NOT_FOUND', 'no such route'));
   app.onError((_e, c) => fail(c, 'INTERNAL', 'internal error'));
   return app;

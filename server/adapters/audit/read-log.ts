@@ -64,3 +64,27 @@ export function verifyAuditHome(home: string): VerifyReport {
   }
   return verifyAuditLog({ files: monthFiles(join(home, 'logs', 'audit')), checkpoint, key: loadVerifier(dataDir), sha256: sha256Text });
 }
+
+/**
+ * The newest `limit` records of the log, newest first, for the desktop's audit view. Reads the
+ * month files from the newest back and stops once it has enough; unparsable lines are skipped
+ * here (verification is what reports them).
+ */
+export function recentAuditRecords(home: string, limit: number): unknown[] {
+  const out: unknown[] = [];
+  for (const file of monthFiles(join(home, 'logs', 'audit')).reverse()) {
+    const month: unknown[] = [];
+    for (const line of file.lines()) {
+      if (!line.terminated) continue;
+      try {
+        month.push(JSON.parse(new TextDecoder().decode(line.bytes)));
+      } catch {
+        continue;
+      }
+      if (month.length > limit) month.shift();
+    }
+    out.push(...month.reverse());
+    if (out.length >= limit) break;
+  }
+  return out.slice(0, limit);
+}

@@ -1,0 +1,72 @@
+import { LitElement, html, nothing } from 'lit';
+import { ApiError, request } from '../lib/api.js';
+import { base } from '../ui/styles.js';
+
+interface Verify {
+  readonly ok: boolean;
+  readonly records: number;
+  readonly files: number;
+  readonly checkpoint: { readonly seq: number; readonly ts: string } | null;
+  readonly fault: { readonly code: string; readonly file: string | null; readonly line: number | null; readonly message: string } | null;
+}
+
+interface AuditReply {
+  readonly verify: Verify;
+  readonly records: readonly Record<string, unknown>[];
+}
+
+const s = (v: unknown): string => (typeof v === 'string' ? v : v === undefined || v === null ? '' : JSON.stringify(v));
+
+/** The audit log (SPEC §7, §10): the whole chain verified on demand, with the result as checked, and the newest records. */
+export class OracleAuditPanel extends LitElement {
+  static override properties = { reply: { state: true }, problem: { state: true }, loading: { state: true } };
+  static override styles = [base];
+  declare reply: AuditReply | undefined;
+  declare problem: string;
+  declare loading: boolean;
+
+  constructor() {
+    super();
+    this.reply = undefined;
+    this.problem = '';
+    this.loading = false;
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    void this.load();
+  }
+
+  async load(): Promise<void> {
+    this.loading = true;
+    try {
+      this.reply = (await request<AuditReply>('/api/v1/desk/audit?limit=30')).body;
+      this.problem = '';
+    } catch (e) {
+      this.problem = e instanceof ApiError ? e.message : 'could not read the audit log';
+    } finally {
+      this.loading = false;
+    }
+  }
+
+  private verdict(v: Verify) {
+    if (v.ok) return html`<p class="ok audit-verify">Chain intact: ${v.records} records in ${v.files} file(s)${v.checkpoint === null ? ', no signed checkpoint yet' : `, signed checkpoint at #${String(v.checkpoint.seq)}`}.</p>`;
+    return html`<p class="error audit-verify" role="alert">Chain BROKEN after ${v.records} good records: ${v.fault === null ? 'unknown fault' : `${v.fault.code}: ${v.fault.message}${v.fault.file === null ? '' : ` (${v.fault.file} line ${s(v.fault.line)})`}`}.</p>`;
+  }
+
+  override render() {
+    const r = this.reply;
+    return html`<section class="panel" aria-labelledby="audit-h">
+      <h2 id="audit-h">Audit log</h2>
+      <button class="quiet" ?disabled=${this.loading} @click=${() => void this.load()}>Verify again</button>
+      ${this.problem === '' ? nothing : html`<p class="error">${this.problem}</p>`}
+      ${r === undefined
+        ? nothing
+        : html`${this.verdict(r.verify)}
+            <ul class="plain audit-records">
+              ${r.records.map((rec) => html`<li><strong>${s(rec['kind'])}</strong> ${s(rec['tool'])} ${s(rec['decision'] ?? rec['outcome'])} <span class="muted">#${s(rec['seq'])} · ${s(rec['ts'])} · ${s(rec['actor'])}</span>${rec['args_preview'] === undefined ? nothing : html`<pre>${s(rec['args_preview'])}</pre>`}</li>`)}
+            </ul>`}
+    </section>`;
+  }
+}
+customElements.define('oracle-audit-panel', OracleAuditPanel);

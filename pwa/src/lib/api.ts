@@ -1,0 +1,46 @@
+/**
+ * JSON over fetch to this origin, with the server's error shape `{error: {code, message}}` turned
+ * into an ApiError the screens show as is (a stable code and words a person can act on).
+ */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface Reply<T> {
+  readonly status: number;
+  readonly body: T;
+}
+
+function errorOf(status: number, body: unknown): ApiError {
+  const e = typeof body === 'object' && body !== null && 'error' in body ? (body as { error: { code?: unknown; message?: unknown } }).error : undefined;
+  return new ApiError(status, typeof e?.code === 'string' ? e.code : 'HTTP_' + String(status), typeof e?.message === 'string' ? e.message : `the server answered ${String(status)}`);
+}
+
+/** Sends one request; a network failure becomes OFFLINE, a non-2xx answer an ApiError. */
+export async function request<T>(path: string, init: RequestInit = {}): Promise<Reply<T>> {
+  let res: Response;
+  try {
+    res = await fetch(path, { credentials: 'same-origin', cache: 'no-store', ...init });
+  } catch {
+    throw new ApiError(0, 'OFFLINE', 'the gate cannot be reached; check that it runs and that this device is on its network');
+  }
+  const text = await res.text();
+  let body: unknown;
+  try {
+    body = text === '' ? undefined : JSON.parse(text);
+  } catch {
+    throw new ApiError(res.status, 'BAD_REPLY', 'the server answered something that is not JSON');
+  }
+  if (!res.ok) throw errorOf(res.status, body);
+  return { status: res.status, body: body as T };
+}
+
+export function json(method: string, body: unknown, headers: Record<string, string> = {}): RequestInit {
+  return { method, body: JSON.stringify(body), headers: { 'content-type': 'application/json', ...headers } };
+}

@@ -1,0 +1,70 @@
+import { cardSigningInput, type SignedCard } from '../../../shared/approval-card.js';
+import { fixedBytes } from '../../../shared/pairing/bytes.js';
+import { ecdsaVerify } from '../../../shared/pairing/protocol.js';
+
+/** The approvals list as the server sends it. */
+export interface ApprovalsReply {
+  readonly approvals: readonly SignedCard[];
+  readonly recent: readonly SignedCard[];
+  readonly mode: string;
+}
+
+/** SPEC §9a: a card is offered for approval only when the pinned server key signed exactly it. */
+export async function verifyCard(key: CryptoKey, card: SignedCard): Promise<boolean> {
+  const sig = fixedBytes(card.card_sig, 64);
+  if (sig === undefined) return false;
+  try {
+    return await ecdsaVerify(globalThis.crypto.subtle, key, sig, cardSigningInput(card));
+  } catch {
+    return false;
+  }
+}
+
+/** A labelled piece of what will run: every value is shown as text, exactly, never as markup. */
+export interface Detail {
+  readonly label: string;
+  readonly value: string;
+  /** Monospace block (argv, content, payload). */
+  readonly block: boolean;
+}
+
+const text = (v: unknown): string => (typeof v === 'string' ? v : JSON.stringify(v, null, 2));
+
+/**
+ * The exact action, per tool family: the program and each argv word on its own line (quoted, so
+ * spaces and empty words show), the path, the content to be written, the request to be sent.
+ */
+export function detailsOf(preview: Readonly<Record<string, unknown>>): Detail[] {
+  const tool = typeof preview['tool'] === 'string' ? preview['tool'] : '';
+  const args = (typeof preview['args'] === 'object' && preview['args'] !== null ? preview['args'] : {}) as Record<string, unknown>;
+  const out: Detail[] = [];
+  const used = new Set<string>();
+  const take = (key: string, label: string, block = false): void => {
+    if (!(key in args)) return;
+    out.push({ label, value: text(args[key]), block });
+    used.add(key);
+  };
+  if (tool.startsWith('exec.')) {
+    const words: unknown[] = [args['program'], ...(Array.isArray(args['args']) ? (args['args'] as unknown[]) : [])];
+    out.push({ label: 'argv', value: words.map((w) => JSON.stringify(typeof w === 'string' ? w : text(w))).join('\n'), block: true });
+    used.add('program').add('args');
+    take('cwd', 'working directory');
+  } else if (tool === 'net.fetch') {
+    take('method', 'method');
+    take('url', 'url', true);
+    take('headers', 'headers', true);
+    take('body', 'body sent', true);
+  } else {
+    take('path', 'path', true);
+    take('repo', 'repository', true);
+    take('content', 'new content (whole file)', true);
+    take('message', 'message', true);
+  }
+  for (const [key, value] of Object.entries(args)) if (!used.has(key)) out.push({ label: key, value: text(value), block: typeof value !== 'string' || value.length > 40 });
+  return out;
+}
+
+/** Splits a value so redaction markers can be shown marked: `[REDACTED:kind]` pieces flagged. */
+export function redactionParts(value: string): { readonly text: string; readonly redacted: boolean }[] {
+  return value.split(/(\[REDACTED:[a-z0-9-]+\])/u).filter((p) => p !== '').map((p) => ({ text: p, redacted: /^\[REDACTED:[a-z0-9-]+\]$/u.test(p) }));
+}

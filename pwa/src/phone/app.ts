@@ -1,0 +1,276 @@
+import { LitElement, html, nothing, css } from 'lit';
+import type { SignedCard } from '../../../shared/approval-card.js';
+import { ApiError } from '../lib/api.js';
+import { verifyCard, type ApprovalsReply } from '../lib/cards.js';
+import { DeviceClient } from '../lib/device-client.js';
+import { forgetDevice, loadDevice, type StoredDevice } from '../lib/device-store.js';
+import { openLive } from '../lib/live.js';
+import { checkPin } from '../lib/pin.js';
+import type { Answer, CardCheck } from '../ui/approval-card.js';
+import { base } from '../ui/styles.js';
+import '../ui/approval-card.js';
+import '../ui/halt-button.js';
+import './pair-screen.js';
+
+type Screen = { readonly kind: 'boot' } | { readonly kind: 'pair' } | { readonly kind: 'changed-key'; readonly pinned: string; readonly seen: string } | { readonly kind: 'unreachable'; readonly reason: string } | { readonly kind: 'revoked' } | { readonly kind: 'home' };
+
+interface DeviceRow {
+  readonly id: string;
+  readonly name: string;
+  readonly profile: string;
+  readonly created_at: string;
+  readonly revoked_at: string | null;
+}
+
+/**
+ * The phone (SPEC §9, §10): pair, then on every start check the server key against the pin
+ * (a changed key gets its own screen and nothing else), then the pending approvals, recent
+ * decisions, devices and HALT, kept live over SSE.
+ */
+export class OraclePhone extends LitElement {
+  static override properties = {
+    screen: { state: true },
+    cards: { state: true },
+    checks: { state: true },
+    recent: { state: true },
+    devices: { state: true },
+    mode: { state: true },
+    live: { state: true },
+    busy: { state: true },
+    problems: { state: true },
+    notice: { state: true },
+  };
+  static override styles = [
+    base,
+    css`
+      :host {
+        max-width: 40rem;
+        margin: 0 auto;
+        padding: 0 0.75rem 2rem;
+      }
+      header {
+        display: flex;
+        justify-content: space-between;
+        align-items: baseline;
+        gap: 0.5rem;
+        padding-top: 0.5rem;
+      }
+      .status {
+        font-size: 0.85rem;
+      }
+      .banner {
+        border-radius: 8px;
+        padding: 0.75rem;
+        margin: 0.5rem 0;
+        font-weight: 600;
+      }
+      .banner.halted {
+        background: #fde2e1;
+        color: var(--danger);
+      }
+      .banner.readonly {
+        background: #fff4d6;
+        color: var(--warn);
+      }
+    `,
+  ];
+  declare screen: Screen;
+  declare cards: readonly SignedCard[];
+  declare checks: Readonly<Record<string, CardCheck>>;
+  declare recent: readonly SignedCard[];
+  declare devices: readonly DeviceRow[];
+  declare mode: string;
+  declare live: boolean;
+  declare busy: boolean;
+  declare problems: Readonly<Record<string, string>>;
+  declare notice: string;
+  private client: DeviceClient | undefined;
+  private serverKey: CryptoKey | undefined;
+  private stream: { close: () => void } | undefined;
+  /** The pairing link this page was opened with; taken out of the address bar at once. */
+  private readonly link: string;
+
+  constructor() {
+    super();
+    this.screen = { kind: 'boot' };
+    this.cards = [];
+    this.checks = {};
+    this.recent = [];
+    this.devices = [];
+    this.mode = '';
+    this.live = false;
+    this.busy = false;
+    this.problems = {};
+    this.notice = '';
+    this.link = location.pathname === '/pair' && location.hash.length > 1 ? location.href : '';
+    if (location.hash !== '') history.replaceState(null, '', location.pathname);
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    void this.start();
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.stream?.close();
+  }
+
+  private async start(): Promise<void> {
+    let device: StoredDevice | undefined;
+    try {
+      device = await loadDevice();
+    } catch {
+      this.screen = { kind: 'unreachable', reason: 'This browser refused to open its storage (private mode?). Pairing needs it.' };
+      return;
+    }
+    if (device === undefined || this.link !== '') {
+      this.screen = { kind: 'pair' };
+      return;
+    }
+    await this.open(device);
+  }
+
+  private async open(device: StoredDevice): Promise<void> {
+    const pin = await checkPin(device.k);
+    if (!pin.ok) {
+      this.screen = pin.changed ? { kind: 'changed-key', pinned: device.k, seen: pin.seen } : { kind: 'unreachable', reason: pin.reason };
+      return;
+    }
+    this.serverKey = pin.key;
+    this.client = new DeviceClient(device);
+    this.screen = { kind: 'home' };
+    this.stream?.close();
+    this.stream = openLive({
+      headers: this.client.bearer,
+      onMessage: (m) => {
+        if (m.type.startsWith('approval.') || m.type === 'halt' || m.type === 'resume') void this.refresh();
+      },
+      onState: (live) => {
+        this.live = live;
+        if (live) void this.refresh();
+      },
+      onRefused: () => {
+        this.screen = { kind: 'revoked' };
+      },
+    });
+  }
+
+  private async refresh(): Promise<void> {
+    const client = this.client;
+    const key = this.serverKey;
+    if (client === undefined || key === undefined) return;
+    try {
+      const [approvals, devices] = await Promise.all([client.get<ApprovalsReply>('/api/v1/approvals'), client.get<{ devices: DeviceRow[] }>('/api/v1/devices')]);
+      this.mode = approvals.body.mode;
+      this.recent = approvals.body.recent;
+      this.devices = devices.body.devices;
+      const cards = approvals.body.approvals;
+      const checks: Record<string, CardCheck> = {};
+      for (const card of cards) checks[card.approval_id] = (await verifyCard(key, card)) ? 'verified' : 'bad-signature';
+      this.checks = checks;
+      this.cards = cards;
+    } catch (e) {
+      if (e instanceof ApiError && e.status === 401) this.screen = { kind: 'revoked' };
+      else this.notice = e instanceof Error ? e.message : 'could not load approvals';
+    }
+  }
+
+  private async answer(card: SignedCard, answer: Answer): Promise<void> {
+    const client = this.client;
+    if (client === undefined) return;
+    this.busy = true;
+    try {
+      await client.post(`/api/v1/approvals/${encodeURIComponent(card.approval_id)}/${answer.verdict}`, { nonce: card.nonce, arg_hash: card.arg_hash, ...(answer.message === undefined ? {} : { message: answer.message }) });
+      this.problems = { ...this.problems, [card.approval_id]: '' };
+      this.notice = answer.verdict === 'approve' ? `Approved ${card.tool}.` : `Denied ${card.tool}.`;
+    } catch (e) {
+      this.problems = { ...this.problems, [card.approval_id]: e instanceof ApiError ? `${e.code}: ${e.message}` : 'the answer was not delivered' };
+    } finally {
+      this.busy = false;
+      await this.refresh();
+    }
+  }
+
+  private async halt(): Promise<void> {
+    const client = this.client;
+    if (client === undefined) return;
+    this.busy = true;
+    try {
+      const reply = await client.post<{ mode: string }>('/api/v1/halt', { reason: `HALT from ${client.device.name}` });
+      this.mode = reply.body.mode;
+      this.notice = 'HALTED. Only the desktop can resume.';
+    } catch (e) {
+      this.notice = e instanceof ApiError ? `HALT failed: ${e.code}: ${e.message}` : 'HALT failed';
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  private async forget(): Promise<void> {
+    await forgetDevice();
+    this.stream?.close();
+    this.screen = { kind: 'pair' };
+  }
+
+  private home() {
+    const halted = this.mode === 'halted';
+    return html`
+      <oracle-halt ?halted=${halted} ?busy=${this.busy} @halt=${() => void this.halt()}></oracle-halt>
+      <header>
+        <h1>ORACLE</h1>
+        <span class="status ${this.live ? 'ok' : 'muted'}" role="status">${this.live ? 'live' : 'reconnecting…'}</span>
+      </header>
+      ${this.mode === 'read-only' ? html`<p class="banner readonly">The gate runs read-only: its policy did not load.</p>` : nothing}
+      ${halted ? html`<p class="banner halted">Halted. Resume from the desktop.</p>` : nothing}
+      ${this.notice === '' ? nothing : html`<p class="muted" role="status">${this.notice}</p>`}
+      <section aria-labelledby="pending-h">
+        <h2 id="pending-h">Waiting for you (${this.cards.length})</h2>
+        ${this.cards.length === 0 ? html`<p class="muted">Nothing is waiting.</p>` : nothing}
+        ${this.cards.map(
+          (card) =>
+            html`<oracle-card .card=${card} screen="phone" check=${this.checks[card.approval_id] ?? 'checking'} ?busy=${this.busy} problem=${this.problems[card.approval_id] ?? ''} @answer=${(e: CustomEvent<Answer>) => void this.answer(card, e.detail)}></oracle-card>`,
+        )}
+      </section>
+      <section class="panel" aria-labelledby="recent-h">
+        <h2 id="recent-h">Recent decisions</h2>
+        ${this.recent.length === 0 ? html`<p class="muted">None yet.</p>` : nothing}
+        <ul class="plain">
+          ${this.recent.map((r) => html`<li><strong>${r.state}</strong> ${r.tool} <span class="muted">${r.tier} · ${r.device ?? 'nobody'} · ${r.decided_at ?? r.expires_at}</span>${r.message === null ? nothing : html`<br /><span class="muted">“${r.message}”</span>`}</li>`)}
+        </ul>
+      </section>
+      <section class="panel" aria-labelledby="devices-h">
+        <h2 id="devices-h">Devices</h2>
+        <ul class="plain">
+          ${this.devices.map((d) => html`<li>${d.name}${d.id === this.client?.device.deviceId ? html` <span class="badge">this phone</span>` : nothing} <span class="muted">${d.profile} · paired ${d.created_at.slice(0, 10)}${d.revoked_at === null ? '' : ` · revoked ${d.revoked_at.slice(0, 10)}`}</span></li>`)}
+        </ul>
+        <p class="muted">Devices are revoked from the desktop.</p>
+      </section>`;
+  }
+
+  override render() {
+    const s = this.screen;
+    switch (s.kind) {
+      case 'boot':
+        return html`<p class="muted">Checking the gate’s key…</p>`;
+      case 'pair':
+        return html`<oracle-pair .link=${this.link} @paired=${(e: CustomEvent<StoredDevice>) => void this.open(e.detail)}></oracle-pair>`;
+      case 'changed-key':
+        return html`<section class="panel changed-key" role="alert">
+          <h1>The gate’s key changed</h1>
+          <p class="error">This phone refuses to talk to this server: it does not hold the key this phone was paired with. Someone may be impersonating your gate, or it was reinstalled.</p>
+          <p>Pinned key: <code>${s.pinned}</code></p>
+          <p>Key offered now: <code>${s.seen}</code></p>
+          <p>If you reinstalled ORACLE yourself, forget this gate and pair again from the desktop.</p>
+          <button class="quiet" @click=${() => void this.forget()}>Forget this gate</button>
+        </section>`;
+      case 'unreachable':
+        return html`<section class="panel" role="alert"><h1>Cannot check the gate</h1><p class="error">${s.reason}</p><button class="primary" @click=${() => { location.reload(); }}>Try again</button></section>`;
+      case 'revoked':
+        return html`<section class="panel" role="alert"><h1>This phone is no longer paired</h1><p>The gate refused this phone’s credential (revoked on the desktop?).</p><button class="primary" @click=${() => void this.forget()}>Pair again</button></section>`;
+      case 'home':
+        return this.home();
+    }
+  }
+}
+customElements.define('oracle-phone', OraclePhone);

@@ -1,0 +1,34 @@
+import './app.js';
+
+/**
+ * The service worker gives the offline shell and install (SPEC §10), but browsers grant it only
+ * to a trusted origin: from a clicked-through certificate the registration fails and the app runs
+ * without it. The outcome is shown, not guessed.
+ */
+const note = document.getElementById('sw-status');
+
+/**
+ * The CSP requires Trusted Types for script URLs: one policy that can name exactly one URL, the
+ * service worker (allowed by `trusted-types lit-html oracle-sw`).
+ */
+interface ScriptUrlPolicy {
+  createScriptURL(url: string): string;
+}
+const types = (globalThis as { trustedTypes?: { createPolicy(name: string, rules: { createScriptURL: (url: string) => string }): ScriptUrlPolicy } }).trustedTypes;
+const swPolicy = types?.createPolicy('oracle-sw', {
+  createScriptURL: (url) => {
+    if (url !== '/sw.js') throw new TypeError('only the service worker');
+    return url;
+  },
+});
+
+if ('serviceWorker' in navigator) {
+  navigator.serviceWorker.register(swPolicy?.createScriptURL('/sw.js') ?? '/sw.js', { scope: '/' }).then(
+    () => {
+      if (note !== null) note.textContent = 'Offline shell: on.';
+    },
+    (e: unknown) => {
+      if (note !== null) note.textContent = `Offline shell: off (${e instanceof Error ? e.message : 'refused'}). Install the local CA from the desktop to enable it.`;
+    },
+  );
+} else if (note !== null) note.textContent = 'Offline shell: not available in this browser.';

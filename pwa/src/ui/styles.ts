@@ -1,0 +1,172 @@
+import { css } from 'lit';
+
+/**
+ * One look for both screens: system fonts, 16 px base, touch targets of at least 44 px, colours
+ * with at least 4.5:1 contrast on their background, a visible focus ring, no inline styles (the
+ * CSP forbids them; lit adopts these sheets).
+ */
+export const base = css`
+  :host {
+    display: block;
+    font: 16px/1.45 system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif;
+    color: #1b1f24;
+    --ink: #1b1f24;
+    --muted: #4a5560;
+    --line: #c9d1d9;
+    --bg: #ffffff;
+    --panel: #f4f6f8;
+    --accent: #0b5cad;
+    --danger: #a4161a;
+    --ok: #1a6b36;
+    --warn: #7a4a00;
+  }
+  * {
+    box-sizing: border-box;
+  }
+  h1,
+  h2,
+  h3 {
+    line-height: 1.2;
+    margin: 0 0 0.5rem;
+  }
+  h1 {
+    font-size: 1.35rem;
+  }
+  h2 {
+    font-size: 1.15rem;
+  }
+  h3 {
+    font-size: 1rem;
+  }
+  p {
+    margin: 0.25rem 0 0.75rem;
+  }
+  button,
+  input,
+  select,
+  textarea {
+    font: inherit;
+  }
+  button {
+    min-height: 44px;
+    min-width: 44px;
+    padding: 0.5rem 1rem;
+    border-radius: 8px;
+    border: 2px solid var(--accent);
+    background: var(--bg);
+    color: var(--accent);
+    font-weight: 600;
+    cursor: pointer;
+  }
+  button.primary {
+    background: var(--accent);
+    color: #fff;
+  }
+  button.danger {
+    border-color: var(--danger);
+    background: var(--danger);
+    color: #fff;
+  }
+  button.quiet {
+    border-color: var(--line);
+    color: var(--ink);
+  }
+  button:disabled {
+    opacity: 0.55;
+    cursor: not-allowed;
+  }
+  :focus-visible {
+    outline: 3px solid #f5b700;
+    outline-offset: 2px;
+  }
+  label {
+    display: block;
+    font-weight: 600;
+    margin: 0.5rem 0 0.25rem;
+  }
+  input,
+  textarea {
+    width: 100%;
+    min-height: 44px;
+    padding: 0.5rem;
+    border: 2px solid var(--line);
+    border-radius: 8px;
+    background: var(--bg);
+    color: var(--ink);
+  }
+  pre {
+    margin: 0;
+    padding: 0.5rem;
+    background: var(--panel);
+    border: 1px solid var(--line);
+    border-radius: 6px;
+    white-space: pre-wrap;
+    overflow-wrap: anywhere;
+    font: 0.85rem/1.4 ui-monospace, 'SFMono-Regular', Menlo, Consolas, monospace;
+    max-height: 16rem;
+    overflow: auto;
+  }
+  .muted {
+    color: var(--muted);
+  }
+  .error {
+    color: var(--danger);
+    font-weight: 600;
+  }
+  .ok {
+    color: var(--ok);
+    font-weight: 600;
+  }
+  .row {
+    display: flex;
+    gap: 0.5rem;
+    flex-wrap: wrap;
+    align-items: center;
+  }
+  .panel {
+    background: var(--bg);
+    border: 1px solid var(--line);
+    border-radius: 10px;
+    padding: 1rem;
+    margin: 0 0 1rem;
+  }
+  .badge {
+    display: inline-block;
+    padding: 0.1rem 0.5rem;
+    border-radius: 999px;
+    font-size: 0.8rem;
+    font-weight: 700;
+    border: 1px solid currentColor;
+  }
+  .t2 {
+    color: var(--warn);
+  }
+  .t3 {
+    color: var(--danger);
+  }
+  mark.redacted {
+    background: #fde2e1;
+    color: var(--danger);
+    font-weight: 700;
+    border-radius: 3px;
+    padding: 0 2px;
+  }
+  ul.plain {
+    list-style: none;
+    padding: 0;
+    margin: 0;
+  }
+  ul.plain > li {
+    padding: 0.5rem 0;
+    border-bottom: 1px solid var(--line);
+    overflow-wrap: anywhere;
+  }
+  .sr-only {
+    position: absolute;
+    width: 1px;
+    height: 1px;
+    overflow: hidden;
+    clip: rect(0 0 0 0);
+    white-space: nowrap;
+  }
+`;

@@ -1,0 +1,48 @@
+import { Hono } from 'hono';
+import type { Caller } from '../caller.js';
+import { fail } from '../errors.js';
+
+/** A T1 action that can still be undone, as the desktop lists it. */
+export interface UndoView {
+  readonly id: string;
+  readonly kind: string;
+  readonly target: string;
+  readonly created_at: string;
+  readonly applied_at: string | null;
+}
+
+/** What the desktop screen reads beyond approvals (SPEC §10): undo, and the audit log with its verification. */
+export interface DesktopViews {
+  undoList(): readonly UndoView[];
+  undo(id: string): Promise<{ readonly ok: boolean; readonly error?: { readonly code: string; readonly message: string } }>;
+  /** The newest audit records, newest first. */
+  auditRecent(limit: number): readonly unknown[];
+  /** The whole chain and checkpoint verified now, as `oracle audit verify` does. */
+  auditVerify(): unknown;
+}
+
+type Vars = { Variables: { caller: Caller } };
+
+const MAX_RECORDS = 200;
+
+/** Desktop only: a phone never undoes (SPEC §9 profiles) and never reads the whole log. */
+export function desktopRoutes(views: DesktopViews): Hono<Vars> {
+  const app = new Hono<Vars>();
+  app.use('*', async (c, next) => {
+    if (c.get('caller').kind !== 'desktop') return fail(c, 'FORBIDDEN', 'only the desktop sees undo and the audit log');
+    await next();
+    return undefined;
+  });
+  app.get('/undo', (c) => c.json({ undo: views.undoList() }));
+  app.post('/undo/:id', async (c) => {
+    await c.req.text();
+    const result = await views.undo(c.req.param('id'));
+    return c.json({ result }, result.ok ? 200 : 409);
+  });
+  app.get('/audit', (c) => {
+    const raw = Number(c.req.query('limit') ?? '50');
+    if (!Number.isInteger(raw) || raw < 1) return fail(c, 'INPUT_INVALID', '`limit` is a whole number from 1');
+    return c.json({ verify: views.auditVerify(), records: views.auditRecent(Math.min(raw, MAX_RECORDS)) });
+  });
+  return app;
+}

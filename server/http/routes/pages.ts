@@ -1,0 +1,57 @@
+import { Hono } from 'hono';
+import { fail } from '../errors.js';
+
+/** One built file of the PWA (pwa/ → dist/pwa), read by the composition root, served as is. */
+export interface Asset {
+  readonly body: Uint8Array<ArrayBuffer>;
+  readonly type: string;
+}
+
+export interface Assets {
+  get(path: string): Asset | undefined;
+}
+
+/**
+ * The pages' Content-Security-Policy (SPEC §10): scripts, styles and connections from this origin
+ * only, no inline script or style, Trusted Types (lit's own policy, and one that names only /sw.js), data:
+ * images only (the pairing QR is an SVG rendered by the server), nothing framed, no forms.
+ */
+export const PAGE_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "manifest-src 'self'",
+  "worker-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+  "require-trusted-types-for 'script'",
+  'trusted-types lit-html oracle-sw',
+].join('; ');
+
+/** Page paths and the built file each serves: the phone app (also the QR's `/pair`) and the desktop screen. */
+const PAGES: Readonly<Record<string, string>> = { '/': '/index.html', '/pair': '/index.html', '/desktop': '/desktop.html' };
+
+/**
+ * The built PWA: pages with the strict CSP and no caching (a new build shows at once), hashed
+ * assets cached for good, the service worker always revalidated. Anything else is not found.
+ */
+export function pageRoutes(assets: Assets | undefined): Hono {
+  const app = new Hono();
+  app.get('*', (c) => {
+    const path = new URL(c.req.url).pathname;
+    const file = PAGES[path] ?? path;
+    if (file.startsWith('/api/')) return fail(c, 'NOT_FOUND', 'no such route');
+    if (assets === undefined) return fail(c, 'NOT_FOUND', 'the PWA is not built here: run `npm run build`');
+    const asset = assets.get(file);
+    if (asset === undefined) return fail(c, 'NOT_FOUND', 'no such page or file');
+    c.header('content-type', asset.type);
+    c.header('x-content-type-options', 'nosniff');
+    if (file.endsWith('.html')) c.header('content-security-policy', PAGE_CSP);
+    c.header('cache-control', file.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
+    return c.body(asset.body);
+  });
+  return app;
+}
