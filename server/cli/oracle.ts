@@ -17,6 +17,7 @@ import { runHook } from './hook.js';
 import { runIntegrate } from './integrate.js';
 import { runMcp } from '../mcp/server.js';
 import { MAX_WAIT_SECONDS, parseWaitMs } from '../mcp/options.js';
+import { runAcceptance } from './acceptance.js';
 
 const USAGE = `usage: oracle <command> [options]
 
@@ -35,6 +36,7 @@ const USAGE = `usage: oracle <command> [options]
   audit verify [--home DIR] [--json]                      check the audit chain and its signed checkpoint (exit 1: broken)
   mcp [--home DIR] [--policy FILE] [--agent NAME] [--wait SECONDS]
                                                           MCP server on stdio (own home: not beside a running serve)
+  acceptance [--json] [--home DIR]                        host battery (SPEC §13) in a fresh home (DIR: empty; exit 1 on any FAIL)
 `;
 
 const OPTIONS = {
@@ -138,6 +140,9 @@ async function main(argv: readonly string[]): Promise<number> {
       }
       return runMcp({ home: values.home, policy: values.policy, agent: values.agent ?? 'mcp', waitMs });
     }
+    case 'acceptance':
+      if (sub !== undefined) break;
+      return runAcceptance({ json: values.json === true, home: values.home }, { stdout: process.stdout, stderr: process.stderr });
     case 'serve':
       return runServe({ home: values.home, policy: values.policy, port: values.port, lan: values.lan === true });
     default:

@@ -1,0 +1,88 @@
+import { httpsRequest, processIdentity } from '../adapters/acceptance-host.js';
+import { SANDBOX_UID } from '../toolhost/sandbox-plan.js';
+import { describeJob, evidence, linesOf, probeAction, probeRan } from './probe-kit.js';
+import { itemResult, OUTCOME, type Evidence, type ItemResult } from './model.js';
+import type { SandboxReport, Subject } from './subject.js';
+
+/**
+ * Item 1, identity (seed 000 D-O5-6 item 1: "correct account, no admin"): who the gate runs as,
+ * who its children run as on the host, the isolation the runtime reports, and the TLS key pin the
+ * gate serves. Running as root is a FAIL, not a footnote: a sandboxed child's uid then maps to
+ * host root (README "Known limits"), and the seed's F0 rule is that administrator execution
+ * satisfies nothing.
+ */
+
+const ROOT_WHY = 'children map to host root and can leave root-owned (even setuid-root) files in the tree they work in; run the gate as your own user (README "Known limits")';
+
+export function gateIdentityEvidence(gate: { readonly uid: number | null; readonly gid: number | null; readonly user: string }): Evidence {
+  const who = gate.uid === null ? `no POSIX uid (${gate.user})` : `uid ${String(gate.uid)}, gid ${String(gate.gid ?? 'n/a')} (${gate.user})`;
+  if (gate.uid === 0) return evidence('gate identity', 'the uid the gate process runs as', `${who}: the gate runs as ROOT; ${ROOT_WHY}`, OUTCOME.broken);
+  return evidence('gate identity', 'the uid the gate process runs as', `${who}, not root`, OUTCOME.held);
+}
+
+export function sandboxEvidence(sandbox: SandboxReport): Evidence {
+  const tried = 'the isolation the runtime probed at start and reports for every child';
+  return sandbox.kind === 'bubblewrap'
+    ? evidence('isolation in force', tried, `bubblewrap: ${sandbox.detail}`, OUTCOME.held)
+    : evidence('isolation in force', tried, `none: ${sandbox.reason}`, OUTCOME.missing);
+}
+
+/**
+ * Reads the identity probe's lines (`UID`, `UIDMAP inside outside count`, `CAP CapEff: hex`) and
+ * says whether the child is who the design says: the sandbox's `nobody`, no capabilities, and on
+ * the host a uid that is not root.
+ */
+export function childIdentityEvidence(stdout: string | undefined, gateUid: number | null, sandbox: SandboxReport): Evidence {
+  const tried = 'a child job (exec.run `sh probe.sh identity`) prints its uid, its uid map and its effective capabilities';
+  const uid = Number(linesOf(stdout, 'UID')[0] ?? 'NaN');
+  const caps = (linesOf(stdout, 'CAP')[0] ?? '').replace(/^CapEff:\s*/u, '');
+  const maps = linesOf(stdout, 'UIDMAP').map((l) => l.split(/\s+/u).map(Number));
+  const map = maps.find(([inside = -1, , count = 0]) => uid >= inside && uid < inside + count);
+  if (!Number.isInteger(uid) || map === undefined || caps === '') return evidence('child identity', tried, `the probe printed no usable identity: ${stdout ?? '(nothing)'}`, OUTCOME.error);
+  const [inside = 0, outside = 0] = map;
+  const hostUid = outside + (uid - inside);
+  const capsNone = /^0+$/u.test(caps);
+  const seen = `inside uid ${String(uid)}, host uid ${String(hostUid)} (uid_map ${maps.map((m) => m.join(' ')).join('; ')}), CapEff ${caps}`;
+  if (hostUid === 0) return evidence('child identity', tried, `${seen}: the child is ROOT on the host; ${ROOT_WHY}`, OUTCOME.broken);
+  if (!capsNone) return evidence('child identity', tried, `${seen}: the child holds capabilities`, OUTCOME.broken);
+  if (sandbox.kind === 'none') {
+    return evidence('child identity', tried, `${seen}: without a sandbox the child runs as the gate's own user (uid ${String(gateUid)}) with all of its access`, OUTCOME.missing);
+  }
+  if (uid !== SANDBOX_UID) return evidence('child identity', tried, `${seen}: expected the sandbox user ${String(SANDBOX_UID)}`, OUTCOME.broken);
+  return evidence('child identity', tried, `${seen}: the sandbox's nobody, no capabilities, not root on the host`, OUTCOME.held);
+}
+
+/** The pin (SPEC §9): what /api/v1/health announces is the key that really answered TLS. */
+async function keyPinEvidence(subject: Subject): Promise<Evidence> {
+  const tried = `GET ${subject.server.url}/api/v1/health over TLS trusting only the home's CA; compare the SPKI SHA-256 it announces, the key the TLS handshake presented, and the pin the server computed at start`;
+  try {
+    const reply = await httpsRequest(`${subject.server.url}/api/v1/health`, { ca: subject.server.ca, timeoutMs: 10_000 });
+    const body = JSON.parse(reply.text) as { spki_sha256?: unknown; mode?: unknown };
+    const announced = typeof body.spki_sha256 === 'string' ? body.spki_sha256 : 'none';
+    const seen = `HTTP ${String(reply.status)}; announced ${announced}, presented ${reply.peerSpkiSha256 ?? 'none'}, pinned ${subject.server.spkiSha256}`;
+    const same = reply.status === 200 && announced === subject.server.spkiSha256 && reply.peerSpkiSha256 === subject.server.spkiSha256;
+    return evidence('key pin', tried, same ? `${seen}: all three agree` : `${seen}: they differ`, same ? OUTCOME.held : OUTCOME.broken);
+  } catch (e) {
+    return evidence('key pin', tried, e instanceof Error ? e.message : 'the request failed', OUTCOME.error);
+  }
+}
+
+function policyEvidence(subject: Subject): Evidence {
+  const mode = subject.mode();
+  const seen = `mode ${mode}, ${subject.policyFile}, ${subject.digest ?? 'no digest'}`;
+  // A battery policy that did not load would test read-only mode, not the gate: the run is void.
+  return evidence('policy', 'the battery policy the gate loaded', seen, mode === 'normal' && subject.digest !== null ? OUTCOME.held : OUTCOME.error);
+}
+
+export async function identityItem(subject: Subject): Promise<ItemResult> {
+  const gate = processIdentity();
+  const found: Evidence[] = [gateIdentityEvidence(gate), sandboxEvidence(subject.sandbox), policyEvidence(subject)];
+  const run = await subject.run(probeAction(subject, ['identity']));
+  if (!run.executed || !probeRan(run)) {
+    found.push(evidence('child identity', 'a child job (exec.run `sh probe.sh identity`, allowed T1 by the battery policy)', `the job did not run: ${describeJob(run)}`, OUTCOME.error));
+  } else {
+    found.push(childIdentityEvidence(run.stdout, gate.uid, subject.sandbox));
+  }
+  found.push(await keyPinEvidence(subject));
+  return itemResult('identity', found, 'the gate and its children are not root, children run as the sandbox user without capabilities, and the TLS key matches its pin');
+}
