@@ -59,7 +59,10 @@ export async function concurrencyItem(subject: Subject, n = DEFAULT_JOBS): Promi
   );
   writeText(join(dir, 'targets'), jobDirs.map((d) => `${d}\n`).join(''));
   writeText(join(dir, 'go'), '');
+  const done = await until(() => (listDir(dir).filter((f) => f.startsWith('done-')).length === n ? true : undefined), 20_000);
+  writeText(join(dir, 'end'), '');
   const results = await Promise.all(runs);
+  if (done === undefined) found.push(evidence('all at once', 'keep every job alive until all have tried their siblings', 'not every job reported done in time', OUTCOME.error));
   found.push(...crossJobEvidence(results, markers, subject.sandbox));
 
   const left = jobDirs.filter((d) => pathFacts(d) !== undefined);

@@ -70,9 +70,11 @@ wait_for() { # file tries
 }
 case $mode in
 identity)
+  # The uid map is relative to bubblewrap's own intermediate namespace, so the host uid is read
+  # from the owner of a file the child makes in its tree, by the battery, on the host.
   echo "UID $(id -u)"; echo "GID $(id -g)"
-  while read -r inside outside count; do echo "UIDMAP $inside $outside $count"; done < /proc/self/uid_map
   grep '^CapEff' /proc/self/status | sed 's/^/CAP /'
+  touch "$1" && echo "MADE $1"
   ;;
 read)
   echo "SELF $HOME"
@@ -94,6 +96,9 @@ concurrency)
     if [ "$sibling" = "$HOME" ]; then continue; fi
     if got=$(cat "$sibling/own.txt" 2>&1); then echo "READ $sibling $got"; else echo "DENIED $sibling $got"; fi
   done < "$d/targets"
+  # Stay alive until every job has tried: each read above met a sibling that was still running.
+  touch "$d/done-$2"
+  wait_for "$d/end" 400 || echo NO-END
   ;;
 canary)
   printf '%s' "$BATTERY_CANARY" | sha256sum | sed 's/ .*//; s/^/CANARY-SHA256 /'

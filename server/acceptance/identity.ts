@@ -1,4 +1,6 @@
-import { httpsRequest, processIdentity } from '../adapters/acceptance-host.js';
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { httpsRequest, pathFacts, processIdentity, removeTree } from '../adapters/acceptance-host.js';
 import { SANDBOX_UID } from '../toolhost/sandbox-plan.js';
 import { describeJob, evidence, linesOf, probeAction, probeRan } from './probe-kit.js';
 import { itemResult, OUTCOME, type Evidence, type ItemResult } from './model.js';
@@ -28,25 +30,24 @@ export function sandboxEvidence(sandbox: SandboxReport): Evidence {
 }
 
 /**
- * Reads the identity probe's lines (`UID`, `UIDMAP inside outside count`, `CAP CapEff: hex`) and
- * says whether the child is who the design says: the sandbox's `nobody`, no capabilities, and on
- * the host a uid that is not root.
+ * Reads the identity probe's lines (`UID`, `CAP CapEff: hex`) and the host owner of the file the
+ * child made in its tree, and says whether the child is who the design says: the sandbox's
+ * `nobody` with no capabilities, and on the host anyone but root. (The child's own uid_map is no
+ * witness: bubblewrap nests a namespace whose 0 is the gate's uid.)
  */
-export function childIdentityEvidence(stdout: string | undefined, gateUid: number | null, sandbox: SandboxReport): Evidence {
-  const tried = 'a child job (exec.run `sh probe.sh identity`) prints its uid, its uid map and its effective capabilities';
+export function childIdentityEvidence(stdout: string | undefined, hostOwner: number | undefined, sandbox: SandboxReport): Evidence {
+  const tried = 'a child job (exec.run `sh probe.sh identity FILE`) prints its uid and effective capabilities and creates FILE in its tree; the battery reads the owner of FILE on the host';
   const uid = Number(linesOf(stdout, 'UID')[0] ?? 'NaN');
   const caps = (linesOf(stdout, 'CAP')[0] ?? '').replace(/^CapEff:\s*/u, '');
-  const maps = linesOf(stdout, 'UIDMAP').map((l) => l.split(/\s+/u).map(Number));
-  const map = maps.find(([inside = -1, , count = 0]) => uid >= inside && uid < inside + count);
-  if (!Number.isInteger(uid) || map === undefined || caps === '') return evidence('child identity', tried, `the probe printed no usable identity: ${stdout ?? '(nothing)'}`, OUTCOME.error);
-  const [inside = 0, outside = 0] = map;
-  const hostUid = outside + (uid - inside);
+  if (!Number.isInteger(uid) || caps === '' || hostOwner === undefined) {
+    return evidence('child identity', tried, `the probe gave no usable identity (file on the host: ${hostOwner === undefined ? 'absent' : `uid ${String(hostOwner)}`}): ${stdout ?? '(nothing)'}`, OUTCOME.error);
+  }
   const capsNone = /^0+$/u.test(caps);
-  const seen = `inside uid ${String(uid)}, host uid ${String(hostUid)} (uid_map ${maps.map((m) => m.join(' ')).join('; ')}), CapEff ${caps}`;
-  if (hostUid === 0) return evidence('child identity', tried, `${seen}: the child is ROOT on the host; ${ROOT_WHY}`, OUTCOME.broken);
+  const seen = `inside uid ${String(uid)}, CapEff ${caps}; its file is owned by host uid ${String(hostOwner)}`;
+  if (hostOwner === 0) return evidence('child identity', tried, `${seen}: the child acts as ROOT on the host; ${ROOT_WHY}`, OUTCOME.broken);
   if (!capsNone) return evidence('child identity', tried, `${seen}: the child holds capabilities`, OUTCOME.broken);
   if (sandbox.kind === 'none') {
-    return evidence('child identity', tried, `${seen}: without a sandbox the child runs as the gate's own user (uid ${String(gateUid)}) with all of its access`, OUTCOME.missing);
+    return evidence('child identity', tried, `${seen}: without a sandbox the child runs as the gate's own user with all of its access`, OUTCOME.missing);
   }
   if (uid !== SANDBOX_UID) return evidence('child identity', tried, `${seen}: expected the sandbox user ${String(SANDBOX_UID)}`, OUTCOME.broken);
   return evidence('child identity', tried, `${seen}: the sandbox's nobody, no capabilities, not root on the host`, OUTCOME.held);
@@ -77,11 +78,14 @@ function policyEvidence(subject: Subject): Evidence {
 export async function identityItem(subject: Subject): Promise<ItemResult> {
   const gate = processIdentity();
   const found: Evidence[] = [gateIdentityEvidence(gate), sandboxEvidence(subject.sandbox), policyEvidence(subject)];
-  const run = await subject.run(probeAction(subject, ['identity']));
+  const file = join(subject.project, `identity-${randomBytes(6).toString('hex')}`);
+  const run = await subject.run(probeAction(subject, ['identity', file]));
+  const owner = pathFacts(file)?.uid;
+  removeTree(file);
   if (!run.executed || !probeRan(run)) {
-    found.push(evidence('child identity', 'a child job (exec.run `sh probe.sh identity`, allowed T1 by the battery policy)', `the job did not run: ${describeJob(run)}`, OUTCOME.error));
+    found.push(evidence('child identity', 'a child job (exec.run `sh probe.sh identity FILE`, allowed T1 by the battery policy)', `the job did not run: ${describeJob(run)}`, OUTCOME.error));
   } else {
-    found.push(childIdentityEvidence(run.stdout, gate.uid, subject.sandbox));
+    found.push(childIdentityEvidence(run.stdout, owner, subject.sandbox));
   }
   found.push(await keyPinEvidence(subject));
   return itemResult('identity', found, 'the gate and its children are not root, children run as the sandbox user without capabilities, and the TLS key matches its pin');

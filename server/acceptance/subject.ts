@@ -51,6 +51,8 @@ export interface Subject {
 
 export interface OpenedBattery {
   readonly subject: Subject;
+  /** The gate itself, for tests that build a broken variant of one of its parts. */
+  readonly running: Running;
   /** Removes the canary from the store, stops the gate, removes the scratch tree. Returns problems. */
   close(): Promise<string[]>;
 }
@@ -121,6 +123,7 @@ export async function openBattery(options: { readonly home?: string | undefined 
     };
     return {
       subject,
+      running: started,
       async close() {
         try {
           await store?.delete(canary.name);
