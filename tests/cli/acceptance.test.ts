@@ -1,0 +1,97 @@
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempTree, type TempTree } from '../fixtures/temp-tree.js';
+import { runOracle, type Run } from './run-oracle.js';
+
+/**
+ * `oracle acceptance` through the built command (SPEC §12, §13), on this host, under the real
+ * launch path. CI installs bubblewrap, so every isolation item must PASS here; identity PASSes
+ * only when the gate is not root (a root gate is a documented weakness, and the battery says so).
+ */
+interface Item {
+  readonly id: string;
+  readonly title: string;
+  readonly status: string;
+  readonly reason: string;
+  readonly evidence: readonly { readonly check: string; readonly tried: string; readonly observed: string; readonly outcome: string }[];
+}
+interface Doc {
+  readonly host: Record<string, unknown>;
+  readonly items: readonly Item[];
+  readonly summary: { readonly total: number; readonly pass: number; readonly fail: number; readonly unsupported_on_host: number; readonly exit_code: number };
+}
+
+const ITEMS = ['identity', 'isolation', 'egress', 'injection', 'concurrency', 'key-hygiene'];
+const isRoot = process.getuid?.() === 0;
+
+describe('oracle acceptance', () => {
+  let tree: TempTree;
+  let home = '';
+  let run: Run;
+  let doc: Doc;
+  beforeAll(async () => {
+    tree = tempTree('oracle-acceptance-cli-');
+    home = join(tree.root, 'home');
+    run = await runOracle(['acceptance', '--json', '--home', home]);
+    doc = JSON.parse(run.stdout) as Doc;
+  });
+  afterAll(() => {
+    tree.dispose();
+  });
+
+  it('prints one clean JSON document with every item, each with one valid status, a reason and evidence', () => {
+    expect(Object.keys(doc)).toEqual(['host', 'items', 'summary']);
+    expect(doc.items.map((i) => i.id)).toEqual(ITEMS);
+    for (const item of doc.items) {
+      expect(['PASS', 'FAIL', 'UNSUPPORTED-ON-HOST']).toContain(item.status);
+      expect(item.reason.length).toBeGreaterThan(0);
+      expect(item.evidence.length).toBeGreaterThan(0);
+      for (const e of item.evidence) expect(['held', 'broken', 'missing', 'error']).toContain(e.outcome);
+    }
+    expect(doc.host).toMatchObject({ platform: 'linux', root: isRoot, home, home_kept: true });
+    expect(doc.host['sandbox']).toMatch(/^bubblewrap \(/u);
+  });
+
+  it('PASSes every item on this host with bubblewrap, identity only when not root', () => {
+    const status = Object.fromEntries(doc.items.map((i) => [i.id, i.status]));
+    expect(status, JSON.stringify(doc.items.filter((i) => i.status !== 'PASS').map((i) => [i.id, i.reason]))).toEqual({
+      identity: isRoot ? 'FAIL' : 'PASS',
+      isolation: 'PASS',
+      egress: 'PASS',
+      injection: 'PASS',
+      concurrency: 'PASS',
+      'key-hygiene': 'PASS',
+    });
+    if (isRoot) expect(doc.items[0]?.reason).toContain('the gate runs as ROOT');
+  });
+
+  it('exits non-zero exactly when an item FAILs, and says so in the summary', () => {
+    const fails = doc.items.filter((i) => i.status === 'FAIL').length;
+    expect(doc.summary).toMatchObject({ total: 6, fail: fails, exit_code: fails > 0 ? 1 : 0 });
+    expect(run.code).toBe(doc.summary.exit_code);
+  });
+
+  it('leaves the home it was given, with its audit log and no canary anywhere, and no job directory behind', () => {
+    const audit = readdirSync(join(home, 'logs', 'audit'));
+    expect(audit.length).toBeGreaterThan(0);
+    const store = join(home, 'data', 'secrets.json');
+    // The canary was deleted from the store when the battery ended.
+    if (existsSync(store)) expect(readFileSync(store, 'utf8')).not.toMatch(/oracle-canary-|battery-canary-/u);
+    expect(readdirSync(join(home, 'data', 'jobs')).filter((d) => /^[0-9a-f]{32}$/u.test(d))).toEqual([]);
+  });
+
+  it('prints the human table by default, and refuses a home that is not empty', async () => {
+    const table = await runOracle(['acceptance']);
+    for (const id of ITEMS) expect(table.stdout).toMatch(new RegExp(`^${id}\\s+(PASS|FAIL|UNSUPPORTED-ON-HOST)\\s+\\S`, 'mu'));
+    expect(table.stdout).toMatch(/^summary: \d PASS, \d FAIL, \d UNSUPPORTED-ON-HOST of 6 \(exit [01], \d+ ms\)$/mu);
+    expect(table.code).toBe(isRoot ? 1 : 0);
+
+    const used = tree.dir('used-home');
+    writeFileSync(join(used, 'keep.txt'), 'mine');
+    const refused = await runOracle(['acceptance', '--home', used]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('needs an empty one');
+    expect(readdirSync(used)).toEqual(['keep.txt']);
+  });
+});
