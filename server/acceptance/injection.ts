@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { pathFacts, removeTree } from '../adapters/acceptance-host.js';
 import { EVIL_HOST, FOREIGN_DOC } from './fixtures.js';
-import { describeDecision, describeJob, evidence, forceThrough, gateRefused, linesOf, probeAction, probeRan } from './probe-kit.js';
+import { describeDecision, describeJob, evidence, dangerouslyForcePastGate, gateRefused, linesOf, probeAction, probeRan } from './probe-kit.js';
 import { itemResult, OUTCOME, type Evidence, type ItemResult } from './model.js';
 import type { Subject } from './subject.js';
 
@@ -57,7 +57,7 @@ export async function injectionItem(subject: Subject): Promise<ItemResult> {
   }
 
   // Forced past the gate: the job's write to a place outside its tree must land nowhere.
-  const forced = await forceThrough(subject, probeAction(subject, ['write', 'bashrc', bashrc]));
+  const forced = await dangerouslyForcePastGate(subject, probeAction(subject, ['write', 'bashrc', bashrc]));
   const landed = pathFacts(bashrc) !== undefined;
   removeTree(bashrc);
   const tried = `forced past the gate into the execution boundary: \`sh probe.sh write bashrc ${bashrc}\``;

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { listDir, pathFacts, writeText } from '../adapters/acceptance-host.js';
-import { describeJob, evidence, forceThrough, gateRefused, linesOf, probeAction, probeRan, until } from './probe-kit.js';
+import { describeJob, evidence, dangerouslyForcePastGate, gateRefused, linesOf, probeAction, probeRan, until } from './probe-kit.js';
 import { itemResult, OUTCOME, type Evidence, type ItemResult } from './model.js';
 import type { SandboxReport, Subject } from './subject.js';
 import type { ExecutionResult } from '../toolhost/types.js';
@@ -118,7 +118,7 @@ export async function isolationItem(subject: Subject, env: NodeJS.ProcessEnv = p
     for (const t of targets) {
       found.push(gateRefused(`gate: ${t.label}`, `exec.run \`sh probe.sh read ${t.label} ${t.path}\` through the lifecycle (headless)`, await subject.run(probeAction(subject, ['read', t.label, t.path])), 'not-allow'));
     }
-    const forced = await forceThrough(subject, probeAction(subject, ['read', ...targets.flatMap((t) => [t.label, t.path])]));
+    const forced = await dangerouslyForcePastGate(subject, probeAction(subject, ['read', ...targets.flatMap((t) => [t.label, t.path])]));
     found.push(...sandboxEvidence(targets, forced, subject.sandbox));
     if (sibling.dir !== undefined && (forced.stdout ?? '').includes(sibling.marker)) {
       found.push(evidence('sandbox: sibling-job', 'look for the sibling job\'s secret in the probe\'s output', 'the sibling\'s secret appeared in the probe\'s output', subject.sandbox.kind === 'none' ? OUTCOME.missing : OUTCOME.broken));

@@ -37,12 +37,12 @@ export function probeAction(subject: Subject, words: readonly string[], extra: {
  * The same action straight into the execution boundary, with the arguments the gate resolved
  * (the pinned program, the canonical working directory), as if a person had let it through.
  */
-export async function forceThrough(subject: Subject, action: unknown): Promise<ExecutionResult> {
+export async function dangerouslyForcePastGate(subject: Subject, action: unknown): Promise<ExecutionResult> {
   const judged = subject.judge(action);
   if (judged.tool === null || !isToolName(judged.tool) || judged.args === null || typeof judged.args['program_path'] !== 'string') {
     throw new Error(`the gate did not resolve the probe's program, so it cannot be forced through the boundary (${judged.decision.code ?? judged.decision.decision})`);
   }
-  const executed = await subject.force({ actionId: `acceptance-forced-${judged.tool}`, tool: judged.tool, args: judged.args, paths: judged.paths, decision: DANGEROUSLY_FORCED });
+  const executed = await subject.dangerouslyExecute({ actionId: `acceptance-forced-${judged.tool}`, tool: judged.tool, args: judged.args, paths: judged.paths, decision: DANGEROUSLY_FORCED });
   if (executed.cleanupError !== undefined) throw new Error(`the forced job's directory was not removed: ${executed.cleanupError}`);
   return executed.result;
 }

@@ -35,7 +35,7 @@ export interface Subject {
   /** Decide only, with the gate's own context (an untainted session). */
   judge(action: unknown): Evaluation;
   /** Straight into the execution boundary: the sandbox alone stands between the job and the host. */
-  force(action: PreparedAction): Promise<Executed>;
+  dangerouslyExecute(action: PreparedAction): Promise<Executed>;
   /** Process groups the toolhost is still supervising. */
   liveProcesses(): number;
   /** Live event streams attached to the gate's event hub. */
@@ -110,7 +110,7 @@ export async function openBattery(options: { readonly home?: string | undefined 
       canary,
       run: (action) => runtime.run(action),
       judge: (action) => evaluate(action, runtime.gate.context),
-      force: (action) => runtime.toolhost.boundary.execute(action),
+      dangerouslyExecute: (action) => runtime.toolhost.boundary.execute(action),
       liveProcesses: () => runtime.toolhost.supervisor.live,
       eventSubscribers: () => runtime.events.subscribers,
       server: {

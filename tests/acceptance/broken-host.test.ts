@@ -87,7 +87,7 @@ describe('the battery against a boundary that leaks while bubblewrap is reported
     // The toolhost as built, but its jobs spawned with no sandbox: what a regression in run-job
     // or a broken bwrap plan would look like from outside.
     const leaky = new ExecutionBoundary({ ...running.runtime.toolhost.env, sandbox: { kind: 'none', reason: 'test: a boundary that forgets its sandbox' } });
-    leakyForce = { ...subject, force: (action) => leaky.execute(action) };
+    leakyForce = { ...subject, dangerouslyExecute: (action) => leaky.execute(action) };
     leakyAll = {
       ...leakyForce,
       run: (action) =>
