@@ -76,20 +76,26 @@ const first = (evidence: readonly Evidence[], outcome: Outcome): Evidence | unde
  * - otherwise every check held: PASS.
  */
 export function itemResult(id: ItemId, evidence: readonly Evidence[], passReason: string): ItemResult {
-  const base = { id, title: ITEM_TITLES[id], evidence };
+  const item = (status: Status, reason: string): ItemResult => ({ id, title: ITEM_TITLES[id], status, reason, evidence });
   const error = first(evidence, OUTCOME.error);
   const broken = first(evidence, OUTCOME.broken);
   const missing = first(evidence, OUTCOME.missing);
-  if (evidence.length === 0) return { ...base, status: STATUS.fail, reason: 'no check was carried out, so nothing was shown' };
-  if (error !== undefined) return { ...base, status: STATUS.fail, reason: `${error.check}: the probe could not run as designed: ${error.observed}` };
-  if (broken !== undefined) return { ...base, status: STATUS.fail, reason: `${broken.check}: ${broken.observed}` };
-  if (missing !== undefined) return { ...base, status: STATUS.unsupported, reason: `${missing.check}: ${missing.observed}` };
-  return { ...base, status: STATUS.pass, reason: passReason };
+  if (evidence.length === 0) return item(STATUS.fail, 'no check was carried out, so nothing was shown');
+  if (error !== undefined) return item(STATUS.fail, `${error.check}: the probe could not run as designed: ${error.observed}`);
+  if (broken !== undefined) return item(STATUS.fail, `${broken.check}: ${broken.observed}`);
+  if (missing !== undefined) return item(STATUS.unsupported, `${missing.check}: ${missing.observed}`);
+  return item(STATUS.pass, passReason);
 }
 
 /** A probe that threw: FAIL with the error, and whatever it had observed before. */
 export function erroredItem(id: ItemId, message: string, evidence: readonly Evidence[] = []): ItemResult {
-  return { id, title: ITEM_TITLES[id], status: STATUS.fail, reason: `the probe failed unexpectedly: ${message}`, evidence: [...evidence, { check: 'probe', tried: `running the ${id} probe`, observed: message, outcome: OUTCOME.error }] };
+  return {
+    id,
+    title: ITEM_TITLES[id],
+    status: STATUS.fail,
+    reason: `the probe failed unexpectedly: ${message}`,
+    evidence: [...evidence, { check: 'probe', tried: `running the ${id} probe`, observed: message, outcome: OUTCOME.error }],
+  };
 }
 
 /** Exit status of `oracle acceptance`: non-zero when any item is FAIL, whatever else passed. */

@@ -59,6 +59,7 @@ describe('acceptance item model', () => {
     const report = buildReport(host, items);
     const parsed = JSON.parse(renderJson(report)) as { host: unknown; items: { id: string; status: string; reason: string; evidence: unknown[] }[]; summary: { exit_code: number } };
     expect(Object.keys(parsed)).toEqual(['host', 'items', 'summary']);
+    expect(Object.keys(parsed.items[0] ?? {})).toEqual(['id', 'title', 'status', 'reason', 'evidence']);
     expect(parsed.items.map((i) => [i.id, i.status])).toEqual([
       ['identity', 'FAIL'],
       ['isolation', 'UNSUPPORTED-ON-HOST'],
