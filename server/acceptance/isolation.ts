@@ -63,7 +63,7 @@ export function sandboxEvidence(targets: readonly Target[], result: Pick<Executi
       const foreign = foreignEntries(t, listing.split('/').filter((n) => n !== ''), self);
       if (foreign.length > 0) return leak(t, `the child listed the host's entries ${foreign.join(', ')}`);
       const host = t.entries === undefined ? '' : `, none of the host's ${String(t.entries.length)} (${t.entries.join(', ')})`;
-      return evidence(check, tried(t), `the child sees only the empty path down to its own job directory (${listing === '' ? 'nothing' : listing.replace(/\/$/u, '')})${host}`, OUTCOME.held);
+      return evidence(check, tried(t), `the child sees only the path down to its own job directory (${listing === '' ? 'nothing' : listing.replace(/\/$/u, '')})${host}`, OUTCOME.held);
     }
     const denied = denials.get(t.label);
     if (denied !== undefined) return evidence(check, tried(t), `refused inside the job: ${denied || 'nothing there'}`, OUTCOME.held);
