@@ -22,6 +22,8 @@ export function listenHttps<E extends Env>(app: Hono<E>, options: { hostname: st
               server.close(() => {
                 done();
               });
+              // Open streams (a phone's live events) and idle keep-alives would hold close() forever.
+              if ('closeAllConnections' in server) server.closeAllConnections();
             }),
         });
       },

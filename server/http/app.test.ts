@@ -2,11 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { createApp } from './app.js';
 import type { Caller } from './caller.js';
 import type { ActionsService } from './routes/actions.js';
+import { PAGE_CSP, WORKER_CSP, type Assets } from './routes/pages.js';
 
 const agent: Caller = { kind: 'agent', id: 'ag_0123456789abcdef', name: 'claude-code' };
 const phone: Caller = { kind: 'device', id: 'dev_0123456789abcdef', name: 'phone', profile: 'phone' };
 
-function appWith(callers: Record<string, Caller>) {
+function appWith(callers: Record<string, Caller>, options: { assets?: Assets } = {}) {
   const calls: string[] = [];
   const actions: ActionsService = {
     submit: (action, waitMs, name) => {
@@ -53,6 +54,22 @@ function appWith(callers: Record<string, Caller>) {
     clientAddress: () => '127.0.0.1',
     isLoopback: () => true,
     now: () => Date.now(),
+    desktopViews: {
+      undoList: () => {
+        calls.push('undo-list');
+        return [];
+      },
+      undo: (id) => {
+        calls.push(`undo:${id}`);
+        return Promise.resolve({ ok: true });
+      },
+      auditRecent: () => {
+        calls.push('audit');
+        return [];
+      },
+      auditVerify: () => ({ ok: true }),
+    },
+    assets: options.assets,
   });
   return { app, calls };
 }
@@ -105,5 +122,46 @@ describe('createApp', () => {
     expect(fromPhone.status).toBe(403);
     const bad = await app.request('/api/v1/actions?wait=soon', { method: 'POST', headers: { authorization: 'Bearer good' }, body: '{}' });
     expect(bad.status).toBe(400);
+  });
+
+  it('keeps undo and the audit log for the desktop: agents and phones are refused before the handler', async () => {
+    const desktop: Caller = { kind: 'desktop', id: 'desktop', name: 'desktop', via: 'token' };
+    const { app, calls } = appWith({ 'Bearer good': agent, 'Bearer phone': phone, 'Desktop d': desktop });
+    for (const auth of ['Bearer good', 'Bearer phone']) {
+      expect((await app.request('/api/v1/desk/undo', { headers: { authorization: auth } })).status, auth).toBe(403);
+      expect((await app.request('/api/v1/desk/undo/un_1', { method: 'POST', headers: { authorization: auth }, body: '{}' })).status, auth).toBe(403);
+      expect((await app.request('/api/v1/desk/audit', { headers: { authorization: auth } })).status, auth).toBe(403);
+    }
+    expect(calls).toEqual([]);
+    expect((await app.request('/api/v1/desk/audit?limit=0', { headers: { authorization: 'Desktop d' } })).status).toBe(400);
+    expect((await app.request('/api/v1/desk/audit?limit=5', { headers: { authorization: 'Desktop d' } })).status).toBe(200);
+    expect((await app.request('/api/v1/desk/undo/un_1', { method: 'POST', headers: { authorization: 'Desktop d' }, body: '{}' })).status).toBe(200);
+    expect(calls).toEqual(['audit', 'undo:un_1']);
+  });
+
+  it('serves the built pages with the strict CSP, the worker with its own, and nothing else', async () => {
+    const files = new Map([
+      ['/index.html', { body: new TextEncoder().encode('<p>phone</p>'), type: 'text/html; charset=utf-8' }],
+      ['/desktop.html', { body: new TextEncoder().encode('<p>desk</p>'), type: 'text/html; charset=utf-8' }],
+      ['/sw.js', { body: new TextEncoder().encode('//sw'), type: 'text/javascript' }],
+      ['/assets/a-1.js', { body: new TextEncoder().encode('//a'), type: 'text/javascript' }],
+    ]);
+    const { app } = appWith({}, { assets: { get: (path) => files.get(path) } });
+    for (const [path, text] of [['/', 'phone'], ['/pair', 'phone'], ['/desktop', 'desk']] as const) {
+      const res = await app.request(path);
+      expect(await res.text(), path).toContain(text);
+      expect(res.headers.get('content-security-policy'), path).toBe(PAGE_CSP);
+      expect(res.headers.get('cache-control'), path).toBe('no-cache');
+    }
+    expect(PAGE_CSP).not.toMatch(/unsafe-(inline|eval)/u);
+    expect(PAGE_CSP).toContain("script-src 'self'");
+    expect((await app.request('/sw.js')).headers.get('content-security-policy')).toBe(WORKER_CSP);
+    expect((await app.request('/assets/a-1.js')).headers.get('cache-control')).toContain('immutable');
+    expect((await app.request('/assets/../data/secrets.json')).status).toBe(404);
+    const api = await app.request('/api/v1/nope');
+    expect(api.status).toBe(401);
+    const unbuilt = await appWith({}).app.request('/');
+    expect(unbuilt.status).toBe(404);
+    expect(await unbuilt.json()).toMatchObject({ error: { message: 'the PWA is not built here: run `npm run build`' } });
   });
 });

@@ -40,8 +40,9 @@ export function importsOf(file: SourceFile): { specifier: string; dynamic: boole
   return out;
 }
 
-// Tests and benchmarks measure the product from outside; they may set up files and sockets.
-const isTest = (path: string): boolean => path.startsWith('tests/') || path.startsWith('bench/') || /\.test\.ts$/u.test(path);
+// Tests and benchmarks measure the product from outside, and build scripts (scripts/, the PWA's
+// vite config) run before it exists; they may set up files and sockets.
+const isTest = (path: string): boolean => path.startsWith('tests/') || path.startsWith('bench/') || path.startsWith('scripts/') || /\.test\.ts$/u.test(path) || /^[^/]+\.config\.ts$/u.test(path);
 const under = (path: string, dir: string): boolean => path.startsWith(`${dir}/`);
 
 function target(from: string, specifier: string): string | undefined {
@@ -72,6 +73,7 @@ export function checkImports(files: readonly SourceFile[]): Violation[] {
         if (pkg !== undefined && !SHARED_PACKAGES.has(pkg)) v(`shared may use only ${[...SHARED_PACKAGES].join(', ')}`);
       }
       if (under(file.path, 'pwa') && to !== undefined && under(to, 'server')) v('pwa never imports server');
+      if (under(file.path, 'pwa') && builtin) v('pwa runs in a browser: no node:* import');
       if (under(file.path, 'server/http') && to !== undefined && under(to, 'server/adapters')) v('http never imports adapters');
       if (SIDE_EFFECT_MODULES.has(specifier) && !under(file.path, 'server/adapters')) v('only server/adapters touches fs, child_process and sockets');
       // Agent work (spawning, writing files, opening sockets for an agent) has one way in: the toolhost.

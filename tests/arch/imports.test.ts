@@ -19,6 +19,8 @@ describe('architecture: import rules (SPEC §2)', () => {
     ['server/core/x.ts', "import type { Stats } from 'node:fs';", 'core is pure: no node:* import'],
     ['shared/x.ts', "import { createHash } from 'node:crypto';", 'shared is portable: no node:* import'],
     ['shared/x.ts', "import { html } from 'lit';", 'shared may use only zod, canonicalize'],
+    ['pwa/src/x.ts', "import { readFileSync } from 'node:fs';", 'pwa runs in a browser: no node:* import'],
+    ['pwa/src/x.ts', "import { decide } from '../../server/core/decide/decide.js';", 'pwa never imports server'],
     ['shared/x.ts', "import { decide } from '../server/core/decide/decide.js';", 'shared imports only shared'],
     ['pwa/app.ts', "import { createApp } from '../server/http/app.js';", 'pwa never imports server'],
     ['server/http/x.ts', "import { nodeLinkReader } from '../adapters/link-reader.js';", 'http never imports adapters'],

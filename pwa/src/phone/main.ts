@@ -22,13 +22,29 @@ const swPolicy = types?.createPolicy('oracle-sw', {
   },
 });
 
+const say = (text: string): void => {
+  if (note !== null) note.textContent = text;
+};
+
+/** Reports what the worker really reached: activated (the shell is cached) or redundant (install failed). */
+function follow(worker: ServiceWorker | null): void {
+  if (worker === null) return;
+  const report = (): void => {
+    if (worker.state === 'activated') say('Offline shell: on.');
+    else if (worker.state === 'redundant') say('Offline shell: off (the service worker failed to install).');
+    else say('Offline shell: installing…');
+  };
+  report();
+  worker.addEventListener('statechange', report);
+}
+
 if ('serviceWorker' in navigator) {
   navigator.serviceWorker.register(swPolicy?.createScriptURL('/sw.js') ?? '/sw.js', { scope: '/' }).then(
-    () => {
-      if (note !== null) note.textContent = 'Offline shell: on.';
+    (registration) => {
+      follow(registration.installing ?? registration.waiting ?? registration.active);
     },
     (e: unknown) => {
-      if (note !== null) note.textContent = `Offline shell: off (${e instanceof Error ? e.message : 'refused'}). Install the local CA from the desktop to enable it.`;
+      say(`Offline shell: off (${e instanceof Error ? e.message : 'refused'}). Install the local CA from the desktop to enable it.`);
     },
   );
-} else if (note !== null) note.textContent = 'Offline shell: not available in this browser.';
+} else say('Offline shell: not available in this browser.');

@@ -31,6 +31,12 @@ export const PAGE_CSP = [
   'trusted-types lit-html oracle-sw',
 ].join('; ');
 
+/**
+ * The service worker's own policy: a CSP on a worker script governs the worker, and workbox must
+ * fetch this origin's files to precache them; nothing else.
+ */
+export const WORKER_CSP = "default-src 'none'; connect-src 'self'";
+
 /** Page paths and the built file each serves: the phone app (also the QR's `/pair`) and the desktop screen. */
 const PAGES: Readonly<Record<string, string>> = { '/': '/index.html', '/pair': '/index.html', '/desktop': '/desktop.html' };
 
@@ -50,6 +56,7 @@ export function pageRoutes(assets: Assets | undefined): Hono {
     c.header('content-type', asset.type);
     c.header('x-content-type-options', 'nosniff');
     if (file.endsWith('.html')) c.header('content-security-policy', PAGE_CSP);
+    if (file === '/sw.js') c.header('content-security-policy', WORKER_CSP);
     c.header('cache-control', file.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
     return c.body(asset.body);
   });

@@ -1,0 +1,239 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type Running } from '../../server/main.js';
+import { REPO } from '../arch/source-files.js';
+import { launchChromium } from '../fixtures/browser.js';
+import { call } from '../fixtures/https-client.js';
+import { tempTree, type TempTree } from '../fixtures/temp-tree.js';
+
+/**
+ * The PWA and the desktop screen in a real browser (SPEC §9, §10; issue 6): Debian's Chromium
+ * driven by playwright-core against `oracle serve`'s own server and the built PWA. A desktop
+ * context and a mobile-emulated phone pair through the real QR URL; the phone approves T2 while
+ * an agent waits; T3 is desktop-only with the typed phrase; HALT from the phone kills a running
+ * exec and the desktop resumes; a changed server key is refused; the service worker registers
+ * only where the certificate is trusted. Screenshots of every screen go to test-results/.
+ */
+const SHOTS = join(REPO, 'test-results', 'screenshots');
+const PHONE = { viewport: { width: 360, height: 780 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
+const DESKTOP = { viewport: { width: 1280, height: 900 } };
+
+describe.skipIf(!existsSync('/usr/bin/chromium'))('the PWA in Chromium', () => {
+  let tree: TempTree;
+  let running: Running;
+  let other: { home: string; spki: string };
+  let browser: Browser;
+  let desktop: BrowserContext;
+  let phone: BrowserContext;
+  let desk: Page;
+  let ph: Page;
+  let ca = '';
+  let agentToken = '';
+  let port = 0;
+  let policy = '';
+  const errors: string[] = [];
+
+  const shot = async (page: Page, name: string) => {
+    await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+  };
+  const watch = (page: Page, who: string) => {
+    page.on('pageerror', (e) => errors.push(`${who}: ${e.message}`));
+    page.on('console', (m) => {
+      // CSP and Trusted Types violations are console errors: none is acceptable.
+      if (m.type() === 'error' && !/Failed to load resource/u.test(m.text())) errors.push(`${who}: ${m.text()}`);
+    });
+  };
+  const agent = (tool: string, args: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
+    call(`${running.url}/api/v1/actions?wait=60`, { ca, method: 'POST', headers: { authorization: `Bearer ${agentToken}` }, body: JSON.stringify({ tool, args, ...extra }) });
+
+  beforeAll(async () => {
+    mkdirSync(SHOTS, { recursive: true });
+    tree = tempTree('oracle-pwa-');
+    tree.dir('projects/app');
+    policy = join(tree.root, 'policy.yaml');
+    writeFileSync(
+      policy,
+      `scopes:\n  projects: { roots: [{ path: "${tree.root}/projects", mode: rw }] }\nprograms:\n  sleep: { allow_args_matching: ["*"] }\nprincipals:\n  agents:\n    claude-code: { capabilities: [fs.read, fs.write, fs.delete, proc.spawn] }\n`,
+    );
+    // A second install, made first, so the browser can reach it later on the same port: its key differs.
+    const second = await startServer({ home: tree.dir('home-b'), policy, port: 0 });
+    other = { home: second.runtime.gate.home, spki: second.spkiSha256 };
+    await second.close();
+    running = await startServer({ home: tree.dir('home-a'), policy, port: 0 });
+    port = running.listening.port;
+    ca = readFileSync(join(running.runtime.gate.home, 'certs', 'ca.crt'), 'utf8');
+    agentToken = (await running.credentials.issue('ag', 'claude-code')).token;
+    browser = await launchChromium([running.spkiSha256, other.spki]);
+    desktop = await browser.newContext(DESKTOP);
+    phone = await browser.newContext(PHONE);
+    desk = await desktop.newPage();
+    ph = await phone.newPage();
+    watch(desk, 'desktop');
+    watch(ph, 'phone');
+  });
+
+  afterAll(async () => {
+    await browser.close();
+    await running.close();
+    tree.dispose();
+  });
+  it('serves the pages with a strict CSP and the CA for the phone', async () => {
+    expect((await call(`${running.url}/ca.crt`, { ca })).body['raw']).toContain('BEGIN CERTIFICATE');
+    const page = await call(`${running.url}/`, { ca });
+    expect(String(page.headers['content-security-policy'])).toContain("script-src 'self'");
+    expect(String(page.headers['content-security-policy'])).not.toContain('unsafe-inline');
+  });
+
+  it('pairs a mobile phone through the real QR URL, the desktop confirming the comparison code', async () => {
+    await desk.goto(running.loginUrl);
+    expect(new URL(desk.url()).pathname).toBe('/desktop');
+    await desk.locator('text=Nothing is waiting.').waitFor();
+    await shot(desk, 'desktop-home');
+    await desk.locator('button.start-qr').click();
+    const url = (await desk.locator('pre.pair-url').textContent()) ?? '';
+    expect(url).toMatch(/^https:\/\/127\.0\.0\.1:\d+\/pair#v=1&p=pp_/u);
+    await expect.poll(() => desk.locator('img.qr').getAttribute('src')).toMatch(/^data:image\/svg\+xml/u);
+    await shot(desk, 'desktop-pairing-qr');
+
+    await ph.goto(url);
+    // The secret leaves the address bar at once.
+    expect(new URL(ph.url()).hash).toBe('');
+    await shot(ph, 'phone-pair');
+    await ph.locator('#name').fill('Pixel test');
+    await ph.locator('button[type=submit]').click();
+    const shown = (await ph.locator('.comparison strong').textContent({ timeout: 20_000 })) ?? '';
+    expect(shown).toMatch(/^\d{6}$/u);
+    await shot(ph, 'phone-compare');
+    await expect.poll(() => desk.locator('.code.comparison').textContent(), { timeout: 10_000 }).toBe(shown);
+    await expect.poll(() => desk.locator('#pair-q').textContent()).toContain('Pixel test');
+    await shot(desk, 'desktop-pairing-confirm');
+    await desk.locator('button.confirm-pair').click();
+    await ph.locator('text=Waiting for you (0)').waitFor({ timeout: 20_000 });
+    await shot(ph, 'phone-home');
+    const devices = running.credentials.list('dev');
+    expect(devices.map((d) => d.name)).toEqual(['Pixel test']);
+    // The device key stayed in the browser, non-extractable.
+    // (Evaluated in the page as text: this file is type-checked without the DOM library.)
+    const stored = `new Promise((resolve) => { const req = indexedDB.open('oracle'); req.onsuccess = () => { const get = req.result.transaction('device').objectStore('device').get('this'); get.onsuccess = () => resolve({ extractable: get.result.key.extractable, type: get.result.key.type }); }; })`;
+    expect(await ph.evaluate(stored)).toEqual({ extractable: false, type: 'private' });
+  });
+
+  it('the service worker registers where the certificate is trusted', async () => {
+    await expect.poll(() => ph.locator('#sw-status').textContent(), { timeout: 20_000 }).toContain('Offline shell: on');
+    const state = await ph.evaluate('navigator.serviceWorker.ready.then((r) => r.active && r.active.state)');
+    expect(['activating', 'activated']).toContain(state);
+    // The shell really is offline: with the network gone the app still starts, and says the gate is unreachable.
+    await phone.setOffline(true);
+    try {
+      await ph.goto(`${running.url}/`);
+      await ph.locator('text=Cannot check the gate').waitFor({ timeout: 10_000 });
+      await shot(ph, 'phone-offline');
+    } finally {
+      await phone.setOffline(false);
+    }
+    await ph.goto(`${running.url}/`);
+    await ph.locator('text=Waiting for you (0)').waitFor({ timeout: 20_000 });
+  });
+
+  it('the phone approves a T2 action and the waiting agent proceeds', async () => {
+    const target = join(tree.root, 'projects', 'app', 'old.txt');
+    writeFileSync(target, 'x');
+    const waiting = agent('fs.delete', { path: target });
+    const card = ph.locator('oracle-card', { hasText: 'fs.delete' });
+    await card.locator('button.approve').waitFor({ timeout: 20_000 });
+    expect(await card.locator('article').textContent()).toContain(target);
+    await shot(ph, 'phone-card-t2');
+    await card.locator('button.approve').click();
+    const reply = await waiting;
+    expect(reply.body).toMatchObject({ executed: true });
+    expect(existsSync(target)).toBe(false);
+    await ph.locator('text=Waiting for you (0)').waitFor();
+    await ph.locator('text=consumed').first().waitFor();
+  });
+
+  it('the phone cannot approve T3; the desktop can, with the typed phrase', async () => {
+    const target = join(tree.root, 'projects', 'app', 'tainted.txt');
+    writeFileSync(target, 'x');
+    // The session read external content: the delete is bumped from T2 to T3.
+    const waiting = agent('fs.delete', { path: target }, { session: 's-taint', provenance: [{ kind: 'external', source: 'https://evil.example/instructions' }] });
+    const phoneCard = ph.locator('oracle-card', { hasText: 'tainted.txt' });
+    await phoneCard.locator('text=Desktop only.').waitFor({ timeout: 20_000 });
+    expect(await phoneCard.locator('button').count()).toBe(0);
+    expect(await phoneCard.locator('article').textContent()).toContain('https://evil.example/instructions');
+    await shot(ph, 'phone-card-t3');
+
+    const deskCard = desk.locator('oracle-card', { hasText: 'tainted.txt' });
+    await deskCard.locator('input.phrase').waitFor({ timeout: 20_000 });
+    expect(await deskCard.locator('button.approve').isDisabled()).toBe(true);
+    const phrase = (await deskCard.locator('label code').textContent()) ?? '';
+    expect(phrase).toMatch(/^fs\.delete [0-9a-f]{6}$/u);
+    await deskCard.locator('input.phrase').fill(phrase);
+    await shot(desk, 'desktop-card-t3');
+    await deskCard.locator('button.approve').click();
+    expect((await waiting).body).toMatchObject({ executed: true });
+    expect(existsSync(target)).toBe(false);
+  });
+
+  it('HALT from the phone kills a running exec; the desktop resumes', async () => {
+    const cwd = join(tree.root, 'projects', 'app');
+    const running1 = agent('exec.run', { program: 'sleep', args: ['30'], cwd });
+    await expect.poll(() => running.runtime.toolhost.supervisor.live, { timeout: 10_000 }).toBeGreaterThan(0);
+    const started = Date.now();
+    await ph.locator('oracle-halt button.halt').click();
+    await shot(ph, 'phone-halt-confirm');
+    await ph.locator('oracle-halt button.confirm').click();
+    const reply = await running1;
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(reply.body).not.toMatchObject({ exit_code: 0 });
+    expect(running.runtime.toolhost.supervisor.live).toBe(0);
+    expect(running.runtime.mode()).toBe('halted');
+    await ph.locator('text=Halted. Resume from the desktop.').waitFor();
+    await shot(ph, 'phone-halted');
+    // New work is refused while halted.
+    expect((await agent('fs.read', { path: join(cwd, 'x') })).body).toMatchObject({ executed: false });
+    await desk.locator('button.resume').waitFor({ timeout: 10_000 });
+    await shot(desk, 'desktop-halted');
+    await desk.locator('button.resume').click();
+    await expect.poll(() => running.runtime.mode()).toBe('normal');
+    await ph.locator('oracle-halt button.halt').waitFor({ timeout: 10_000 });
+  });
+
+  it('the desktop shows the audit chain verified and lists devices with revoke', async () => {
+    await desk.locator('oracle-audit-panel button').click();
+    await expect.poll(() => desk.locator('.audit-verify').textContent()).toContain('Chain intact');
+    expect(await desk.locator('.audit-records li').count()).toBeGreaterThan(5);
+    expect(await desk.locator('ul.devices').textContent()).toContain('Pixel test');
+    await shot(desk, 'desktop-audit-devices');
+  });
+
+  it('a changed server key is refused by the phone with a clear screen', async () => {
+    await running.close();
+    // The other install, on the same address: another TLS key than the one the phone pinned.
+    running = await startServer({ home: other.home, policy, port });
+    await ph.reload();
+    await ph.locator('.changed-key').waitFor({ timeout: 20_000 });
+    expect(await ph.locator('.changed-key').textContent()).toContain('refuses to talk to this server');
+    expect(await ph.locator('oracle-card').count()).toBe(0);
+    await shot(ph, 'phone-changed-key');
+  });
+
+  it('works without the service worker from a clicked-through certificate', async () => {
+    const untrusted = await launchChromium();
+    try {
+      const context = await untrusted.newContext({ ...PHONE, ignoreHTTPSErrors: true });
+      const page = await context.newPage();
+      await page.goto(`${running.url}/`);
+      await page.locator('text=Pair this phone with ORACLE').waitFor();
+      await expect.poll(() => page.locator('#sw-status').textContent(), { timeout: 10_000 }).toContain('Offline shell: off');
+      expect(await page.evaluate('navigator.serviceWorker.getRegistration().then((r) => r === undefined)')).toBe(true);
+    } finally {
+      await untrusted.close();
+    }
+  });
+
+  it('no CSP, Trusted Types or script error on any screen', () => {
+    expect(errors).toEqual([]);
+  });
+});
