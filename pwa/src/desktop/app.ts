@@ -1,7 +1,7 @@
 import { LitElement, html, nothing, css } from 'lit';
 import type { SignedCard } from '../../../shared/approval-card.js';
 import { ApiError, json, request } from '../lib/api.js';
-import { verifyCard, type ApprovalsReply } from '../lib/cards.js';
+import { deciderName, verifyCard, type ApprovalsReply } from '../lib/cards.js';
 import { openLive } from '../lib/live.js';
 import type { Answer, CardCheck } from '../ui/approval-card.js';
 import { base } from '../ui/styles.js';
@@ -117,6 +117,7 @@ export class OracleDesktop extends LitElement {
   declare live: boolean;
   private serverKey: CryptoKey | undefined;
   private stream: { close: () => void } | undefined;
+  private auditTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor() {
     super();
@@ -189,6 +190,7 @@ export class OracleDesktop extends LitElement {
       for (const card of approvals.body.approvals) checks[card.approval_id] = this.serverKey !== undefined && (await verifyCard(this.serverKey, card)) ? 'verified' : 'bad-signature';
       this.checks = checks;
       this.cards = approvals.body.approvals;
+      this.auditSoon();
     } catch (e) {
       if (e instanceof ApiError && e.status === 401) this.signedIn = false;
       else this.notice = e instanceof Error ? e.message : 'refresh failed';
@@ -208,8 +210,16 @@ export class OracleDesktop extends LitElement {
     } finally {
       this.busy = false;
       await this.refresh();
-      void this.renderRoot.querySelector<OracleAuditPanel>('oracle-audit-panel')?.load();
     }
+  }
+
+  /** The newest audit records follow what happens, at most once a second (verification stays on demand). */
+  private auditSoon(): void {
+    if (this.auditTimer !== undefined) return;
+    this.auditTimer = setTimeout(() => {
+      this.auditTimer = undefined;
+      void this.renderRoot.querySelector<OracleAuditPanel>('oracle-audit-panel')?.load(false);
+    }, 1000);
   }
 
   private async answer(card: SignedCard, a: Answer): Promise<void> {
@@ -262,7 +272,7 @@ export class OracleDesktop extends LitElement {
           <div class="panel">
             <h2>Recent decisions</h2>
             <ul class="plain">
-              ${this.recent.map((r) => html`<li><strong>${r.state}</strong> ${r.tool} <span class="muted">${r.tier} · by ${r.device ?? 'nobody'} · ${r.decided_at ?? r.expires_at}</span></li>`)}
+              ${this.recent.map((r) => html`<li><strong>${r.state}</strong> ${r.tool} <span class="muted">${r.tier} · by ${deciderName(r.device, this.devices)} · ${r.decided_at ?? r.expires_at}</span></li>`)}
             </ul>
           </div>
         </section>

@@ -11,7 +11,7 @@ interface Verify {
 }
 
 interface AuditReply {
-  readonly verify: Verify;
+  readonly verify: Verify | null;
   readonly records: readonly Record<string, unknown>[];
 }
 
@@ -37,10 +37,12 @@ export class OracleAuditPanel extends LitElement {
     void this.load();
   }
 
-  async load(): Promise<void> {
+  /** The newest records, and with `verify` the whole chain checked again (it reads the whole log). */
+  async load(verify = true): Promise<void> {
     this.loading = true;
     try {
-      this.reply = (await request<AuditReply>('/api/v1/desk/audit?limit=30')).body;
+      const reply = (await request<AuditReply>(`/api/v1/desk/audit?limit=30&verify=${verify ? '1' : '0'}`)).body;
+      this.reply = { verify: reply.verify ?? this.reply?.verify ?? null, records: reply.records };
       this.problem = '';
     } catch (e) {
       this.problem = e instanceof ApiError ? e.message : 'could not read the audit log';
@@ -62,7 +64,7 @@ export class OracleAuditPanel extends LitElement {
       ${this.problem === '' ? nothing : html`<p class="error">${this.problem}</p>`}
       ${r === undefined
         ? nothing
-        : html`${this.verdict(r.verify)}
+        : html`${r.verify === null ? nothing : this.verdict(r.verify)}
             <ul class="plain audit-records">
               ${r.records.map((rec) => html`<li><strong>${s(rec['kind'])}</strong> ${s(rec['tool'])} ${s(rec['decision'] ?? rec['outcome'])} <span class="muted">#${s(rec['seq'])} · ${s(rec['ts'])} · ${s(rec['actor'])}</span>${rec['args_preview'] === undefined ? nothing : html`<pre>${s(rec['args_preview'])}</pre>`}</li>`)}
             </ul>`}

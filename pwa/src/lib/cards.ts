@@ -1,6 +1,6 @@
 import { cardSigningInput, type SignedCard } from '../../../shared/approval-card.js';
 import { fixedBytes } from '../../../shared/pairing/bytes.js';
-import { ecdsaVerify } from '../../../shared/pairing/protocol.js';
+import { ecdsaVerify, type Key } from '../../../shared/pairing/protocol.js';
 
 /** The approvals list as the server sends it. */
 export interface ApprovalsReply {
@@ -10,7 +10,7 @@ export interface ApprovalsReply {
 }
 
 /** SPEC §9a: a card is offered for approval only when the pinned server key signed exactly it. */
-export async function verifyCard(key: CryptoKey, card: SignedCard): Promise<boolean> {
+export async function verifyCard(key: Key, card: SignedCard): Promise<boolean> {
   const sig = fixedBytes(card.card_sig, 64);
   if (sig === undefined) return false;
   try {
@@ -67,4 +67,17 @@ export function detailsOf(preview: Readonly<Record<string, unknown>>): Detail[] 
 /** Splits a value so redaction markers can be shown marked: `[REDACTED:kind]` pieces flagged. */
 export function redactionParts(value: string): { readonly text: string; readonly redacted: boolean }[] {
   return value.split(/(\[REDACTED:[a-z0-9-]+\])/u).filter((p) => p !== '').map((p) => ({ text: p, redacted: /^\[REDACTED:[a-z0-9-]+\]$/u.test(p) }));
+}
+
+/** The pin as the desktop and `oracle serve` print it (standard base64), so a person can compare them. */
+export function displayPin(base64url: string): string {
+  const b64 = base64url.replace(/-/gu, '+').replace(/_/gu, '/');
+  return b64 + '='.repeat((4 - (b64.length % 4)) % 4);
+}
+
+/** Who decided, by device name when the device is known. */
+export function deciderName(device: string | null, devices: readonly { readonly id: string; readonly name: string }[]): string {
+  if (device === null) return 'nobody (expired or withdrawn)';
+  if (device === 'desktop') return 'the desktop';
+  return devices.find((d) => d.id === device)?.name ?? device;
 }

@@ -1,7 +1,7 @@
 import { LitElement, html, nothing, css } from 'lit';
 import type { SignedCard } from '../../../shared/approval-card.js';
 import { ApiError } from '../lib/api.js';
-import { verifyCard, type ApprovalsReply } from '../lib/cards.js';
+import { deciderName, displayPin, verifyCard, type ApprovalsReply } from '../lib/cards.js';
 import { DeviceClient } from '../lib/device-client.js';
 import { forgetDevice, loadDevice, type StoredDevice } from '../lib/device-store.js';
 import { openLive } from '../lib/live.js';
@@ -236,7 +236,7 @@ export class OraclePhone extends LitElement {
         <h2 id="recent-h">Recent decisions</h2>
         ${this.recent.length === 0 ? html`<p class="muted">None yet.</p>` : nothing}
         <ul class="plain">
-          ${this.recent.map((r) => html`<li><strong>${r.state}</strong> ${r.tool} <span class="muted">${r.tier} · ${r.device ?? 'nobody'} · ${r.decided_at ?? r.expires_at}</span>${r.message === null ? nothing : html`<br /><span class="muted">“${r.message}”</span>`}</li>`)}
+          ${this.recent.map((r) => html`<li><strong>${r.state}</strong> ${r.tool} <span class="muted">${r.tier} · ${deciderName(r.device, this.devices)} · ${r.decided_at ?? r.expires_at}</span>${r.message === null ? nothing : html`<br /><span class="muted">“${r.message}”</span>`}</li>`)}
         </ul>
       </section>
       <section class="panel" aria-labelledby="devices-h">
@@ -259,8 +259,8 @@ export class OraclePhone extends LitElement {
         return html`<section class="panel changed-key" role="alert">
           <h1>The gate’s key changed</h1>
           <p class="error">This phone refuses to talk to this server: it does not hold the key this phone was paired with. Someone may be impersonating your gate, or it was reinstalled.</p>
-          <p>Pinned key: <code>${s.pinned}</code></p>
-          <p>Key offered now: <code>${s.seen}</code></p>
+          <p>Pinned key: <code>${displayPin(s.pinned)}</code></p>
+          <p>Key offered now: <code>${displayPin(s.seen)}</code></p>
           <p>If you reinstalled ORACLE yourself, forget this gate and pair again from the desktop.</p>
           <button class="quiet" @click=${() => void this.forget()}>Forget this gate</button>
         </section>`;

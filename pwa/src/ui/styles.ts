@@ -106,6 +106,10 @@ export const base = css`
     max-height: 16rem;
     overflow: auto;
   }
+  code {
+    overflow-wrap: anywhere;
+    word-break: break-all;
+  }
   .muted {
     color: var(--muted);
   }

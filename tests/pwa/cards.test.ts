@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { cardSigningInput, type ApprovalCard } from '../../shared/approval-card.js';
+import { toBase64Url } from '../../shared/pairing/bytes.js';
+import { detailsOf, displayPin, redactionParts, verifyCard } from '../../pwa/src/lib/cards.js';
+
+/**
+ * The PWA's card logic (SPEC §9a, §10), run under Node's WebCrypto: a card is offered only when
+ * the pinned key signed exactly it, and what a person reads is the exact action.
+ */
+const subtle = globalThis.crypto.subtle;
+
+const card: ApprovalCard = {
+  approval_id: 'ap_0123456789abcdef01234567',
+  trace_id: 'ac_1',
+  tool: 'exec.run',
+  arg_hash: 'sha256:00',
+  tier: 'T2',
+  requested_at: '2026-11-29T00:00:00.000Z',
+  expires_at: '2026-11-29T00:05:00.000Z',
+  reason: 'needs a person',
+  preview: { tool: 'exec.run', args: { program: 'git', args: ['push', '', 'a b'], cwd: '/p', timeout: 60 } },
+  provenance: [],
+  nonce: 'n',
+  session: null,
+  project: null,
+  agent: 'claude-code',
+  state: 'pending',
+  device: null,
+  decided_at: null,
+  message: null,
+};
+
+describe('approval cards in the PWA', () => {
+  it('verifies the server signature and refuses any changed field or another key', async () => {
+    const server = await subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, false, ['sign', 'verify']);
+    const sig = new Uint8Array(await subtle.sign({ name: 'ECDSA', hash: 'SHA-256' }, server.privateKey, cardSigningInput(card)));
+    const signed = { ...card, card_sig: toBase64Url(sig) };
+    expect(await verifyCard(server.publicKey, signed)).toBe(true);
+    expect(await verifyCard(server.publicKey, { ...signed, preview: { tool: 'exec.run', args: { program: 'rm', args: ['-rf', '/'] } } })).toBe(false);
+    expect(await verifyCard(server.publicKey, { ...signed, tier: 'T3' })).toBe(false);
+    expect(await verifyCard(server.publicKey, { ...signed, card_sig: 'garbage' })).toBe(false);
+    const other = await subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, false, ['sign', 'verify']);
+    expect(await verifyCard(other.publicKey, signed)).toBe(false);
+  });
+
+  it('renders argv word by word, quoted, so empty words and spaces show', () => {
+    const details = detailsOf(card.preview);
+    expect(details[0]).toEqual({ label: 'argv', value: '"git"\n"push"\n""\n"a b"', block: true });
+    expect(details.map((d) => d.label)).toEqual(['argv', 'working directory', 'timeout']);
+  });
+
+  it('shows every argument, including ones it has no label for, and the request a fetch sends', () => {
+    const labels = detailsOf({ tool: 'net.fetch', args: { url: 'https://x/', method: 'POST', headers: { a: 'b' }, body: 'k=[REDACTED:aws-key]', extra: 1 } }).map((d) => d.label);
+    expect(labels).toEqual(['method', 'url', 'headers', 'body sent', 'extra']);
+  });
+
+  it('marks redactions and shows pins as the desktop prints them', () => {
+    expect(redactionParts('key=[REDACTED:aws-key] end')).toEqual([
+      { text: 'key=', redacted: false },
+      { text: '[REDACTED:aws-key]', redacted: true },
+      { text: ' end', redacted: false },
+    ]);
+    expect(displayPin('zpGNU1zG0Synqwi_wRBZd793Pb6l2M2rU5BvbqKHPOE')).toBe('zpGNU1zG0Synqwi/wRBZd793Pb6l2M2rU5BvbqKHPOE=');
+  });
+});
