@@ -2,10 +2,10 @@ import { normaliseHost } from '../policy/names.js';
 import type { EgressHost, EgressPolicy } from '../policy/types.js';
 import { refused, tiered, type Outcome } from './outcome.js';
 
-const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/u;
+export const METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+export const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/u;
 /** Headers that change where or how the request travels: refused, the card could not show it. */
-const REFUSED_HEADERS = new Set(['host', 'connection', 'keep-alive', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'content-length', 'expect']);
+export const REFUSED_HEADERS: ReadonlySet<string> = new Set(['host', 'connection', 'keep-alive', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'content-length', 'expect']);
 /** Credentials and forwarding claims a model never supplies (SPEC §6): removed, and said so. */
 const STRIPPED_HEADER = /^(?:authorization|cookie|proxy-.*|forwarded|x-forwarded-.*|x-real-ip|via)$/u;
 const DEFAULT_PORT: Readonly<Record<string, string>> = { 'https:': '443', 'http:': '80' };

@@ -31,6 +31,9 @@ const FORCE = ['--force', '--force-with-lease', '--force-if-includes', '--mirror
 const NETWORK = new Set(['fetch', 'pull', 'push', 'clone', 'ls-remote', 'submodule', 'remote', 'archive']);
 const WRITES = new Set(['commit', 'merge', 'rebase', 'cherry-pick', 'revert', 'reset', 'tag', 'branch', 'switch', 'checkout', 'restore', 'stash', 'add', 'rm', 'mv', 'am', 'apply', 'worktree', 'notes', 'clean', 'gc', 'prune', 'pull', 'init', 'clone', 'update-ref', 'replace']);
 
+/** The built-in git rules as data, for translators that must state them elsewhere (bench/cedar). */
+export const GIT_RULES = { bannedLong: BANNED_LONG, bannedShort: BANNED_SHORT, force: FORCE, network: NETWORK, writes: WRITES } as const;
+
 export function gitNeeds(argv: readonly string[]): { capabilities: ('net.egress' | 'git.write')[]; floor: 'T1' | 'T2' } {
   const subcommand = argv[0] ?? '';
   const capabilities: ('net.egress' | 'git.write')[] = [];

@@ -58,7 +58,7 @@ function judgeArgv(program: string, argv: readonly string[], rules: ReadonlyMap<
   return refused('PROGRAM_ARGS_REFUSED', rule.rule, `no rule of \`${program}\` covers \`${joined}\``);
 }
 
-function isGit(program: string, pinned: string): boolean {
+export function isGit(program: string, pinned: string): boolean {
   const base = pinned.split(/[\\/]/u).pop()?.toLowerCase() ?? '';
   return program === 'git' || base === 'git' || base === 'git.exe';
 }

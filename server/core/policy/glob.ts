@@ -23,13 +23,22 @@ export interface Glob {
  * - parentheses are literal (`C:/Program Files (x86)`), and a leading `!` is not a negation.
  */
 export function compileGlob(pattern: string, options: GlobOptions, relativeToRoot = false): Glob {
-  const p = pattern.normalize('NFC').replace(/^(?:\.\/)+/u, '').replace(/[()]/gu, '\\$&').replace(/\/+$/u, '');
-  let base: string;
-  if (relativeToRoot) base = p.includes('/') ? p.replace(/^\/+/u, '') : `**/${p}`;
-  else if (/^(?:\/|[A-Za-z]:\/)/u.test(p) || p.startsWith('**/')) base = p;
-  else base = `**/${p}`;
+  // Parentheses are literal: escaped for picomatch, which would read `+(x)` as an extended glob.
+  const base = globBase(pattern, relativeToRoot).replace(/[()]/gu, '\\$&');
   const test = picomatch(base.endsWith('/**') ? [base] : [base, `${base}/**`], { ...options, nonegate: true });
   return { pattern, test, pieces: literalPieces(base, options.nocase) };
+}
+
+/**
+ * The glob a policy pattern stands for, before `/**` is added and before parentheses are
+ * escaped: `.ssh` → `** /.ssh`, `./a/` → `a`, `/etc/**` stays. Exported for translators (the
+ * Cedar reference in bench/) that must read patterns exactly as the gate does.
+ */
+export function globBase(pattern: string, relativeToRoot = false): string {
+  const p = pattern.normalize('NFC').replace(/^(?:\.\/)+/u, '').replace(/\/+$/u, '');
+  if (relativeToRoot) return p.includes('/') ? p.replace(/^\/+/u, '') : `**/${p}`;
+  if (/^(?:\/|[A-Za-z]:\/)/u.test(p) || p.startsWith('**/')) return p;
+  return `**/${p}`;
 }
 
 /**
