@@ -1,70 +1,149 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import type { StatefulAuthorizationCall } from '@cedar-policy/cedar-wasm/nodejs';
 import { decide } from '../server/core/decide/decide.js';
-import { testContext } from '../tests/fixtures/context.js';
-import { memoryReader, type MemoryNode } from '../tests/fixtures/memory-fs.js';
-import { summarize, type Figure } from './stats.js';
+import type { Decision } from '../shared/decision.js';
+import { crossCheck, type Agreement } from './cedar/agreement.js';
+import { EDGE_ACTIONS } from './cedar/edges.js';
+import { cedarEngine, type CedarAnswer } from './cedar/engine.js';
+import { mergedByEffect, onePolicyPerRule } from './cedar/merge.js';
+import { TRANSLATION_NOTES } from './cedar/notes.js';
+import { translatePolicy } from './cedar/policy-set.js';
+import { cedarPrincipal, cedarRequests } from './cedar/request.js';
+import { corpus, type Action } from './corpus.js';
+import { percentiles, type Figure } from './stats.js';
 
 /**
- * decide() under the shipped default policy on a corpus of 10,000 realistic actions (SPEC §14:
- * p99 under 50 µs excluding file-system resolution, so links are read from memory). The Cedar
- * reference the SPEC asks for beside it is not built yet; this figure stands alone until it is.
+ * decide() beside Cedar on one corpus (SPEC §14): 10,000 realistic actions under the shipped
+ * default policy; the policy translated to Cedar and evaluated by @cedar-policy/cedar-wasm with a
+ * preparsed policy set; a cross-check that both reach the same allow/deny on every action.
+ *
+ * What decide() includes: schema validation, SPEC §5 lexing and the resolver's walk over the
+ * path's ancestors, scopes, deny_always, program grammar with argv paths, egress, capabilities,
+ * tiers and the decision object. Excluded, as the budget says: file-system resolution; links are
+ * looked up in an in-memory table (bench/link-table.ts), a hash probe per path segment.
+ * What Cedar includes: statefulIsAuthorized for every request of the action (JS → wasm → JS).
+ * Excluded, in Cedar's favour: building the requests (canonicalising, tokenising), done before
+ * timing.
  */
-const CORPUS = 10_000;
-const HOME = '/home/u';
-const APP = `${HOME}/projects/app`;
+const COUNT = 10_000;
+const DECIDE_PASSES = 3;
 
-export function decideBench(): Figure[] {
-  const corpus = actions(CORPUS);
-  const nodes: Record<string, MemoryNode> = {};
-  for (const a of corpus) {
-    const path = a.args['path'];
-    if (typeof path === 'string') nodes[path] = 'file';
+export interface PolicyEngines {
+  readonly figures: Figure[];
+  readonly report: EnginesReport;
+}
+
+export interface EnginesReport {
+  readonly corpus: number;
+  readonly cedar_version: string;
+  readonly cedar_requests_per_action: number;
+  readonly cedar_policies: { readonly per_rule: number; readonly merged: number };
+  /** decide() throughput over the faster Cedar form's (SPEC §14: at least 10). */
+  readonly throughput_ratio: number;
+  readonly budget: { readonly ratio_at_least_10: boolean; readonly decide_p99_under_50_us: boolean };
+  readonly agreement: Agreement;
+  /** The same check on a few untimed actions at the edges of the translation. */
+  readonly edge_agreement: Agreement;
+  readonly inexact_rules: readonly string[];
+  readonly notes: readonly string[];
+}
+
+export function policyEnginesBench(): PolicyEngines {
+  const { actions, ctx } = corpus(COUNT);
+  const translation = translatePolicy(ctx);
+  const principal = cedarPrincipal(ctx);
+  const forms = [
+    { name: 'one policy per rule', policies: onePolicyPerRule(translation.policies) },
+    { name: 'merged into one permit and one forbid', policies: mergedByEffect(translation.policies) },
+  ];
+  const engines = forms.map((form, i) => ({ ...form, engine: cedarEngine(`oracle-${String(i)}`, form.policies, principal) }));
+  const requests = actions.map((a) => cedarRequests(a, ctx));
+
+  // decide() runs before, between and after the Cedar forms, so all share the machine's moods.
+  const decideRuns: Timed<Decision>[] = [];
+  const cedarRuns: Timed<CedarAnswer>[] = [];
+  decideRuns.push(timeDecide(actions, ctx));
+  for (const { engine } of engines) {
+    const calls = requests.map((r) => engine.calls(r));
+    cedarRuns.push(timeCedar(calls, engine.authorize));
+    decideRuns.push(timeDecide(actions, ctx));
   }
-  const ctx = testContext(readFileSync(join(import.meta.dirname, '..', 'config', 'policy.yaml'), 'utf8'), {
-    reader: memoryReader(nodes),
-    userHome: HOME,
-    pins: { git: '/usr/bin/git', npm: '/usr/bin/npm', python3: '/usr/bin/python3', node: '/usr/bin/node' },
+  while (decideRuns.length < DECIDE_PASSES) decideRuns.push(timeDecide(actions, ctx));
+
+  const decideFigure = pooled(decideRuns, (mix) => `decide(): default policy, ${String(COUNT)} actions (${mix})`);
+  const version = engines[0]?.engine.version ?? '?';
+  const cedarFigures = cedarRuns.map((run, i) => {
+    const form = engines[i];
+    const count = Object.keys(form?.policies ?? {}).length;
+    return pooled([run], (mix) => `Cedar ${version} wasm, ${form?.name ?? ''} (${String(count)}), same actions (${mix})`);
   });
-  for (const a of corpus.slice(0, 500)) decide(a, ctx); // warm up
-  const samples: number[] = [];
-  const counts = new Map<string, number>();
-  const started = process.hrtime.bigint();
-  for (const a of corpus) {
-    const t = process.hrtime.bigint();
-    const d = decide(a, ctx);
-    samples.push(Number(process.hrtime.bigint() - t) / 1000);
-    counts.set(d.decision, (counts.get(d.decision) ?? 0) + 1);
-  }
-  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  const mix = [...counts].map(([k, v]) => `${k} ${String(v)}`).join(', ');
-  return [{ ...summarize(`decide(): default policy, ${String(CORPUS)} actions (${mix})`, samples), per_second: Math.round(CORPUS / seconds) }];
-}
-
-interface Action {
-  readonly tool: string;
-  readonly args: Record<string, unknown>;
-}
-
-/** A deterministic mix shaped like a coding session: mostly reads, then writes, runs and a few refusals. */
-function actions(count: number): Action[] {
-  let seed = 42;
-  const next = () => {
-    seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
-    return seed / 2_147_483_648;
+  const fastestCedar = Math.max(...cedarFigures.map((f) => f.per_second));
+  const oracleDecisions = decideRuns[0]?.results ?? [];
+  const agreement = crossCheck(
+    cedarRuns[0]?.results.map((cedar, i) => ({ action: actions[i], oracle: oracleDecisions[i] as Decision, cedar })) ?? [],
+  );
+  const merged = cedarRuns[1]?.results ?? [];
+  const mergedAgrees = merged.every((answer, i) => (answer.decision === 'deny') === (cedarRuns[0]?.results[i]?.decision === 'deny'));
+  if (!mergedAgrees) throw new Error('the merged Cedar form decided differently from the per-rule form: the merge is broken');
+  const perRule = engines[0]?.engine;
+  const edges = crossCheck(EDGE_ACTIONS.map((action) => ({ action, oracle: decide(action, ctx), cedar: perRule === undefined ? undefined : perRule.authorize(perRule.calls(cedarRequests(action, ctx))) })).filter(hasCedar));
+  const ratio = Math.round((decideFigure.per_second / fastestCedar) * 10) / 10;
+  return {
+    figures: [decideFigure, ...cedarFigures],
+    report: {
+      corpus: COUNT,
+      cedar_version: version,
+      cedar_requests_per_action: Math.round((requests.reduce((n, r) => n + r.length, 0) / COUNT) * 100) / 100,
+      cedar_policies: { per_rule: Object.keys(forms[0]?.policies ?? {}).length, merged: Object.keys(forms[1]?.policies ?? {}).length },
+      throughput_ratio: ratio,
+      budget: { ratio_at_least_10: ratio >= 10, decide_p99_under_50_us: decideFigure.p99_us < 50 },
+      agreement,
+      edge_agreement: edges,
+      inexact_rules: translation.inexact,
+      notes: TRANSLATION_NOTES,
+    },
   };
-  const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)] as T;
-  const file = () => `${APP}/${pick(['src', 'src/lib', 'tests', 'docs'])}/${pick(['index', 'util', 'api', 'model', 'view'])}${String(Math.floor(next() * 40))}.${pick(['ts', 'md', 'json'])}`;
-  const out: Action[] = [];
-  for (let i = 0; i < count; i++) {
-    const r = next();
-    if (r < 0.45) out.push({ tool: 'fs.read', args: { path: file() } });
-    else if (r < 0.55) out.push({ tool: 'fs.list', args: { path: `${APP}/${pick(['src', 'tests', 'docs'])}` } });
-    else if (r < 0.7) out.push({ tool: 'fs.write', args: { path: file(), content: 'export const x = 1;\n' } });
-    else if (r < 0.73) out.push({ tool: 'fs.delete', args: { path: file() } });
-    else if (r < 0.85) out.push({ tool: 'exec.run', args: { ...pick([{ program: 'git', args: ['status'] }, { program: 'npm', args: ['test'] }, { program: 'python3', args: ['-m', 'pytest', '-q'] }, { program: 'git', args: ['push', '--force'] }]), cwd: APP } });
-    else if (r < 0.93) out.push({ tool: 'net.fetch', args: { url: pick(['https://registry.npmjs.org/react', 'https://pypi.org/simple/requests/', 'https://evil.example/x']), method: 'GET' } });
-    else out.push({ tool: 'fs.read', args: { path: pick([`${HOME}/.ssh/id_rsa`, `${APP}/.env`, `${HOME}/.aws/credentials`, '/etc/shadow']) } });
+}
+
+function hasCedar<T extends { cedar: CedarAnswer | undefined }>(item: T): item is T & { cedar: CedarAnswer } {
+  return item.cedar !== undefined;
+}
+
+interface Timed<T> {
+  readonly samples: number[];
+  readonly seconds: number;
+  readonly results: T[];
+  readonly mix: Map<string, number>;
+}
+
+function timeDecide(actions: readonly Action[], ctx: Parameters<typeof decide>[1]): Timed<Decision> {
+  for (const a of actions.slice(0, 500)) decide(a, ctx); // warm up
+  return timeEach(actions, (a) => decide(a, ctx), (d) => d.decision);
+}
+
+function timeCedar(calls: readonly StatefulAuthorizationCall[][], authorize: (calls: readonly StatefulAuthorizationCall[]) => CedarAnswer): Timed<CedarAnswer> {
+  for (const c of calls.slice(0, 500)) authorize(c); // warm up
+  return timeEach(calls, authorize, (a) => a.decision);
+}
+
+function timeEach<I, T>(items: readonly I[], run: (item: I) => T, label: (result: T) => string): Timed<T> {
+  const samples: number[] = [];
+  const results: T[] = [];
+  const mix = new Map<string, number>();
+  const started = process.hrtime.bigint();
+  for (const item of items) {
+    const t = process.hrtime.bigint();
+    const result = run(item);
+    samples.push(Number(process.hrtime.bigint() - t) / 1000);
+    results.push(result);
+    mix.set(label(result), (mix.get(label(result)) ?? 0) + 1);
   }
-  return out;
+  return { samples, results, mix, seconds: Number(process.hrtime.bigint() - started) / 1e9 };
+}
+
+/** One figure from several passes over the corpus: their samples pooled, throughput over their total time. */
+function pooled<T>(runs: readonly Timed<T>[], name: (mix: string) => string): Figure {
+  const samples = runs.flatMap((r) => r.samples);
+  const seconds = runs.reduce((s, r) => s + r.seconds, 0);
+  const mix = [...(runs[0]?.mix ?? new Map<string, number>())].map(([k, v]) => `${k} ${String(v)}`).join(', ');
+  return { name: name(mix), runs: samples.length, ...percentiles(samples), per_second: Math.round(samples.length / seconds) };
 }

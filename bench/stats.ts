@@ -36,6 +36,7 @@ export function percentiles(samples: number[]): { p50_us: number; p99_us: number
 const round = (n: number) => Math.round(n * 10) / 10;
 
 export function table(figures: readonly Figure[]): string {
-  const rows = figures.map((f) => `${f.name.padEnd(72)} ${String(f.p50_us).padStart(10)} ${String(f.p99_us).padStart(10)} ${String(f.per_second).padStart(10)}`);
-  return [`${'measure'.padEnd(72)} ${'p50 µs'.padStart(10)} ${'p99 µs'.padStart(10)} ${'per s'.padStart(10)}`, ...rows].join('\n');
+  const width = Math.max(72, ...figures.map((f) => f.name.length));
+  const rows = figures.map((f) => `${f.name.padEnd(width)} ${String(f.p50_us).padStart(10)} ${String(f.p99_us).padStart(10)} ${String(f.per_second).padStart(10)}`);
+  return [`${'measure'.padEnd(width)} ${'p50 µs'.padStart(10)} ${'p99 µs'.padStart(10)} ${'per s'.padStart(10)}`, ...rows].join('\n');
 }
