@@ -6,6 +6,7 @@ import type { GateMode } from '../core/decide/context.js';
 import type { Caller, CallerVerifier } from './caller.js';
 import { fail } from './errors.js';
 import { ATTEST_NONCE, attestInput } from '../../shared/attest.js';
+import { RateLimiter } from '../core/pairing/rate-limit.js';
 import { actionsRoutes, hookRoutes, type ActionsService } from './routes/actions.js';
 import { controlRoutes, type DeviceRegistry, type GateControl } from './routes/control.js';
 import { eventRoutes, type EventSource } from './routes/events.js';
@@ -52,6 +53,9 @@ export interface AppDeps {
 
 type Vars = { Variables: { caller: Caller } };
 
+/** Key checks per address and minute: one per phone start, far above any person's use. */
+const ATTEST_RATE_LIMIT = { max: 60, windowMs: 60_000 };
+
 /**
  * createApp(deps) builds the Hono app and never listens (SPEC §2); tests call `app.request`.
  * Every `/api/v1` route except health requires a credential, checked before any handler runs.
@@ -62,6 +66,7 @@ export function createApp(deps: AppDeps): Hono<Vars> {
   const loopback = (c: Context<Vars>): boolean => deps.isLoopback(c);
   // Everything gets `default-src 'none'` unless a page route set its own (stricter-than-needed) policy.
   app.use('*', secureHeaders({ contentSecurityPolicy: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] }, referrerPolicy: 'no-referrer', overwrite: false }));
+  const attestLimit = new RateLimiter(ATTEST_RATE_LIMIT, deps.now);
   app.get('/api/v1/health', (c) => {
     const status = deps.gateStatus();
     return c.json({ ok: true, mode: status.mode, spki_sha256: deps.spkiSha256, policy_digest: status.policyDigest, ca_sha256: deps.ca.fingerprint256 });
@@ -76,8 +81,8 @@ export function createApp(deps: AppDeps): Hono<Vars> {
   // Application-layer pinning (SPEC §9a): a phone asks for a fresh nonce to be signed on every
   // start and checks it against the pin it stored at pairing; a changed key is refused there.
   app.get('/api/v1/attest', async (c) => {
-    // Each answer costs a signature: limited per address like pairing.
-    if (!(await deps.pairing.admit(deps.clientAddress(c) ?? 'unknown'))) return fail(c, 'RATE_LIMITED', 'too many requests; wait a minute');
+    // Each answer costs a signature: limited per address, apart from pairing (a phone starts often).
+    if (!attestLimit.allow(deps.clientAddress(c) ?? 'unknown')) return fail(c, 'RATE_LIMITED', 'too many key checks from this address; wait a minute');
     const nonce = c.req.query('nonce') ?? '';
     if (!ATTEST_NONCE.test(nonce)) return fail(c, 'INPUT_INVALID', '`nonce` is 16 to 64 random bytes, base64url');
     const sig = await deps.tlsSign(attestInput(nonce));

@@ -176,6 +176,27 @@ describe.skipIf(!existsSync('/usr/bin/chromium'))('the PWA in Chromium', () => {
     expect(existsSync(target)).toBe(false);
   });
 
+  it('the phone denies with a message the agent receives; the desktop undoes a T1 write', async () => {
+    const target = join(tree.root, 'projects', 'app', 'keep.txt');
+    writeFileSync(target, 'keep');
+    const waiting = agent('fs.delete', { path: target });
+    const card = ph.locator('oracle-card', { hasText: 'keep.txt' });
+    await card.locator('button.deny').waitFor({ timeout: 20_000 });
+    await card.locator('input').fill('not this file, use tmp/');
+    await card.locator('button.deny').click();
+    expect(JSON.stringify((await waiting).body)).toContain('not this file, use tmp/');
+    expect(existsSync(target)).toBe(true);
+
+    // A T1 write runs at once and can be undone from the desktop: the old bytes come back.
+    const written = await agent('fs.write', { path: target, content: 'overwritten' });
+    expect(written.body).toMatchObject({ executed: true });
+    const row = desk.locator('ul.undo-list li', { hasText: 'keep.txt' }).first();
+    await row.locator('button.undo').click({ timeout: 20_000 });
+    await expect.poll(() => readFileSync(target, 'utf8'), { timeout: 10_000 }).toBe('keep');
+    await row.locator('text=undone').waitFor({ timeout: 10_000 });
+    await shot(desk, 'desktop-undo');
+  });
+
   it('HALT from the phone kills a running exec; the desktop resumes', async () => {
     const cwd = join(tree.root, 'projects', 'app');
     const running1 = agent('exec.run', { program: 'sleep', args: ['30'], cwd });
@@ -206,6 +227,36 @@ describe.skipIf(!existsSync('/usr/bin/chromium'))('the PWA in Chromium', () => {
     expect(await desk.locator('.audit-records li').count()).toBeGreaterThan(5);
     expect(await desk.locator('ul.devices').textContent()).toContain('Pixel test');
     await shot(desk, 'desktop-audit-devices');
+  });
+
+  it('pairs a second phone with the typed code, and the desktop revokes it at once', async () => {
+    const second = await browser.newContext(PHONE);
+    try {
+      const page = await second.newPage();
+      watch(page, 'typed phone');
+      await desk.locator('button.start-code').click();
+      const code = ((await desk.locator('.pairing-code').textContent()) ?? '').trim();
+      expect(code).toMatch(/^\d{8}$/u);
+      await page.goto(`${running.url}/`);
+      await page.locator('#name').fill('Typed phone');
+      await page.locator('#code').fill(code);
+      await page.locator('button[type=submit]').click();
+      const shown = (await page.locator('.comparison strong').textContent({ timeout: 20_000 })) ?? '';
+      await expect.poll(() => desk.locator('.code.comparison').textContent(), { timeout: 10_000 }).toBe(shown);
+      expect(await desk.locator('oracle-pairing-panel').locator('text=this comparison is what stops a relay').count()).toBe(1);
+      await desk.locator('button.confirm-pair').click();
+      await page.locator('text=Waiting for you (0)').waitFor({ timeout: 20_000 });
+      const typed = running.credentials.list('dev').find((d) => d.name === 'Typed phone');
+      expect(typed?.revoked_at).toBeNull();
+      await desk.reload();
+      await desk.locator('ul.devices li', { hasText: 'Typed phone' }).locator('button.revoke').click({ timeout: 20_000 });
+      await expect.poll(() => running.credentials.list('dev').find((d) => d.name === 'Typed phone')?.revoked_at ?? null).not.toBeNull();
+      await page.reload();
+      await page.locator('text=This phone is no longer paired').waitFor({ timeout: 20_000 });
+      await shot(page, 'phone-revoked');
+    } finally {
+      await second.close();
+    }
   });
 
   it('a changed server key is refused by the phone with a clear screen', async () => {

@@ -1,7 +1,9 @@
 import { LitElement, html, nothing, css } from 'lit';
 import type { SignedCard } from '../../../shared/approval-card.js';
 import { ApiError, json, request } from '../lib/api.js';
-import { deciderName, verifyCard, type ApprovalsReply } from '../lib/cards.js';
+import { deciderName, displayPin, when, verifyCard, type ApprovalsReply } from '../lib/cards.js';
+import { fromBase64Url, toBase64Url } from '../../../shared/pairing/bytes.js';
+import { sha256 } from '../../../shared/pairing/protocol.js';
 import { openLive } from '../lib/live.js';
 import type { Answer, CardCheck } from '../ui/approval-card.js';
 import { base } from '../ui/styles.js';
@@ -148,13 +150,14 @@ export class OracleDesktop extends LitElement {
   private async start(): Promise<void> {
     try {
       this.health = (await request<Health>('/api/v1/health')).body;
-      // The key that signs cards: the server's own TLS key, the one this page is served with.
-      const attest = (await request<{ spki: string }>(`/api/v1/attest?nonce=${'d'.repeat(22)}`)).body;
-      const der = Uint8Array.from(atob(attest.spki.replace(/-/gu, '+').replace(/_/gu, '/')), (ch) => ch.charCodeAt(0));
+      // The key that signs cards: the server's own TLS key, checked against the pin health reports.
+      const attest = (await request<{ spki: string }>(`/api/v1/attest?nonce=${toBase64Url(globalThis.crypto.getRandomValues(new Uint8Array(18)))}`)).body;
+      const der = fromBase64Url(attest.spki);
+      if (der === undefined || displayPin(toBase64Url(await sha256(globalThis.crypto.subtle, der))) !== this.health.spki_sha256) throw new ApiError(0, 'KEY_MISMATCH', 'the server key does not match its own pin');
       this.serverKey = await globalThis.crypto.subtle.importKey('spki', der, { name: 'ECDSA', namedCurve: 'P-256' }, false, ['verify']);
     } catch (e) {
-      this.notice = e instanceof ApiError ? e.message : 'the gate cannot be reached';
-      return;
+      // Without the key no card verifies, so none is offered; the rest of the screen still works.
+      this.notice = e instanceof ApiError ? `Cannot check the server key: ${e.message}` : 'the gate cannot be reached';
     }
     await this.refresh();
     if (this.signedIn !== true) return;
@@ -272,7 +275,7 @@ export class OracleDesktop extends LitElement {
           <div class="panel">
             <h2>Recent decisions</h2>
             <ul class="plain">
-              ${this.recent.map((r) => html`<li><strong>${r.state}</strong> ${r.tool} <span class="muted">${r.tier} · by ${deciderName(r.device, this.devices)} · ${r.decided_at ?? r.expires_at}</span></li>`)}
+              ${this.recent.map((r) => html`<li><strong>${r.state}</strong> ${r.tool} <span class="muted">${r.tier} · by ${deciderName(r.device, this.devices)} · ${when(r.decided_at ?? r.expires_at)}</span></li>`)}
             </ul>
           </div>
         </section>

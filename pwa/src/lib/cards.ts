@@ -81,3 +81,10 @@ export function deciderName(device: string | null, devices: readonly { readonly 
   if (device === 'desktop') return 'the desktop';
   return devices.find((d) => d.id === device)?.name ?? device;
 }
+
+/** A timestamp as this device's local time, short. */
+export function when(iso: string | null): string {
+  if (iso === null) return '';
+  const t = new Date(iso);
+  return Number.isNaN(t.getTime()) ? iso : t.toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'medium' });
+}

@@ -1,7 +1,7 @@
 import { LitElement, html, nothing, css } from 'lit';
 import type { SignedCard } from '../../../shared/approval-card.js';
 import { ApiError } from '../lib/api.js';
-import { deciderName, displayPin, verifyCard, type ApprovalsReply } from '../lib/cards.js';
+import { deciderName, when, displayPin, verifyCard, type ApprovalsReply } from '../lib/cards.js';
 import { DeviceClient } from '../lib/device-client.js';
 import { forgetDevice, loadDevice, type StoredDevice } from '../lib/device-store.js';
 import { openLive } from '../lib/live.js';
@@ -199,7 +199,7 @@ export class OraclePhone extends LitElement {
     try {
       const reply = await client.post<{ mode: string }>('/api/v1/halt', { reason: `HALT from ${client.device.name}` });
       this.mode = reply.body.mode;
-      this.notice = 'HALTED. Only the desktop can resume.';
+      this.notice = '';
     } catch (e) {
       this.notice = e instanceof ApiError ? `HALT failed: ${e.code}: ${e.message}` : 'HALT failed';
     } finally {
@@ -236,7 +236,7 @@ export class OraclePhone extends LitElement {
         <h2 id="recent-h">Recent decisions</h2>
         ${this.recent.length === 0 ? html`<p class="muted">None yet.</p>` : nothing}
         <ul class="plain">
-          ${this.recent.map((r) => html`<li><strong>${r.state}</strong> ${r.tool} <span class="muted">${r.tier} · ${deciderName(r.device, this.devices)} · ${r.decided_at ?? r.expires_at}</span>${r.message === null ? nothing : html`<br /><span class="muted">“${r.message}”</span>`}</li>`)}
+          ${this.recent.map((r) => html`<li><strong>${r.state}</strong> ${r.tool} <span class="muted">${r.tier} · ${deciderName(r.device, this.devices)} · ${when(r.decided_at ?? r.expires_at)}</span>${r.message === null ? nothing : html`<br /><span class="muted">“${r.message}”</span>`}</li>`)}
         </ul>
       </section>
       <section class="panel" aria-labelledby="devices-h">

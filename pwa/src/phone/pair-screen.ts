@@ -1,4 +1,4 @@
-import { LitElement, html, nothing } from 'lit';
+import { LitElement, html, nothing, css } from 'lit';
 import { PhoneSession } from '../../../shared/pairing/phone.js';
 import { toBase64Url } from '../../../shared/pairing/bytes.js';
 import { validDeviceName } from '../../../shared/pairing/wire.js';
@@ -16,7 +16,15 @@ type Step = 'form' | 'working' | 'compare' | 'done';
  */
 export class OraclePair extends LitElement {
   static override properties = { link: {}, step: { state: true }, problem: { state: true }, comparison: { state: true }, name: { state: true }, code: { state: true } };
-  static override styles = [base];
+  static override styles = [
+    base,
+    css`
+      .comparison strong {
+        font: 700 2.2rem/1.2 ui-monospace, Menlo, Consolas, monospace;
+        letter-spacing: 0.2em;
+      }
+    `,
+  ];
   /** The QR URL this page was opened with, if any. */
   declare link: string;
   declare step: Step;
