@@ -58,9 +58,30 @@ export function relativeTo(path: string, root: string): string {
   return path.slice(at);
 }
 
-function rootLength(path: string): number {
+/** How long the root of a canonical path is: 3 for `C:/`, else 1 (`/`), as splitCanonical reads it. */
+export function rootLength(path: string): number {
   return /^[A-Z]:\//u.test(path) ? 3 : 1;
 }
+
+/**
+ * True when `path` from `from` on is zero or more segments joined by single slashes, none empty,
+ * `.` or `..`, none longer than `maxSegment`: then splitting, collapsing and joining it again
+ * gives it back unchanged. Scans without allocating.
+ */
+export function hasPlainSegments(path: string, from: number, maxSegment: number): boolean {
+  let start = from;
+  for (let i = from; i <= path.length; i++) {
+    if (i < path.length && path.charCodeAt(i) !== SLASH) continue;
+    const length = i - start;
+    if (i === path.length && length === 0 && start === from) return true; // no segments at all
+    if (length === 0 || length > maxSegment) return false;
+    if (path.charCodeAt(start) === DOT && (length === 1 || (length === 2 && path.charCodeAt(start + 1) === DOT))) return false;
+    start = i + 1;
+  }
+  return true;
+}
+
+const DOT = 0x2e;
 
 function segmentCount(path: string): number {
   const start = rootLength(path);

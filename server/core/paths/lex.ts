@@ -1,4 +1,4 @@
-import { joinPath, splitCanonical, type SplitPath } from './canonical.js';
+import { hasPlainSegments, joinPath, rootLength, splitCanonical, type SplitPath } from './canonical.js';
 import { hasConfusable, hasControl, hasExpansion, hasNul, hasTildePrefix } from './characters.js';
 import type { PathFlavor } from './flavor.js';
 import { pathFail, pathOk, type PathResult } from './result.js';
@@ -35,6 +35,12 @@ const MAX_SEGMENT_CHARS = 255;
  * lexical collapse of `link/..` cannot make the gate and the executor disagree.
  */
 export function lexPath(raw: unknown, options: LexOptions): PathResult<string> {
+  const plain = plainPosix(raw, options);
+  return plain === undefined ? lexPathFully(raw, options) : pathOk(plain);
+}
+
+/** lexPath without the shortcut for plain POSIX paths; exported so tests hold the two equal. */
+export function lexPathFully(raw: unknown, options: LexOptions): PathResult<string> {
   const shape = checkCharacters(raw, options);
   if (!shape.ok) return shape;
   const text = shape.value;
@@ -47,6 +53,26 @@ export function lexPath(raw: unknown, options: LexOptions): PathResult<string> {
   const lexical = joinPath(collapse(base.value, segments.value));
   return expandShortNames(lexical, options);
 }
+
+/**
+ * The everyday POSIX path, already in canonical shape (`/home/u/p/src/a.ts`, or `src/a.ts`
+ * against a canonical cwd): plain ASCII with no backslash or colon, and segments that collapse to
+ * themselves. Every check below passes on it and the result is the input (or cwd + `/` + input),
+ * so it is returned without splitting and joining. Anything else takes the full path.
+ */
+function plainPosix(raw: unknown, options: LexOptions): string | undefined {
+  if (options.flavor.kind !== 'posix' || typeof raw !== 'string' || raw === '' || raw.length > MAX_PATH_CHARS) return undefined;
+  if (!isPlainAscii(raw) || raw.includes('\\') || raw.includes(':')) return undefined;
+  if (raw.charCodeAt(0) === SLASH) return hasPlainSegments(raw, 1, MAX_SEGMENT_CHARS) ? raw : undefined;
+  const { cwd } = options;
+  if (cwd === undefined || !hasPlainSegments(raw, 0, MAX_SEGMENT_CHARS)) return undefined;
+  // The cwd must itself come back unchanged from splitCanonical and joinPath.
+  const root = rootLength(cwd);
+  if ((root === 1 && cwd.charCodeAt(0) !== SLASH) || !hasPlainSegments(cwd, root, Infinity)) return undefined;
+  return cwd.length === root ? cwd + raw : `${cwd}/${raw}`;
+}
+
+const SLASH = 0x2f;
 
 /** Steps 1–4 on the raw string, in the order that gives the most specific code. */
 function checkCharacters(raw: unknown, options: LexOptions): PathResult<string> {

@@ -1,4 +1,4 @@
-import { joinPath, splitCanonical } from './canonical.js';
+import { hasPlainSegments, joinPath, rootLength, splitCanonical } from './canonical.js';
 import type { PathFlavor } from './flavor.js';
 import { lexLinkTarget, lexPath } from './lex.js';
 import { pathFail, pathOk, type PathResult } from './result.js';
@@ -30,6 +30,61 @@ const MAX_LINK_HOPS = 40;
  * device path is refused.
  */
 export function resolveReal(path: string, reader: LinkReader, flavor: PathFlavor): PathResult<string> {
+  const straight = walkStraight(path, reader);
+  if (straight.kind === 'plain') return recheck(path, flavor);
+  return resolveRealGenerally(path, straight.kind === 'link' ? replaying(straight.seen, reader) : reader, flavor);
+}
+
+/**
+ * The common case first: a canonical path whose ancestors are plain directories (or missing) is
+ * its own real path, and every ancestor is a prefix of it, so nothing is split or joined. At the
+ * first link (or error) the general walk takes over, replaying the entries already read, so the
+ * reader sees each path once and in the same order as the general walk alone would ask.
+ */
+type Straight = { readonly kind: 'plain' } | { readonly kind: 'link'; readonly seen: readonly (readonly [string, Entry])[] } | { readonly kind: 'general' };
+
+function walkStraight(path: string, reader: LinkReader): Straight {
+  const root = rootLength(path);
+  if ((root === 1 && path.charCodeAt(0) !== 0x2f) || !hasPlainSegments(path, root, Infinity)) return { kind: 'general' };
+  const seen: (readonly [string, Entry])[] = [];
+  for (let end = root; end < path.length; ) {
+    const slash = path.indexOf('/', end);
+    const next = slash === -1 ? path.length : slash;
+    const here = path.slice(0, next);
+    const entry = reader.entry(here);
+    seen.push([here, entry]);
+    // Below a missing segment nothing can exist: the rest is kept as written.
+    if (entry.kind === 'missing') return { kind: 'plain' };
+    if (entry.kind === 'link' || entry.kind === 'error') return { kind: 'link', seen };
+    end = next + 1;
+  }
+  return { kind: 'plain' };
+}
+
+function replaying(seen: readonly (readonly [string, Entry])[], reader: LinkReader): LinkReader {
+  let next = 0;
+  return {
+    entry(path) {
+      const recorded = seen[next];
+      if (recorded !== undefined && recorded[0] === path) {
+        next += 1;
+        return recorded[1];
+      }
+      next = seen.length;
+      return reader.entry(path);
+    },
+  };
+}
+
+/** Step 9: the resolved result must itself be a clean canonical path. */
+function recheck(resolved: string, flavor: PathFlavor): PathResult<string> {
+  const again = lexPath(resolved, { flavor });
+  if (!again.ok) return pathFail(again.code, `the resolved path is refused: ${again.reason}`);
+  return pathOk(again.value);
+}
+
+/** The general walk, for any path and any links; exported so tests hold the straight walk to it. */
+export function resolveRealGenerally(path: string, reader: LinkReader, flavor: PathFlavor): PathResult<string> {
   const start = splitCanonical(path);
   let root = start.root;
   let done: string[] = [];
@@ -85,8 +140,5 @@ export function resolveReal(path: string, reader: LinkReader, flavor: PathFlavor
         return pathFail('PATH_UNRESOLVABLE', `\`${here}\` could not be examined: ${entry.reason}`);
     }
   }
-  // Step 9: the resolved result must itself be a clean canonical path.
-  const again = lexPath(joinPath({ root, segments: done }), { flavor });
-  if (!again.ok) return pathFail(again.code, `the resolved path is refused: ${again.reason}`);
-  return pathOk(again.value);
+  return recheck(joinPath({ root, segments: done }), flavor);
 }
