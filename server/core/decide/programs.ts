@@ -82,11 +82,24 @@ export function matchesEntry(entry: GrammarEntry, argv: readonly string[], how: 
  * `--test*` can never swallow `-e <code>` that follows it.
  */
 export function argsMatch(pattern: string, argv: readonly string[]): boolean {
-  const tokens = pattern.trim().split(/\s+/u).filter((t) => t !== '');
-  const open = tokens.at(-1) === '*';
-  const fixed = open ? tokens.slice(0, -1) : tokens;
+  const { fixed, open } = argsPattern(pattern);
   if (open ? argv.length < fixed.length : argv.length !== fixed.length) return false;
-  return fixed.every((token, i) => tokenRegExp(token).test(argv[i] ?? ''));
+  for (let i = 0; i < fixed.length; i++) if (!(fixed[i] as RegExp).test(argv[i] ?? '')) return false;
+  return true;
+}
+
+const patterns = new Map<string, { readonly fixed: readonly RegExp[]; readonly open: boolean }>();
+
+/** A pattern split into its tokens' expressions once, not on every decision (pure, so cached). */
+function argsPattern(pattern: string): { readonly fixed: readonly RegExp[]; readonly open: boolean } {
+  let parsed = patterns.get(pattern);
+  if (parsed === undefined) {
+    const tokens = pattern.trim().split(/\s+/u).filter((t) => t !== '');
+    const open = tokens.at(-1) === '*';
+    parsed = { fixed: (open ? tokens.slice(0, -1) : tokens).map(tokenRegExp), open };
+    patterns.set(pattern, parsed);
+  }
+  return parsed;
 }
 
 const compiled = new Map<string, RegExp>();

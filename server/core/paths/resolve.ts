@@ -32,7 +32,7 @@ const MAX_LINK_HOPS = 40;
 export function resolveReal(path: string, reader: LinkReader, flavor: PathFlavor): PathResult<string> {
   const straight = walkStraight(path, reader);
   if (straight.kind === 'plain') return recheck(path, flavor);
-  return resolveRealGenerally(path, straight.kind === 'link' ? replaying(straight.seen, reader) : reader, flavor);
+  return resolveRealGenerally(path, straight.kind === 'stopped' ? replaying(straight, reader) : reader, flavor);
 }
 
 /**
@@ -41,40 +41,53 @@ export function resolveReal(path: string, reader: LinkReader, flavor: PathFlavor
  * first link (or error) the general walk takes over, replaying the entries already read, so the
  * reader sees each path once and in the same order as the general walk alone would ask.
  */
-type Straight = { readonly kind: 'plain' } | { readonly kind: 'link'; readonly seen: readonly (readonly [string, Entry])[] } | { readonly kind: 'general' };
+type Straight =
+  | { readonly kind: 'plain' }
+  | { readonly kind: 'general' }
+  /** Stopped at `at` (a link or an error); every shorter prefix of the path was a plain entry. */
+  | { readonly kind: 'stopped'; readonly at: string; readonly entry: Entry };
+
+const PLAIN_KINDS: ReadonlySet<Entry['kind']> = new Set(['dir', 'file', 'other']);
 
 function walkStraight(path: string, reader: LinkReader): Straight {
   const root = rootLength(path);
   if ((root === 1 && path.charCodeAt(0) !== 0x2f) || !hasPlainSegments(path, root, Infinity)) return { kind: 'general' };
-  const seen: (readonly [string, Entry])[] = [];
   for (let end = root; end < path.length; ) {
     const slash = path.indexOf('/', end);
     const next = slash === -1 ? path.length : slash;
     const here = path.slice(0, next);
     const entry = reader.entry(here);
-    seen.push([here, entry]);
     // Below a missing segment nothing can exist: the rest is kept as written.
     if (entry.kind === 'missing') return { kind: 'plain' };
-    if (entry.kind === 'link' || entry.kind === 'error') return { kind: 'link', seen };
+    if (!PLAIN_KINDS.has(entry.kind)) return { kind: 'stopped', at: here, entry };
     end = next + 1;
   }
   return { kind: 'plain' };
 }
 
-function replaying(seen: readonly (readonly [string, Entry])[], reader: LinkReader): LinkReader {
-  let next = 0;
+/**
+ * The reader as the straight walk left it: the general walk asks the same prefixes first, and
+ * gets the answers already read (every one before the stop was plain, which the general walk
+ * treats alike), then the link or error, then the real reader.
+ */
+function replaying(stopped: Extract<Straight, { kind: 'stopped' }>, reader: LinkReader): LinkReader {
+  let replaying = true;
   return {
-    entry(path) {
-      const recorded = seen[next];
-      if (recorded !== undefined && recorded[0] === path) {
-        next += 1;
-        return recorded[1];
+    entry(asked) {
+      if (replaying) {
+        if (asked === stopped.at) {
+          replaying = false;
+          return stopped.entry;
+        }
+        if (asked.length < stopped.at.length && stopped.at.startsWith(asked) && stopped.at.charCodeAt(asked.length) === 0x2f) return PLAIN;
+        replaying = false;
       }
-      next = seen.length;
-      return reader.entry(path);
+      return reader.entry(asked);
     },
   };
 }
+
+const PLAIN: Entry = { kind: 'dir' };
 
 /** Step 9: the resolved result must itself be a clean canonical path. */
 function recheck(resolved: string, flavor: PathFlavor): PathResult<string> {

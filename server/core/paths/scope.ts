@@ -23,7 +23,7 @@ export function matchScope(compiled: CompiledPolicy, lexical: string, real: stri
   if (denied !== undefined) return denied;
   const { flavor } = compiled.host;
   const comparableReal = comparable(real, flavor);
-  const root = compiled.roots.find((r) => isUnderComparable(comparableReal, r.comparableReal));
+  const root = longestRoot(compiled, comparableReal);
   if (root === undefined) return pathFail('PATH_OUTSIDE_SCOPE', `\`${real}\` is not under any scope root`, 'scopes');
   if (root.exclude.length > 0) {
     const relatives = [relativeTo(real, root.real)];
@@ -35,6 +35,12 @@ export function matchScope(compiled: CompiledPolicy, lexical: string, real: stri
   }
   if (access !== 'read' && root.mode === 'ro') return pathFail('SCOPE_READ_ONLY', `${root.rule} (scope ${root.scope}) is read-only`, root.rule);
   return pathOk({ root, lexical, real });
+}
+
+/** Roots are sorted longest first, so the first that contains the path wins (step 10). */
+function longestRoot(compiled: CompiledPolicy, comparableReal: string): CompiledRoot | undefined {
+  for (const root of compiled.roots) if (isUnderComparable(comparableReal, root.comparableReal)) return root;
+  return undefined;
 }
 
 /**

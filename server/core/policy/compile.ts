@@ -119,11 +119,13 @@ function compileProtection(protect: ProtectedPath, host: GateHost): CompiledProt
 /** The protection that covers `path`, if any. */
 export function protectionOf(compiled: CompiledPolicy, path: string): CompiledProtection | undefined {
   const folded = comparable(path, compiled.host.flavor);
-  return compiled.protections.find((p) => p.everything || isUnderComparable(folded, p.comparableLexical) || isUnderComparable(folded, p.comparableReal));
+  for (const p of compiled.protections) if (p.everything || isUnderComparable(folded, p.comparableLexical) || isUnderComparable(folded, p.comparableReal)) return p;
+  return undefined;
 }
 
 /** A protection that lies inside `path` (deleting a folder must not take ORACLE's home with it). */
 export function protectionWithin(compiled: CompiledPolicy, path: string): CompiledProtection | undefined {
   const folded = comparable(path, compiled.host.flavor);
-  return compiled.protections.find((p) => p.everything || isUnderComparable(p.comparableLexical, folded) || isUnderComparable(p.comparableReal, folded));
+  for (const p of compiled.protections) if (p.everything || isUnderComparable(p.comparableLexical, folded) || isUnderComparable(p.comparableReal, folded)) return p;
+  return undefined;
 }

@@ -33,6 +33,9 @@ describe('firstMatch', () => {
     expect(compileGlob('C:/Program Files (x86)/**', options).pieces).toBeNull();
     expect(compileGlob('**/ΣΑΣ', options).pieces).toBeNull();
     expect(compileGlob('x?y', options).pieces).toBeNull();
+    expect(compileGlob('/etc/**', options).prefix).toBe('/etc');
+    expect(compileGlob('**/.ssh/**', options).prefix).toBeNull();
+    expect(compileGlob('C:/Windows/**', { ...options, nocase: true }).prefix).toBe('c:/windows');
   });
 
   for (const nocase of [false, true]) {

@@ -11,6 +11,8 @@ export interface Glob {
    * the pattern uses more than `*`, `**` and plain characters and no piece can be promised.
    */
   readonly pieces: readonly string[] | null;
+  /** For a pattern anchored at the root, the literal text every match starts with; else null. */
+  readonly prefix: string | null;
 }
 
 /**
@@ -26,7 +28,8 @@ export function compileGlob(pattern: string, options: GlobOptions, relativeToRoo
   // Parentheses are literal: escaped for picomatch, which would read `+(x)` as an extended glob.
   const base = globBase(pattern, relativeToRoot).replace(/[()]/gu, '\\$&');
   const test = picomatch(base.endsWith('/**') ? [base] : [base, `${base}/**`], { ...options, nonegate: true });
-  return { pattern, test, pieces: literalPieces(base, options.nocase) };
+  const pieces = literalPieces(base, options.nocase);
+  return { pattern, test, pieces, prefix: pieces === null ? null : literalPrefix(base, options.nocase) };
 }
 
 /**
@@ -48,6 +51,18 @@ export function globBase(pattern: string, relativeToRoot = false): string {
  * (`?`, brackets, braces, escapes, extglobs, non-ASCII) gets null: no shortcut, always the matcher.
  * Under `nocase` the pieces are lower-cased; they are ASCII, so `path.toLowerCase()` keeps them.
  */
+/**
+ * `/etc/**` → `/etc`: an absolute pattern (picomatch anchors it at the start) begins with the
+ * text before its first `*`. Only for patterns whose pieces are known (plain characters).
+ */
+function literalPrefix(base: string, nocase: boolean): string | null {
+  if (!/^(?:\/|[A-Za-z]:\/)/u.test(base)) return null;
+  const star = base.indexOf('*');
+  const prefix = (star === -1 ? base : base.slice(0, star)).replace(/\/+$/u, '');
+  if (prefix === '') return null;
+  return nocase ? prefix.toLowerCase() : prefix;
+}
+
 function literalPieces(base: string, nocase: boolean): string[] | null {
   if (!/^[A-Za-z0-9._ :/*-]*$/u.test(base)) return null;
   const pieces = base.split(/[/*]+/u).filter((piece) => piece !== '');
@@ -62,7 +77,10 @@ function literalPieces(base: string, nocase: boolean): string[] | null {
 export function firstMatch<T extends Glob>(globs: readonly T[], path: string, nocase: boolean): T | undefined {
   if (path === '') return undefined; // picomatch matches nothing against an empty string
   const haystack = nocase ? path.toLowerCase() : path;
-  for (const glob of globs) {
+  for (let i = 0; i < globs.length; i++) {
+    const glob = globs[i];
+    if (glob === undefined) continue;
+    if (glob.prefix !== null && !haystack.startsWith(glob.prefix)) continue;
     if (glob.pieces !== null && !containsAll(haystack, glob.pieces)) continue;
     if (glob.test(path)) return glob;
   }
@@ -70,6 +88,6 @@ export function firstMatch<T extends Glob>(globs: readonly T[], path: string, no
 }
 
 function containsAll(haystack: string, pieces: readonly string[]): boolean {
-  for (const piece of pieces) if (!haystack.includes(piece)) return false;
+  for (let i = 0; i < pieces.length; i++) if (!haystack.includes(pieces[i] ?? '')) return false;
   return true;
 }
