@@ -1,9 +1,11 @@
 import { LitElement, html, nothing, css } from 'lit';
+import { repeat } from 'lit/directives/repeat.js';
 import type { SignedCard } from '../../../shared/approval-card.js';
 import { ApiError, json, request } from '../lib/api.js';
 import { deciderName, displayPin, when, verifyCard, type ApprovalsReply } from '../lib/cards.js';
-import { fromBase64Url, toBase64Url } from '../../../shared/pairing/bytes.js';
-import { sha256 } from '../../../shared/pairing/protocol.js';
+import { fixedBytes, fromBase64Url, toBase64Url } from '../../../shared/pairing/bytes.js';
+import { ecdsaVerify, sha256 } from '../../../shared/pairing/protocol.js';
+import { attestInput } from '../../../shared/attest.js';
 import { openLive } from '../lib/live.js';
 import type { Answer, CardCheck } from '../ui/approval-card.js';
 import { base } from '../ui/styles.js';
@@ -59,9 +61,11 @@ export class OracleDesktop extends LitElement {
     undo: { state: true },
     egress: { state: true },
     busy: { state: true },
+    halting: { state: true },
     problems: { state: true },
     notice: { state: true },
     live: { state: true },
+    keyProblem: { state: true },
   };
   static override styles = [
     base,
@@ -114,11 +118,16 @@ export class OracleDesktop extends LitElement {
   declare undo: readonly UndoRow[];
   declare egress: readonly EgressRow[];
   declare busy: boolean;
+  /** HALT's own in-flight flag: another pending request never disables the emergency stop. */
+  declare halting: boolean;
   declare problems: Readonly<Record<string, string>>;
   declare notice: string;
   declare live: boolean;
+  declare keyProblem: string;
   private serverKey: CryptoKey | undefined;
   private stream: { close: () => void } | undefined;
+  /** Refreshes overlap (every event starts one): only the newest may write the screen. */
+  private generation = 0;
   private auditTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor() {
@@ -132,9 +141,11 @@ export class OracleDesktop extends LitElement {
     this.undo = [];
     this.egress = [];
     this.busy = false;
+    this.halting = false;
     this.problems = {};
     this.notice = '';
     this.live = false;
+    this.keyProblem = '';
   }
 
   override connectedCallback(): void {
@@ -147,18 +158,25 @@ export class OracleDesktop extends LitElement {
     this.stream?.close();
   }
 
+  /**
+   * The key that signs cards: the server's TLS key as /attest presents it, with the nonce signature
+   * verified and its hash equal to the pin health reports. On loopback this is a consistency check
+   * (both answers come from this server), not the phone's TOFU pin. Retried by every refresh until
+   * it holds; meanwhile cards say their key is unavailable and offer nothing.
+   */
+  private async loadKey(health: Health): Promise<void> {
+    const subtle = globalThis.crypto.subtle;
+    const nonce = toBase64Url(globalThis.crypto.getRandomValues(new Uint8Array(18)));
+    const attest = (await request<{ spki: string; sig: string }>(`/api/v1/attest?nonce=${nonce}`)).body;
+    const der = fromBase64Url(attest.spki);
+    const sig = fixedBytes(attest.sig, 64);
+    if (der === undefined || sig === undefined || displayPin(toBase64Url(await sha256(subtle, der))) !== health.spki_sha256) throw new ApiError(0, 'KEY_MISMATCH', 'the server key does not match its own pin');
+    const key = await subtle.importKey('spki', der, { name: 'ECDSA', namedCurve: 'P-256' }, false, ['verify']);
+    if (!(await ecdsaVerify(subtle, key, sig, attestInput(nonce)))) throw new ApiError(0, 'KEY_MISMATCH', 'the server did not sign the nonce with its key');
+    this.serverKey = key;
+  }
+
   private async start(): Promise<void> {
-    try {
-      this.health = (await request<Health>('/api/v1/health')).body;
-      // The key that signs cards: the server's own TLS key, checked against the pin health reports.
-      const attest = (await request<{ spki: string }>(`/api/v1/attest?nonce=${toBase64Url(globalThis.crypto.getRandomValues(new Uint8Array(18)))}`)).body;
-      const der = fromBase64Url(attest.spki);
-      if (der === undefined || displayPin(toBase64Url(await sha256(globalThis.crypto.subtle, der))) !== this.health.spki_sha256) throw new ApiError(0, 'KEY_MISMATCH', 'the server key does not match its own pin');
-      this.serverKey = await globalThis.crypto.subtle.importKey('spki', der, { name: 'ECDSA', namedCurve: 'P-256' }, false, ['verify']);
-    } catch (e) {
-      // Without the key no card verifies, so none is offered; the rest of the screen still works.
-      this.notice = e instanceof ApiError ? `Cannot check the server key: ${e.message}` : 'the gate cannot be reached';
-    }
     await this.refresh();
     if (this.signedIn !== true) return;
     this.stream = openLive({
@@ -169,6 +187,8 @@ export class OracleDesktop extends LitElement {
       },
       onState: (live) => {
         this.live = live;
+        // Whatever happened while the stream was down is read again.
+        if (live) void this.refresh();
       },
       onRefused: () => {
         this.signedIn = false;
@@ -177,6 +197,7 @@ export class OracleDesktop extends LitElement {
   }
 
   private async refresh(): Promise<void> {
+    const generation = ++this.generation;
     try {
       const [health, approvals, devices, undo] = await Promise.all([
         request<Health>('/api/v1/health'),
@@ -184,13 +205,24 @@ export class OracleDesktop extends LitElement {
         request<{ devices: DeviceRow[] }>('/api/v1/devices'),
         request<{ undo: UndoRow[] }>('/api/v1/desk/undo'),
       ]);
+      if (this.serverKey === undefined) {
+        try {
+          await this.loadKey(health.body);
+          this.keyProblem = '';
+        } catch (e) {
+          // Without the key no card verifies, so none is offered; the rest of the screen works.
+          this.keyProblem = e instanceof ApiError ? `${e.code}: ${e.message}` : 'the key check failed';
+        }
+      }
+      const key = this.serverKey;
+      const checks: Record<string, CardCheck> = {};
+      for (const card of approvals.body.approvals) checks[card.approval_id] = key === undefined ? 'key-unavailable' : (await verifyCard(key, card)) ? 'verified' : 'bad-signature';
+      if (generation !== this.generation) return;
       this.signedIn = true;
       this.health = health.body;
       this.recent = approvals.body.recent;
       this.devices = devices.body.devices;
       this.undo = undo.body.undo;
-      const checks: Record<string, CardCheck> = {};
-      for (const card of approvals.body.approvals) checks[card.approval_id] = this.serverKey !== undefined && (await verifyCard(this.serverKey, card)) ? 'verified' : 'bad-signature';
       this.checks = checks;
       this.cards = approvals.body.approvals;
       this.auditSoon();
@@ -202,7 +234,9 @@ export class OracleDesktop extends LitElement {
 
   /** Runs one desktop change and reports its outcome in words; the screen refreshes after. */
   private async act(what: string, path: string, body: unknown): Promise<boolean> {
-    this.busy = true;
+    const halt = path === '/api/v1/halt';
+    if (halt) this.halting = true;
+    else this.busy = true;
     try {
       await request(path, json('POST', body));
       this.notice = `${what}: done.`;
@@ -211,7 +245,8 @@ export class OracleDesktop extends LitElement {
       this.notice = e instanceof ApiError ? `${what} failed: ${e.code}: ${e.message}` : `${what} failed`;
       return false;
     } finally {
-      this.busy = false;
+      if (halt) this.halting = false;
+      else this.busy = false;
       await this.refresh();
     }
   }
@@ -259,16 +294,19 @@ export class OracleDesktop extends LitElement {
           <p class="muted">Server key pin <code>${h?.spki_sha256 ?? ''}</code></p>
         </div>
         <div class="controls">
-          <oracle-halt ?halted=${halted} ?busy=${this.busy} @halt=${() => void this.act('HALT', '/api/v1/halt', { reason: 'HALT from the desktop' })}></oracle-halt>
+          <oracle-halt ?halted=${halted} ?busy=${this.halting} @halt=${() => void this.act('HALT', '/api/v1/halt', { reason: 'HALT from the desktop' })}></oracle-halt>
           ${halted ? html`<button class="primary resume" ?disabled=${this.busy} @click=${() => void this.act('Resume', '/api/v1/resume', {})}>Resume</button>` : nothing}
         </div>
       </header>
       ${this.notice === '' ? nothing : html`<p class="notice" role="status">${this.notice}</p>`}
+      ${this.keyProblem === '' ? nothing : html`<p class="error" role="alert">Cannot check the server key, so no card is offered: ${this.keyProblem}</p>`}
       <div class="grid">
         <section aria-labelledby="pending-h">
           <h2 id="pending-h">Waiting for you (${this.cards.length})</h2>
           ${this.cards.length === 0 ? html`<p class="muted">Nothing is waiting.</p>` : nothing}
-          ${this.cards.map(
+          ${repeat(
+            this.cards,
+            (card) => card.approval_id,
             (card) =>
               html`<oracle-card .card=${card} screen="desktop" check=${this.checks[card.approval_id] ?? 'checking'} ?busy=${this.busy} problem=${this.problems[card.approval_id] ?? ''} @answer=${(e: CustomEvent<Answer>) => void this.answer(card, e.detail)}></oracle-card>`,
           )}

@@ -12,6 +12,8 @@ export class ApiError extends Error {
   }
 }
 
+const TIMEOUT_MS = 15_000;
+
 export interface Reply<T> {
   readonly status: number;
   readonly body: T;
@@ -26,8 +28,10 @@ function errorOf(status: number, body: unknown): ApiError {
 export async function request<T>(path: string, init: RequestInit = {}): Promise<Reply<T>> {
   let res: Response;
   try {
-    res = await fetch(path, { credentials: 'same-origin', cache: 'no-store', ...init });
-  } catch {
+    // Bounded: a stuck request must never hold a screen (or its HALT) hostage.
+    res = await fetch(path, { credentials: 'same-origin', cache: 'no-store', signal: AbortSignal.timeout(TIMEOUT_MS), ...init });
+  } catch (e) {
+    if (e instanceof DOMException && e.name === 'TimeoutError') throw new ApiError(0, 'TIMEOUT', 'the gate did not answer within 15 s');
     throw new ApiError(0, 'OFFLINE', 'the gate cannot be reached; check that it runs and that this device is on its network');
   }
   const text = await res.text();

@@ -1,7 +1,7 @@
 /**
  * The live stream (SPEC §9): server-sent events read over fetch, because EventSource cannot send
  * the phone's bearer. Reconnects with `Last-Event-ID` so nothing between two connections is lost,
- * backing off up to 15 s; `onState` tells the screen whether it is live.
+ * backing off up to 15 s, and drops a connection silent for 40 s; `onState` tells the screen whether it is live.
  */
 export interface LiveMessage {
   readonly id: number | undefined;
@@ -14,7 +14,7 @@ export interface LiveOptions {
   readonly onMessage: (message: LiveMessage) => void;
   readonly onState: (live: boolean) => void;
   /** A refused credential (401/403) ends the stream for good. */
-  readonly onRefused: (status: number) => void;
+  readonly onRefused: () => void;
 }
 
 function parseBlock(block: string): LiveMessage | undefined {
@@ -39,43 +39,62 @@ function parseBlock(block: string): LiveMessage | undefined {
   }
 }
 
+/** The server sends a heartbeat every 15 s: this long without a byte means the connection is dead. */
+const IDLE_MS = 40_000;
+
 export function openLive(options: LiveOptions): { close: () => void } {
   const controller = new AbortController();
   let lastId: number | undefined;
   let delay = 500;
   const stopped = (): boolean => controller.signal.aborted;
+  /** One connection: ends on close, on a refused credential, or after IDLE_MS of silence (half-open after a network change). */
+  const connect = async (): Promise<'again' | 'refused'> => {
+    const connection = new AbortController();
+    const stop = (): void => {
+      connection.abort();
+    };
+    controller.signal.addEventListener('abort', stop);
+    let idle = setTimeout(stop, IDLE_MS);
+    try {
+      const headers: Record<string, string> = { ...options.headers, accept: 'text/event-stream' };
+      if (lastId !== undefined) headers['last-event-id'] = String(lastId);
+      const res = await fetch('/api/v1/events', { headers, credentials: 'same-origin', cache: 'no-store', signal: connection.signal });
+      if (res.status === 401 || res.status === 403) return 'refused';
+      if (!res.ok || res.body === null) return 'again';
+      options.onState(true);
+      delay = 500;
+      const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+      let buffer = '';
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) return 'again';
+        clearTimeout(idle);
+        idle = setTimeout(stop, IDLE_MS);
+        buffer += value.replace(/\r\n?/gu, '\n');
+        for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
+          const message = parseBlock(buffer.slice(0, end));
+          buffer = buffer.slice(end + 2);
+          if (message === undefined) continue;
+          if (message.id !== undefined) lastId = message.id;
+          options.onMessage(message);
+        }
+      }
+    } catch {
+      return 'again';
+    } finally {
+      clearTimeout(idle);
+      controller.signal.removeEventListener('abort', stop);
+    }
+  };
   const loop = async (): Promise<void> => {
     while (!stopped()) {
-      try {
-        const headers: Record<string, string> = { ...options.headers, accept: 'text/event-stream' };
-        if (lastId !== undefined) headers['last-event-id'] = String(lastId);
-        const res = await fetch('/api/v1/events', { headers, credentials: 'same-origin', cache: 'no-store', signal: controller.signal });
-        if (res.status === 401 || res.status === 403) {
-          options.onState(false);
-          options.onRefused(res.status);
-          return;
-        }
-        if (!res.ok || res.body === null) throw new Error(`events: ${String(res.status)}`);
-        options.onState(true);
-        delay = 500;
-        const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
-        let buffer = '';
-        for (;;) {
-          const { value, done } = await reader.read();
-          if (done) break;
-          buffer += value.replace(/\r\n?/gu, '\n');
-          for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
-            const message = parseBlock(buffer.slice(0, end));
-            buffer = buffer.slice(end + 2);
-            if (message === undefined) continue;
-            if (message.id !== undefined) lastId = message.id;
-            options.onMessage(message);
-          }
-        }
-      } catch {
-        if (stopped()) return;
-      }
+      const outcome = await connect();
+      if (stopped()) return;
       options.onState(false);
+      if (outcome === 'refused') {
+        options.onRefused();
+        return;
+      }
       await new Promise((resolve) => setTimeout(resolve, delay));
       delay = Math.min(delay * 2, 15_000);
     }

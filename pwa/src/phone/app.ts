@@ -1,4 +1,5 @@
 import { LitElement, html, nothing, css } from 'lit';
+import { repeat } from 'lit/directives/repeat.js';
 import type { SignedCard } from '../../../shared/approval-card.js';
 import { ApiError } from '../lib/api.js';
 import { deciderName, when, displayPin, verifyCard, type ApprovalsReply } from '../lib/cards.js';
@@ -37,6 +38,7 @@ export class OraclePhone extends LitElement {
     mode: { state: true },
     live: { state: true },
     busy: { state: true },
+    halting: { state: true },
     problems: { state: true },
     notice: { state: true },
   };
@@ -82,11 +84,15 @@ export class OraclePhone extends LitElement {
   declare mode: string;
   declare live: boolean;
   declare busy: boolean;
+  /** HALT's own in-flight flag: another pending request never disables the emergency stop. */
+  declare halting: boolean;
   declare problems: Readonly<Record<string, string>>;
   declare notice: string;
   private client: DeviceClient | undefined;
   private serverKey: CryptoKey | undefined;
   private stream: { close: () => void } | undefined;
+  /** Refreshes overlap (every event starts one): only the newest may write the screen. */
+  private generation = 0;
   /** The pairing link this page was opened with; taken out of the address bar at once. */
   private readonly link: string;
 
@@ -100,6 +106,7 @@ export class OraclePhone extends LitElement {
     this.mode = '';
     this.live = false;
     this.busy = false;
+    this.halting = false;
     this.problems = {};
     this.notice = '';
     this.link = location.pathname === '/pair' && location.hash.length > 1 ? location.href : '';
@@ -160,16 +167,17 @@ export class OraclePhone extends LitElement {
     const client = this.client;
     const key = this.serverKey;
     if (client === undefined || key === undefined) return;
+    const generation = ++this.generation;
     try {
       const [approvals, devices] = await Promise.all([client.get<ApprovalsReply>('/api/v1/approvals'), client.get<{ devices: DeviceRow[] }>('/api/v1/devices')]);
+      const checks: Record<string, CardCheck> = {};
+      for (const card of approvals.body.approvals) checks[card.approval_id] = (await verifyCard(key, card)) ? 'verified' : 'bad-signature';
+      if (generation !== this.generation) return;
       this.mode = approvals.body.mode;
       this.recent = approvals.body.recent;
       this.devices = devices.body.devices;
-      const cards = approvals.body.approvals;
-      const checks: Record<string, CardCheck> = {};
-      for (const card of cards) checks[card.approval_id] = (await verifyCard(key, card)) ? 'verified' : 'bad-signature';
       this.checks = checks;
-      this.cards = cards;
+      this.cards = approvals.body.approvals;
     } catch (e) {
       if (e instanceof ApiError && e.status === 401) this.screen = { kind: 'revoked' };
       else this.notice = e instanceof Error ? e.message : 'could not load approvals';
@@ -195,7 +203,7 @@ export class OraclePhone extends LitElement {
   private async halt(): Promise<void> {
     const client = this.client;
     if (client === undefined) return;
-    this.busy = true;
+    this.halting = true;
     try {
       const reply = await client.post<{ mode: string }>('/api/v1/halt', { reason: `HALT from ${client.device.name}` });
       this.mode = reply.body.mode;
@@ -203,7 +211,7 @@ export class OraclePhone extends LitElement {
     } catch (e) {
       this.notice = e instanceof ApiError ? `HALT failed: ${e.code}: ${e.message}` : 'HALT failed';
     } finally {
-      this.busy = false;
+      this.halting = false;
     }
   }
 
@@ -216,7 +224,7 @@ export class OraclePhone extends LitElement {
   private home() {
     const halted = this.mode === 'halted';
     return html`
-      <oracle-halt ?halted=${halted} ?busy=${this.busy} @halt=${() => void this.halt()}></oracle-halt>
+      <oracle-halt ?halted=${halted} ?busy=${this.halting} @halt=${() => void this.halt()}></oracle-halt>
       <header>
         <h1>ORACLE</h1>
         <span class="status ${this.live ? 'ok' : 'muted'}" role="status">${this.live ? 'live' : 'reconnecting…'}</span>
@@ -227,7 +235,9 @@ export class OraclePhone extends LitElement {
       <section aria-labelledby="pending-h">
         <h2 id="pending-h">Waiting for you (${this.cards.length})</h2>
         ${this.cards.length === 0 ? html`<p class="muted">Nothing is waiting.</p>` : nothing}
-        ${this.cards.map(
+        ${repeat(
+          this.cards,
+          (card) => card.approval_id,
           (card) =>
             html`<oracle-card .card=${card} screen="phone" check=${this.checks[card.approval_id] ?? 'checking'} ?busy=${this.busy} problem=${this.problems[card.approval_id] ?? ''} @answer=${(e: CustomEvent<Answer>) => void this.answer(card, e.detail)}></oracle-card>`,
         )}

@@ -70,6 +70,7 @@ export class OraclePair extends LitElement {
       await session.doHello();
       this.comparison = await session.doClaim(this.name);
       this.step = 'compare';
+      void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>('h1.step')?.focus());
       const paired = await session.doResult(20, 12);
       const device: StoredDevice = { deviceId: paired.deviceId, token: paired.token, name: this.name, key: paired.deviceKey.privateKey, k: toBase64Url(paired.k), pairedAt: new Date().toISOString(), counter: 0 };
       await saveDevice(device);
@@ -84,9 +85,9 @@ export class OraclePair extends LitElement {
   override render() {
     if (this.step === 'compare') {
       return html`<section class="panel" aria-live="polite">
-        <h1>Compare this code</h1>
+        <h1 tabindex="-1" class="step">Compare this code</h1>
         <p>The desktop asks to pair <strong>${this.name}</strong>. Confirm there only if it shows the same code:</p>
-        <p class="comparison" aria-label="comparison code"><strong>${this.comparison}</strong></p>
+        <p class="comparison">Comparison code: <strong>${this.comparison}</strong></p>
         ${this.link === '' ? html`<p class="muted">You typed the code instead of scanning: matching these digits is what stops someone in the middle.</p>` : nothing}
         <p class="muted">Waiting for the desktop…</p>
       </section>`;

@@ -4,7 +4,7 @@ import { detailsOf, redactionParts, type Detail } from '../lib/cards.js';
 import { base } from './styles.js';
 import './countdown.js';
 
-export type CardCheck = 'checking' | 'verified' | 'bad-signature';
+export type CardCheck = 'checking' | 'verified' | 'bad-signature' | 'key-unavailable';
 
 export interface Answer {
   readonly verdict: 'approve' | 'deny';
@@ -93,6 +93,7 @@ export class OracleCard extends LitElement {
   private controls() {
     const c = this.card;
     if (this.check === 'checking') return html`<p class="muted">Checking the server’s signature on this card…</p>`;
+    if (this.check === 'key-unavailable') return html`<p class="error" role="alert">The server key could not be checked yet, so nothing is offered. Retrying…</p>`;
     if (this.check === 'bad-signature') return html`<p class="error" role="alert">This card’s signature does not verify against the pinned server key. Nothing is offered.</p>`;
     const id = `msg-${c.approval_id}`;
     const deny = html`<label for=${id}>Message to the agent (optional)</label>

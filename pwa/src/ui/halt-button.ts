@@ -55,8 +55,14 @@ export class OracleHalt extends LitElement {
 
   private confirm(): void {
     clearTimeout(this.disarm);
-    this.armed = false;
+    this.disarmNow();
     this.dispatchEvent(new CustomEvent('halt', { bubbles: true, composed: true }));
+  }
+
+  /** Back to one button, with the focus on it (never dropped to the page). */
+  private disarmNow(): void {
+    this.armed = false;
+    void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLButtonElement>('button.halt')?.focus());
   }
 
   override render() {
@@ -64,7 +70,7 @@ export class OracleHalt extends LitElement {
     if (!this.armed) return html`<button class="danger halt" ?disabled=${this.busy} @click=${() => { this.arm(); }}>HALT</button>`;
     return html`<div class="row" role="group" aria-label="Confirm HALT">
       <button class="danger halt confirm" @click=${() => { this.confirm(); }}>Confirm HALT: stop everything now</button>
-      <button class="quiet" @click=${() => { this.armed = false; }}>Cancel</button>
+      <button class="quiet" @click=${() => { this.disarmNow(); }}>Cancel</button>
     </div>`;
   }
 }

@@ -76,8 +76,9 @@ export const base = css`
     cursor: not-allowed;
   }
   :focus-visible {
-    outline: 3px solid #f5b700;
+    outline: 3px solid #1b1f24;
     outline-offset: 2px;
+    box-shadow: 0 0 0 6px #f5b700;
   }
   label {
     display: block;

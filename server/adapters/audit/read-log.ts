@@ -1,4 +1,4 @@
-import { closeSync, openSync, readdirSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readdirSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { verifyAuditLog, type CheckpointInput, type LogFile, type LogLine, type VerifyReport } from '../../core/audit/verify.js';
 import { MONTH_FILE, sha256Text } from './appender.js';
@@ -65,26 +65,42 @@ export function verifyAuditHome(home: string): VerifyReport {
   return verifyAuditLog({ files: monthFiles(join(home, 'logs', 'audit')), checkpoint, key: loadVerifier(dataDir), sha256: sha256Text });
 }
 
+/** How much of each month file's end the desktop's "newest records" reads: never the whole log. */
+const TAIL_BYTES = 1024 * 1024;
+
+/** The complete lines in the last `TAIL_BYTES` of a file (the first, cut line dropped when it was cut). */
+function tailLines(path: string): string[] {
+  const fd = openSync(path, 'r');
+  try {
+    const size = fstatSync(fd).size;
+    const start = Math.max(0, size - TAIL_BYTES);
+    const chunk = Buffer.alloc(size - start);
+    const n = readSync(fd, chunk, 0, chunk.length, start);
+    const lines = chunk.subarray(0, n).toString('utf8').split('\n');
+    lines.pop(); // after the last \n: empty, or a line still being written
+    return start > 0 ? lines.slice(1) : lines;
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /**
- * The newest `limit` records of the log, newest first, for the desktop's audit view. Reads the
- * month files from the newest back and stops once it has enough; unparsable lines are skipped
- * here (verification is what reports them).
+ * The newest `limit` records of the log, newest first, for the desktop's audit view: read from the
+ * end of the newest month files, a bounded amount each. Unparsable lines are skipped here
+ * (verification is what reports them).
  */
 export function recentAuditRecords(home: string, limit: number): unknown[] {
   const out: unknown[] = [];
-  for (const file of monthFiles(join(home, 'logs', 'audit')).reverse()) {
-    const month: unknown[] = [];
-    for (const line of file.lines()) {
-      if (!line.terminated) continue;
+  const dir = join(home, 'logs', 'audit');
+  for (const file of monthFiles(dir).reverse()) {
+    for (const line of tailLines(join(dir, file.name)).reverse()) {
       try {
-        month.push(JSON.parse(new TextDecoder().decode(line.bytes)));
+        out.push(JSON.parse(line));
       } catch {
         continue;
       }
-      if (month.length > limit) month.shift();
+      if (out.length >= limit) return out;
     }
-    out.push(...month.reverse());
-    if (out.length >= limit) break;
   }
-  return out.slice(0, limit);
+  return out;
 }

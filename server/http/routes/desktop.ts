@@ -37,7 +37,8 @@ export function desktopRoutes(views: DesktopViews): Hono<Vars> {
   app.post('/undo/:id', async (c) => {
     await c.req.text();
     const result = await views.undo(c.req.param('id'));
-    return c.json({ result }, result.ok ? 200 : 409);
+    // Refused undos keep the toolhost's code and words (the shared error shape, 409).
+    return result.ok ? c.json({ result }) : c.json({ error: result.error ?? { code: 'UNDO_REFUSED', message: 'the undo was refused' } }, 409);
   });
   app.get('/audit', (c) => {
     const raw = Number(c.req.query('limit') ?? '50');
