@@ -19,17 +19,20 @@ const s = (v: unknown): string => (typeof v === 'string' ? v : v === undefined |
 
 /** The audit log (SPEC §7, §10): the whole chain verified on demand, with the result as checked, and the newest records. */
 export class OracleAuditPanel extends LitElement {
-  static override properties = { reply: { state: true }, problem: { state: true }, loading: { state: true } };
+  static override properties = { reply: { state: true }, problem: { state: true }, loading: { state: true }, checkedAt: { state: true } };
   static override styles = [base];
   declare reply: AuditReply | undefined;
   declare problem: string;
   declare loading: boolean;
+  /** When the chain was last verified: the verdict is as of then, not now. */
+  declare checkedAt: string;
 
   constructor() {
     super();
     this.reply = undefined;
     this.problem = '';
     this.loading = false;
+    this.checkedAt = '';
   }
 
   override connectedCallback(): void {
@@ -41,8 +44,9 @@ export class OracleAuditPanel extends LitElement {
   async load(verify = true): Promise<void> {
     this.loading = true;
     try {
-      const reply = (await request<AuditReply>(`/api/v1/desk/audit?limit=30&verify=${verify ? '1' : '0'}`)).body;
+      const reply = (await request<AuditReply>(`/api/v1/desk/audit?limit=20&verify=${verify ? '1' : '0'}`)).body;
       this.reply = { verify: reply.verify ?? this.reply?.verify ?? null, records: reply.records };
+      if (reply.verify !== null) this.checkedAt = new Date().toLocaleTimeString();
       this.problem = '';
     } catch (e) {
       this.problem = e instanceof ApiError ? e.message : 'could not read the audit log';
@@ -52,8 +56,9 @@ export class OracleAuditPanel extends LitElement {
   }
 
   private verdict(v: Verify) {
-    if (v.ok) return html`<p class="ok audit-verify">Chain intact: ${v.records} records in ${v.files} file(s)${v.checkpoint === null ? ', no signed checkpoint yet' : `, signed checkpoint at #${String(v.checkpoint.seq)}`}.</p>`;
-    return html`<p class="error audit-verify" role="alert">Chain BROKEN after ${v.records} good records: ${v.fault === null ? 'unknown fault' : `${v.fault.code}: ${v.fault.message}${v.fault.file === null ? '' : ` (${v.fault.file} line ${s(v.fault.line)})`}`}.</p>`;
+    const at = html` <span class="muted">(verified at ${this.checkedAt})</span>`;
+    if (v.ok) return html`<p class="ok audit-verify">Chain intact: ${v.records} records in ${v.files} file(s)${v.checkpoint === null ? ', no signed checkpoint yet' : `, signed checkpoint at #${String(v.checkpoint.seq)}`}.${at}</p>`;
+    return html`<p class="error audit-verify" role="alert">Chain BROKEN after ${v.records} good records: ${v.fault === null ? 'unknown fault' : `${v.fault.code}: ${v.fault.message}${v.fault.file === null ? '' : ` (${v.fault.file} line ${s(v.fault.line)})`}`}.${at}</p>`;
   }
 
   override render() {
