@@ -59,8 +59,10 @@ function judgeArgv(program: string, argv: readonly string[], rules: ReadonlyMap<
 }
 
 export function isGit(program: string, pinned: string): boolean {
-  const base = pinned.split(/[\\/]/u).pop()?.toLowerCase() ?? '';
-  return program === 'git' || base === 'git' || base === 'git.exe';
+  if (program === 'git') return true;
+  // the last segment of the pinned path, after `/` or `\`
+  const base = pinned.slice(Math.max(pinned.lastIndexOf('/'), pinned.lastIndexOf('\\')) + 1).toLowerCase();
+  return base === 'git' || base === 'git.exe';
 }
 
 /**
@@ -70,7 +72,7 @@ export function isGit(program: string, pinned: string): boolean {
  */
 export function matchesEntry(entry: GrammarEntry, argv: readonly string[], how: 'exact' | 'lenient' = 'exact'): boolean {
   if (entry.words.length === 0 && entry.flags.length === 0) return false;
-  if (!entry.words.every((word, i) => argv[i] === word)) return false;
+  for (let i = 0; i < entry.words.length; i++) if (argv[i] !== entry.words[i]) return false;
   const rest = argv.slice(entry.words.length);
   if (how === 'lenient') return entry.flags.every((flag) => optionPresent(flag, rest));
   return entry.flags.every((flag) => rest.some((t) => t === flag || (flag.startsWith('--') && t.startsWith(`${flag}=`))));
