@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -227,6 +227,14 @@ describe.skipIf(!existsSync('/usr/bin/chromium'))('the PWA in Chromium', () => {
     expect(await desk.locator('.audit-records li').count()).toBeGreaterThan(5);
     expect(await desk.locator('ul.devices').textContent()).toContain('Pixel test');
     await shot(desk, 'desktop-audit-devices');
+    // The verdict is derived: one changed byte in the log and the next verification says where.
+    const dir = join(running.runtime.gate.home, 'logs', 'audit');
+    const month = readdirSync(dir).find((f) => f.endsWith('.jsonl')) ?? '';
+    const text = readFileSync(join(dir, month), 'utf8');
+    writeFileSync(join(dir, month), text.replace('"kind":"pairing"', '"kind":"pairinG"'));
+    await desk.locator('oracle-audit-panel button').click();
+    await expect.poll(() => desk.locator('.audit-verify').textContent()).toContain('Chain BROKEN');
+    await shot(desk, 'desktop-audit-broken');
   });
 
   it('pairs a second phone with the typed code, and the desktop revokes it at once', async () => {

@@ -92,6 +92,9 @@ export class OracleDesktop extends LitElement {
       .mode {
         font-weight: 700;
       }
+      oracle-audit-panel {
+        grid-column: 1 / -1;
+      }
       .mode.halted {
         color: var(--danger);
       }
