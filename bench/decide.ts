@@ -63,13 +63,15 @@ export function policyEnginesBench(): PolicyEngines {
   // decide() runs before, between and after the Cedar forms, so all share the machine's moods.
   const decideRuns: Timed<Decision>[] = [];
   const cedarRuns: Timed<CedarAnswer>[] = [];
-  decideRuns.push(timeDecide(actions, ctx));
+  // Only the first pass keeps its decisions (for the cross-check): retained results would be
+  // garbage the later passes pay to collect.
+  decideRuns.push(timeDecide(actions, ctx, true));
   for (const { engine } of engines) {
     const calls = requests.map((r) => engine.calls(r));
     cedarRuns.push(timeCedar(calls, engine.authorize));
-    decideRuns.push(timeDecide(actions, ctx));
+    decideRuns.push(timeDecide(actions, ctx, false));
   }
-  while (decideRuns.length < DECIDE_PASSES) decideRuns.push(timeDecide(actions, ctx));
+  while (decideRuns.length < DECIDE_PASSES) decideRuns.push(timeDecide(actions, ctx, false));
 
   const decideFigure = pooled(decideRuns, (mix) => `decide(): default policy, ${String(COUNT)} actions (${mix})`);
   const version = engines[0]?.engine.version ?? '?';
@@ -118,19 +120,19 @@ interface Timed<T> {
   readonly mix: Map<string, number>;
 }
 
-function timeDecide(actions: readonly Action[], ctx: Parameters<typeof decide>[1]): Timed<Decision> {
+function timeDecide(actions: readonly Action[], ctx: Parameters<typeof decide>[1], keep: boolean): Timed<Decision> {
   // Warm up on the whole corpus: a decision takes microseconds, so a partial warm-up would time
   // the JIT compiling the rarer paths (exec, fetch) instead of the gate.
   for (const a of actions) decide(a, ctx);
-  return timeEach(actions, (a) => decide(a, ctx), (d) => d.decision);
+  return timeEach(actions, (a) => decide(a, ctx), (d) => d.decision, keep);
 }
 
 function timeCedar(calls: readonly StatefulAuthorizationCall[][], authorize: (calls: readonly StatefulAuthorizationCall[]) => CedarAnswer): Timed<CedarAnswer> {
   for (const c of calls.slice(0, 500)) authorize(c); // warm up
-  return timeEach(calls, authorize, (a) => a.decision);
+  return timeEach(calls, authorize, (a) => a.decision, true);
 }
 
-function timeEach<I, T>(items: readonly I[], run: (item: I) => T, label: (result: T) => string): Timed<T> {
+function timeEach<I, T>(items: readonly I[], run: (item: I) => T, label: (result: T) => string, keep: boolean): Timed<T> {
   const samples: number[] = [];
   const results: T[] = [];
   const mix = new Map<string, number>();
@@ -139,7 +141,7 @@ function timeEach<I, T>(items: readonly I[], run: (item: I) => T, label: (result
     const t = process.hrtime.bigint();
     const result = run(item);
     samples.push(Number(process.hrtime.bigint() - t) / 1000);
-    results.push(result);
+    if (keep) results.push(result);
     mix.set(label(result), (mix.get(label(result)) ?? 0) + 1);
   }
   return { samples, results, mix, seconds: Number(process.hrtime.bigint() - started) / 1e9 };
