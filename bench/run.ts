@@ -6,9 +6,15 @@ import { haltBench } from './halt.js';
 import { requestBench } from './requests.js';
 import { roundTripBench } from './round-trip.js';
 import { table, type Figure } from './stats.js';
+import { measurePwa } from '../scripts/pwa-size.js';
+import { join } from 'node:path';
 
 /** `npm run bench [-- --json]`: every figure measured in this run, printed as a table or JSON. */
 const engines = policyEnginesBench();
 const figures: Figure[] = [...engines.figures, ...(await authBench()), ...(await requestBench()), ...(await auditBench()), ...(await roundTripBench()), ...(await haltBench()), ...(await coldStartBench())];
-if (process.argv.includes('--json')) process.stdout.write(`${JSON.stringify({ node: process.version, figures, policy_engines: engines.report }, null, 2)}\n`);
-else process.stdout.write(`${table(figures)}\n\n${enginesText(engines.report)}\n`);
+// What the phone downloads, from the build this run made (`npm run build` precedes it), against its budget.
+const pwa = measurePwa(join(import.meta.dirname, '..', 'dist', 'pwa'));
+const kb = (n: number): string => `${(n / 1024).toFixed(1)} KB`;
+const pwaText = `PWA shipped to the phone: ${kb(pwa.phone.gzip)} gzip (${kb(pwa.phone.bytes)} raw, ${String(pwa.phone.files.length)} files incl. the service worker) against a budget of ${kb(pwa.budget_gzip)}; the desktop screen's own chunk ${kb(pwa.desktop_only_gzip)} gzip`;
+if (process.argv.includes('--json')) process.stdout.write(`${JSON.stringify({ node: process.version, figures, policy_engines: engines.report, pwa }, null, 2)}\n`);
+else process.stdout.write(`${table(figures)}\n\n${pwaText}\n\n${enginesText(engines.report)}\n`);

@@ -81,6 +81,9 @@ describe('decide', () => {
     const d = decide({ tool: 'net.fetch', args: { url: 'https://github.com/' } }, tainted);
     expect(d).toMatchObject({ decision: 'needs-approval', tier: 'T2' });
     expect(d.reasons.at(-1)).toContain('proposed after reading https://x.test/');
+    // The request naming what the session already holds says it once.
+    const again = decide({ tool: 'net.fetch', args: { url: 'https://github.com/' }, provenance: [{ kind: 'external', source: 'https://x.test/' }] }, tainted);
+    expect(again.reasons.at(-1)).toBe('proposed after reading https://x.test/: T1 → T2');
   });
 
   it('denies everything when halted, before reading the action', () => {

@@ -190,7 +190,8 @@ function applyTaint(outcome: Extract<Outcome, { ok: true }>, contract: ToolContr
   if (!tainted) return outcome;
   let tier: Tier = bumpTier(outcome.tier);
   if (contract.capabilities.some((c) => TAINT_CONFIRM_CAPABILITIES.includes(c))) tier = maxTier(tier, 'T2');
-  const read = sources.map((s) => s.source).filter((s) => s !== '');
+  // The session and the request can both name the same source (a report then an action): once each.
+  const read = [...new Set(sources.map((s) => s.source).filter((s) => s !== ''))];
   const reason = read.length > 0 ? `proposed after reading ${read.join(', ')}` : 'proposed in a tainted session';
   const reasons = [...outcome.reasons, `${reason}: ${outcome.tier} → ${tier}`];
   if (tierRank(tier) >= tierRank('T4')) return { ok: false, code: 'TIER_T4', rule: outcome.rule, reasons };
