@@ -1,8 +1,9 @@
 import { LitElement, html, nothing, css } from 'lit';
 import { repeat } from 'lit/directives/repeat.js';
 import type { SignedCard } from '../../../shared/approval-card.js';
+import type { DeviceView } from '../../../shared/device-view.js';
 import { ApiError, json, request } from '../lib/api.js';
-import { deciderName, displayPin, when, verifyCard, type ApprovalsReply } from '../lib/cards.js';
+import { displayPin, verifyCard, type ApprovalsReply } from '../lib/cards.js';
 import { fixedBytes, fromBase64Url, toBase64Url } from '../../../shared/pairing/bytes.js';
 import { ecdsaVerify, sha256 } from '../../../shared/pairing/protocol.js';
 import { attestInput } from '../../../shared/attest.js';
@@ -11,6 +12,7 @@ import type { Answer, CardCheck } from '../ui/approval-card.js';
 import { base } from '../ui/styles.js';
 import '../ui/approval-card.js';
 import '../ui/halt-button.js';
+import '../ui/recent-decisions.js';
 import './pairing-panel.js';
 import './ca-panel.js';
 import './audit-panel.js';
@@ -21,14 +23,6 @@ interface Health {
   readonly spki_sha256: string;
   readonly policy_digest: string | null;
   readonly ca_sha256: string;
-}
-
-interface DeviceRow {
-  readonly id: string;
-  readonly name: string;
-  readonly profile: string;
-  readonly created_at: string;
-  readonly revoked_at: string | null;
 }
 
 interface UndoRow {
@@ -117,7 +111,7 @@ export class OracleDesktop extends LitElement {
   declare cards: readonly SignedCard[];
   declare checks: Readonly<Record<string, CardCheck>>;
   declare recent: readonly SignedCard[];
-  declare devices: readonly DeviceRow[];
+  declare devices: readonly DeviceView[];
   declare undo: readonly UndoRow[];
   declare egress: readonly EgressRow[];
   declare busy: boolean;
@@ -205,7 +199,7 @@ export class OracleDesktop extends LitElement {
       const [health, approvals, devices, undo] = await Promise.all([
         request<Health>('/api/v1/health'),
         request<ApprovalsReply>('/api/v1/approvals'),
-        request<{ devices: DeviceRow[] }>('/api/v1/devices'),
+        request<{ devices: DeviceView[] }>('/api/v1/devices'),
         request<{ undo: UndoRow[] }>('/api/v1/desk/undo'),
       ]);
       if (this.serverKey === undefined) {
@@ -313,12 +307,7 @@ export class OracleDesktop extends LitElement {
             (card) =>
               html`<oracle-card .card=${card} screen="desktop" check=${this.checks[card.approval_id] ?? 'checking'} ?busy=${this.busy} problem=${this.problems[card.approval_id] ?? ''} @answer=${(e: CustomEvent<Answer>) => void this.answer(card, e.detail)}></oracle-card>`,
           )}
-          <div class="panel">
-            <h2>Recent decisions</h2>
-            <ul class="plain">
-              ${this.recent.map((r) => html`<li><strong>${r.state}</strong> ${r.tool} <span class="muted">${r.tier} · by ${deciderName(r.device, this.devices)} · ${when(r.decided_at ?? r.expires_at)}</span></li>`)}
-            </ul>
-          </div>
+          <oracle-recent .decisions=${this.recent} .devices=${this.devices}></oracle-recent>
         </section>
         <oracle-pairing-panel></oracle-pairing-panel>
         <section class="panel" aria-labelledby="undo-h">

@@ -1,8 +1,9 @@
 import { LitElement, html, nothing, css } from 'lit';
 import { repeat } from 'lit/directives/repeat.js';
 import type { SignedCard } from '../../../shared/approval-card.js';
+import type { DeviceView } from '../../../shared/device-view.js';
 import { ApiError } from '../lib/api.js';
-import { deciderName, when, displayPin, verifyCard, type ApprovalsReply } from '../lib/cards.js';
+import { displayPin, verifyCard, type ApprovalsReply } from '../lib/cards.js';
 import { DeviceClient } from '../lib/device-client.js';
 import { forgetDevice, loadDevice, type StoredDevice } from '../lib/device-store.js';
 import { openLive } from '../lib/live.js';
@@ -11,17 +12,10 @@ import type { Answer, CardCheck } from '../ui/approval-card.js';
 import { base } from '../ui/styles.js';
 import '../ui/approval-card.js';
 import '../ui/halt-button.js';
+import '../ui/recent-decisions.js';
 import './pair-screen.js';
 
 type Screen = { readonly kind: 'boot' } | { readonly kind: 'pair' } | { readonly kind: 'changed-key'; readonly pinned: string; readonly seen: string } | { readonly kind: 'unreachable'; readonly reason: string } | { readonly kind: 'revoked' } | { readonly kind: 'home' };
-
-interface DeviceRow {
-  readonly id: string;
-  readonly name: string;
-  readonly profile: string;
-  readonly created_at: string;
-  readonly revoked_at: string | null;
-}
 
 /**
  * The phone (SPEC §9, §10): pair, then on every start check the server key against the pin
@@ -80,7 +74,7 @@ export class OraclePhone extends LitElement {
   declare cards: readonly SignedCard[];
   declare checks: Readonly<Record<string, CardCheck>>;
   declare recent: readonly SignedCard[];
-  declare devices: readonly DeviceRow[];
+  declare devices: readonly DeviceView[];
   declare mode: string;
   declare live: boolean;
   declare busy: boolean;
@@ -169,7 +163,7 @@ export class OraclePhone extends LitElement {
     if (client === undefined || key === undefined) return;
     const generation = ++this.generation;
     try {
-      const [approvals, devices] = await Promise.all([client.get<ApprovalsReply>('/api/v1/approvals'), client.get<{ devices: DeviceRow[] }>('/api/v1/devices')]);
+      const [approvals, devices] = await Promise.all([client.get<ApprovalsReply>('/api/v1/approvals'), client.get<{ devices: DeviceView[] }>('/api/v1/devices')]);
       const checks: Record<string, CardCheck> = {};
       for (const card of approvals.body.approvals) checks[card.approval_id] = (await verifyCard(key, card)) ? 'verified' : 'bad-signature';
       if (generation !== this.generation) return;
@@ -242,13 +236,7 @@ export class OraclePhone extends LitElement {
             html`<oracle-card .card=${card} screen="phone" check=${this.checks[card.approval_id] ?? 'checking'} ?busy=${this.busy} problem=${this.problems[card.approval_id] ?? ''} @answer=${(e: CustomEvent<Answer>) => void this.answer(card, e.detail)}></oracle-card>`,
         )}
       </section>
-      <section class="panel" aria-labelledby="recent-h">
-        <h2 id="recent-h">Recent decisions</h2>
-        ${this.recent.length === 0 ? html`<p class="muted">None yet.</p>` : nothing}
-        <ul class="plain">
-          ${this.recent.map((r) => html`<li><strong>${r.state}</strong> ${r.tool} <span class="muted">${r.tier} · ${deciderName(r.device, this.devices)} · ${when(r.decided_at ?? r.expires_at)}</span>${r.message === null ? nothing : html`<br /><span class="muted">“${r.message}”</span>`}</li>`)}
-        </ul>
-      </section>
+      <oracle-recent .decisions=${this.recent} .devices=${this.devices}></oracle-recent>
       <section class="panel" aria-labelledby="devices-h">
         <h2 id="devices-h">Devices</h2>
         <ul class="plain">

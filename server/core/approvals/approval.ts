@@ -1,41 +1,11 @@
-import type { Tier } from '../../../shared/tiers.js';
-import { confirmationPhrase } from '../../../shared/approval-card.js';
+import { APPROVAL_STATES, confirmationPhrase, type ApprovalCard, type ApprovalState } from '../../../shared/approval-card.js';
 
 /**
- * An approval (SPEC §7): a single-use, expiring grant for one invocation, bound to the hash of
- * its fully resolved arguments. Pure transitions; clocks and ids come in as arguments.
+ * Approvals (SPEC §7): pure transitions; clocks and ids come in as arguments. The approval's shape
+ * is the wire contract the screens receive (shared/approval-card.ts).
  */
-export const APPROVAL_STATES = ['pending', 'approved', 'denied', 'expired', 'consumed', 'cancelled'] as const;
-export type ApprovalState = (typeof APPROVAL_STATES)[number];
-
-export interface Approval {
-  readonly approval_id: string;
-  /** The action this approval is for. */
-  readonly trace_id: string;
-  readonly tool: string;
-  /** `sha256:` of the RFC 8785 canonical JSON of the resolved arguments. */
-  readonly arg_hash: string;
-  readonly tier: Extract<Tier, 'T2' | 'T3'>;
-  readonly requested_at: string;
-  readonly expires_at: string;
-  readonly reason: string;
-  /** Rendered from the resolved arguments (redacted), never a model's paraphrase. */
-  readonly preview: Readonly<Record<string, unknown>>;
-  /** What was read before this was proposed, when the session is tainted. */
-  readonly provenance: readonly string[];
-  readonly nonce: string;
-  readonly session: string | null;
-  /** The scope root the action works in, for scoped remembering. */
-  readonly project: string | null;
-  /** The agent (principal) that asked; a remembered rule is for that agent only. */
-  readonly agent: string | null;
-  readonly state: ApprovalState;
-  /** Who decided (device id or `desktop`); null until then. */
-  readonly device: string | null;
-  readonly decided_at: string | null;
-  /** A person's message to the agent with a denial. */
-  readonly message: string | null;
-}
+export { APPROVAL_STATES, type ApprovalState };
+export type Approval = ApprovalCard;
 
 export interface Approver {
   readonly id: string;

@@ -5,6 +5,7 @@ import { approverOf, type Caller } from '../caller.js';
 import { verifyDeviceSignature, type DeviceKeys } from '../device-signature.js';
 import { fail } from '../errors.js';
 import { cardSigningInput } from '../../../shared/approval-card.js';
+import type { DeviceView } from '../../../shared/device-view.js';
 
 /** What people's controls need from the gate (the runtime implements it). */
 export interface GateControl {
@@ -16,7 +17,7 @@ export interface GateControl {
 }
 
 export interface DeviceRegistry extends DeviceKeys {
-  list(): readonly { id: string; name: string; profile: string; created_at: string; revoked_at: string | null }[];
+  list(): readonly DeviceView[];
   revoke(id: string): boolean;
 }
 
