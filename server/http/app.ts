@@ -64,7 +64,7 @@ export function createApp(deps: AppDeps): Hono<Vars> {
   const app = new Hono<Vars>();
   // Route contexts differ only in their variables; the listener reads just the connection.
   const loopback = (c: Context<Vars>): boolean => deps.isLoopback(c);
-  // Everything gets `default-src 'none'` unless a page route set its own (stricter-than-needed) policy.
+  // Everything gets `default-src 'none'`; a page and the service worker set their own policy (pages.ts), kept here.
   app.use('*', secureHeaders({ contentSecurityPolicy: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] }, referrerPolicy: 'no-referrer', overwrite: false }));
   const attestLimit = new RateLimiter(ATTEST_RATE_LIMIT, deps.now);
   app.get('/api/v1/health', (c) => {
