@@ -124,6 +124,11 @@ describe.skipIf(!existsSync('/usr/bin/chromium'))('the PWA in Chromium', () => {
     await expect.poll(() => ph.locator('#sw-status').textContent(), { timeout: 20_000 }).toContain('Offline shell: on');
     const state = await ph.evaluate('navigator.serviceWorker.ready.then((r) => r.active && r.active.state)');
     expect(['activating', 'activated']).toContain(state);
+    // Installable: Chromium's own check of the manifest, icons and worker finds nothing missing
+    // but the one thing a test browser is (playwright's contexts are incognito, never installable).
+    const cdp = await phone.newCDPSession(ph);
+    const { installabilityErrors } = (await cdp.send('Page.getInstallabilityErrors')) as { installabilityErrors: { errorId: string }[] };
+    expect(installabilityErrors.map((e) => e.errorId)).toEqual(['in-incognito']);
     // The shell really is offline: with the network gone the app still starts, and says the gate is unreachable.
     await phone.setOffline(true);
     try {
