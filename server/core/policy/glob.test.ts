@@ -10,14 +10,24 @@ import { compileGlob, firstMatch, type GlobOptions } from './glob.js';
  */
 
 const SHIPPED = [...readFileSync(join(import.meta.dirname, '..', '..', '..', 'config', 'policy.yaml'), 'utf8').matchAll(/^\s+- "([^"]+)"$/gmu)].map((m) => m[1] ?? '');
-const ODD = ['.git', 'node_modules', '*.log', 'a/b', 'C:/Windows/**', 'C:/Program Files (x86)/**', 'x?y', '[ab]c', '{p,q}.txt', '**/Straße/**', '**/ΣΑΣ', 'K*', '/opt/x y/**'];
-const SEGMENTS = ['home', 'u', 'projects', 'app', '.ssh', 'id_rsa', 'id_rsa.pub', 'x.env', '.env', '.env.local', 'a.PEM', '.Git', '.git', 'hooks', 'etc', 'usr', 'lib', 'C:', 'Windows', 'Program Files (x86)', 'AppData', 'Library', 'Keychains', 'Straße', 'STRASSE', 'σας', 'ΣΑΣ', 'K', 'xy', 'x y', 'node_modules', 'p.txt', 'bc', '', '..'];
+const ODD = ['.git', 'node_modules', '*.log', 'a/b', 'C:/Windows/**', 'C:/Program Files (x86)/**', 'x?y', '[ab]c', '{p,q}.txt', '**/Straße/**', '**/ΣΑΣ', 'K*', '/opt/x y/**', '/./x', '/.', './', 'a/../b', '**/***a.b', '****...'];
+const SEGMENTS = ['x', 'aXb', '._b', 'home', 'u', 'projects', 'app', '.ssh', 'id_rsa', 'id_rsa.pub', 'x.env', '.env', '.env.local', 'a.PEM', '.Git', '.git', 'hooks', 'etc', 'usr', 'lib', 'C:', 'Windows', 'Program Files (x86)', 'AppData', 'Library', 'Keychains', 'Straße', 'STRASSE', 'σας', 'ΣΑΣ', 'K', 'xy', 'x y', 'node_modules', 'p.txt', 'bc', '', '..'];
 
 function reference<T extends { test: (path: string) => boolean }>(globs: readonly T[], path: string): T | undefined {
   return globs.find((g) => g.test(path));
 }
 
 describe('firstMatch', () => {
+  it('never lets the prefilter skip a pattern picomatch rewrites (review counterexamples)', () => {
+    const options = { dot: true, nocase: false, windows: false } as const;
+    // An exclude written `/./secrets` means `secrets` under the root: no `.` needs to be in the path.
+    expect(firstMatch([compileGlob('/./secrets', options, true)], 'secrets/db', false)?.pattern).toBe('/./secrets');
+    expect(firstMatch([compileGlob('/.', options, true)], 'src/main', false)?.pattern).toBe('/.');
+    // After `***` picomatch lets `.` match any character: the matcher decides, as before.
+    const stars = compileGlob('**/***credentials.json', options);
+    expect(firstMatch([stars], '/home/u/app/credentialsXjson', false)).toBe(reference([stars], '/home/u/app/credentialsXjson'));
+  });
+
   it('finds the shipped deny_always patterns it should', () => {
     expect(SHIPPED.length).toBeGreaterThan(30);
     const globs = SHIPPED.map((p) => compileGlob(p, { dot: true, nocase: false, windows: false }));

@@ -65,6 +65,10 @@ function literalPrefix(base: string, nocase: boolean): string | null {
 
 function literalPieces(base: string, nocase: boolean): string[] | null {
   if (!/^[A-Za-z0-9._ :/*-]*$/u.test(base)) return null;
+  // picomatch rewrites these before matching, so their text is not a promise: a `.` or `..`
+  // segment (`/./secrets` matches `secrets`) and three or more stars (after `***` a `.` matches
+  // any character). Such patterns always go to the matcher.
+  if (/\*{3,}/u.test(base) || base.split('/').some((segment) => segment === '.' || segment === '..')) return null;
   const pieces = base.split(/[/*]+/u).filter((piece) => piece !== '');
   return nocase ? pieces.map((piece) => piece.toLowerCase()) : pieces;
 }
