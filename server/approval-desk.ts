@@ -8,6 +8,7 @@ import type { Grant } from './core/lifecycle/headless.js';
 import { isTainting, type ProvenanceEntry } from '../shared/provenance.js';
 import type { ApprovalsFile, WaitingRequest } from './adapters/approvals-store.js';
 import { redactDeep } from './core/redact/index.js';
+import type { CurrentText } from './toolhost/preview.js';
 
 type Waiter = (approval: Approval) => void;
 
@@ -31,6 +32,7 @@ export class ApprovalDesk {
   private readonly argHash: (args: Readonly<Record<string, unknown>>) => string;
   /** Told of every new or changed approval (the live event stream). */
   private readonly onChange: (approval: Approval) => void;
+  private readonly currentText: ((path: string) => CurrentText) | undefined;
 
   constructor(deps: {
     readonly file: ApprovalsFile;
@@ -38,7 +40,10 @@ export class ApprovalDesk {
     readonly now: () => Date;
     readonly argHash: (args: Readonly<Record<string, unknown>>) => string;
     readonly onChange?: (approval: Approval) => void;
+    /** The current text at a path a write would replace, for the card's diff (read by the toolhost). */
+    readonly currentText?: (path: string) => CurrentText;
   }) {
+    this.currentText = deps.currentText;
     this.file = deps.file;
     this.audit = deps.audit;
     this.now = deps.now;
@@ -115,7 +120,7 @@ export class ApprovalDesk {
         tier: decision.tier,
         reason: decision.reasons.join('; '),
         // The card shows the resolved arguments, redacted: it travels to phones and events.
-        preview: redactDeep({ tool, args }).value as Record<string, unknown>,
+        preview: redactDeep({ tool, args, ...this.replaced(tool, evaluation) }).value as Record<string, unknown>,
         provenance: this.session(evaluation.session).provenance.map((p) => p.source).filter((s) => s !== ''),
         nonce: randomBytes(16).toString('base64url'),
         session,
@@ -129,6 +134,18 @@ export class ApprovalDesk {
     this.onChange(approval);
     await this.audit({ kind: 'approval', ts: this.now().toISOString(), actor: 'oracle', action_id: actionId, tool, tier: decision.tier, outcome: 'requested', detail: { approval_id: approval.approval_id, arg_hash: hash, expires_at: approval.expires_at } });
     return this.wait(approval.approval_id, waitMs);
+  }
+
+  /**
+   * For a write, what it replaces: `before` (the current text, or null when there is no file yet),
+   * or `before_unavailable` with the reason, so the screens can show the exact diff.
+   */
+  private replaced(tool: string, evaluation: Evaluation): Record<string, unknown> {
+    const path = evaluation.paths[0]?.real;
+    if (tool !== 'fs.write' || path === undefined || this.currentText === undefined) return {};
+    const now = this.currentText(path);
+    if (now.kind === 'text') return { before: now.text };
+    return now.kind === 'absent' ? { before: null } : { before_unavailable: now.reason };
   }
 
   /** Waits up to `waitMs` for an answer (a resumable continuation when there is none yet). */

@@ -8,6 +8,7 @@ import { redact, redactDeep } from './core/redact/index.js';
 import { openGate, type GateOptions, type GateState } from './gate.js';
 import { openToolhost, type Toolhost } from './toolhost/open.js';
 import { applyUndo } from './toolhost/undo.js';
+import { currentText } from './toolhost/preview.js';
 import type { ExecutionResult } from './toolhost/types.js';
 import { hostFacts } from './adapters/host.js';
 import { HaltFile } from './adapters/halt-file.js';
@@ -117,6 +118,7 @@ export async function openRuntime(options: GateOptions & { readonly actor: strin
     onChange: (approval) => {
       events.publish(`approval.${approval.state}`, { ...approval, desktop_only: approval.tier === 'T3' });
     },
+    currentText: (path) => currentText(path),
   });
   const toolhost = await openToolhost({
     grants: desk,

@@ -202,6 +202,21 @@ describe.skipIf(!existsSync('/usr/bin/chromium'))('the PWA in Chromium', () => {
     await shot(desk, 'desktop-undo');
   });
 
+  it('a write card shows the exact diff against the file it would replace', async () => {
+    const target = join(tree.root, 'projects', 'app', 'config.txt');
+    writeFileSync(target, 'port = 80\nhost = local\n');
+    // A session that read a web page: its write waits for a person (T1 → T2).
+    const waiting = agent('fs.write', { path: target, content: 'port = 8080\nhost = local\n' }, { session: 's-web', provenance: [{ kind: 'external', source: 'https://docs.example/setup' }] });
+    const card = ph.locator('oracle-card', { hasText: 'config.txt' });
+    await card.locator('pre.diff').waitFor({ timeout: 20_000 });
+    expect(await card.locator('pre.diff .del').allTextContents()).toEqual(['-port = 80']);
+    expect(await card.locator('pre.diff .add').allTextContents()).toEqual(['+port = 8080']);
+    await shot(ph, 'phone-card-diff');
+    await card.locator('button.deny').click();
+    expect((await waiting).body).toMatchObject({ executed: false });
+    expect(readFileSync(target, 'utf8')).toBe('port = 80\nhost = local\n');
+  });
+
   it('HALT from the phone kills a running exec; the desktop resumes', async () => {
     const cwd = join(tree.root, 'projects', 'app');
     const running1 = agent('exec.run', { program: 'sleep', args: ['30'], cwd });

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { cardSigningInput, type ApprovalCard } from '../../shared/approval-card.js';
 import { toBase64Url } from '../../shared/pairing/bytes.js';
 import { detailsOf, displayPin, redactionParts, verifyCard } from '../../pwa/src/lib/cards.js';
+import { unifiedDiff } from '../../pwa/src/lib/diff.js';
 
 /**
  * The PWA's card logic (SPEC §9a, §10), run under Node's WebCrypto: a card is offered only when
@@ -61,5 +62,15 @@ describe('approval cards in the PWA', () => {
       { text: ' end', redacted: false },
     ]);
     expect(displayPin('zpGNU1zG0Synqwi_wRBZd793Pb6l2M2rU5BvbqKHPOE')).toBe('zpGNU1zG0Synqwi/wRBZd793Pb6l2M2rU5BvbqKHPOE=');
+  });
+
+  it('shows a write as the diff against the file it replaces, a new file whole, and says why when it cannot diff', () => {
+    const write = (extra: Record<string, unknown>) => detailsOf({ tool: 'fs.write', args: { path: '/p/a.txt', content: 'one\nTWO\nthree\n' }, ...extra });
+    const changed = write({ before: 'one\ntwo\nthree\n' }).find((d) => d.diff !== undefined);
+    expect(changed?.label).toBe('change to the file');
+    expect(changed?.diff?.filter((l) => l.kind === 'del' || l.kind === 'add').map((l) => l.text)).toEqual(['-two', '+TWO']);
+    expect(write({ before: null }).map((d) => d.label)).toEqual(['path', 'new file, whole content']);
+    expect(write({ before_unavailable: 'the current file is over 64 KiB' }).map((d) => d.label)).toContain('new content (whole file; no diff: the current file is over 64 KiB)');
+    expect(unifiedDiff('same\n', 'same\n')).toEqual([{ kind: 'note', text: 'no change: the file already holds exactly this' }]);
   });
 });

@@ -1,6 +1,7 @@
 import { cardSigningInput, type SignedCard } from '../../../shared/approval-card.js';
 import { fixedBytes } from '../../../shared/pairing/bytes.js';
 import { ecdsaVerify, type Key } from '../../../shared/pairing/protocol.js';
+import { unifiedDiff, type DiffLine } from './diff.js';
 
 /** The approvals list as the server sends it. */
 export interface ApprovalsReply {
@@ -26,6 +27,8 @@ export interface Detail {
   readonly value: string;
   /** Monospace block (argv, content, payload). */
   readonly block: boolean;
+  /** A write's change against the current file, line by line. */
+  readonly diff?: readonly DiffLine[];
 }
 
 const text = (v: unknown): string => (typeof v === 'string' ? v : JSON.stringify(v, null, 2));
@@ -40,7 +43,7 @@ export function detailsOf(preview: Readonly<Record<string, unknown>>): Detail[] 
   const out: Detail[] = [];
   const used = new Set<string>();
   const take = (key: string, label: string, block = false): void => {
-    if (!(key in args)) return;
+    if (!(key in args) || used.has(key)) return;
     out.push({ label, value: text(args[key]), block });
     used.add(key);
   };
@@ -57,6 +60,10 @@ export function detailsOf(preview: Readonly<Record<string, unknown>>): Detail[] 
   } else {
     take('path', 'path', true);
     take('repo', 'repository', true);
+    if (tool === 'fs.write' && typeof args['content'] === 'string') {
+      out.push(writeDetail(preview, args['content']));
+      used.add('content');
+    }
     take('content', 'new content (whole file)', true);
     take('message', 'message', true);
   }
@@ -87,4 +94,16 @@ export function when(iso: string | null): string {
   if (iso === null) return '';
   const t = new Date(iso);
   return Number.isNaN(t.getTime()) ? iso : t.toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'medium' });
+}
+
+/**
+ * A write against what it replaces (the server reads the current file for the card): the diff,
+ * the whole content of a new file, or the whole content with the reason no diff could be made.
+ */
+function writeDetail(preview: Readonly<Record<string, unknown>>, content: string): Detail {
+  const before = preview['before'];
+  if (typeof before === 'string') return { label: 'change to the file', value: content, block: true, diff: unifiedDiff(before, content) };
+  if (before === null) return { label: 'new file, whole content', value: content, block: true };
+  const why = typeof preview['before_unavailable'] === 'string' ? preview['before_unavailable'] : 'the current file was not read';
+  return { label: `new content (whole file; no diff: ${why})`, value: content, block: true };
 }

@@ -60,6 +60,21 @@ export class OracleCard extends LitElement {
         color: var(--warn);
         font-weight: 600;
       }
+      pre.diff > span {
+        display: block;
+      }
+      pre.diff > .add {
+        background: #e6ffec;
+        color: #055d20;
+      }
+      pre.diff > .del {
+        background: #ffebe9;
+        color: #82071e;
+      }
+      pre.diff > .hunk,
+      pre.diff > .note {
+        color: var(--muted);
+      }
     `,
   ];
   declare card: SignedCard;
@@ -85,9 +100,13 @@ export class OracleCard extends LitElement {
     this.dispatchEvent(new CustomEvent<Answer>('answer', { detail, bubbles: true, composed: true }));
   }
 
+  private marked(text: string) {
+    return redactionParts(text).map((p) => (p.redacted ? html`<mark class="redacted" title="redacted before it left the gate">${p.text}</mark>` : p.text));
+  }
+
   private value(d: Detail) {
-    const parts = redactionParts(d.value).map((p) => (p.redacted ? html`<mark class="redacted" title="redacted before it left the gate">${p.text}</mark>` : p.text));
-    return d.block ? html`<pre>${parts}</pre>` : html`<span>${parts}</span>`;
+    if (d.diff !== undefined) return html`<pre class="diff">${d.diff.map((line) => html`<span class=${line.kind}>${this.marked(line.text)}</span>`)}</pre>`;
+    return d.block ? html`<pre>${this.marked(d.value)}</pre>` : html`<span>${this.marked(d.value)}</span>`;
   }
 
   private controls() {

@@ -1,0 +1,28 @@
+import { FileOpError, probe, readNoFollow } from '../adapters/agent/files.js';
+
+/**
+ * What a write would replace, for the person's approval card (SPEC §10: "the exact … diff"): the
+ * current text of the resolved path, read the way the executor would (no final link followed, no
+ * FIFO opened, bounded). Shown, never handed to an agent; the desk redacts it with the rest.
+ */
+export type CurrentText = { readonly kind: 'text'; readonly text: string } | { readonly kind: 'absent' } | { readonly kind: 'unavailable'; readonly reason: string };
+
+/** Cards travel to phones over the live stream: a larger file is described, not shown. */
+export const PREVIEW_MAX_BYTES = 64 * 1024;
+
+export function currentText(path: string, max = PREVIEW_MAX_BYTES): CurrentText {
+  const what = probe(path);
+  if (what === 'missing') return { kind: 'absent' };
+  if (what !== 'file') return { kind: 'unavailable', reason: `the path is a ${what === 'dir' ? 'directory' : what === 'link' ? 'link' : 'special file'}` };
+  let bytes: Buffer;
+  try {
+    bytes = readNoFollow(path, max);
+  } catch (e) {
+    return { kind: 'unavailable', reason: e instanceof FileOpError && e.code === 'FS_TOO_LARGE' ? `the current file is over ${String(max / 1024)} KiB` : 'the current file cannot be read' };
+  }
+  try {
+    return { kind: 'text', text: new TextDecoder('utf-8', { fatal: true }).decode(bytes) };
+  } catch {
+    return { kind: 'unavailable', reason: 'the current file is not UTF-8 text' };
+  }
+}
