@@ -10,7 +10,8 @@ import type { ApprovalsFile, WaitingRequest } from './adapters/approvals-store.j
 import { redactDeep } from './core/redact/index.js';
 import type { CurrentText } from './toolhost/preview.js';
 
-type Waiter = (approval: Approval) => void;
+/** Woken with the approval's new state, or with nothing when the gate stops. */
+type Waiter = (approval: Approval | undefined) => void;
 
 /**
  * Where needs-approval actions wait for a person (SPEC §7): approvals are created, persisted on
@@ -25,6 +26,8 @@ export class ApprovalDesk {
   private readonly waiters = new Map<string, Set<Waiter>>();
   /** Set by HALT: nothing new may wait until a resume reopens the desk. */
   private halted = false;
+  /** Set when the gate stops: nothing waits any more. */
+  private stopping = false;
 
   private readonly file: ApprovalsFile;
   private readonly audit: (body: AuditBody) => Promise<unknown>;
@@ -153,12 +156,13 @@ export class ApprovalDesk {
     const current = this.get(id);
     if (current === undefined) return Promise.resolve({ kind: 'refused', code: 'APPROVAL_UNKNOWN', message: `no approval \`${id}\`` });
     if (current.state !== 'pending') return Promise.resolve(grantOf(current));
+    if (this.stopping) return Promise.resolve(STOPPED);
     const untilExpiry = Date.parse(current.expires_at) - this.now().getTime();
     return new Promise((resolve) => {
-      const done = (approval: Approval) => {
+      const done = (approval: Approval | undefined) => {
         clearTimeout(timer);
         this.waiters.get(id)?.delete(done);
-        resolve(grantOf(approval));
+        resolve(approval === undefined ? STOPPED : grantOf(approval));
       };
       const timer = setTimeout(() => {
         const latest = this.expire(id);
@@ -219,6 +223,24 @@ export class ApprovalDesk {
     if (a?.state === 'pending') this.settle(cancel(a, this.now()));
   }
 
+  /**
+   * The gate is stopping: everyone still waiting is answered now as refused (`GATE_STOPPED`), with
+   * every timer cleared, so the process can end at once. The approvals themselves stay as they
+   * are, persisted: a restarted gate still has them (SPEC §7).
+   */
+  releaseWaiters(): void {
+    this.stopping = true;
+    for (const [id, set] of [...this.waiters]) {
+      this.waiters.delete(id);
+      for (const wake of [...set]) wake(undefined);
+    }
+  }
+
+  /** Withdraws the waiting approval of one action (its asker will not run it any more). */
+  withdrawFor(traceId: string): void {
+    for (const a of this.approvals.values()) if (a.trace_id === traceId && a.state === 'pending') this.settle(cancel(a, this.now()));
+  }
+
   /** After a resume, approvals may be asked for again. */
   reopen(): void {
     this.halted = false;
@@ -263,6 +285,8 @@ export class ApprovalDesk {
     this.file.save({ approvals, remembered: this.remembered, sessions: Object.fromEntries(this.sessions), requests: Object.fromEntries(this.requests) });
   }
 }
+
+const STOPPED: Grant = { kind: 'refused', code: 'GATE_STOPPED', message: 'the gate stopped before anyone answered; denied' };
 
 function grantOf(approval: Approval): Grant {
   switch (approval.state) {

@@ -7,7 +7,7 @@ import { compilePolicy, type CompiledPolicy } from './core/policy/compile.js';
 import { emptyPolicy, loadPolicy, type PolicyIssue } from './core/policy/load.js';
 import type { Policy } from './core/policy/types.js';
 import { fileExists, readOperatorFile } from './adapters/files.js';
-import { hostFacts, packageRoot, sha256Hex, toCanonicalForm, type HostFacts } from './adapters/host.js';
+import { hostFacts, packageRoot, resolveHome, sha256Hex, toCanonicalForm, type HostFacts } from './adapters/host.js';
 import { nodeLinkReader } from './adapters/link-reader.js';
 import { pinPrograms } from './adapters/pin-programs.js';
 
@@ -34,9 +34,7 @@ export interface GateOptions {
 }
 
 /** `--home DIR`, else `ORACLE_HOME`, else the project root (SPEC §2). */
-export function resolveHome(flag: string | undefined, env: NodeJS.ProcessEnv): string {
-  return resolve(flag ?? env['ORACLE_HOME'] ?? packageRoot());
-}
+export { resolveHome };
 
 /** `--policy FILE`, else the home's config/policy.yaml, else the built-in default. */
 export function resolvePolicyFile(flag: string | undefined, home: string): string {

@@ -1,4 +1,6 @@
-import { hostname, networkInterfaces } from 'node:os';
+import { homedir, hostname, networkInterfaces } from 'node:os';
+import { loadBashParser } from './adapters/bash-parser.js';
+import { answerHook } from './hook/claude-code.js';
 import { join } from 'node:path';
 import { advertise, type Advertised } from './adapters/mdns.js';
 import { getConnInfo } from '@hono/node-server/conninfo';
@@ -140,6 +142,18 @@ export async function startServer(options: ServeOptions): Promise<Running> {
       taint: (session, read) => {
         runtime.taint(session, read);
       },
+      claudeCodeHook: async (payload, agent) =>
+        (
+          await answerHook(payload, {
+            canAsk: true,
+            parse: await loadBashParser(),
+            userHome: homedir(),
+            authorizeCall: (call, waitMs) => runtime.authorizeCall(call, waitMs, agent),
+            taint: (session, read) => {
+              runtime.taint(session, read);
+            },
+          })
+        ).output,
     },
   });
   const listening = await listenHttps(app, { hostname: lan ? '0.0.0.0' : '127.0.0.1', port: options.port, key: tls.key, cert: tls.cert });
@@ -161,6 +175,9 @@ export async function startServer(options: ServeOptions): Promise<Running> {
     spkiSha256: tls.spkiSha256,
     async close() {
       removeFile(localFile);
+      // Answer everyone still waiting first, so their responses go out before the sockets close.
+      runtime.stopWaiting();
+      await new Promise((r) => setImmediate(r));
       await mdns?.stop();
       await listening.close();
       await runtime.close();

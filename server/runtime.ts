@@ -27,6 +27,7 @@ import type { Executed, PreparedAction } from './core/lifecycle/execution.js';
 import type { Grant } from './core/lifecycle/headless.js';
 import type { GateMode } from './core/decide/context.js';
 import { ensurePrivateDir } from './adapters/files.js';
+import { authorizeCall, type CallAnswer, type CallRequest } from './call-authorizer.js';
 
 /**
  * The whole gate for one process: policy, toolhost and audit log, wired once (composition root
@@ -67,8 +68,12 @@ export interface Runtime {
    * audit and approval wait as submit, and the grant spent at once, but nothing is executed here.
    */
   authorize(action: unknown, waitMs: number, agent?: string): Promise<Authorization>;
+  /** One whole tool call of such an agent: every part judged, one card when a person must decide. */
+  authorizeCall(call: CallRequest, waitMs: number, agent: string): Promise<CallAnswer>;
   /** Marks a session as having read foreign or external content (a PostToolUse report). */
   taint(session: string, read: readonly ProvenanceEntry[]): void;
+  /** The gate is stopping: every waiting caller is answered now (denied, "the gate stopped"). */
+  stopWaiting(): void;
   close(): Promise<void>;
 }
 
@@ -219,6 +224,28 @@ export async function openRuntime(options: GateOptions & { readonly actor: strin
     }
   });
 
+  /** The decision record of an action its caller executes itself (the hook's agents). */
+  const auditDecision = async (evaluation: Evaluation, actor: string): Promise<string> => {
+    const { decision, tool, args } = evaluation;
+    const actionId = `ac_${randomBytes(12).toString('hex')}`;
+    await audit.append({
+      kind: 'decision',
+      ts: now().toISOString(),
+      actor,
+      action_id: actionId,
+      ...(evaluation.session === undefined ? {} : { session: evaluation.session }),
+      ...(tool === null ? {} : { tool }),
+      ...(args === null ? {} : { args_digest: digest(args), args_preview: previewArgs(args) }),
+      tier: decision.tier,
+      decision: decision.decision,
+      code: decision.code,
+      rule: decision.rule,
+      reasons: decision.reasons,
+      outcome: 'caller-executes',
+    });
+    return actionId;
+  };
+
   const runtime: Runtime = {
     gate,
     toolhost,
@@ -256,23 +283,8 @@ export async function openRuntime(options: GateOptions & { readonly actor: strin
     },
     async authorize(action, waitMs, agent) {
       const evaluation = judge(action, agent);
-      const { decision, tool, args } = evaluation;
-      const actionId = `ac_${randomBytes(12).toString('hex')}`;
-      await audit.append({
-        kind: 'decision',
-        ts: now().toISOString(),
-        actor: agent ?? options.actor,
-        action_id: actionId,
-        ...(evaluation.session === undefined ? {} : { session: evaluation.session }),
-        ...(tool === null ? {} : { tool }),
-        ...(args === null ? {} : { args_digest: digest(args), args_preview: previewArgs(args) }),
-        tier: decision.tier,
-        decision: decision.decision,
-        code: decision.code,
-        rule: decision.rule,
-        reasons: decision.reasons,
-        outcome: 'caller-executes',
-      });
+      const { decision, args } = evaluation;
+      const actionId = await auditDecision(evaluation, agent ?? options.actor);
       const reasons = decision.reasons.join('; ');
       if (decision.decision === 'allow') return { decision, allowed: true, reason: `${decision.tier}: ${reasons}`, action_id: actionId };
       if (decision.decision === 'deny') return { decision, allowed: false, reason: `${decision.code}: ${reasons}`, action_id: actionId };
@@ -282,12 +294,16 @@ export async function openRuntime(options: GateOptions & { readonly actor: strin
         desk.withdraw(grant.approvalId);
         return { decision, allowed: false, reason: `nobody approved this ${decision.tier} action in time; ask again when someone can answer`, action_id: actionId };
       }
-      if (grant.kind === 'refused') return { decision, allowed: false, reason: grant.message, action_id: actionId };
+      if (grant.kind === 'refused') {
+        if (grant.code === 'GATE_STOPPED') desk.withdrawFor(actionId);
+        return { decision, allowed: false, reason: grant.message, action_id: actionId };
+      }
       // Spent here: the caller runs it once, now.
       const used = args === null ? { ok: false as const, code: 'INPUT_INVALID', reason: 'no arguments' } : desk.consume(grant.approvalId, args);
       if (!used.ok) return { decision, allowed: false, reason: used.reason, action_id: actionId };
       return { decision, allowed: true, reason: `approved by a person (${grant.approvalId})`, action_id: actionId, approval_id: grant.approvalId };
     },
+    authorizeCall: (call, waitMs, agent) => authorizeCall({ mode: () => mode, judge, auditDecision, desk }, call, waitMs, agent),
     taint: (session, read) => {
       desk.taint(session, read);
     },
@@ -318,7 +334,11 @@ export async function openRuntime(options: GateOptions & { readonly actor: strin
       await audit.append({ kind: 'resume', ts: now().toISOString(), actor: by, outcome: mode });
       return true;
     },
+    stopWaiting: () => {
+      desk.releaseWaiters();
+    },
     async close() {
+      desk.releaseWaiters();
       unwatch();
       await audit.close();
       lock.release();

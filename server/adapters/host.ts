@@ -16,6 +16,11 @@ export function hostFacts(): HostFacts {
   return { platform: process.platform, flavor: flavorForPlatform(process.platform), userHome: homedir(), cwd: process.cwd() };
 }
 
+/** ORACLE's home (SPEC §2): `--home DIR`, else `ORACLE_HOME`, else the project root. */
+export function resolveHome(flag: string | undefined, env: NodeJS.ProcessEnv): string {
+  return resolve(flag ?? env['ORACLE_HOME'] ?? packageRoot());
+}
+
 /** The repository (or installed package) root: two levels above server/adapters in src and dist. */
 export function packageRoot(): string {
   const here = dirname(fileURLToPath(import.meta.url));

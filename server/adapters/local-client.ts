@@ -45,6 +45,34 @@ export function localRequest(home: string, gate: LocalGate, call: { method: stri
   });
 }
 
+/**
+ * A POST of raw bytes (a hook payload as Claude Code sent it) to the local gate, trusting only this
+ * home's CA; the answer must be a JSON object.
+ */
+export function postLocal(home: string, gate: LocalGate, call: { path: string; body: Buffer; authorization: string; timeoutMs: number }): Promise<{ status: number; body: Record<string, unknown> }> {
+  const ca = readFileSync(join(home, 'certs', 'ca.crt'), 'utf8');
+  return new Promise((resolve, reject) => {
+    const req = request(`${gate.url}${call.path}`, { method: 'POST', ca, headers: { authorization: call.authorization, 'content-type': 'application/json' }, timeout: call.timeoutMs }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        let body: unknown;
+        try {
+          body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+        } catch {
+          body = undefined;
+        }
+        if (typeof body === 'object' && body !== null && !Array.isArray(body)) resolve({ status: res.statusCode ?? 0, body: body as Record<string, unknown> });
+        else resolve({ status: 0, body: { error: `the gate answered HTTP ${String(res.statusCode ?? 0)} without a JSON object` } });
+      });
+      res.on('error', reject);
+    });
+    req.on('timeout', () => req.destroy(new Error('the gate did not answer in time')));
+    req.on('error', reject);
+    req.end(call.body);
+  });
+}
+
 /** The agent token `oracle integrate` stored for a hook, if any. */
 export function hookToken(home: string, agent: string): string | undefined {
   try {

@@ -1,140 +1,79 @@
+import { parseArgs } from 'node:util';
 import type { Readable, Writable } from 'node:stream';
-import { hookToken, localGate, localRequest } from '../adapters/local-client.js';
-import { loadBashParser, parseBash } from '../adapters/bash-parser.js';
-import { bashVerdict } from '../core/hook/bash-actions.js';
-import { mapToolCall, readProvenance, type GateAction, type HookPayload } from '../core/hook/claude-code-map.js';
-import { resolveHome } from '../gate.js';
-import { openRuntime, type Runtime } from '../runtime.js';
+import { resolveHome } from '../adapters/host.js';
+import { hookToken, localGate, postLocal } from '../adapters/local-client.js';
+import { HOOK_BUDGET_MS, preToolAnswer, type HookAnswer } from '../hook/answer.js';
 
 const AGENT = 'claude-code';
-/** Within Claude Code's hook timeout (integrate sets 120 s): long enough for a phone. */
-const WAIT_S = 100;
 const MAX_INPUT = 8 * 1024 * 1024;
+/** The gate answers within the hook budget; this only bounds a gate that stopped answering. */
+const GATE_TIMEOUT_MS = HOOK_BUDGET_MS + 10_000;
 
-type Verdict = { readonly decision: 'allow' | 'deny' | 'ask'; readonly reason: string };
+interface HookOptions {
+  readonly home: string | undefined;
+  readonly policy: string | undefined;
+}
 
 /**
- * `oracle hook claude-code` (SPEC §11): a PreToolUse payload on stdin, the hook answer on stdout.
- * Every action the call implies is judged; the strictest answer wins; needs-approval waits for a
- * person through the running gate. No gate, no answer in time, HALT or any error: deny.
+ * `oracle hook claude-code` (SPEC §11): a thin client. With a gate running on the home it forwards
+ * the payload to the gate's hook endpoint (the same answer the http hook gets) and prints the
+ * answer; with none it judges here, headless (nobody can be asked). It never fails open: every
+ * payload gets a decision on stdout and exit 0, and anything that prevents one exits 2 (which
+ * Claude Code treats as blocking), as does the `|| exit 2` that `oracle integrate` appends.
  */
-export async function runHook(options: { home: string | undefined; policy: string | undefined }, io: { stdin: Readable; stdout: Writable }): Promise<number> {
-  const home = resolveHome(options.home, process.env);
-  let payload: HookPayload;
+export async function runHookCommand(argv: readonly string[], io: { stdin: Readable; stdout: Writable; stderr: Writable } = process): Promise<number> {
+  const blocked = (why: string): number => {
+    io.stderr.write(`oracle hook: ${why}\n`);
+    return 2;
+  };
+  let options: HookOptions;
   try {
-    payload = JSON.parse(await readAll(io.stdin)) as HookPayload;
-  } catch {
-    return answer(io.stdout, { decision: 'deny', reason: 'ORACLE could not read the hook payload' });
-  }
-  const session = typeof payload.session_id === 'string' ? payload.session_id : undefined;
-  if (payload.hook_event_name === 'PostToolUse') {
-    const read = readProvenance(payload);
-    if (read.length > 0 && session !== undefined) await report(home, options.policy, session, read).catch(() => undefined);
-    io.stdout.write('{}\n');
-    return 0;
-  }
-  try {
-    return answer(io.stdout, await judge(home, options.policy, payload, session));
+    const { values, positionals } = parseArgs({ args: [...argv], options: { home: { type: 'string' }, policy: { type: 'string' } }, allowPositionals: true, strict: true });
+    if (positionals.length !== 1 || positionals[0] !== 'claude-code') return blocked('usage: oracle hook claude-code [--home DIR] [--policy FILE]');
+    options = { home: values.home, policy: values.policy };
   } catch (e) {
-    return answer(io.stdout, { decision: 'deny', reason: `ORACLE failed closed: ${e instanceof Error ? e.message : 'unknown error'}` });
+    return blocked(e instanceof Error ? e.message : 'bad arguments');
+  }
+  try {
+    const answer = await hookAnswer(options, io.stdin);
+    io.stdout.write(`${JSON.stringify(answer.output)}\n`);
+    return 0;
+  } catch (e) {
+    return blocked(`failed closed: ${e instanceof Error ? e.message : 'unknown error'}`);
   }
 }
 
-async function judge(home: string, policy: string | undefined, payload: HookPayload, session: string | undefined): Promise<Verdict> {
-  const cwd = typeof payload.cwd === 'string' ? payload.cwd : undefined;
-  const mapped = mapToolCall(payload);
-  let actions: readonly GateAction[];
-  switch (mapped.kind) {
-    case 'allow':
-      return { decision: 'allow', reason: mapped.reason };
-    case 'deny':
-      return { decision: 'deny', reason: mapped.reason };
-    case 'actions':
-      actions = mapped.actions;
-      break;
-    case 'bash': {
-      const tree = await parseBash(mapped.command);
-      if ('error' in tree) return { decision: 'ask', reason: `ORACLE could not parse this command (${tree.error}); look at it yourself` };
-      // `bash -c "…"` is parsed again with the same parser, so its commands are judged too.
-      const verdict = bashVerdict(tree, { cwd: cwd ?? '/', parse: await loadBashParser() });
-      if (verdict.kind === 'deny') return { decision: 'deny', reason: verdict.reason };
-      if (verdict.kind === 'ask') return { decision: 'ask', reason: `ORACLE cannot account for all of this command: ${verdict.reason}` };
-      actions = verdict.actions;
-      if (actions.length === 0) return { decision: 'allow', reason: 'no side effect beyond printing' };
-      break;
-    }
+async function hookAnswer(options: HookOptions, stdin: Readable): Promise<HookAnswer> {
+  const raw = await readAll(stdin);
+  if (raw === undefined) return preToolAnswer('deny', `ORACLE: the hook payload is over ${String(MAX_INPUT)} bytes`);
+  let payload: unknown;
+  try {
+    payload = JSON.parse(raw.toString('utf8'));
+  } catch {
+    return preToolAnswer('deny', 'ORACLE could not read the hook payload (not JSON)');
   }
-  const reasons: string[] = [];
-  for (const action of actions) {
-    const full = { ...action, ...(cwd === undefined ? {} : { cwd }), ...(session === undefined ? {} : { session }) };
-    const result = await authorize(home, policy, full);
-    if (!result.allowed) return { decision: 'deny', reason: `ORACLE: ${result.reason}` };
-    reasons.push(`${action.tool}: ${result.reason}`);
-  }
-  return { decision: 'allow', reason: `ORACLE: ${reasons.join(' | ')}` };
-}
-
-/** Through the running gate (a person can be asked), else a gate opened here (nobody to ask). */
-async function authorize(home: string, policy: string | undefined, action: Record<string, unknown>): Promise<{ allowed: boolean; reason: string }> {
-  const gate = localGate(home);
+  const resolved = resolveHome(options.home, process.env);
+  const gate = localGate(resolved);
   if (gate !== undefined) {
-    const token = hookToken(home, AGENT);
-    if (token === undefined) return { allowed: false, reason: 'no hook credential; run `oracle integrate claude-code`' };
-    const reply = await localRequest(home, gate, { method: 'POST', path: `/api/v1/authorize?wait=${String(WAIT_S)}`, body: action, authorization: `Bearer ${token}` });
-    if (reply.status !== 200) return { allowed: false, reason: `the gate answered ${String(reply.status)}` };
-    const reason = reply.body['reason'];
-    return { allowed: reply.body['allowed'] === true, reason: typeof reason === 'string' ? reason : '' };
+    const token = hookToken(resolved, AGENT);
+    if (token === undefined) return preToolAnswer('deny', 'ORACLE: no hook credential in this home; run `oracle integrate claude-code`');
+    const reply = await postLocal(resolved, gate, { path: '/api/v1/hooks/claude-code', body: raw, authorization: `Bearer ${token}`, timeoutMs: GATE_TIMEOUT_MS }).catch((e: unknown) => ({ status: 0, body: { error: e instanceof Error ? e.message : 'unreachable' } }));
+    if (reply.status === 200) return { output: reply.body };
+    return preToolAnswer('deny', `ORACLE: the running gate did not answer (${reply.status === 0 ? String(reply.body['error']) : `HTTP ${String(reply.status)}`}); denied`);
   }
-  const runtime = await openWithRetry(home, policy);
-  try {
-    const result = await runtime.authorize(action, 0, AGENT);
-    return result.allowed || result.decision.decision !== 'needs-approval'
-      ? result
-      : { allowed: false, reason: `${result.decision.tier} needs a person and no ORACLE server is running to ask one (start \`oracle serve --lan\`)` };
-  } finally {
-    await runtime.close();
-  }
+  // No gate: judge here. Loaded only now, so the forwarding path above stays small.
+  const { answerHeadless } = await import('./hook-headless.js');
+  return answerHeadless(payload, { home: resolved, policy: options.policy, agent: AGENT });
 }
 
-/** Parallel tool calls each open the gate briefly; one at a time per home (the audit chain). */
-async function openWithRetry(home: string, policy: string | undefined): Promise<Runtime> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await openRuntime({ home, policy, actor: AGENT });
-    } catch (e) {
-      if (attempt >= 40 || !(e instanceof Error) || !e.message.includes('another ORACLE process')) throw e;
-      await new Promise((r) => setTimeout(r, 100 + Math.random() * 100));
-    }
-  }
-}
-
-async function report(home: string, policy: string | undefined, session: string, read: readonly { kind: 'external' | 'local_foreign' | 'user' | 'local_trusted'; source: string }[]): Promise<void> {
-  const gate = localGate(home);
-  const token = hookToken(home, AGENT);
-  if (gate !== undefined && token !== undefined) {
-    await localRequest(home, gate, { method: 'POST', path: `/api/v1/sessions/${encodeURIComponent(session)}/provenance`, body: { read }, authorization: `Bearer ${token}` });
-    return;
-  }
-  const runtime = await openWithRetry(home, policy);
-  try {
-    runtime.taint(session, read);
-  } finally {
-    await runtime.close();
-  }
-}
-
-function answer(out: Writable, verdict: Verdict): number {
-  out.write(`${JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: verdict.decision, permissionDecisionReason: verdict.reason } })}\n`);
-  return 0;
-}
-
-async function readAll(input: Readable): Promise<string> {
+/** The payload, or undefined when it is larger than any real one. */
+async function readAll(input: Readable): Promise<Buffer | undefined> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of input as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > MAX_INPUT) throw new Error('the payload is too large');
+    if (size > MAX_INPUT) return undefined;
     chunks.push(chunk);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
 }

@@ -4,16 +4,21 @@ import type { Writable } from 'node:stream';
 import { CredentialStore } from '../adapters/credentials-store.js';
 import { ensureDir, ensurePrivateDir, fileExists, readOperatorFile, writePrivateFile } from '../adapters/files.js';
 import { ORACLE_BIN_PATH } from '../adapters/host.js';
-import { withOracleHooks, withoutOracleHooks } from '../core/hook/settings-merge.js';
+import { hookToken, localGate } from '../adapters/local-client.js';
+import { postHttpHook, runCommandHook } from '../adapters/hook-probe.js';
+import { HOOK_ROUTE, withOracleHooks, withoutOracleHooks, type OracleHook } from '../core/hook/settings-merge.js';
+import { HOOK_TIMEOUT_S } from '../hook/answer.js';
 import type { GateState } from '../gate.js';
 
 /**
- * `oracle integrate claude-code [--project DIR] [--remove]`: puts ORACLE's PreToolUse and
+ * `oracle integrate claude-code [--project DIR] [--http] [--remove]`: puts ORACLE's PreToolUse and
  * PostToolUse hooks into the user's (or a project's) Claude Code settings, keeping what is there,
- * and gives the hook its own agent credential (principal `claude-code`, stored 0600 in ORACLE's
- * home). The hook runs ORACLE by absolute path: PATH is never trusted.
+ * gives the hook its own agent credential (principal `claude-code`, stored 0600 in ORACLE's home),
+ * then runs what it installed once and says what it answered. The command hook runs ORACLE by
+ * absolute path (PATH is never trusted); `--http` makes Claude Code post to the running gate
+ * instead, with no process per tool call, and blocks every call while no gate runs.
  */
-export async function runIntegrate(gate: GateState, options: { project: string | undefined; remove: boolean }, out: Writable): Promise<number> {
+export async function runIntegrate(gate: GateState, options: { project: string | undefined; remove: boolean; http: boolean }, out: Writable): Promise<number> {
   const settingsPath = options.project === undefined ? join(homedir(), '.claude', 'settings.json') : join(options.project, '.claude', 'settings.json');
   let settings: Record<string, unknown> = {};
   if (fileExists(settingsPath)) {
@@ -29,8 +34,9 @@ export async function runIntegrate(gate: GateState, options: { project: string |
       return 1;
     }
   }
+  const caFile = join(gate.home, 'certs', 'ca.crt');
   if (options.remove) {
-    writePrivateFile(settingsPath, `${JSON.stringify(withoutOracleHooks(settings), null, 2)}\n`);
+    writePrivateFile(settingsPath, `${JSON.stringify(withoutOracleHooks(settings, caFile), null, 2)}\n`);
     out.write(`removed ORACLE's hooks from ${settingsPath}\n`);
     return 0;
   }
@@ -45,9 +51,63 @@ export async function runIntegrate(gate: GateState, options: { project: string |
     const { token } = await CredentialStore.open(data).issue('ag', 'claude-code');
     writePrivateFile(tokenFile, `${token}\n`);
   }
-  const command = `${JSON.stringify(process.execPath)} ${JSON.stringify(ORACLE_BIN_PATH)} hook claude-code --home ${JSON.stringify(gate.home)}`;
+  const argv = [process.execPath, ORACLE_BIN_PATH, 'hook', 'claude-code', '--home', gate.home];
+  const running = localGate(gate.home);
+  const token = hookToken(gate.home, 'claude-code') ?? '';
+  const hook: OracleHook = options.http
+    ? { kind: 'http', url: `${running?.url ?? 'https://127.0.0.1:8443'}${HOOK_ROUTE}`, token, caFile, timeoutS: HOOK_TIMEOUT_S }
+    : { kind: 'command', command: `${shQuote(process.execPath)} ${shQuote(ORACLE_BIN_PATH)} hook claude-code --home ${shQuote(gate.home)}`, timeoutS: HOOK_TIMEOUT_S };
+  const next = withOracleHooks(settings, hook);
+  if ('error' in next && typeof next['error'] === 'string') {
+    out.write(`oracle: ${next['error']} (nothing was changed)\n`);
+    return 1;
+  }
   ensureDir(join(settingsPath, '..'));
-  writePrivateFile(settingsPath, `${JSON.stringify(withOracleHooks(settings, command), null, 2)}\n`);
-  out.write(`ORACLE's hooks are in ${settingsPath}\n  ${command}\n`);
+  writePrivateFile(settingsPath, `${JSON.stringify(next, null, 2)}\n`);
+  out.write(`ORACLE's hooks are in ${settingsPath}\n  ${hook.kind === 'http' ? `http: ${hook.url}` : `command: ${hook.command} || exit 2`}\n`);
+  return checkInstalled(hook, { argv, home: gate.home, gateRuns: running !== undefined }, out);
+}
+
+/** Claude Code runs a command hook through `sh -c`: each path as one single-quoted word. */
+const shQuote = (word: string): string => `'${word.replaceAll("'", "'\\''")}'`;
+
+/**
+ * Runs the installed hook once with a call it must refuse (reading ORACLE's own home) and says
+ * what came back. A hook that does not answer is reported, and the exit status says so.
+ */
+async function checkInstalled(hook: OracleHook, where: { argv: readonly string[]; home: string; gateRuns: boolean }, out: Writable): Promise<number> {
+  const { argv, home, gateRuns } = where;
+  const probe = JSON.stringify({ hook_event_name: 'PreToolUse', session_id: 'oracle-integrate-check', cwd: home, tool_name: 'Read', tool_input: { file_path: join(home, 'data', 'hook-claude-code.token') } });
+  let text: string;
+  if (hook.kind === 'http') {
+    if (!gateRuns) {
+      out.write('  check: no gate runs on this home yet, so Claude Code blocks every tool call until `oracle serve` runs (the hook fails closed)\n');
+      return 0;
+    }
+    const reply = await postHttpHook(hook.url, { Authorization: `Bearer ${hook.token}` }, hook.caFile, probe);
+    if (reply.status !== 200) {
+      out.write(`oracle: the installed http hook did not answer (${reply.status === 0 ? reply.body : `HTTP ${String(reply.status)}`}); Claude Code will block every tool call until it does\n`);
+      return 1;
+    }
+    text = reply.body;
+  } else {
+    const ran = await runCommandHook(argv, probe);
+    if (ran.code !== 0) {
+      out.write(`oracle: the installed hook exited ${String(ran.code)} (${ran.stderr.trim()}); Claude Code will block every tool call until it answers\n`);
+      return 1;
+    }
+    text = ran.stdout;
+  }
+  let decision: unknown;
+  try {
+    decision = (JSON.parse(text) as { hookSpecificOutput?: { permissionDecision?: unknown } }).hookSpecificOutput?.permissionDecision;
+  } catch {
+    decision = undefined;
+  }
+  if (decision !== 'deny') {
+    out.write(`oracle: the installed hook answered ${JSON.stringify(text.trim().slice(0, 200))} to a read of ORACLE's own home, not a deny; check the policy\n`);
+    return 1;
+  }
+  out.write(`  check: ran the installed hook once; it refused a read of ORACLE's home as it must${gateRuns ? ' (answered by the running gate)' : ' (no gate running: decided here, headless)'}\n`);
   return 0;
 }

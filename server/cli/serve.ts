@@ -51,6 +51,9 @@ export async function runServe(flags: ServeFlags): Promise<number> {
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   });
+  // A stopping gate ends promptly (waiting callers denied, sockets closed, lock released); if any
+  // handle still held the process after that, it would look alive to a supervisor and to hooks.
+  setTimeout(() => process.exit(0), 2000).unref();
   await running.close();
   return 0;
 }

@@ -15,6 +15,10 @@ function appWith(callers: Record<string, Caller>, options: { assets?: Assets } =
       return Promise.resolve({ executed: false, approval_id: 'ap_1', error: { code: 'APPROVAL_PENDING', message: 'wait' } });
     },
     authorize: () => Promise.resolve({ allowed: false, reason: 'test' }),
+    claudeCodeHook: (payload, name) => {
+      calls.push(`hook:${name}:${JSON.stringify(payload)}`);
+      return Promise.resolve({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'test' } });
+    },
     taint: () => undefined,
     continueAction: (id, _wait, name) => {
       calls.push(`continue:${id}:${name}`);
@@ -93,6 +97,8 @@ describe('createApp', () => {
       ['POST', '/api/v1/actions', 'Bearer junk'],
       ['GET', '/api/v1/actions/ap_1', 'Bearer oracle_ag_0123456789abcdef_x'],
       ['POST', '/api/v1/halt', undefined],
+      ['POST', '/api/v1/hooks/claude-code', undefined],
+      ['POST', '/api/v1/hooks/claude-code', 'Bearer junk'],
     ] as const) {
       const res = await app.request(path, { method, headers: auth === undefined ? {} : { authorization: auth }, body: method === 'POST' ? '{}' : null });
       expect(res.status, path).toBe(401);
@@ -122,6 +128,17 @@ describe('createApp', () => {
     expect(fromPhone.status).toBe(403);
     const bad = await app.request('/api/v1/actions?wait=soon', { method: 'POST', headers: { authorization: 'Bearer good' }, body: '{}' });
     expect(bad.status).toBe(400);
+  });
+
+  it('answers Claude Code’s hook for an agent only, as a hook answer even for a malformed body', async () => {
+    const { app, calls } = appWith({ 'Bearer good': agent, 'Bearer phone': phone });
+    const post = (auth: string, body: string) => app.request('/api/v1/hooks/claude-code', { method: 'POST', headers: { authorization: auth }, body });
+    expect((await post('Bearer phone', '{}')).status).toBe(403);
+    const res = await post('Bearer good', '{"tool_name":"Read"}');
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny' } });
+    expect((await post('Bearer good', 'not json')).status).toBe(200);
+    expect(calls).toEqual(['hook:claude-code:{"tool_name":"Read"}', 'hook:claude-code:undefined']);
   });
 
   it('keeps undo and the audit log for the desktop: agents and phones are refused before the handler', async () => {

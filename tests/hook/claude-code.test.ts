@@ -86,8 +86,9 @@ const rows: Row[] = [
   ['Read /etc/shadow', () => ({ tool_name: 'Read', tool_input: { file_path: '/etc/shadow' } }), 'deny'],
   ['WebFetch an unlisted host', () => ({ tool_name: 'WebFetch', tool_input: { url: 'https://evil.example/x', prompt: 'x' } }), 'deny'],
   ['WebFetch the metadata service', () => ({ tool_name: 'WebFetch', tool_input: { url: 'http://169.254.169.254/latest', prompt: 'x' } }), 'deny'],
-  ['an unknown tool', () => ({ tool_name: 'Teleport', tool_input: {} }), 'deny'],
-  ['an unknown MCP tool', () => ({ tool_name: 'mcp__other__delete_everything', tool_input: {} }), 'deny'],
+  // unclassified: a person decides on a card naming the tool and its input, never silently through
+  ['an unknown tool', () => ({ tool_name: 'Teleport', tool_input: {} }), 'person'],
+  ['an unknown MCP tool', () => ({ tool_name: 'mcp__other__delete_everything', tool_input: {} }), 'person'],
   ['Read without a path', () => ({ tool_name: 'Read', tool_input: {} }), 'deny'],
   ['Bash without a command', () => ({ tool_name: 'Bash', tool_input: {} }), 'deny'],
   // documented bypass families: never allowed

@@ -43,7 +43,7 @@ describe('the Claude Code hook', () => {
     expect(secret.permissionDecisionReason).toContain('PATH_DENY_ALWAYS');
     const person = await hook({ tool_name: 'Bash', tool_input: { command: `rm ${app}/a.txt` } });
     expect(person.permissionDecision).toBe('deny');
-    expect(person.permissionDecisionReason).toContain('no ORACLE server is running');
+    expect(person.permissionDecisionReason).toContain('no ORACLE gate is running');
     const junk = await runOracle(['hook', 'claude-code', '--home', home, '--policy', policy], 'not json');
     expect(JSON.parse(junk.stdout)).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny' } });
   });

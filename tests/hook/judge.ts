@@ -12,6 +12,8 @@ export async function judgePayload(payload: HookPayload, ctx: DecideContext): Pr
   const mapped = mapToolCall(payload);
   if (mapped.kind === 'allow') return { outcome: 'allow', reason: mapped.reason };
   if (mapped.kind === 'deny') return { outcome: 'deny', reason: mapped.reason };
+  // Beyond the policy's data: one card for a person (or Claude Code's prompt when no gate runs).
+  if (mapped.kind === 'person') return { outcome: 'person', reason: mapped.reason };
   let actions = mapped.kind === 'actions' ? mapped.actions : [];
   const cwd = typeof payload.cwd === 'string' ? payload.cwd : '/';
   if (mapped.kind === 'bash') {

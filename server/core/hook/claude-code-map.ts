@@ -1,9 +1,11 @@
 import type { ProvenanceEntry } from '../../../shared/provenance.js';
 
 /**
- * Claude Code tool calls → ORACLE actions (SPEC §11). Pure: the payload comes in, the actions the
- * gate must judge come out (the strictest decision wins), or Bash to analyse with the parser, or
- * a refusal. Unknown tools are denied.
+ * Claude Code tool calls → ORACLE actions (SPEC §11). Pure: the payload comes in, and out comes
+ * what the gate must judge (the actions, all judged; the strictest answer wins), Bash to analyse
+ * with the parser, an allow for Claude Code's own bookkeeping, or a person's call. Every tool of
+ * the pinned Claude Code version is classified here (tests/claude-code/cli-tools.test.ts asks the
+ * real CLI for its list); anything unclassified goes to a person, never silently through.
  */
 export interface HookPayload {
   readonly session_id?: unknown;
@@ -23,6 +25,8 @@ export type Mapped =
   | { readonly kind: 'actions'; readonly actions: readonly GateAction[] }
   | { readonly kind: 'bash'; readonly command: string }
   | { readonly kind: 'allow'; readonly reason: string }
+  /** ORACLE cannot judge it from data: a person decides, on a card naming the tool and its input. */
+  | { readonly kind: 'person'; readonly reason: string }
   | { readonly kind: 'deny'; readonly reason: string };
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
@@ -38,65 +42,130 @@ export const OWN_MCP_TOOLS: ReadonlySet<string> = new Set([
 ]);
 const isOwnMcp = (tool: string): boolean => tool.startsWith('mcp__oracle__') && OWN_MCP_TOOLS.has(tool.slice('mcp__oracle__'.length));
 
+/**
+ * Tools whose only effect is on Claude Code's own state (its task list, plan mode, tool schemas,
+ * messages between its own agents, its own background tasks), or that only show something to the
+ * person at the terminal. They touch nothing ORACLE guards, so they run unasked (HALT still stops
+ * them). Each with why.
+ */
+const OWN_STATE: Readonly<Record<string, string>> = {
+  TodoWrite: 'its task list',
+  TaskCreate: 'its task list',
+  TaskGet: 'its task list',
+  TaskList: 'its task list',
+  TaskUpdate: 'its task list',
+  TaskOutput: 'reading the output of a task it started',
+  TaskStop: 'stopping a background task it started',
+  KillShell: 'stopping a background shell it started',
+  BashOutput: 'reading the output of a shell it started',
+  ExitPlanMode: 'plan mode',
+  EnterPlanMode: 'plan mode',
+  ToolSearch: 'loading the schemas of its own tools',
+  DeferredToolPlaceholder: 'a placeholder it never calls',
+  ListAgents: 'listing its own agents',
+  SendMessage: 'a message between its own agents',
+  SendUserMessage: 'a message to you in its own window',
+  AskUserQuestion: 'a question to you in its own window',
+  ReportFindings: 'review findings shown in its own window',
+  CronList: 'listing its own scheduled prompts',
+  CronDelete: 'cancelling a prompt it scheduled',
+};
+
+/** Every tool name this map classifies (the CLI's own list is checked against it). */
+export const CLASSIFIED_TOOLS: ReadonlySet<string> = new Set([
+  ...Object.keys(OWN_STATE),
+  'Bash', 'Monitor', 'Read', 'NotebookRead', 'Write', 'Edit', 'MultiEdit', 'NotebookEdit', 'Glob', 'Grep', 'LS', 'WebFetch', 'WebSearch',
+  'Task', 'Agent', 'Workflow', 'Skill', 'EnterWorktree', 'ExitWorktree', 'CronCreate', 'ScheduleWakeup', 'DesignSync',
+]);
+
+/** A skill or worktree name Claude Code accepts: `/`-separated segments of safe characters. */
+const SAFE_NAME = /^(?:[A-Za-z0-9._-]+\/)*[A-Za-z0-9._-]+$/u;
+const safeName = (name: string | undefined): name is string => name !== undefined && name.length <= 128 && SAFE_NAME.test(name) && !name.split('/').some((s) => s === '.' || s === '..');
+
 export function mapToolCall(payload: HookPayload): Mapped {
   const tool = str(payload.tool_name);
   const input = obj(payload.tool_input);
   const cwd = str(payload.cwd);
-  const path = (key: string) => str(input[key]);
-  const need = (key: string): string | undefined => path(key);
+  const field = (key: string) => str(input[key]);
+  if (tool !== undefined && Object.hasOwn(OWN_STATE, tool)) return { kind: 'allow', reason: `${tool} touches only Claude Code's own state (${OWN_STATE[tool] ?? ''})` };
   switch (tool) {
-    case 'Bash': {
-      const command = str(input['command']);
-      return command === undefined ? { kind: 'deny', reason: 'Bash without a command' } : { kind: 'bash', command };
+    case 'Bash':
+    case 'Monitor': {
+      // Monitor runs a long-lived script exactly like Bash runs a command.
+      const command = field('command');
+      return command === undefined ? { kind: 'deny', reason: `${tool} without a command` } : { kind: 'bash', command };
     }
     case 'Read':
     case 'NotebookRead': {
-      const p = need('file_path') ?? need('notebook_path');
+      const p = field('file_path') ?? field('notebook_path');
       return p === undefined ? deny(tool) : one('fs.read', { path: p });
     }
     case 'Write': {
-      const p = need('file_path');
-      return p === undefined ? deny(tool) : one('fs.write', { path: p, content: str(input['content']) ?? '' });
+      const p = field('file_path');
+      return p === undefined ? deny(tool) : one('fs.write', { path: p, content: field('content') ?? '' });
     }
     case 'Edit': {
-      const p = need('file_path');
-      return p === undefined ? deny(tool) : one('fs.write', { path: p, content: str(input['new_string']) ?? '' });
+      const p = field('file_path');
+      return p === undefined ? deny(tool) : one('fs.write', { path: p, content: field('new_string') ?? '' });
     }
     case 'MultiEdit': {
-      const p = need('file_path');
+      const p = field('file_path');
       const edits = Array.isArray(input['edits']) ? input['edits'].map((e) => str(obj(e)['new_string']) ?? '') : [];
       return p === undefined ? deny(tool) : one('fs.write', { path: p, content: edits.join('\n') });
     }
     case 'NotebookEdit': {
-      const p = need('notebook_path');
-      return p === undefined ? deny(tool) : one('fs.write', { path: p, content: str(input['new_source']) ?? '' });
+      const p = field('notebook_path');
+      return p === undefined ? deny(tool) : one('fs.write', { path: p, content: field('new_source') ?? '' });
     }
     case 'Glob':
     case 'Grep':
     case 'LS':
       // A search reads the tree it searches: a listing of that directory, inside the scopes.
-      return one('fs.list', { path: path('path') ?? cwd ?? '' });
+      return one('fs.list', { path: field('path') ?? cwd ?? '' });
     case 'WebFetch': {
-      const url = str(input['url']);
+      const url = field('url');
       return url === undefined ? deny(tool) : one('net.fetch', { url, method: 'GET' });
     }
     case 'WebSearch': {
       // The query leaves through Anthropic's API, which runs the search.
-      const query = str(input['query']);
+      const query = field('query');
       return query === undefined ? deny(tool) : one('net.fetch', { url: 'https://api.anthropic.com/', method: 'POST', body: query });
     }
     case 'Task':
     case 'Agent':
-      return one('agent.delegate', { description: str(input['description']) ?? '', prompt: str(input['prompt']) ?? '', ...(str(input['subagent_type']) === undefined ? {} : { subagent_type: str(input['subagent_type']) }) });
-    case 'TodoWrite':
-    case 'ExitPlanMode':
-      // Bookkeeping inside the agent: no side effect on the machine.
-      return { kind: 'allow', reason: `${tool} has no side effect outside the agent` };
+      return one('agent.delegate', { description: field('description') ?? '', prompt: field('prompt') ?? '', ...(field('subagent_type') === undefined ? {} : { subagent_type: field('subagent_type') }) });
+    case 'Workflow':
+      // A workflow script starts sub-agents: delegation, with the script as what is delegated.
+      return one('agent.delegate', { description: field('name') ?? 'workflow', prompt: field('script') ?? field('name') ?? '' });
+    case 'Skill': {
+      // A skill is instructions read from its folder; a project skill lives in the project.
+      const name = field('skill');
+      if (!safeName(name) || cwd === undefined) return { kind: 'deny', reason: 'Skill without a plain skill name and a working directory' };
+      return one('fs.read', { path: `${cwd}/.claude/skills/${name}/SKILL.md` });
+    }
+    case 'EnterWorktree': {
+      // A new worktree is `git worktree add` in the project (a git write, judged by the git grammar);
+      // switching into an existing one only reads it.
+      const existing = field('path');
+      if (existing !== undefined) return one('fs.list', { path: existing });
+      const name = field('name');
+      if (cwd === undefined || (name !== undefined && !safeName(name))) return { kind: 'deny', reason: 'EnterWorktree without a plain name and a working directory' };
+      return one('exec.run', { program: 'git', args: ['worktree', 'add', `${cwd}/.claude/worktrees/${name ?? 'worktree'}`], cwd });
+    }
+    case 'ExitWorktree':
+      if (field('action') === 'keep') return { kind: 'allow', reason: 'ExitWorktree keeping the worktree only changes Claude Code’s working directory' };
+      return { kind: 'person', reason: 'ExitWorktree removes a worktree (and maybe its branch) whose path only Claude Code knows' };
+    case 'CronCreate':
+    case 'ScheduleWakeup':
+      return { kind: 'person', reason: `${tool} schedules work to run later without anyone at the keyboard` };
+    case 'DesignSync':
+      return { kind: 'person', reason: 'DesignSync reads and writes your claude.ai design projects over the network' };
     case undefined:
       return { kind: 'deny', reason: 'the payload names no tool' };
     default:
       if (isOwnMcp(tool)) return { kind: 'allow', reason: 'ORACLE’s own MCP server gates this call itself' };
-      return { kind: 'deny', reason: `ORACLE does not know the tool \`${tool}\`; unknown tools are denied` };
+      if (tool.startsWith('mcp__')) return { kind: 'person', reason: `\`${tool}\` belongs to an MCP server ORACLE does not gate` };
+      return { kind: 'person', reason: `ORACLE has not classified the tool \`${tool}\`` };
   }
 }
 
@@ -121,3 +190,6 @@ export function readProvenance(payload: HookPayload): ProvenanceEntry[] {
   if (tool !== undefined && tool.startsWith('mcp__') && !isOwnMcp(tool)) return [{ kind: 'external', source: tool }];
   return [];
 }
+
+/** The tools whose PostToolUse call can taint the session (the matcher `oracle integrate` writes). */
+export const POST_TOOL_MATCHER = 'Read|WebFetch|WebSearch|mcp__.*';

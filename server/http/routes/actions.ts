@@ -10,6 +10,8 @@ export interface ActionsService {
   continueAction(approvalId: string, waitMs: number, agent: string): Promise<ActionOutcome | undefined>;
   /** Decide (and wait for a person) for an agent that runs its own tools; nothing executes here. */
   authorize(action: Record<string, unknown>, waitMs: number, agent: string): Promise<{ readonly allowed: boolean; readonly reason: string }>;
+  /** Claude Code's hook payload (http hook, or forwarded by the command hook): the JSON it reads back. */
+  claudeCodeHook(payload: unknown, agent: string): Promise<Readonly<Record<string, unknown>>>;
   /** A session read foreign or external content (SPEC §4 taint). */
   taint(session: string, read: readonly { kind: ProvenanceKind; source: string }[]): void;
 }
@@ -31,6 +33,9 @@ function waitMs(raw: string | undefined): number | undefined {
 type Vars = { Variables: { caller: Caller } };
 
 const actionLimit = bodyLimit({ maxSize: 1_048_576, onError: (c) => fail(c, 'PAYLOAD_TOO_LARGE', 'an action is at most 1 MiB') });
+
+/** Claude Code sends a Write's whole content in the payload; the command hook reads at most this too. */
+const hookLimit = bodyLimit({ maxSize: 8 * 1_048_576, onError: (c) => c.json({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'ORACLE: the hook payload is over 8 MiB' } }) });
 
 /**
  * One action from an agent: its credential (never a field of the body) is the principal, `wait`
@@ -88,6 +93,20 @@ export function hookRoutes(service: ActionsService): Hono<{ Variables: { caller:
     const read = await agentAction(c, 'only agent credentials ask for authorisation');
     if ('error' in read) return read.error;
     return c.json(await service.authorize(read.action, read.wait, read.agent));
+  });
+  // Claude Code's own payload, posted by its http hook or forwarded by `oracle hook claude-code`.
+  // Always a hook answer (a deny for anything malformed); only a missing credential is refused
+  // outright, and Claude Code's `onFailure: "block"` blocks the call on that too.
+  app.post('/hooks/claude-code', hookLimit, async (c) => {
+    const caller = c.get('caller');
+    if (caller.kind !== 'agent') return fail(c, 'FORBIDDEN', 'only agent credentials ask for authorisation');
+    let payload: unknown;
+    try {
+      payload = await c.req.json();
+    } catch {
+      payload = undefined;
+    }
+    return c.json(await service.claudeCodeHook(payload, caller.name));
   });
   app.post('/sessions/:id/provenance', async (c) => {
     const caller = c.get('caller');

@@ -1,0 +1,106 @@
+import { decisionFromTier, type Decision } from '../shared/decision.js';
+import { bumpTier, maxTier, type Tier } from '../shared/tiers.js';
+import type { ApprovalDesk } from './approval-desk.js';
+import type { Evaluation } from './core/decide/decide.js';
+import type { GateMode } from './core/decide/context.js';
+
+/** The tool name on a card for one whole agent tool call (several parts, or a person's call). */
+export const CALL_TOOL = 'agent.call';
+
+/**
+ * One tool call of an agent that runs its own tools (Claude Code), as the hook saw it: the ORACLE
+ * actions it implies, and, when ORACLE cannot judge all of it from data, why a person must.
+ */
+export interface CallRequest {
+  /** The agent's own name for the tool (`Bash`, `CronCreate`, …). */
+  readonly agentTool: string;
+  /** The tool's input exactly as the agent sent it (the card shows it, redacted). */
+  readonly input: Readonly<Record<string, unknown>>;
+  /** ORACLE actions (`{tool, args, cwd?, session?}`), each judged by the policy. */
+  readonly parts: readonly Readonly<Record<string, unknown>>[];
+  /** Set when some of the call is beyond the policy's data: a person decides the whole call. */
+  readonly person: string | undefined;
+  readonly session: string | undefined;
+}
+
+export interface CallAnswer {
+  readonly allowed: boolean;
+  readonly reason: string;
+}
+
+export interface CallDeps {
+  readonly mode: () => GateMode;
+  readonly judge: (action: unknown, agent: string) => Evaluation;
+  /** Audits one part's decision; resolves with the action id it minted. */
+  readonly auditDecision: (evaluation: Evaluation, agent: string) => Promise<string>;
+  readonly desk: ApprovalDesk;
+}
+
+/**
+ * The gate's answer for one agent tool call (SPEC §11): every part judged and audited; any deny
+ * denies the call; what needs a person becomes ONE card for the whole call (so a command with two
+ * risky parts is approved or denied as a whole, within one wait), spent at once because the
+ * agent runs it itself. HALT denies everything, bookkeeping included.
+ */
+export async function authorizeCall(deps: CallDeps, call: CallRequest, waitMs: number, agent: string): Promise<CallAnswer> {
+  if (deps.mode() === 'halted') return { allowed: false, reason: 'HALTED: the gate is halted; nothing runs until a person resumes it from the desktop or `oracle resume`' };
+  const judged: Evaluation[] = [];
+  const actionIds: string[] = [];
+  for (const part of call.parts) {
+    const evaluation = deps.judge(part, agent);
+    actionIds.push(await deps.auditDecision(evaluation, agent));
+    const { decision } = evaluation;
+    if (decision.decision === 'deny') return { allowed: false, reason: `${decision.code}: ${decision.reasons.join('; ')}` };
+    judged.push(evaluation);
+  }
+  const asking = judged.filter((e) => e.decision.decision === 'needs-approval');
+  if (call.person === undefined && asking.length === 0) return { allowed: true, reason: judged.map((e) => `${e.tool ?? '?'} ${e.decision.tier}: ${e.decision.reasons.join('; ')}`).join(' | ') || 'nothing to judge' };
+  // A single risky part on its own keeps its own card (and its scoped remembering).
+  const single = call.person === undefined && asking.length === 1 && judged.length === 1 ? asking[0] : undefined;
+  const evaluation = single ?? wholeCall(call, judged, deps.desk.session(call.session).tainted);
+  const { tool, args, decision } = evaluation;
+  if (tool === null || args === null || decision.decision !== 'needs-approval') return { allowed: false, reason: 'nothing a person could approve' };
+  // The card's own decision record for a whole call; a single part already has its record.
+  // Nobody can be asked (no gate running, SPEC §12): no card that nobody would see.
+  if (waitMs <= 0) return { allowed: false, reason: `${decision.tier} needs a person and no ORACLE gate is running to ask one (start \`oracle serve --lan\`): ${decision.reasons.join('; ')}` };
+  const actionId = single === undefined ? await deps.auditDecision(evaluation, agent) : (actionIds[0] ?? '');
+  const grant = await deps.desk.obtain(evaluation, actionId, { waitMs, project: evaluation.paths[0]?.root.real ?? null, agent });
+  switch (grant.kind) {
+    case 'pending':
+      // The agent stops waiting and will not run it: a card nobody can act on is withdrawn.
+      deps.desk.withdraw(grant.approvalId);
+      return { allowed: false, reason: `nobody approved this ${decision.tier} call in time; it was withdrawn and did not run` };
+    case 'refused':
+      // The gate stopped under the wait: this caller will never run it, so nobody may approve it.
+      if (grant.code === 'GATE_STOPPED') deps.desk.withdrawFor(actionId);
+      return { allowed: false, reason: grant.message };
+    case 'approved': {
+      // Spent here: the agent runs it once, now.
+      const used = deps.desk.consume(grant.approvalId, args);
+      return used.ok ? { allowed: true, reason: `approved by a person (${grant.approvalId})` } : { allowed: false, reason: used.reason };
+    }
+  }
+}
+
+/** The whole call as one card: every part with its tier, and the person's question if any. */
+function wholeCall(call: CallRequest, judged: readonly Evaluation[], tainted: boolean): Evaluation {
+  // A person's call is T2, one higher after foreign content was read (SPEC §4 taint).
+  let tier: Tier = call.person === undefined ? 'T2' : tainted ? bumpTier('T2') : 'T2';
+  for (const e of judged) tier = maxTier(tier, e.decision.tier);
+  const reasons = [
+    ...(call.person === undefined ? [] : [`ORACLE cannot judge this from the policy: ${call.person}`]),
+    ...judged.filter((e) => e.decision.decision === 'needs-approval').map((e) => `${e.tool ?? '?'} ${e.decision.tier}: ${e.decision.reasons.join('; ')}`),
+  ];
+  const decision: Decision = decisionFromTier(tier === 'T0' || tier === 'T1' ? 'T2' : tier, 'agent.call', reasons);
+  return {
+    decision,
+    tool: CALL_TOOL,
+    args: {
+      agent_tool: call.agentTool,
+      input: call.input,
+      parts: judged.map((e) => ({ tool: e.tool, tier: e.decision.tier, args: e.args })),
+    },
+    paths: judged.flatMap((e) => e.paths).slice(0, 1),
+    ...(call.session === undefined ? {} : { session: call.session }),
+  };
+}

@@ -1,0 +1,163 @@
+import { parseArgs } from 'node:util';
+import { openGate } from '../gate.js';
+import { runCheck } from './check.js';
+import { modeBanner, reportPolicy } from './policy-check.js';
+import { runServe } from './serve.js';
+import { openRuntime, type Runtime } from '../runtime.js';
+import { runLines } from './run.js';
+import { runUndo } from './undo.js';
+import { runSecrets } from './secrets.js';
+import { runAudit } from './audit.js';
+import { resolveHome } from '../gate.js';
+import { runHalt } from './halt.js';
+import { runCredentials } from './credentials.js';
+import { runPair } from './pair.js';
+import { runIntegrate } from './integrate.js';
+import { runMcp } from '../mcp/server.js';
+import { MAX_WAIT_SECONDS, parseWaitMs } from '../mcp/options.js';
+import { runAcceptance } from './acceptance.js';
+
+export const USAGE = `usage: oracle <command> [options]
+
+  serve [--lan] [--port N] [--home DIR] [--policy FILE]   run the gate over HTTPS (default 127.0.0.1:8443)
+  check [--policy FILE] [--home DIR]                      decide only: JSON lines on stdin, decisions on stdout
+  run [--policy FILE] [--home DIR]                        full lifecycle, headless: T0/T1 run, the rest is refused
+  undo list | undo ID [--home DIR]                        list undoable T1 actions, or undo one (once)
+  secrets list | set NAME | delete NAME [--home DIR]      named secrets (value on stdin); agents never see values
+  halt --reason TEXT | resume [--home DIR]                stop everything (persists across restarts) / lift it
+  agents add NAME | list | revoke ID [--home DIR]         agent credentials for the HTTPS API (token printed once)
+  pair [--typed] [--home DIR]                             pair a phone with the running gate (QR in the terminal)
+  hook claude-code [--home DIR] [--policy FILE]           Claude Code hook: PreToolUse/PostToolUse payload on stdin
+  integrate claude-code [--project DIR] [--http] [--remove]
+                                                          add (or remove) the hooks in Claude Code's settings
+  devices list | revoke ID [--home DIR]                   paired devices
+  policy check [FILE] [--home DIR]                        validate a policy, print its digest and every error
+  audit verify [--home DIR] [--json]                      check the audit chain and its signed checkpoint (exit 1: broken)
+  mcp [--home DIR] [--policy FILE] [--agent NAME] [--wait SECONDS]
+                                                          MCP server on stdio (own home: not beside a running serve)
+  acceptance [--json] [--home DIR]                        host battery (SPEC §13) in a fresh home (DIR: empty; exit 1 on any FAIL)
+`;
+
+const OPTIONS = {
+  home: { type: 'string' },
+  policy: { type: 'string' },
+  port: { type: 'string' },
+  lan: { type: 'boolean' },
+  reason: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+  json: { type: 'boolean' },
+  typed: { type: 'boolean' },
+  project: { type: 'string' },
+  remove: { type: 'boolean' },
+  http: { type: 'boolean' },
+  agent: { type: 'string' },
+  wait: { type: 'string' },
+} as const;
+
+export async function main(argv: readonly string[]): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (e) {
+    process.stderr.write(`oracle: ${e instanceof Error ? e.message : 'bad arguments'}\n${USAGE}`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  const [command, sub, ...rest] = positionals;
+  if (values.help === true || command === undefined || command === 'help') {
+    process.stdout.write(USAGE);
+    return command === undefined && values.help !== true ? 2 : 0;
+  }
+  switch (command) {
+    case 'check': {
+      const gate = openGate({ home: values.home, policy: values.policy });
+      const banner = modeBanner(gate);
+      if (banner !== undefined) process.stderr.write(`oracle: ${banner}\n`);
+      return runCheck(gate.context, process.stdin, process.stdout);
+    }
+    case 'policy': {
+      if (sub !== 'check' || rest.length > 1) break;
+      const gate = openGate({ home: values.home, policy: rest[0] ?? values.policy });
+      return reportPolicy(gate, process.stdout);
+    }
+    case 'run': {
+      const runtime = await openRuntime({ home: values.home, policy: values.policy, actor: 'cli' });
+      reportRuntime(runtime);
+      try {
+        return await runLines(runtime, process.stdin, process.stdout);
+      } finally {
+        await runtime.close();
+      }
+    }
+    case 'undo': {
+      if (sub === undefined || rest.length > 0) break;
+      const runtime = await openRuntime({ home: values.home, policy: values.policy, actor: 'cli' });
+      try {
+        return await runUndo(runtime, sub, process.stdout);
+      } finally {
+        await runtime.close();
+      }
+    }
+    case 'secrets': {
+      const runtime = await openRuntime({ home: values.home, policy: values.policy, actor: 'cli' });
+      try {
+        return await runSecrets(runtime.gate.home, runtime.audit, positionals.slice(1), { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr });
+      } finally {
+        await runtime.close();
+      }
+    }
+    case 'integrate': {
+      if (sub !== 'claude-code' || rest.length > 0) break;
+      const gate = openGate({ home: values.home, policy: values.policy });
+      return runIntegrate(gate, { project: values.project, remove: values.remove === true, http: values.http === true }, process.stdout);
+    }
+    case 'pair':
+      if (sub !== undefined) break;
+      return runPair(resolveHome(values.home, process.env), { stdin: process.stdin, stdout: process.stdout, typed: values.typed === true });
+    case 'agents':
+    case 'devices': {
+      const gate = openGate({ home: values.home, policy: values.policy });
+      return runCredentials(gate, command, positionals.slice(1), process.stdout);
+    }
+    case 'halt':
+    case 'resume':
+      if (sub !== undefined) break;
+      return runHalt({ home: values.home, policy: values.policy, reason: values.reason, resume: command === 'resume' }, process.stdout);
+    case 'audit': {
+      const code = runAudit(positionals.slice(1), { home: resolveHome(values.home, process.env), json: values.json === true }, process.stdout);
+      if (code === undefined) break;
+      return code;
+    }
+    case 'mcp': {
+      if (sub !== undefined) break;
+      const waitMs = parseWaitMs(values.wait);
+      if (waitMs === undefined) {
+        process.stderr.write(`oracle: --wait takes seconds from 0 to ${String(MAX_WAIT_SECONDS)}\n${USAGE}`);
+        return 2;
+      }
+      return runMcp({ home: values.home, policy: values.policy, agent: values.agent ?? 'mcp', waitMs });
+    }
+    case 'acceptance':
+      if (sub !== undefined) break;
+      return runAcceptance({ json: values.json === true, home: values.home }, { stdout: process.stdout, stderr: process.stderr });
+    case 'serve':
+      return runServe({ home: values.home, policy: values.policy, port: values.port, lan: values.lan === true });
+    default:
+      break;
+  }
+  process.stderr.write(`oracle: unknown command \`${positionals.join(' ')}\`\n${USAGE}`);
+  return 2;
+}
+
+/** Loud lines on stderr: the mode, and the isolation this host really gives children. */
+function reportRuntime(runtime: Runtime): void {
+  if (runtime.mode() === 'halted') process.stderr.write('oracle: ORACLE IS HALTED: every action is denied until `oracle resume`\n');
+  const banner = modeBanner(runtime.gate);
+  if (banner !== undefined) process.stderr.write(`oracle: ${banner}\n`);
+  const sandbox = runtime.toolhost.sandbox;
+  process.stderr.write(
+    sandbox.kind === 'bubblewrap'
+      ? `oracle: children run under bubblewrap (${sandbox.detail})\n`
+      : `oracle: WARNING: children run WITHOUT isolation: ${sandbox.reason}\n`,
+  );
+}

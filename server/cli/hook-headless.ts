@@ -1,0 +1,39 @@
+import { homedir } from 'node:os';
+import { loadBashParser } from '../adapters/bash-parser.js';
+import { answerHook, type HookAnswer } from '../hook/claude-code.js';
+import { openRuntime, type Runtime } from '../runtime.js';
+
+/**
+ * The hook with no gate running (SPEC §12): a gate opened on the home for this one call, which
+ * can ask nobody. What needs a person is denied (or, for what ORACLE cannot judge, handed to
+ * Claude Code's own prompt), and the answer says a running gate would ask the phone.
+ */
+export async function answerHeadless(payload: unknown, where: { home: string; policy: string | undefined; agent: string }): Promise<HookAnswer> {
+  const parse = await loadBashParser();
+  const runtime = await openWithRetry(where.home, where.policy, where.agent);
+  try {
+    return await answerHook(payload, {
+      canAsk: false,
+      parse,
+      userHome: homedir(),
+      authorizeCall: (call) => runtime.authorizeCall(call, 0, where.agent),
+      taint: (session, read) => {
+        runtime.taint(session, read);
+      },
+    });
+  } finally {
+    await runtime.close();
+  }
+}
+
+/** Parallel tool calls each open the gate briefly; one at a time per home (the audit chain). */
+async function openWithRetry(home: string, policy: string | undefined, actor: string): Promise<Runtime> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await openRuntime({ home, policy, actor });
+    } catch (e) {
+      if (attempt >= 40 || !(e instanceof Error) || !e.message.includes('another ORACLE process')) throw e;
+      await new Promise((r) => setTimeout(r, 100 + Math.random() * 100));
+    }
+  }
+}

@@ -1,0 +1,24 @@
+/**
+ * The shape of Claude Code's hook answer, and the hook's time budget: all the thin command client
+ * needs besides forwarding (kept apart so that client loads nothing else).
+ */
+export type HookDecision = 'allow' | 'deny' | 'ask';
+
+export interface HookAnswer {
+  /** The JSON Claude Code reads (stdout of a command hook, the body of an http hook's answer). */
+  readonly output: Readonly<Record<string, unknown>>;
+  /** For tests and logs: the PreToolUse verdict, when this was one. */
+  readonly decision?: HookDecision;
+}
+
+
+/**
+ * One time budget per call, well inside the hook timeout `oracle integrate` writes (120 s): what is
+ * still unanswered when it ends is denied before Claude Code's own timeout could fire.
+ */
+export const HOOK_TIMEOUT_S = 120;
+export const HOOK_BUDGET_MS = 100_000;
+
+export function preToolAnswer(decision: HookDecision, reason: string): HookAnswer {
+  return { decision, output: { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: decision, permissionDecisionReason: reason } } };
+}

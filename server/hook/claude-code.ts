@@ -1,0 +1,84 @@
+import type { ParseBashSync } from '../core/hook/bash-ast.js';
+import { bashVerdict } from '../core/hook/bash-actions.js';
+import { mapToolCall, readProvenance, type GateAction, type HookPayload } from '../core/hook/claude-code-map.js';
+import type { CallAnswer, CallRequest } from '../call-authorizer.js';
+import type { ProvenanceEntry } from '../../shared/provenance.js';
+import { HOOK_BUDGET_MS, preToolAnswer, type HookAnswer } from './answer.js';
+
+export { HOOK_BUDGET_MS, HOOK_TIMEOUT_S, preToolAnswer, type HookAnswer, type HookDecision } from './answer.js';
+
+/**
+ * Claude Code's hook, answered (SPEC §11): a PreToolUse or PostToolUse payload in, the JSON Claude
+ * Code reads out. The same code answers the http hook inside the running gate and the command hook
+ * when no gate runs; what differs is only `HookGate`. Total: any value in, an answer out; an
+ * error anywhere is a deny.
+ */
+export interface HookGate {
+  /** Whether a person can be asked (a running gate with its phones and desktop). */
+  readonly canAsk: boolean;
+  readonly parse: ParseBashSync;
+  authorizeCall(call: CallRequest, waitMs: number): Promise<CallAnswer>;
+  taint(session: string, read: readonly ProvenanceEntry[]): void;
+  /** The user's home, for `~` in commands. */
+  readonly userHome?: string;
+}
+
+const plain = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+export async function answerHook(payload: unknown, gate: HookGate, budgetMs = HOOK_BUDGET_MS): Promise<HookAnswer> {
+  try {
+    if (!plain(payload)) return preToolAnswer('deny', 'ORACLE: the hook payload is not a JSON object');
+    const p = payload as HookPayload;
+    const session = typeof p.session_id === 'string' && p.session_id.length <= 256 ? p.session_id : undefined;
+    if (p.hook_event_name === 'PostToolUse') {
+      const read = readProvenance(p);
+      if (read.length > 0 && session !== undefined) gate.taint(session, read);
+      return { output: {} };
+    }
+    if (p.hook_event_name !== 'PreToolUse') return preToolAnswer('deny', 'ORACLE answers PreToolUse and PostToolUse only');
+    return await judge(p, session, gate, budgetMs);
+  } catch (e) {
+    return preToolAnswer('deny', `ORACLE failed closed: ${e instanceof Error ? e.message : 'unknown error'}`);
+  }
+}
+
+async function judge(payload: HookPayload, session: string | undefined, gate: HookGate, budgetMs: number): Promise<HookAnswer> {
+  const cwd = typeof payload.cwd === 'string' ? payload.cwd : undefined;
+  const agentTool = typeof payload.tool_name === 'string' ? payload.tool_name : '';
+  const input = plain(payload.tool_input) ? payload.tool_input : {};
+  const mapped = mapToolCall(payload);
+  let actions: readonly GateAction[] = [];
+  let person: string | undefined;
+  switch (mapped.kind) {
+    case 'deny':
+      return preToolAnswer('deny', `ORACLE: ${mapped.reason}`);
+    case 'allow':
+      // Still through the gate: HALT denies even Claude Code's own bookkeeping.
+      break;
+    case 'person':
+      person = mapped.reason;
+      break;
+    case 'actions':
+      actions = mapped.actions;
+      break;
+    case 'bash': {
+      const tree = gate.parse(mapped.command);
+      if ('error' in tree) {
+        person = `the command could not be parsed (${tree.error})`;
+        break;
+      }
+      // `bash -c "…"` is parsed again with the same parser, so its commands are judged too.
+      const verdict = bashVerdict(tree, { cwd: cwd ?? '/', parse: gate.parse, ...(gate.userHome === undefined ? {} : { home: gate.userHome }) });
+      if (verdict.kind === 'deny') return preToolAnswer('deny', `ORACLE: ${verdict.reason}`);
+      if (verdict.kind === 'ask') person = `ORACLE cannot account for all of this command: ${verdict.reason}`;
+      else actions = verdict.actions;
+      break;
+    }
+  }
+  // With nobody to ask, Claude Code's own prompt is the only person there is.
+  if (person !== undefined && !gate.canAsk) return preToolAnswer('ask', `ORACLE: ${person}; no ORACLE gate is running to ask your phone or desktop`);
+  const parts = actions.map((a) => ({ ...a, ...(cwd === undefined ? {} : { cwd }), ...(session === undefined ? {} : { session }) }));
+  const answer = await gate.authorizeCall({ agentTool, input, parts, person, session }, budgetMs);
+  const note = mapped.kind === 'allow' ? mapped.reason : answer.reason;
+  return preToolAnswer(answer.allowed ? 'allow' : 'deny', `ORACLE: ${answer.allowed ? note : answer.reason}`);
+}
