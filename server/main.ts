@@ -25,6 +25,8 @@ export interface ServeOptions {
   readonly port: number;
   /** Listen on the LAN and advertise over mDNS, for this launch only (SPEC §9). */
   readonly lan?: boolean;
+  /** The Claude Code hook's time budget per call (default HOOK_BUDGET_MS, inside its 120 s timeout). */
+  readonly hookBudgetMs?: number;
   /** Where mDNS and certificate notes go. */
   readonly report?: (line: string) => void;
 }
@@ -152,7 +154,7 @@ export async function startServer(options: ServeOptions): Promise<Running> {
             taint: (session, read) => {
               runtime.taint(session, read);
             },
-          })
+          }, options.hookBudgetMs)
         ).output,
     },
   });
