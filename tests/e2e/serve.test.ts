@@ -1,12 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash, X509Certificate } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';
 import { TLSSocket } from 'node:tls';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ensureTlsMaterial } from '../../server/adapters/certs.js';
-import { ORACLE_BIN } from '../cli/run-oracle.js';
+import { ORACLE_BIN, runOracle } from '../cli/run-oracle.js';
 import { tempTree } from '../fixtures/temp-tree.js';
 
 function get(url: string, ca: string): Promise<{ status: number; body: string; spki: string }> {
@@ -92,5 +92,38 @@ describe('oracle serve (real HTTPS on loopback)', () => {
     expect(moved.cert).not.toBe(first.cert);
     expect(new X509Certificate(moved.cert).subjectAltName).toContain('IP Address:192.168.1.20');
     expect(new X509Certificate(moved.cert).publicKey.asymmetricKeyDetails?.namedCurve).toBe('prime256v1');
+  });
+});
+
+describe('oracle serve stopping (SIGTERM) with a Claude Code call waiting for a person', () => {
+  const tree = tempTree('oracle-serve-stop-');
+  afterAll(() => {
+    tree.dispose();
+  });
+
+  it('answers the waiting call as denied, withdraws its card, releases the home and exits promptly', async () => {
+    const home = tree.dir('home');
+    const app = tree.dir('projects/app');
+    const policy = join(tree.root, 'policy.yaml');
+    writeFileSync(policy, `scopes:\n  projects: { roots: [{ path: "${tree.root}/projects", mode: rw }] }\nprograms:\n  rm: {}\nprincipals:\n  agents:\n    claude-code: { capabilities: [fs.read, proc.spawn] }\n`);
+    const serve = spawn(process.execPath, [ORACLE_BIN, 'serve', '--port', '0', '--home', home, '--policy', policy], { stdio: ['ignore', 'pipe', 'pipe'] });
+    await started(serve);
+    expect((await runOracle(['integrate', 'claude-code', '--project', app, '--home', home, '--policy', policy])).code).toBe(0);
+    const hook = runOracle(['hook', 'claude-code', '--home', home], JSON.stringify({ hook_event_name: 'PreToolUse', session_id: 's', cwd: app, tool_name: 'Bash', tool_input: { command: 'rm a.txt' } }));
+    // The card is waiting once it is in the approvals file.
+    for (let i = 0; i < 200 && !readFileSync(join(home, 'data', 'approvals.json'), 'utf8').includes('"pending"'); i++) await new Promise((r) => setTimeout(r, 25));
+    const exited = new Promise<number | null>((resolve) => serve.on('exit', resolve));
+    const stopAt = Date.now();
+    serve.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    // SPEC §11 / issue: within 2 s; measured here at tens of milliseconds.
+    expect(Date.now() - stopAt).toBeLessThan(2000);
+    const answer = JSON.parse((await hook).stdout) as { hookSpecificOutput: { permissionDecision: string; permissionDecisionReason: string } };
+    expect(answer.hookSpecificOutput).toMatchObject({ permissionDecision: 'deny', permissionDecisionReason: 'ORACLE: the gate stopped before anyone answered; denied' });
+    expect(readFileSync(join(home, 'data', 'approvals.json'), 'utf8')).not.toContain('"pending"');
+    // The lock is free: a new gate opens the same home at once.
+    const again = spawn(process.execPath, [ORACLE_BIN, 'serve', '--port', '0', '--home', home, '--policy', policy], { stdio: ['ignore', 'pipe', 'pipe'] });
+    await started(again);
+    again.kill('SIGTERM');
   });
 });
