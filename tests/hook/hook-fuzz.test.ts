@@ -36,7 +36,7 @@ function payloads(cwd: string, count: number): Buffer[] {
     ),
     { numRuns: Math.max(0, count - fixed.length), seed: 20261201 },
   );
-  return [...fixed.map((p) => (typeof p === 'string' ? Buffer.from(p) : p)), ...arbitrary.map((p) => Buffer.from(JSON.stringify(p) ?? 'undefined'))].slice(0, count);
+  return [...fixed.map((p) => (typeof p === 'string' ? Buffer.from(p) : p)), ...arbitrary.map((p) => Buffer.from(JSON.stringify(p)))].slice(0, count);
 }
 
 /** Never fails open: a decision (or `{}` for PostToolUse) on stdout with exit 0, or exit 2. */
