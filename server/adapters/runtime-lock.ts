@@ -1,4 +1,5 @@
-import { closeSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { linkSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
@@ -27,10 +28,12 @@ export class RuntimeLock {
     const path = join(dataDir, 'runtime.lock');
     if (held.has(path)) throw new LockedError(process.pid);
     for (let attempt = 0; attempt < 2; attempt++) {
+      // INVARIANT: the lock file appears with the pid already in it (a hard link of a written file is
+      // atomic), so no other process can ever read it empty and take it for a stale lock.
+      const staged = `${path}.${String(process.pid)}.${randomBytes(6).toString('hex')}`;
       try {
-        const fd = openSync(path, 'wx', 0o600);
-        writeSync(fd, `${String(process.pid)}\n`);
-        closeSync(fd);
+        writeFileSync(staged, `${String(process.pid)}\n`, { mode: 0o600 });
+        linkSync(staged, path);
         held.add(path);
         return new RuntimeLock(path);
       } catch (e) {
@@ -38,6 +41,8 @@ export class RuntimeLock {
         const holder = RuntimeLock.holder(dataDir);
         if (holder !== undefined && holder !== process.pid) throw new LockedError(holder);
         rmSync(path, { force: true }); // stale: its process is gone
+      } finally {
+        rmSync(staged, { force: true });
       }
     }
     throw new LockedError(0);
