@@ -19,11 +19,16 @@ export function listenHttps<E extends Env>(app: Hono<E>, options: { hostname: st
           port: info.port,
           close: () =>
             new Promise<void>((done) => {
+              // Answers already being written (a waiting call just denied) get a moment to go out;
+              // open streams (a phone's live events) would hold close() forever, so they are cut after it.
+              const cut = setTimeout(() => {
+                if ('closeAllConnections' in server) server.closeAllConnections();
+              }, 300);
               server.close(() => {
+                clearTimeout(cut);
                 done();
               });
-              // Open streams (a phone's live events) and idle keep-alives would hold close() forever.
-              if ('closeAllConnections' in server) server.closeAllConnections();
+              if ('closeIdleConnections' in server) server.closeIdleConnections();
             }),
         });
       },
