@@ -140,7 +140,6 @@ export async function startServer(options: ServeOptions): Promise<Running> {
     actions: {
       submit: (action, waitMs, agent) => runtime.submit(action, waitMs, agent),
       continueAction: (approvalId, waitMs, agent) => runtime.continueAction(approvalId, waitMs, agent),
-      authorize: (action, waitMs, agent) => runtime.authorize(action, waitMs, agent),
       taint: (session, read) => {
         runtime.taint(session, read);
       },

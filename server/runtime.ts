@@ -20,7 +20,6 @@ import { ApprovalsFile } from './adapters/approvals-store.js';
 import { argHash } from './core/approvals/arg-hash.js';
 import { provenanceOfResult } from './core/lifecycle/provenance-of.js';
 import { actionRequestSchema } from '../shared/action.js';
-import type { Decision } from '../shared/decision.js';
 import type { ProvenanceEntry } from '../shared/provenance.js';
 import type { Evaluation } from './core/decide/decide.js';
 import type { Executed, PreparedAction } from './core/lifecycle/execution.js';
@@ -33,15 +32,6 @@ import { authorizeCall, type CallAnswer, type CallRequest } from './call-authori
  * The whole gate for one process: policy, toolhost and audit log, wired once (composition root
  * shared by `oracle run`, `oracle undo` and, later, the server).
  */
-export interface Authorization {
-  readonly decision: Decision;
-  readonly allowed: boolean;
-  /** Why, in words an agent can act on (shown to it by the hook). */
-  readonly reason: string;
-  readonly action_id: string;
-  readonly approval_id?: string;
-}
-
 export interface Runtime {
   readonly gate: GateState;
   readonly toolhost: Toolhost;
@@ -64,11 +54,9 @@ export interface Runtime {
   readonly desk: ApprovalDesk;
   readonly events: EventHub;
   /**
-   * For agents that execute their own tools (Claude Code's hook, SPEC §11): the same decision,
-   * audit and approval wait as submit, and the grant spent at once, but nothing is executed here.
+   * One tool call of an agent that executes its own tools (Claude Code's hook, SPEC §11): every
+   * part judged and audited, one card when a person must decide, spent at once; nothing runs here.
    */
-  authorize(action: unknown, waitMs: number, agent?: string): Promise<Authorization>;
-  /** One whole tool call of such an agent: every part judged, one card when a person must decide. */
   authorizeCall(call: CallRequest, waitMs: number, agent: string): Promise<CallAnswer>;
   /** Marks a session as having read foreign or external content (a PostToolUse report). */
   taint(session: string, read: readonly ProvenanceEntry[]): void;
@@ -280,28 +268,6 @@ export async function openRuntime(options: GateOptions & { readonly actor: strin
       if (grant.kind !== 'pending') continuations.delete(approvalId);
       const evaluation = saved.evaluation;
       return runHeadless(null, { ...lifecycle(() => Promise.resolve(grant)), evaluate: () => evaluation, newActionId: () => saved.actionId });
-    },
-    async authorize(action, waitMs, agent) {
-      const evaluation = judge(action, agent);
-      const { decision, args } = evaluation;
-      const actionId = await auditDecision(evaluation, agent ?? options.actor);
-      const reasons = decision.reasons.join('; ');
-      if (decision.decision === 'allow') return { decision, allowed: true, reason: `${decision.tier}: ${reasons}`, action_id: actionId };
-      if (decision.decision === 'deny') return { decision, allowed: false, reason: `${decision.code}: ${reasons}`, action_id: actionId };
-      const grant = await desk.obtain(evaluation, actionId, { waitMs, project: evaluation.paths[0]?.root.real ?? null, agent });
-      if (grant.kind === 'pending') {
-        // The caller stops waiting and will not run it: a card nobody can act on is withdrawn.
-        desk.withdraw(grant.approvalId);
-        return { decision, allowed: false, reason: `nobody approved this ${decision.tier} action in time; ask again when someone can answer`, action_id: actionId };
-      }
-      if (grant.kind === 'refused') {
-        if (grant.code === 'GATE_STOPPED') desk.withdrawFor(actionId);
-        return { decision, allowed: false, reason: grant.message, action_id: actionId };
-      }
-      // Spent here: the caller runs it once, now.
-      const used = args === null ? { ok: false as const, code: 'INPUT_INVALID', reason: 'no arguments' } : desk.consume(grant.approvalId, args);
-      if (!used.ok) return { decision, allowed: false, reason: used.reason, action_id: actionId };
-      return { decision, allowed: true, reason: `approved by a person (${grant.approvalId})`, action_id: actionId, approval_id: grant.approvalId };
     },
     authorizeCall: (call, waitMs, agent) => authorizeCall({ mode: () => mode, judge, auditDecision, desk }, call, waitMs, agent),
     taint: (session, read) => {

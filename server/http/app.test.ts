@@ -14,7 +14,6 @@ function appWith(callers: Record<string, Caller>, options: { assets?: Assets } =
       calls.push(`submit:${name}:${String(waitMs)}:${JSON.stringify(action)}`);
       return Promise.resolve({ executed: false, approval_id: 'ap_1', error: { code: 'APPROVAL_PENDING', message: 'wait' } });
     },
-    authorize: () => Promise.resolve({ allowed: false, reason: 'test' }),
     claudeCodeHook: (payload, name) => {
       calls.push(`hook:${name}:${JSON.stringify(payload)}`);
       return Promise.resolve({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'test' } });

@@ -8,8 +8,6 @@ import { fail } from '../errors.js';
 export interface ActionsService {
   submit(action: Record<string, unknown>, waitMs: number, agent: string): Promise<ActionOutcome>;
   continueAction(approvalId: string, waitMs: number, agent: string): Promise<ActionOutcome | undefined>;
-  /** Decide (and wait for a person) for an agent that runs its own tools; nothing executes here. */
-  authorize(action: Record<string, unknown>, waitMs: number, agent: string): Promise<{ readonly allowed: boolean; readonly reason: string }>;
   /** Claude Code's hook payload (http hook, or forwarded by the command hook): the JSON it reads back. */
   claudeCodeHook(payload: unknown, agent: string): Promise<Readonly<Record<string, unknown>>>;
   /** A session read foreign or external content (SPEC §4 taint). */
@@ -83,17 +81,12 @@ export function actionsRoutes(service: ActionsService): Hono<{ Variables: { call
 }
 
 /**
- * For agents whose own runtime executes the tool (Claude Code): `POST /api/v1/authorize?wait=`
- * answers allowed or not, after a person when the tier needs one; and
+ * For agents whose own runtime executes the tool (Claude Code): `POST /api/v1/hooks/claude-code`
+ * answers its hook, after a person when the call needs one; and
  * `POST /api/v1/sessions/:id/provenance` records what a session has read.
  */
 export function hookRoutes(service: ActionsService): Hono<{ Variables: { caller: Caller } }> {
   const app = new Hono<{ Variables: { caller: Caller } }>();
-  app.post('/authorize', actionLimit, async (c) => {
-    const read = await agentAction(c, 'only agent credentials ask for authorisation');
-    if ('error' in read) return read.error;
-    return c.json(await service.authorize(read.action, read.wait, read.agent));
-  });
   // Claude Code's own payload, posted by its http hook or forwarded by `oracle hook claude-code`.
   // Always a hook answer (a deny for anything malformed); only a missing credential is refused
   // outright, and Claude Code's `onFailure: "block"` blocks the call on that too.
