@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { startServer } from '../server/main.js';
 import { runClaude } from '../tests/fixtures/claude-cli.js';
 import { startMessagesApi, type Script } from '../tests/fixtures/messages-api.js';
-import { summarize, type Figure } from './stats.js';
+import { measure, summarize, type Figure } from './stats.js';
 
 /**
  * What ORACLE costs Claude Code (SPEC §11, §14): the real CLI runs one scripted 10-call session
@@ -87,21 +87,11 @@ async function perCall(url: string, oracleHome: string, project: string): Promis
   const payload = JSON.stringify({ hook_event_name: 'PreToolUse', session_id: 'bench', cwd: project, tool_name: 'Bash', tool_input: { command: 'ls -la && cat README.md' } });
   const token = readFileSync(join(oracleHome, 'data', 'hook-claude-code.token'), 'utf8').trim();
   const ca = readFileSync(join(oracleHome, 'certs', 'ca.crt'), 'utf8');
-  const time = async (name: string, once: () => Promise<unknown>): Promise<Figure> => {
-    await once();
-    const samples: number[] = [];
-    for (let i = 0; i < CALLS; i++) {
-      const t = process.hrtime.bigint();
-      await once();
-      samples.push(Number(process.hrtime.bigint() - t) / 1000);
-    }
-    return summarize(name, samples);
-  };
   return [
-    await time('hook call (Bash): reference, node -e 0', () => spawnOnce(process.execPath, ['-e', '0'])),
-    await time('hook call (Bash): command hook, gate running', () => spawnOnce(process.execPath, [ORACLE, 'hook', 'claude-code', '--home', oracleHome], {}, payload)),
+    await measure('hook call (Bash): reference, node -e 0', CALLS, () => spawnOnce(process.execPath, ['-e', '0'])),
+    await measure('hook call (Bash): command hook, gate running', CALLS, () => spawnOnce(process.execPath, [ORACLE, 'hook', 'claude-code', '--home', oracleHome], {}, payload)),
     // A new TLS connection per call, as a hook client without keep-alive pays it.
-    await time('hook call (Bash): http hook, one HTTPS POST to the gate', () => post(`${url}/api/v1/hooks/claude-code`, token, ca, payload)),
+    await measure('hook call (Bash): http hook, one HTTPS POST to the gate', CALLS, () => post(`${url}/api/v1/hooks/claude-code`, token, ca, payload)),
   ];
 }
 

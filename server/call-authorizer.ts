@@ -60,9 +60,9 @@ export async function authorizeCall(deps: CallDeps, call: CallRequest, waitMs: n
   const evaluation = single ?? wholeCall(call, judged, deps.desk.session(call.session).tainted);
   const { tool, args, decision } = evaluation;
   if (tool === null || args === null || decision.decision !== 'needs-approval') return { allowed: false, reason: 'nothing a person could approve' };
-  // The card's own decision record for a whole call; a single part already has its record.
   // Nobody can be asked (no gate running, SPEC §12): no card that nobody would see.
   if (waitMs <= 0) return { allowed: false, reason: `${decision.tier} needs a person and no ORACLE gate is running to ask one (start \`oracle serve --lan\`): ${decision.reasons.join('; ')}` };
+  // The card's own decision record for a whole call; a single part already has its record.
   const actionId = single === undefined ? await deps.auditDecision(evaluation, agent) : (actionIds[0] ?? '');
   const grant = await deps.desk.obtain(evaluation, actionId, { waitMs, project: evaluation.paths[0]?.root.real ?? null, agent });
   switch (grant.kind) {

@@ -24,52 +24,34 @@ export function desktopRequest(home: string, gate: LocalGate, call: { method: st
   return localRequest(home, gate, { ...call, authorization: `Desktop ${gate.token}` });
 }
 
-/** A request to the local gate with the given credential, trusting only this home's CA. */
-export function localRequest(home: string, gate: LocalGate, call: { method: string; path: string; body?: unknown; authorization: string }): Promise<{ status: number; body: Record<string, unknown> }> {
+/**
+ * A request to the local gate with the given credential, trusting only this home's CA. The body is
+ * sent as JSON, or as the bytes given (a hook payload exactly as Claude Code sent it). Anything but
+ * a JSON object in answer is reported as status 0 with the reason: a caller never mistakes a broken
+ * answer for an empty one.
+ */
+export function localRequest(home: string, gate: LocalGate, call: { method: string; path: string; body?: unknown; authorization: string; timeoutMs?: number }): Promise<{ status: number; body: Record<string, unknown> }> {
   const { method, path, body } = call;
   const ca = readFileSync(join(home, 'certs', 'ca.crt'), 'utf8');
   return new Promise((resolve, reject) => {
-    const req = request(`${gate.url}${path}`, { method, ca, headers: { authorization: call.authorization, 'content-type': 'application/json' }, timeout: 150_000 }, (res) => {
+    const req = request(`${gate.url}${path}`, { method, ca, headers: { authorization: call.authorization, 'content-type': 'application/json' }, timeout: call.timeoutMs ?? 150_000 }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {
+        let answer: unknown;
         try {
-          resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown> });
+          answer = JSON.parse(Buffer.concat(chunks).toString('utf8'));
         } catch {
-          resolve({ status: res.statusCode ?? 0, body: {} });
+          answer = undefined;
         }
-      });
-    });
-    req.on('error', reject);
-    req.end(body === undefined ? undefined : JSON.stringify(body));
-  });
-}
-
-/**
- * A POST of raw bytes (a hook payload as Claude Code sent it) to the local gate, trusting only this
- * home's CA; the answer must be a JSON object.
- */
-export function postLocal(home: string, gate: LocalGate, call: { path: string; body: Buffer; authorization: string; timeoutMs: number }): Promise<{ status: number; body: Record<string, unknown> }> {
-  const ca = readFileSync(join(home, 'certs', 'ca.crt'), 'utf8');
-  return new Promise((resolve, reject) => {
-    const req = request(`${gate.url}${call.path}`, { method: 'POST', ca, headers: { authorization: call.authorization, 'content-type': 'application/json' }, timeout: call.timeoutMs }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        let body: unknown;
-        try {
-          body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-        } catch {
-          body = undefined;
-        }
-        if (typeof body === 'object' && body !== null && !Array.isArray(body)) resolve({ status: res.statusCode ?? 0, body: body as Record<string, unknown> });
+        if (typeof answer === 'object' && answer !== null && !Array.isArray(answer)) resolve({ status: res.statusCode ?? 0, body: answer as Record<string, unknown> });
         else resolve({ status: 0, body: { error: `the gate answered HTTP ${String(res.statusCode ?? 0)} without a JSON object` } });
       });
       res.on('error', reject);
     });
     req.on('timeout', () => req.destroy(new Error('the gate did not answer in time')));
     req.on('error', reject);
-    req.end(call.body);
+    req.end(body === undefined ? undefined : Buffer.isBuffer(body) ? body : JSON.stringify(body));
   });
 }
 

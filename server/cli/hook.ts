@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import type { Readable, Writable } from 'node:stream';
 import { resolveHome } from '../adapters/host.js';
-import { hookToken, localGate, postLocal } from '../adapters/local-client.js';
+import { hookToken, localGate, localRequest } from '../adapters/local-client.js';
 import { HOOK_BUDGET_MS, preToolAnswer, type HookAnswer } from '../hook/answer.js';
 
 const AGENT = 'claude-code';
@@ -57,7 +57,7 @@ async function hookAnswer(options: HookOptions, stdin: Readable): Promise<HookAn
   if (gate !== undefined) {
     const token = hookToken(resolved, AGENT);
     if (token === undefined) return preToolAnswer('deny', 'ORACLE: no hook credential in this home; run `oracle integrate claude-code`');
-    const reply = await postLocal(resolved, gate, { path: '/api/v1/hooks/claude-code', body: raw, authorization: `Bearer ${token}`, timeoutMs: GATE_TIMEOUT_MS }).catch((e: unknown) => ({ status: 0, body: { error: e instanceof Error ? e.message : 'unreachable' } }));
+    const reply = await localRequest(resolved, gate, { method: 'POST', path: '/api/v1/hooks/claude-code', body: raw, authorization: `Bearer ${token}`, timeoutMs: GATE_TIMEOUT_MS }).catch((e: unknown) => ({ status: 0, body: { error: e instanceof Error ? e.message : 'unreachable' } }));
     if (reply.status === 200) return { output: reply.body };
     return preToolAnswer('deny', `ORACLE: the running gate did not answer (${reply.status === 0 ? String(reply.body['error']) : `HTTP ${String(reply.status)}`}); denied`);
   }

@@ -7,10 +7,7 @@ export type HookDecision = 'allow' | 'deny' | 'ask';
 export interface HookAnswer {
   /** The JSON Claude Code reads (stdout of a command hook, the body of an http hook's answer). */
   readonly output: Readonly<Record<string, unknown>>;
-  /** For tests and logs: the PreToolUse verdict, when this was one. */
-  readonly decision?: HookDecision;
 }
-
 
 /**
  * One time budget per call, well inside the hook timeout `oracle integrate` writes (120 s): what is
@@ -20,5 +17,5 @@ export const HOOK_TIMEOUT_S = 120;
 export const HOOK_BUDGET_MS = 100_000;
 
 export function preToolAnswer(decision: HookDecision, reason: string): HookAnswer {
-  return { decision, output: { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: decision, permissionDecisionReason: reason } } };
+  return { output: { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: decision, permissionDecisionReason: reason } } };
 }
