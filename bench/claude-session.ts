@@ -13,8 +13,9 @@ import { measure, summarize, type Figure } from './stats.js';
  * (reads, writes, edits, searches, Bash) against the Messages API stand-in, without hooks and with
  * each hook kind, in the same run; and one hook call as Claude Code pays it, beside `node -e 0`.
  */
-const RUNS = 3;
+const RUNS = 5;
 const CALLS = 40;
+const VARIANTS = ['reference, no hook', 'command hook, no gate (headless)', 'command hook, gate running', 'http hook, gate running'] as const;
 const ORACLE = join(import.meta.dirname, '..', 'dist', 'server', 'cli', 'oracle.js');
 
 export async function claudeSessionBench(): Promise<Figure[]> {
@@ -22,8 +23,11 @@ export async function claudeSessionBench(): Promise<Figure[]> {
   const home = join(root, 'home');
   const project = join(home, 'projects', 'app');
   const oracleHome = join(root, 'oracle-home');
+  // A second ORACLE home where no gate ever runs: the command hook there decides headless.
+  const idleHome = join(root, 'oracle-idle');
   mkdirSync(join(project, 'src'), { recursive: true });
   mkdirSync(oracleHome);
+  mkdirSync(idleHome);
   writeFileSync(join(project, 'README.md'), '# app\n');
   const policy = join(root, 'policy.yaml');
   writeFileSync(policy, readFileSync(join(import.meta.dirname, '..', 'config', 'policy.yaml'), 'utf8').replaceAll('"~/', `"${home}/`));
@@ -43,8 +47,10 @@ export async function claudeSessionBench(): Promise<Figure[]> {
     ],
   });
   let n = 0;
-  const scripts: Script[] = Array.from({ length: 4 * (RUNS + 1) }, (_, i) => session(i));
+  const ROUNDS = RUNS + 1;
+  const scripts: Script[] = Array.from({ length: VARIANTS.length * ROUNDS }, (_, i) => session(i));
   const api = await startMessagesApi(scripts);
+  const settingsFile = join(home, '.claude', 'settings.json');
   const runSession = async (): Promise<number> => {
     // Every call runs in every variant: without a hook nothing asks; with one, ORACLE allows them.
     const run = await runClaude({ cwd: project, home, api: api.url, prompt: `SESSION-${String(n++)}: work`, mode: 'bypassPermissions' });
@@ -53,29 +59,31 @@ export async function claudeSessionBench(): Promise<Figure[]> {
     if (denied.length > 0) throw new Error(`the session was refused ${String(denied.length)} calls; the figures would not compare like with like`);
     return run.ms * 1000;
   };
-  const sessions = async (name: string): Promise<Figure> => {
-    await runSession(); // warm up
-    const samples: number[] = [];
-    for (let i = 0; i < RUNS; i++) samples.push(await runSession());
-    return summarize(name, samples);
+  /** The settings each variant runs with, made once by `oracle integrate` itself. */
+  const settingsOf = async (args: readonly string[] | undefined, where: string): Promise<string> => {
+    writeFileSync(settingsFile, '{}\n');
+    if (args !== undefined) await spawnOnce(process.execPath, [ORACLE, 'integrate', 'claude-code', '--home', where, '--policy', policy, ...args], { HOME: home });
+    return readFileSync(settingsFile, 'utf8');
   };
-  const integrate = (args: readonly string[]) => spawnOnce(process.execPath, [ORACLE, 'integrate', 'claude-code', '--home', oracleHome, '--policy', policy, ...args], { HOME: home });
   const figures: Figure[] = [];
+  const running = await startServer({ home: oracleHome, policy, port: 0 });
   try {
-    figures.push(await sessions('claude code 10-call session: reference, no hook'));
-    await integrate([]);
-    figures.push(await sessions('claude code 10-call session: command hook, no gate (headless)'));
-    const running = await startServer({ home: oracleHome, policy, port: 0 });
-    try {
-      await integrate([]);
-      figures.push(await sessions('claude code 10-call session: command hook, gate running'));
-      await integrate(['--http']);
-      figures.push(await sessions('claude code 10-call session: http hook, gate running'));
-      figures.push(...(await perCall(running.url, oracleHome, project)));
-    } finally {
-      await running.close();
+    mkdirSync(join(home, '.claude'), { recursive: true });
+    const settings = [await settingsOf(undefined, oracleHome), await settingsOf([], idleHome), await settingsOf([], oracleHome), await settingsOf(['--http'], oracleHome)];
+    // Rounds interleave the variants, so what Claude Code keeps in its HOME between sessions
+    // (transcripts, caches) weighs on every variant alike; the first round warms up.
+    const samples: number[][] = VARIANTS.map(() => []);
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const [i, text] of settings.entries()) {
+        writeFileSync(settingsFile, text);
+        const us = await runSession();
+        if (round > 0) samples[i]?.push(us);
+      }
     }
+    VARIANTS.forEach((name, i) => figures.push(summarize(`claude code 10-call session: ${name}`, samples[i] ?? [])));
+    figures.push(...(await perCall(running.url, oracleHome, project)));
   } finally {
+    await running.close();
     await api.close();
     rmSync(root, { recursive: true, force: true });
   }

@@ -17,5 +17,10 @@ const figures: Figure[] = [...engines.figures, ...(await authBench()), ...(await
 const pwa = measurePwa(join(import.meta.dirname, '..', 'dist', 'pwa'));
 const kb = (n: number): string => `${(n / 1024).toFixed(1)} KB`;
 const pwaText = `PWA shipped to the phone: ${kb(pwa.phone.gzip)} gzip (${kb(pwa.phone.bytes)} raw, ${String(pwa.phone.files.length)} files incl. the service worker) against a budget of ${kb(pwa.budget_gzip)}; the desktop screen's own chunk ${kb(pwa.desktop_only_gzip)} gzip`;
+// What ORACLE costs a Claude Code session, as the ratio the budget is stated in (issue: at most 1.5×).
+const session = (variant: string): number => figures.find((f) => f.name === `claude code 10-call session: ${variant}`)?.p50_us ?? Number.NaN;
+const reference = session('reference, no hook');
+const claudeText = ['http hook, gate running', 'command hook, gate running', 'command hook, no gate (headless)'].map((v) => `${v} ${(session(v) / reference).toFixed(2)}×`).join('; ');
+const sessionText = `Claude Code 10-call session against no hook (p50, same run, interleaved): ${claudeText}; budget with the gate running 1.5× — ${session('http hook, gate running') / reference <= 1.5 ? 'met by the http hook' : 'NOT met by the http hook'}`;
 if (process.argv.includes('--json')) process.stdout.write(`${JSON.stringify({ node: process.version, figures, policy_engines: engines.report, pwa }, null, 2)}\n`);
-else process.stdout.write(`${table(figures)}\n\n${pwaText}\n\n${enginesText(engines.report)}\n`);
+else process.stdout.write(`${table(figures)}\n\n${pwaText}\n\n${sessionText}\n\n${enginesText(engines.report)}\n`);
