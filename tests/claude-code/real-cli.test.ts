@@ -110,11 +110,10 @@ beforeAll(async () => {
     for (const mode of MODES) tree.file(`home/projects/app/src/edit-${kind}-${mode}.ts`, 'export const state = "before";\n');
     for (const f of [`old-${kind}.txt`, `p1-${kind}.txt`, `p2-${kind}.txt`]) tree.file(`home/projects/app/src/${f}`, 'x\n');
   }
-  // The shipped default policy, with `~` being this scratch HOME (the gate runs in this process),
-  // and `rm` as a program with no grammar (every use waits for a person), for the approval tests.
+  // The shipped default policy, with `~` being this scratch HOME (the gate runs in this process);
+  // `rm` is not listed there, so `programs.default: confirm` makes every use a person's call.
   policy = join(tree.root, 'policy.yaml');
-  const shipped = readFileSync(join(REPO, 'config', 'policy.yaml'), 'utf8');
-  writeFileSync(policy, shipped.replaceAll('"~/', `"${home}/`).replace('\nprograms:\n', '\nprograms:\n  rm: {}\n'));
+  writeFileSync(policy, readFileSync(join(REPO, 'config', 'policy.yaml'), 'utf8').replaceAll('"~/', `"${home}/`));
   api = await startMessagesApi(scripts());
   running = await startServer({ home: oracleHome, policy, port: 0, hookBudgetMs: 5000 });
   phone = await pairScriptedPhone({ url: running.url, ca: readFileSync(join(oracleHome, 'certs', 'ca.crt'), 'utf8'), desktopToken: running.desktop.localToken });

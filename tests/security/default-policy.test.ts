@@ -51,10 +51,16 @@ describe('the default policy', () => {
     ['/etc', judge('fs.read', { path: '/etc/passwd' }), 'PATH_DENY_ALWAYS'],
     ['git reset --hard', run('git', 'reset', '--hard'), 'PROGRAM_DENIED'],
     ['npm publish', run('npm', 'publish'), 'PROGRAM_DENIED'],
-    ['an unlisted program', run('curl', 'https://x'), 'PROGRAM_UNKNOWN'],
+    ['a program named by a path', run('/tmp/evil/curl', 'https://x'), 'PROGRAM_UNKNOWN'],
     ['an unlisted host', judge('net.fetch', { url: 'https://evil.example/' }), 'EGRESS_DENIED'],
     ['home outside the scopes', judge('fs.read', { path: '/home/u/notes.txt' }), 'PATH_OUTSIDE_SCOPE'],
   ])('denies %s', (_label, decision, code) => {
     expect(decision.code, JSON.stringify(decision)).toBe(code);
+  });
+
+  it('sends an unlisted program to a person with its exact argv (programs.default: confirm), never runs it unasked', () => {
+    expect(run('curl', 'https://x')).toMatchObject({ decision: 'needs-approval', tier: 'T2', rule: 'programs.default' });
+    // a path argument still decides before the person is asked
+    expect(run('sort', '/home/u/.ssh/id_rsa').code).toBe('PATH_DENY_ALWAYS');
   });
 });

@@ -64,7 +64,7 @@ export function baseTier(input: TierInput): TierResult {
     case 'exec.run':
     case 'exec.run_with_secrets': {
       const argv = stringList(args['args']);
-      const judged = judgeProgram(str(args['program']), argv, ctx.gate.policy.programs, ctx.pins);
+      const judged = judgeProgram(str(args['program']), argv, ctx.gate.policy, ctx.pins);
       const checked = judged.outcome.ok ? judgeArgvPaths(judged.outcome, argv, primary?.real ?? input.cwd, ctx) : judged.outcome;
       const pin = ctx.pins.get(str(args['program']));
       const outcome = tool === 'exec.run_with_secrets' && checked.ok ? withSecrets(checked, args['secrets']) : checked;

@@ -11,7 +11,7 @@ scopes:
   docs: { roots: [{ path: /ro, mode: ro }] }
 programs:
   git: { subcommands: { allow: [status], confirm: [push], deny: ["push --force"] } }
-  python3: { allow_args_matching: ["-m pytest *", "--test*"] }
+  python3: { allow_args_matching: ["-m pytest *", "--test* -q", "-m unittest*"] }
   make: {}
 egress: { allow: [{ host: github.com, why: code }], default: confirm }
 tiers:
@@ -46,10 +46,26 @@ describe('decide', () => {
   it('judges argv by allow_args_matching and confirms programs without a grammar', () => {
     expect(decide({ tool: 'exec.run', args: { program: 'python3', args: ['-m', 'pytest', '-k', 'x y'] } }, ctx)).toMatchObject({ tier: 'T1', rule: 'programs.python3.allow_args_matching[0]' });
     expect(decide({ tool: 'exec.run', args: { program: 'python3', args: ['-c', 'import os'] } }, ctx).code).toBe('PROGRAM_ARGS_REFUSED');
-    // `*` inside a token stays inside it: `--test*` cannot swallow the `-e <code>` after it
+    // `*` inside a token that is not the last stays inside it: `--test*` cannot swallow `-e <code>`
     expect(decide({ tool: 'exec.run', args: { program: 'python3', args: ['--test-only', '-e', 'x'] } }, ctx).code).toBe('PROGRAM_ARGS_REFUSED');
-    expect(decide({ tool: 'exec.run', args: { program: 'python3', args: ['--test-only'] } }, ctx).tier).toBe('T1');
+    expect(decide({ tool: 'exec.run', args: { program: 'python3', args: ['--test-only', '-q'] } }, ctx).tier).toBe('T1');
+    // glued to the last word it also admits further arguments (SPEC §12, the seed's `-m pytest*`)
+    expect(decide({ tool: 'exec.run', args: { program: 'python3', args: ['-m', 'unittest', '-v', 'tests'] } }, ctx)).toMatchObject({ tier: 'T1', rule: 'programs.python3.allow_args_matching[2]' });
+    expect(decide({ tool: 'exec.run', args: { program: 'python3', args: ['-m', 'unittest'] } }, ctx).tier).toBe('T1');
+    expect(decide({ tool: 'exec.run', args: { program: 'python3', args: ['-m'] } }, ctx).code).toBe('PROGRAM_ARGS_REFUSED');
     expect(decide({ tool: 'exec.run', args: { program: 'make', args: ['all'] } }, ctx)).toMatchObject({ tier: 'T2', rule: 'programs.make' });
+  });
+
+  it('refuses an unknown program by default, and makes it a person’s call under programs.default: confirm', () => {
+    expect(decide({ tool: 'exec.run', args: { program: 'sort', args: ['a.ts'] } }, ctx)).toMatchObject({ decision: 'deny', code: 'PROGRAM_UNKNOWN' });
+    const confirming = testContext(POLICY.replace('programs:\n', 'programs:\n  default: confirm\n'), { reader, pins, cwd: '/p/app' });
+    const e = evaluate({ tool: 'exec.run', args: { program: 'sort', args: ['a.ts'] } }, confirming);
+    expect(e.decision).toMatchObject({ decision: 'needs-approval', tier: 'T2', rule: 'programs.default' });
+    // never pinned, so ORACLE's own exec.run has nothing to run; the card shows that
+    expect(e.args).toMatchObject({ program: 'sort', program_path: null });
+    // the argv is still read as paths, and a path still decides first
+    expect(decide({ tool: 'exec.run', args: { program: 'sort', args: ['/etc/passwd'] } }, confirming).decision).not.toBe('allow');
+    expect(decide({ tool: 'exec.run', args: { program: '/tmp/x/sort', args: [] } }, confirming).code).toBe('PROGRAM_UNKNOWN');
   });
 
   it('reports the pinned program path in the canonical arguments', () => {

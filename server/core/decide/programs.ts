@@ -1,6 +1,6 @@
 import type { Capability } from '../../../shared/capabilities.js';
 import { maxTier } from '../../../shared/tiers.js';
-import type { GrammarEntry, ProgramRule } from '../policy/types.js';
+import type { GrammarEntry, Policy } from '../policy/types.js';
 import type { Pin } from './context.js';
 import { gitBuiltinRefusal, gitNeeds } from './git-rules.js';
 import { optionPresent } from './options.js';
@@ -17,22 +17,27 @@ export interface ProgramJudgement {
   readonly requires: readonly Capability[];
 }
 
-export function judgeProgram(program: string, argv: readonly string[], rules: ReadonlyMap<string, ProgramRule>, pins: ReadonlyMap<string, Pin>): ProgramJudgement {
+export function judgeProgram(program: string, argv: readonly string[], policy: Pick<Policy, 'programs' | 'programDefault'>, pins: ReadonlyMap<string, Pin>): ProgramJudgement {
   const pin = pins.get(program);
   const git = pin?.ok === true && isGit(program, pin.path);
   const needs = git ? gitNeeds(argv) : { capabilities: [], floor: 'T1' as const };
-  const outcome = judgeArgv(program, argv, rules, pins);
+  const outcome = judgeArgv(program, argv, policy, pins);
   if (!outcome.ok || needs.floor === 'T1') return { outcome, requires: needs.capabilities };
   const tier = maxTier(outcome.tier, needs.floor);
   return { outcome: { ...outcome, tier, floor: maxTier(outcome.floor ?? 'T0', needs.floor) }, requires: needs.capabilities };
 }
 
-function judgeArgv(program: string, argv: readonly string[], rules: ReadonlyMap<string, ProgramRule>, pins: ReadonlyMap<string, Pin>): Outcome {
+function judgeArgv(program: string, argv: readonly string[], policy: Pick<Policy, 'programs' | 'programDefault'>, pins: ReadonlyMap<string, Pin>): Outcome {
   if (/[\\/]/u.test(program)) {
     return refused('PROGRAM_UNKNOWN', 'programs', `\`${program}\` is a path; programs are named from the allowlist and pinned at start`);
   }
-  const rule = rules.get(program);
-  if (rule === undefined) return refused('PROGRAM_UNKNOWN', 'programs', `\`${program}\` is not in the program allowlist`);
+  const rule = policy.programs.get(program);
+  if (rule === undefined) {
+    if (policy.programDefault === 'deny' || program === '' || argv.some((a) => a.includes('\u0000'))) return refused('PROGRAM_UNKNOWN', 'programs', `\`${program}\` is not in the program allowlist`);
+    // A person sees the exact argv and decides (the agent's own runtime runs it; ORACLE's own
+    // exec.run cannot, since only listed programs are pinned at start and PATH is never searched).
+    return tiered('T2', 'programs.default', `\`${program}\` is not in the program allowlist, and \`programs.default: confirm\` asks a person`);
+  }
   const pin = pins.get(program);
   if (pin === undefined || !pin.ok) {
     return refused('PROGRAM_UNPINNED', rule.rule, `\`${program}\` was not pinned at start: ${pin?.ok === false ? pin.reason : 'never resolved'}`);
@@ -80,8 +85,9 @@ export function matchesEntry(entry: GrammarEntry, argv: readonly string[], how: 
 
 /**
  * allow_args_matching, token by token: `-m pytest *` is `-m`, then `pytest`, then any further
- * arguments (a final lone `*`). Inside a token `*` and `?` match only within that token, so
- * `--test*` can never swallow `-e <code>` that follows it.
+ * arguments (a final lone `*`). Inside a token `*` and `?` match only within that token, except
+ * that a `*` glued to the LAST word also admits further arguments, as the seed's example reads
+ * (SPEC §12: `-m pytest*` allows `-m pytest -q tests/`). Every argument is still judged as a path.
  */
 export function argsMatch(pattern: string, argv: readonly string[]): boolean {
   const { fixed, open } = argsPattern(pattern);
@@ -97,8 +103,9 @@ function argsPattern(pattern: string): { readonly fixed: readonly RegExp[]; read
   let parsed = patterns.get(pattern);
   if (parsed === undefined) {
     const tokens = pattern.trim().split(/\s+/u).filter((t) => t !== '');
-    const open = tokens.at(-1) === '*';
-    parsed = { fixed: (open ? tokens.slice(0, -1) : tokens).map(tokenRegExp), open };
+    const last = tokens.at(-1) ?? '';
+    const lone = last === '*';
+    parsed = { fixed: (lone ? tokens.slice(0, -1) : tokens).map(tokenRegExp), open: last.endsWith('*') };
     patterns.set(pattern, parsed);
   }
   return parsed;

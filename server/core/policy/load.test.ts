@@ -26,6 +26,21 @@ describe('loadPolicy', () => {
     expect(result.warnings).toEqual([]);
   });
 
+  it('reads programs.default (absent: deny) and holds it to deny or confirm', () => {
+    const read = (text: string) => loadPolicy(text, { flavor: LINUX, userHome: '/home/u' });
+    const absent = read('programs:\n  git: {}\n');
+    expect(absent.ok && absent.policy.programDefault).toBe('deny');
+    const confirm = read('programs:\n  default: confirm\n  git: {}\n');
+    expect(confirm.ok && confirm.policy.programDefault).toBe('confirm');
+    expect(confirm.ok && [...confirm.policy.programs.keys()]).toEqual(['git']);
+    const asProgram = read('programs:\n  default: { subcommands: { allow: [x] } }\n');
+    expect(asProgram.ok).toBe(false);
+    if (!asProgram.ok) expect(asProgram.errors[0]?.message).toContain('programs.default');
+    const stray = read('programs:\n  git: confirm\n');
+    expect(stray.ok).toBe(false);
+    expect(read('programs:\n  default: maybe\n').ok).toBe(false);
+  });
+
   it('loads the same file on Linux, keeping Windows roots as warnings without effect', () => {
     const result = loadPolicy(seed, { flavor: LINUX, userHome: '/home/u' });
     if (!result.ok) throw new Error(JSON.stringify(result.errors));

@@ -123,6 +123,7 @@ export function emptyPolicy(): Policy {
     scopes: [],
     denyAlways: [],
     programs: new Map(),
+    programDefault: 'deny',
     egress: { allow: [], default: 'deny' },
     tiers: [],
     agents: new Map(),
@@ -138,6 +139,7 @@ function buildPolicy(file: PolicyFile, issues: Issues, options: LoadOptions): Po
     scopes,
     denyAlways: buildDenyAlways(file.deny_always, nested ?? [], issues, options),
     programs,
+    programDefault: programDefault(file.programs, issues),
     egress: {
       default: file.egress.default,
       allow: file.egress.allow.map((entry, i) => {
@@ -193,10 +195,24 @@ function buildDenyAlways(top: readonly string[], nested: readonly string[], issu
   return [...rules(top, ['deny_always']), ...rules(nested, ['scopes', 'deny_always'])];
 }
 
+/** `programs.default`: absent means deny, as the seeds require (SPEC §12). */
+function programDefault(files: PolicyFile['programs'], issues: Issues): 'deny' | 'confirm' {
+  const value = Object.hasOwn(files, 'default') ? files['default'] : undefined;
+  if (value === undefined) return 'deny';
+  if (typeof value === 'string') return value;
+  issues.error(['programs', 'default'], '`programs.default` is `deny` or `confirm` (what a program not in this list gets), not a program');
+  return 'deny';
+}
+
 function buildPrograms(files: PolicyFile['programs'], issues: Issues, options: LoadOptions): Map<string, ProgramRule> {
   const programs = new Map<string, ProgramRule>();
   for (const [name, file] of Object.entries(files)) {
     const at = ['programs', name];
+    if (name === 'default') continue;
+    if (typeof file === 'string') {
+      issues.error(at, `\`${file}\` is allowed only as \`programs.default\`; a program takes {path?, subcommands, allow_args_matching}`);
+      continue;
+    }
     if (file.path !== undefined && !isAbsoluteAnywhere(file.path)) {
       issues.error([...at, 'path'], `\`${file.path}\` must be an absolute path; PATH is searched only when no path is given`);
     }

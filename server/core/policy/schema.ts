@@ -58,7 +58,9 @@ export const policySchema = z.strictObject({
   capabilities: z.array(z.enum(CAPABILITIES)).optional(),
   scopes: scopes.default({}),
   deny_always: z.array(glob).default([]),
-  programs: z.record(name, program).default({}),
+  // `default` (deny | confirm) says what a program not in the list gets (SPEC §12); every other
+  // key names a program. load.ts holds each key to its own kind.
+  programs: z.record(name, z.union([program, z.enum(['deny', 'confirm'])])).default({}),
   egress: egress.default({ allow: [], default: 'deny' }),
   tiers: z.array(tierRule).default([]),
   principals: z.strictObject({ agents: z.record(name, agent).default({}) }).default({ agents: {} }),

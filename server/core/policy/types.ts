@@ -12,6 +12,8 @@ export interface Policy {
   readonly scopes: readonly Scope[];
   readonly denyAlways: readonly DenyRule[];
   readonly programs: ReadonlyMap<string, ProgramRule>;
+  /** What a program not in `programs` gets (`programs.default`): refused, or a person's call (T2). */
+  readonly programDefault: 'deny' | 'confirm';
   readonly egress: EgressPolicy;
   readonly tiers: readonly TierRule[];
   readonly agents: ReadonlyMap<string, AgentPrincipal>;
