@@ -138,10 +138,18 @@ describe('oracle policy check', () => {
   });
 
   it('validates the shipped default policy and the design document example', async () => {
-    expect((await runOracle(['policy', 'check'])).code).toBe(0);
+    const shipped = await runOracle(['policy', 'check']);
+    expect(shipped.code).toBe(0);
+    expect(shipped.stdout).not.toContain('principals.agents');
     const seed = await runOracle(['policy', 'check', 'config/examples/seed-001.yaml']);
     expect(seed.code).toBe(0);
     expect(seed.stdout).toContain('warning:');
+    // The seed's shape has no principals: the hook and the MCP server would be denied everything.
+    expect(seed.stdout).toContain('warning: no `principals.agents.claude-code`: every call through `oracle hook claude-code` (Claude Code) is denied');
+    expect(seed.stdout).toContain('warning: no `principals.agents.mcp`');
+    // And a call that meets it says how to mend it.
+    const denied = await runOracle(['check', '--policy', 'config/examples/seed-001.yaml'], `${JSON.stringify({ tool: 'fs.read', args: { path: '/x' }, agent: 'claude-code' })}\n`);
+    expect(denied.stdout).toContain('the policy has no `principals.agents.claude-code`');
   });
 
   it('refuses unknown commands and options with usage and exit 2', async () => {

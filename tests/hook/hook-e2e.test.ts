@@ -48,6 +48,17 @@ describe('the Claude Code hook', () => {
     expect(JSON.parse(junk.stdout)).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny' } });
   });
 
+  it('says how to mend a policy that gives Claude Code no ceiling (the seed’s shape has no principals)', async () => {
+    const seedHome = tree.dir('seed-home');
+    const seedShaped = join(tree.root, 'no-principals.yaml');
+    writeFileSync(seedShaped, `scopes:\n  projects: { roots: [{ path: "${tree.root}/projects", mode: rw }] }\n`);
+    const run = await runOracle(['hook', 'claude-code', '--home', seedHome, '--policy', seedShaped], JSON.stringify({ session_id: 's1', cwd: app, hook_event_name: 'PreToolUse', tool_name: 'Read', tool_input: { file_path: `${app}/a.txt` } }));
+    const answer = (JSON.parse(run.stdout) as { hookSpecificOutput: { permissionDecision: string; permissionDecisionReason: string } }).hookSpecificOutput;
+    expect(answer.permissionDecision).toBe('deny');
+    expect(answer.permissionDecisionReason).toContain('CAPABILITY_DENIED');
+    expect(answer.permissionDecisionReason).toContain('the policy has no `principals.agents.claude-code`');
+  });
+
   it('integrates into Claude Code settings idempotently, keeping what is there, and removes cleanly', async () => {
     const project = tree.dir('proj-settings');
     tree.file('proj-settings/.claude/settings.json', JSON.stringify({ model: 'opus', hooks: { Stop: [{ hooks: [{ type: 'command', command: 'notify' }] }] } }));

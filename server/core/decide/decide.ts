@@ -27,6 +27,17 @@ export interface Evaluation {
 
 const READ_ONLY_CEILING: ReadonlySet<Capability> = new Set(['fs.read']);
 
+/** How to give an agent the policy never names a ceiling (it may do nothing until then). */
+const addAgentHint = (name: string): string =>
+  `; the policy has no \`principals.agents.${name}\`, so that agent may do nothing: add it with the capabilities it may use (the shipped config/policy.yaml has one)`;
+
+/** The hint, when the ceiling that refused is an agent's the policy never names (and so empty). */
+function unlistedAgentHint(ceiling: Ceiling | undefined, ctx: DecideContext): string {
+  if (ceiling === undefined || !ceiling.name.startsWith('principal ') || ceiling.capabilities.size > 0) return '';
+  const name = ceiling.name.slice('principal '.length);
+  return ctx.gate.policy.agents.has(name) ? '' : addAgentHint(name);
+}
+
 /** `decide(action, context) → Decision` (SPEC §4). */
 export function decide(action: unknown, ctx: DecideContext): Decision {
   return evaluate(action, ctx).decision;
@@ -60,7 +71,7 @@ function evaluateUnsafe(action: unknown, ctx: DecideContext): Evaluation {
 
   const agent = request.data.agent === undefined ? undefined : ctx.gate.policy.agents.get(request.data.agent);
   if (request.data.agent !== undefined && agent === undefined) {
-    return evaluation(about, deny('PRINCIPAL_UNKNOWN', 'principals.agents', [`agent \`${request.data.agent}\` is not in the policy`]));
+    return evaluation(about, deny('PRINCIPAL_UNKNOWN', 'principals.agents', [`agent \`${request.data.agent}\` is not in the policy${addAgentHint(request.data.agent)}`]));
   }
 
   // Paths first: deny_always and the other immutable denials win before any capability check.
@@ -83,7 +94,7 @@ function evaluateUnsafe(action: unknown, ctx: DecideContext): Evaluation {
   ];
   const missing = missingCapability(contract.capabilities, ceilings);
   if (missing !== undefined) {
-    const reason = `${missing.capability} is not granted by the ${missing.ceiling} ceiling`;
+    const reason = `${missing.capability} is not granted by the ${missing.ceiling} ceiling${unlistedAgentHint(ceilings.find((c) => c.name === missing.ceiling), ctx)}`;
     return evaluation(about, readOnly ? deny('POLICY_READ_ONLY', 'mode.read-only', [reason]) : deny('CAPABILITY_DENIED', 'capabilities', [reason]));
   }
 
