@@ -1,4 +1,6 @@
-import { decisionFromTier, type Decision } from '../shared/decision.js';
+import { decisionFromTier, deny, type Decision } from '../shared/decision.js';
+import { applyEdits, type TextEdit } from './core/hook/edits.js';
+import type { CurrentText } from './toolhost/preview.js';
 import { bumpTier, maxTier, type Tier } from '../shared/tiers.js';
 import type { ApprovalDesk } from './approval-desk.js';
 import type { Evaluation } from './core/decide/decide.js';
@@ -21,6 +23,8 @@ export interface CallRequest {
   /** Set when some of the call is beyond the policy's data: a person decides the whole call. */
   readonly person: string | undefined;
   readonly session: string | undefined;
+  /** The one part is an Edit: it is judged as these edits applied to the file as it is now. */
+  readonly edits?: readonly TextEdit[];
 }
 
 export interface CallAnswer {
@@ -34,6 +38,8 @@ export interface CallDeps {
   /** Audits one part's decision; resolves with the action id it minted. */
   readonly auditDecision: (evaluation: Evaluation, agent: string) => Promise<string>;
   readonly desk: ApprovalDesk;
+  /** The current text at a resolved path (read by the toolhost: no final link, bounded, UTF-8). */
+  readonly currentText: (realPath: string) => CurrentText;
 }
 
 /**
@@ -47,7 +53,8 @@ export async function authorizeCall(deps: CallDeps, call: CallRequest, waitMs: n
   const judged: Evaluation[] = [];
   const actionIds: string[] = [];
   for (const part of call.parts) {
-    const evaluation = deps.judge(part, agent);
+    const first = deps.judge(part, agent);
+    const evaluation = call.edits === undefined || first.decision.decision === 'deny' ? first : asEdited(deps, { part, judged: first, edits: call.edits, agent });
     actionIds.push(await deps.auditDecision(evaluation, agent));
     const { decision } = evaluation;
     if (decision.decision === 'deny') return { allowed: false, reason: `${decision.code}: ${decision.reasons.join('; ')}` };
@@ -80,6 +87,23 @@ export async function authorizeCall(deps: CallDeps, call: CallRequest, waitMs: n
       return used.ok ? { allowed: true, reason: `approved by a person (${grant.approvalId})` } : { allowed: false, reason: used.reason };
     }
   }
+}
+
+/**
+ * An Edit judged as the file it leaves: only once its path was allowed (so nothing denied is ever
+ * read), the edits are applied to the current text and the whole result is judged again; that is
+ * what the audit records and a card's diff shows. An edit that cannot apply is denied, saying why.
+ */
+function asEdited(deps: CallDeps, what: { part: Readonly<Record<string, unknown>>; judged: Evaluation; edits: readonly TextEdit[]; agent: string }): Evaluation {
+  const refuse = (reason: string): Evaluation => ({ ...what.judged, decision: deny('INPUT_INVALID', 'claude-code.edit', [reason]) });
+  const real = what.judged.paths[0]?.real;
+  if (real === undefined) return refuse('the edit names no file');
+  const now = deps.currentText(real);
+  if (now.kind === 'unavailable') return refuse(`ORACLE cannot apply this edit to judge it: ${now.reason}`);
+  const applied = applyEdits(now.kind === 'text' ? now.text : null, what.edits);
+  if (!applied.ok) return refuse(`this edit cannot apply to ${real}: ${applied.reason}`);
+  const args = (typeof what.part['args'] === 'object' && what.part['args'] !== null ? what.part['args'] : {}) as Record<string, unknown>;
+  return deps.judge({ ...what.part, args: { ...args, content: applied.text } }, what.agent);
 }
 
 /** The whole call as one card: every part with its tier, and the person's question if any. */

@@ -66,6 +66,8 @@ export interface Runtime {
 }
 
 const PREVIEW_CHARS = 160;
+/** An Edit is judged on the whole file it leaves; as large as a hook payload may be. */
+const EDIT_MAX_BYTES = 8 * 1024 * 1024;
 
 /**
  * Arguments as the audit log shows them (SPEC §6, §7): redacted first, as whole values, then cut
@@ -269,7 +271,7 @@ export async function openRuntime(options: GateOptions & { readonly actor: strin
       const evaluation = saved.evaluation;
       return runHeadless(null, { ...lifecycle(() => Promise.resolve(grant)), evaluate: () => evaluation, newActionId: () => saved.actionId });
     },
-    authorizeCall: (call, waitMs, agent) => authorizeCall({ mode: () => mode, judge, auditDecision, desk }, call, waitMs, agent),
+    authorizeCall: (call, waitMs, agent) => authorizeCall({ mode: () => mode, judge, auditDecision, desk, currentText: (path) => currentText(path, EDIT_MAX_BYTES) }, call, waitMs, agent),
     taint: (session, read) => {
       desk.taint(session, read);
     },

@@ -1,4 +1,5 @@
 import type { ParseBashSync } from '../core/hook/bash-ast.js';
+import type { TextEdit } from '../core/hook/edits.js';
 import { bashVerdict } from '../core/hook/bash-actions.js';
 import { mapToolCall, readProvenance, type GateAction, type HookPayload } from '../core/hook/claude-code-map.js';
 import type { CallAnswer, CallRequest } from '../call-authorizer.js';
@@ -48,6 +49,7 @@ async function judge(payload: HookPayload, session: string | undefined, gate: Ho
   const input = plain(payload.tool_input) ? payload.tool_input : {};
   const mapped = mapToolCall(payload);
   let actions: readonly GateAction[] = [];
+  let edits: readonly TextEdit[] | undefined;
   let person: string | undefined;
   switch (mapped.kind) {
     case 'deny':
@@ -60,6 +62,7 @@ async function judge(payload: HookPayload, session: string | undefined, gate: Ho
       break;
     case 'actions':
       actions = mapped.actions;
+      edits = mapped.edits;
       break;
     case 'bash': {
       const tree = gate.parse(mapped.command);
@@ -78,7 +81,7 @@ async function judge(payload: HookPayload, session: string | undefined, gate: Ho
   // With nobody to ask, Claude Code's own prompt is the only person there is.
   if (person !== undefined && !gate.canAsk) return preToolAnswer('ask', `ORACLE: ${person}; no ORACLE gate is running to ask your phone or desktop`);
   const parts = actions.map((a) => ({ ...a, ...(cwd === undefined ? {} : { cwd }), ...(session === undefined ? {} : { session }) }));
-  const answer = await gate.authorizeCall({ agentTool, input, parts, person, session }, budgetMs);
+  const answer = await gate.authorizeCall({ agentTool, input, parts, person, session, ...(edits === undefined ? {} : { edits }) }, budgetMs);
   const note = mapped.kind === 'allow' ? mapped.reason : answer.reason;
   return preToolAnswer(answer.allowed ? 'allow' : 'deny', `ORACLE: ${answer.allowed ? note : answer.reason}`);
 }

@@ -48,6 +48,19 @@ describe('the Claude Code hook', () => {
     expect(JSON.parse(junk.stdout)).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny' } });
   });
 
+  it('judges an Edit as the file it leaves: an edit that cannot apply is denied, saying why', async () => {
+    tree.file('projects/app/conf.txt', 'port = 80\n');
+    const missing = await hook({ tool_name: 'Edit', tool_input: { file_path: `${app}/conf.txt`, old_string: 'port = 443', new_string: 'port = 8443' } });
+    expect(missing).toMatchObject({ permissionDecision: 'deny' });
+    expect(missing.permissionDecisionReason).toContain('`old_string` does not occur in the file');
+    const ambiguous = await hook({ tool_name: 'MultiEdit', tool_input: { file_path: `${app}/conf.txt`, edits: [{ old_string: 'port', new_string: '8 8' }, { old_string: '8', new_string: '9' }] } });
+    // `8 8 = 80`: the second edit's old_string now occurs three times
+    expect(ambiguous.permissionDecisionReason).toContain('edit 2: `old_string` occurs 3 times');
+    expect(await hook({ tool_name: 'Edit', tool_input: { file_path: `${app}/conf.txt`, old_string: '80', new_string: '8080' } })).toMatchObject({ permissionDecision: 'allow' });
+    // A denied path is never read to apply the edit.
+    expect((await hook({ tool_name: 'Edit', tool_input: { file_path: `${app}/.env`, old_string: 'SECRET', new_string: 'x' } })).permissionDecisionReason).toContain('PATH_DENY_ALWAYS');
+  });
+
   it('says how to mend a policy that gives Claude Code no ceiling (the seed’s shape has no principals)', async () => {
     const seedHome = tree.dir('seed-home');
     const seedShaped = join(tree.root, 'no-principals.yaml');

@@ -1,4 +1,5 @@
 import type { ProvenanceEntry } from '../../../shared/provenance.js';
+import { editsOf, type TextEdit } from './edits.js';
 
 /**
  * Claude Code tool calls → ORACLE actions (SPEC §11). Pure: the payload comes in, and out comes
@@ -22,7 +23,8 @@ export interface GateAction {
 }
 
 export type Mapped =
-  | { readonly kind: 'actions'; readonly actions: readonly GateAction[] }
+  /** `edits`: the write is an Edit/MultiEdit, judged as the file these edits leave (edits.ts). */
+  | { readonly kind: 'actions'; readonly actions: readonly GateAction[]; readonly edits?: readonly TextEdit[] }
   | { readonly kind: 'bash'; readonly command: string }
   | { readonly kind: 'allow'; readonly reason: string }
   /** ORACLE cannot judge it from data: a person decides, on a card naming the tool and its input. */
@@ -104,14 +106,15 @@ export function mapToolCall(payload: HookPayload): Mapped {
       const p = field('file_path');
       return p === undefined ? deny(tool) : one('fs.write', { path: p, content: field('content') ?? '' });
     }
-    case 'Edit': {
-      const p = field('file_path');
-      return p === undefined ? deny(tool) : one('fs.write', { path: p, content: field('new_string') ?? '' });
-    }
+    case 'Edit':
     case 'MultiEdit': {
+      // The content here is a placeholder: the gate judges the path, then the edits applied to
+      // the file as it is now, and that whole new text is what is decided, audited and shown.
       const p = field('file_path');
-      const edits = Array.isArray(input['edits']) ? input['edits'].map((e) => str(obj(e)['new_string']) ?? '') : [];
-      return p === undefined ? deny(tool) : one('fs.write', { path: p, content: edits.join('\n') });
+      const edits = editsOf(tool, input);
+      if (p === undefined) return deny(tool);
+      if (edits === undefined) return { kind: 'deny', reason: `${tool} without an \`old_string\` and a \`new_string\` for every edit` };
+      return { kind: 'actions', actions: [{ tool: 'fs.write', args: { path: p, content: edits.map((e) => e.new_string).join('\n') } }], edits };
     }
     case 'NotebookEdit': {
       const p = field('notebook_path');

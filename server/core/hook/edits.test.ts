@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { applyEdits, editsOf } from './edits.js';
+
+describe('Edit and MultiEdit as the file they leave behind', () => {
+  const one = (old: string, put: string, all = false) => [{ old_string: old, new_string: put, replace_all: all }];
+
+  it('replaces the one occurrence, or all of them with replace_all', () => {
+    expect(applyEdits('port = 80\nhost = a\n', one('80', '8080'))).toEqual({ ok: true, text: 'port = 8080\nhost = a\n' });
+    expect(applyEdits('a a a', one('a', 'b', true))).toEqual({ ok: true, text: 'b b b' });
+  });
+
+  it('refuses what Claude Code would refuse: a missing or ambiguous old_string', () => {
+    expect(applyEdits('abc', one('x', 'y'))).toMatchObject({ ok: false, reason: '`old_string` does not occur in the file' });
+    expect(applyEdits('a a', one('a', 'b'))).toMatchObject({ ok: false, reason: '`old_string` occurs 2 times and `replace_all` is not set' });
+    expect(applyEdits('has text', one('', 'new'))).toMatchObject({ ok: false });
+  });
+
+  it('creates a new file from an empty old_string, and applies MultiEdit in order', () => {
+    expect(applyEdits(null, one('', 'hello\n'))).toEqual({ ok: true, text: 'hello\n' });
+    const edits = editsOf('MultiEdit', { edits: [{ old_string: 'a', new_string: 'b' }, { old_string: 'b c', new_string: 'd' }] });
+    expect(applyEdits('a c', edits ?? [])).toEqual({ ok: true, text: 'd' });
+    expect(applyEdits('a c', editsOf('MultiEdit', { edits: [{ old_string: 'a', new_string: 'b' }, { old_string: 'z', new_string: 'y' }] }) ?? [])).toMatchObject({ ok: false, reason: 'edit 2: `old_string` does not occur in the file' });
+  });
+
+  it('takes $ in new_string as text, and refuses malformed edits', () => {
+    expect(applyEdits('x', one('x', "$& $' $1"))).toEqual({ ok: true, text: "$& $' $1" });
+    expect(editsOf('Edit', { old_string: 1, new_string: 'b' })).toBeUndefined();
+    expect(editsOf('MultiEdit', { edits: [] })).toBeUndefined();
+  });
+});
