@@ -9,6 +9,7 @@ import { postHttpHook, runCommandHook } from '../adapters/hook-probe.js';
 import { HOOK_ROUTE, withOracleHooks, withoutOracleHooks, type OracleHook } from '../core/hook/settings-merge.js';
 import { HOOK_TIMEOUT_S } from '../hook/answer.js';
 import type { GateState } from '../gate.js';
+import { scopeProject } from './project-scope.js';
 
 /**
  * `oracle integrate claude-code [--project DIR] [--http] [--remove]`: puts ORACLE's PreToolUse and
@@ -18,7 +19,8 @@ import type { GateState } from '../gate.js';
  * absolute path (PATH is never trusted); `--http` makes Claude Code post to the running gate
  * instead, with no process per tool call, and blocks every call while no gate runs.
  */
-export async function runIntegrate(gate: GateState, options: { project: string | undefined; remove: boolean; http: boolean }, out: Writable): Promise<number> {
+export async function runIntegrate(given: GateState, options: { project: string | undefined; remove: boolean; http: boolean }, out: Writable): Promise<number> {
+  let gate = given;
   const settingsPath = options.project === undefined ? join(homedir(), '.claude', 'settings.json') : join(options.project, '.claude', 'settings.json');
   let settings: Record<string, unknown> = {};
   if (fileExists(settingsPath)) {
@@ -39,6 +41,11 @@ export async function runIntegrate(gate: GateState, options: { project: string |
     writePrivateFile(settingsPath, `${JSON.stringify(withoutOracleHooks(settings, caFile), null, 2)}\n`);
     out.write(`removed ORACLE's hooks from ${settingsPath}\n`);
     return 0;
+  }
+  if (options.project !== undefined) {
+    const scoped = scopeProject(gate, options.project, out);
+    if (scoped === undefined) return 1;
+    gate = scoped;
   }
   if (gate.context.gate.policy.agents.get('claude-code') === undefined) {
     out.write(`oracle: the policy ${gate.policyFile} has no principals.agents.claude-code; add it (its capabilities are the hook's ceiling)\n`);

@@ -2,6 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type Running } from '../../server/main.js';
+import { REPO } from '../arch/source-files.js';
 import { runOracle } from '../cli/run-oracle.js';
 import { tempTree, type TempTree } from '../fixtures/temp-tree.js';
 
@@ -59,6 +60,30 @@ describe('the Claude Code hook', () => {
     expect(await hook({ tool_name: 'Edit', tool_input: { file_path: `${app}/conf.txt`, old_string: '80', new_string: '8080' } })).toMatchObject({ permissionDecision: 'allow' });
     // A denied path is never read to apply the edit.
     expect((await hook({ tool_name: 'Edit', tool_input: { file_path: `${app}/.env`, old_string: 'SECRET', new_string: 'x' } })).permissionDecisionReason).toContain('PATH_DENY_ALWAYS');
+  });
+
+  it('puts an integrated project in scope in the home’s own copy of the policy, never editing the installed default', async () => {
+    const ownHome = tree.dir('own-home');
+    const project = tree.dir('elsewhere/my-app');
+    tree.file('elsewhere/my-app/main.ts', 'x');
+    const installed = readFileSync(join(REPO, 'config', 'policy.yaml'), 'utf8');
+    const read = { session_id: 's2', cwd: project, hook_event_name: 'PreToolUse', tool_name: 'Read', tool_input: { file_path: `${project}/main.ts` } };
+    const before = await runOracle(['hook', 'claude-code', '--home', ownHome], JSON.stringify(read));
+    expect(before.stdout).toContain('PATH_OUTSIDE_SCOPE');
+    const done = await runOracle(['integrate', 'claude-code', '--project', project, '--home', ownHome]);
+    expect(done.code, done.stdout).toBe(0);
+    expect(done.stdout).toContain(`${project} is in scope now: scopes.projects in ${join(ownHome, 'config', 'policy.yaml')}`);
+    expect(done.stdout).toMatch(/digest: sha256:[0-9a-f]{64}/u);
+    expect(readFileSync(join(REPO, 'config', 'policy.yaml'), 'utf8')).toBe(installed);
+    expect(readFileSync(join(ownHome, 'config', 'policy.yaml'), 'utf8')).toContain('# ORACLE default policy');
+    const after = await runOracle(['hook', 'claude-code', '--home', ownHome], JSON.stringify(read));
+    expect(JSON.parse(after.stdout)).toMatchObject({ hookSpecificOutput: { permissionDecision: 'allow' } });
+    expect((await runOracle(['integrate', 'claude-code', '--project', project, '--home', ownHome])).stdout).toContain('is already in scope');
+    // A folder the policy refuses for its own reasons is never added.
+    const secret = tree.dir('elsewhere/.ssh');
+    const refused = await runOracle(['integrate', 'claude-code', '--project', secret, '--home', ownHome]);
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toContain('PATH_DENY_ALWAYS');
   });
 
   it('says how to mend a policy that gives Claude Code no ceiling (the seed’s shape has no principals)', async () => {
