@@ -153,6 +153,7 @@ export async function startServer(options: ServeOptions): Promise<Running> {
             taint: (session, read) => {
               runtime.taint(session, read);
             },
+            record: (call) => runtime.recordCall(call, agent),
           }, options.hookBudgetMs)
         ).output,
     },

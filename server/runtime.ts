@@ -27,6 +27,7 @@ import type { Grant } from './core/lifecycle/headless.js';
 import type { GateMode } from './core/decide/context.js';
 import { ensurePrivateDir } from './adapters/files.js';
 import { authorizeCall, type CallAnswer, type CallRequest } from './call-authorizer.js';
+import type { RecordedCall } from './hook/claude-code.js';
 
 /**
  * The whole gate for one process: policy, toolhost and audit log, wired once (composition root
@@ -58,6 +59,8 @@ export interface Runtime {
    * part judged and audited, one card when a person must decide, spent at once; nothing runs here.
    */
   authorizeCall(call: CallRequest, waitMs: number, agent: string): Promise<CallAnswer>;
+  /** Audits one hook answer of an agent that runs its own tools (SPEC §11: every decision audited). */
+  recordCall(call: RecordedCall, agent: string): Promise<void>;
   /** Marks a session as having read foreign or external content (a PostToolUse report). */
   taint(session: string, read: readonly ProvenanceEntry[]): void;
   /** The gate is stopping: every waiting caller is answered now (denied, "the gate stopped"). */
@@ -272,6 +275,21 @@ export async function openRuntime(options: GateOptions & { readonly actor: strin
       return runHeadless(null, { ...lifecycle(() => Promise.resolve(grant)), evaluate: () => evaluation, newActionId: () => saved.actionId });
     },
     authorizeCall: (call, waitMs, agent) => authorizeCall({ mode: () => mode, judge, auditDecision, desk, currentText: (path) => currentText(path, EDIT_MAX_BYTES) }, call, waitMs, agent),
+    async recordCall(call, agent) {
+      const args = { tool: call.agentTool, input: call.input };
+      await audit.append({
+        kind: 'decision',
+        ts: now().toISOString(),
+        actor: agent,
+        ...(call.session === undefined ? {} : { session: call.session }),
+        tool: 'agent.call',
+        args_digest: digest(args),
+        args_preview: previewArgs(args),
+        decision: call.decision,
+        reasons: [call.reason],
+        outcome: 'hook-answer',
+      });
+    },
     taint: (session, read) => {
       desk.taint(session, read);
     },

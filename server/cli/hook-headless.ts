@@ -20,6 +20,7 @@ export async function answerHeadless(payload: unknown, where: { home: string; po
       taint: (session, read) => {
         runtime.taint(session, read);
       },
+      record: (call) => runtime.recordCall(call, where.agent),
     });
   } finally {
     await runtime.close();

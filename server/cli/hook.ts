@@ -46,12 +46,6 @@ export async function runHookCommand(argv: readonly string[], io: { stdin: Reada
 async function hookAnswer(options: HookOptions, stdin: Readable): Promise<HookAnswer> {
   const raw = await readAll(stdin);
   if (raw === undefined) return preToolAnswer('deny', `ORACLE: the hook payload is over ${String(MAX_INPUT)} bytes`);
-  let payload: unknown;
-  try {
-    payload = JSON.parse(raw.toString('utf8'));
-  } catch {
-    return preToolAnswer('deny', 'ORACLE could not read the hook payload (not JSON)');
-  }
   const resolved = resolveHome(options.home, process.env);
   const gate = localGate(resolved);
   if (gate !== undefined) {
@@ -61,7 +55,14 @@ async function hookAnswer(options: HookOptions, stdin: Readable): Promise<HookAn
     if (reply.status === 200) return { output: reply.body };
     return preToolAnswer('deny', `ORACLE: the running gate did not answer (${reply.status === 0 ? String(reply.body['error']) : `HTTP ${String(reply.status)}`}); denied`);
   }
-  // No gate: judge here. Loaded only now, so the forwarding path above stays small.
+  // No gate: judge here (the gate parses what it is sent itself, so the bytes went there as they came).
+  // Loaded only now, so the forwarding path above stays small.
+  let payload: unknown;
+  try {
+    payload = JSON.parse(raw.toString('utf8'));
+  } catch {
+    payload = undefined; // answered as "not a JSON object", and audited like every answer
+  }
   const { answerHeadless } = await import('./hook-headless.js');
   return answerHeadless(payload, { home: resolved, policy: options.policy, agent: AGENT });
 }

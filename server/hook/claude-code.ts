@@ -4,7 +4,7 @@ import { bashVerdict } from '../core/hook/bash-actions.js';
 import { mapToolCall, readProvenance, type GateAction, type HookPayload } from '../core/hook/claude-code-map.js';
 import type { CallAnswer, CallRequest } from '../call-authorizer.js';
 import type { ProvenanceEntry } from '../../shared/provenance.js';
-import { HOOK_BUDGET_MS, preToolAnswer, type HookAnswer } from './answer.js';
+import { HOOK_BUDGET_MS, preToolAnswer, type HookAnswer, type HookDecision } from './answer.js';
 
 export { HOOK_BUDGET_MS, HOOK_TIMEOUT_S, preToolAnswer, type HookAnswer, type HookDecision } from './answer.js';
 
@@ -20,15 +20,26 @@ export interface HookGate {
   readonly parse: ParseBashSync;
   authorizeCall(call: CallRequest, waitMs: number): Promise<CallAnswer>;
   taint(session: string, read: readonly ProvenanceEntry[]): void;
+  /** Audits the answer to one call (every answer, asks included); rejects when it cannot be written. */
+  record(call: RecordedCall): Promise<void>;
   /** The user's home, for `~` in commands. */
   readonly userHome?: string;
+}
+
+/** One hook answer as the audit log keeps it (arguments as a digest and a redacted preview). */
+export interface RecordedCall {
+  readonly agentTool: string;
+  readonly input: Readonly<Record<string, unknown>>;
+  readonly session: string | undefined;
+  readonly decision: HookDecision;
+  readonly reason: string;
 }
 
 const plain = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export async function answerHook(payload: unknown, gate: HookGate, budgetMs = HOOK_BUDGET_MS): Promise<HookAnswer> {
   try {
-    if (!plain(payload)) return preToolAnswer('deny', 'ORACLE: the hook payload is not a JSON object');
+    if (!plain(payload)) return await refused(gate, 'ORACLE: the hook payload is not a JSON object');
     const p = payload as HookPayload;
     const session = typeof p.session_id === 'string' && p.session_id.length <= 256 ? p.session_id : undefined;
     if (p.hook_event_name === 'PostToolUse') {
@@ -36,14 +47,23 @@ export async function answerHook(payload: unknown, gate: HookGate, budgetMs = HO
       if (read.length > 0 && session !== undefined) gate.taint(session, read);
       return { output: {} };
     }
-    if (p.hook_event_name !== 'PreToolUse') return preToolAnswer('deny', 'ORACLE answers PreToolUse and PostToolUse only');
-    return await judge(p, session, gate, budgetMs);
+    if (p.hook_event_name !== 'PreToolUse') return await refused(gate, 'ORACLE answers PreToolUse and PostToolUse only', session);
+    const verdict = await judge(p, session, gate, budgetMs);
+    // Every answer is audited before Claude Code sees it; a record that cannot be written denies.
+    await gate.record({ agentTool: typeof p.tool_name === 'string' ? p.tool_name : '', input: plain(p.tool_input) ? p.tool_input : {}, session, ...verdict });
+    return preToolAnswer(verdict.decision, verdict.reason);
   } catch (e) {
     return preToolAnswer('deny', `ORACLE failed closed: ${e instanceof Error ? e.message : 'unknown error'}`);
   }
 }
 
-async function judge(payload: HookPayload, session: string | undefined, gate: HookGate, budgetMs: number): Promise<HookAnswer> {
+/** A payload refused before any tool in it could be read: audited like every other answer. */
+async function refused(gate: HookGate, reason: string, session?: string): Promise<HookAnswer> {
+  await gate.record({ agentTool: '', input: {}, session, decision: 'deny', reason });
+  return preToolAnswer('deny', reason);
+}
+
+async function judge(payload: HookPayload, session: string | undefined, gate: HookGate, budgetMs: number): Promise<{ decision: HookDecision; reason: string }> {
   const cwd = typeof payload.cwd === 'string' ? payload.cwd : undefined;
   const agentTool = typeof payload.tool_name === 'string' ? payload.tool_name : '';
   const input = plain(payload.tool_input) ? payload.tool_input : {};
@@ -53,7 +73,7 @@ async function judge(payload: HookPayload, session: string | undefined, gate: Ho
   let person: string | undefined;
   switch (mapped.kind) {
     case 'deny':
-      return preToolAnswer('deny', `ORACLE: ${mapped.reason}`);
+      return { decision: 'deny', reason: `ORACLE: ${mapped.reason}` };
     case 'allow':
       // Still through the gate: HALT denies even Claude Code's own bookkeeping.
       break;
@@ -72,16 +92,16 @@ async function judge(payload: HookPayload, session: string | undefined, gate: Ho
       }
       // `bash -c "…"` is parsed again with the same parser, so its commands are judged too.
       const verdict = bashVerdict(tree, { cwd: cwd ?? '/', parse: gate.parse, ...(gate.userHome === undefined ? {} : { home: gate.userHome }) });
-      if (verdict.kind === 'deny') return preToolAnswer('deny', `ORACLE: ${verdict.reason}`);
+      if (verdict.kind === 'deny') return { decision: 'deny', reason: `ORACLE: ${verdict.reason}` };
       if (verdict.kind === 'ask') person = `ORACLE cannot account for all of this command: ${verdict.reason}`;
       else actions = verdict.actions;
       break;
     }
   }
   // With nobody to ask, Claude Code's own prompt is the only person there is.
-  if (person !== undefined && !gate.canAsk) return preToolAnswer('ask', `ORACLE: ${person}; no ORACLE gate is running to ask your phone or desktop`);
+  if (person !== undefined && !gate.canAsk) return { decision: 'ask', reason: `ORACLE: ${person}; no ORACLE gate is running to ask your phone or desktop` };
   const parts = actions.map((a) => ({ ...a, ...(cwd === undefined ? {} : { cwd }), ...(session === undefined ? {} : { session }) }));
   const answer = await gate.authorizeCall({ agentTool, input, parts, person, session, ...(edits === undefined ? {} : { edits }) }, budgetMs);
   const note = mapped.kind === 'allow' ? mapped.reason : answer.reason;
-  return preToolAnswer(answer.allowed ? 'allow' : 'deny', `ORACLE: ${answer.allowed ? note : answer.reason}`);
+  return { decision: answer.allowed ? 'allow' : 'deny', reason: `ORACLE: ${answer.allowed ? note : answer.reason}` };
 }

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type Running } from '../../server/main.js';
 import { REPO } from '../arch/source-files.js';
 import { runOracle } from '../cli/run-oracle.js';
+import { auditRecords } from '../fixtures/audit-records.js';
 import { tempTree, type TempTree } from '../fixtures/temp-tree.js';
 
 /**
@@ -47,6 +48,16 @@ describe('the Claude Code hook', () => {
     expect(person.permissionDecisionReason).toContain('no ORACLE gate is running');
     const junk = await runOracle(['hook', 'claude-code', '--home', home, '--policy', policy], 'not json');
     expect(JSON.parse(junk.stdout)).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny' } });
+    const opaque = await hook({ tool_name: 'Bash', tool_input: { command: 'cat "$HOME/notes"' } });
+    expect(opaque.permissionDecision).toBe('ask');
+    // Every answer is in the audit log, asks and refused payloads included, and the chain holds.
+    const answers = auditRecords(home).filter((r) => r['tool'] === 'agent.call');
+    expect(answers.map((r) => r['decision'])).toEqual(['allow', 'deny', 'deny', 'deny', 'ask']);
+    const reasons = answers.map((r) => (r['reasons'] as string[]).join(' '));
+    expect(reasons[1]).toContain('PATH_DENY_ALWAYS');
+    expect(reasons[3]).toContain('not a JSON object');
+    expect(reasons[4]).toContain('cannot account for all of this command');
+    expect((await runOracle(['audit', 'verify', '--home', home])).code).toBe(0);
   });
 
   it('judges an Edit as the file it leaves: an edit that cannot apply is denied, saying why', async () => {
