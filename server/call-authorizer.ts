@@ -38,6 +38,11 @@ export interface CallDeps {
   /** Audits one part's decision; resolves with the action id it minted. */
   readonly auditDecision: (evaluation: Evaluation, agent: string) => Promise<string>;
   readonly desk: ApprovalDesk;
+  /**
+   * Keeps what a file holds before the agent's own runtime writes `content` there, for undo (the
+   * toolhost's store; undo restores only while the file holds exactly `content`).
+   */
+  readonly keepUndo: (realPath: string, content: string, actionId: string) => { readonly ok: true; readonly undoId: string } | { readonly ok: false; readonly reason: string };
   /** The current text at a resolved path (read by the toolhost: no final link, bounded, UTF-8). */
   readonly currentText: (realPath: string) => CurrentText;
 }
@@ -61,7 +66,8 @@ export async function authorizeCall(deps: CallDeps, call: CallRequest, waitMs: n
     judged.push(evaluation);
   }
   const asking = judged.filter((e) => e.decision.decision === 'needs-approval');
-  if (call.person === undefined && asking.length === 0) return { allowed: true, reason: judged.map((e) => `${e.tool ?? '?'} ${e.decision.tier}: ${e.decision.reasons.join('; ')}`).join(' | ') || 'nothing to judge' };
+  const kept = { judged, actionIds };
+  if (call.person === undefined && asking.length === 0) return keepingUndo(deps, call, kept, judged.map((e) => `${e.tool ?? '?'} ${e.decision.tier}: ${e.decision.reasons.join('; ')}`).join(' | ') || 'nothing to judge');
   // A single risky part on its own keeps its own card (and its scoped remembering).
   const single = call.person === undefined && asking.length === 1 && judged.length === 1 ? asking[0] : undefined;
   const evaluation = single ?? wholeCall(call, judged, deps.desk.session(call.session).tainted);
@@ -84,9 +90,27 @@ export async function authorizeCall(deps: CallDeps, call: CallRequest, waitMs: n
     case 'approved': {
       // Spent here: the agent runs it once, now.
       const used = deps.desk.consume(grant.approvalId, args);
-      return used.ok ? { allowed: true, reason: `approved by a person (${grant.approvalId})` } : { allowed: false, reason: used.reason };
+      return used.ok ? keepingUndo(deps, call, kept, `approved by a person (${grant.approvalId})`) : { allowed: false, reason: used.reason };
     }
   }
+}
+
+/** The agent tools whose fs.write ORACLE knows the whole result of, so it can offer undo. */
+const WHOLE_FILE_WRITES: ReadonlySet<string> = new Set(['Write', 'Edit', 'MultiEdit']);
+
+/**
+ * An allowed call, with undo for a whole-file write (SPEC §1.6 "reversibility beats permission"):
+ * what the file holds now is kept before the agent writes. A write whose current file cannot be
+ * kept is refused, as the toolhost refuses it: a T1 write without undo would be a lie.
+ */
+function keepingUndo(deps: CallDeps, call: CallRequest, kept: { judged: readonly Evaluation[]; actionIds: readonly string[] }, reason: string): CallAnswer {
+  const [write] = kept.judged;
+  const content = write?.args?.['content'];
+  const path = write?.paths[0]?.real;
+  if (!WHOLE_FILE_WRITES.has(call.agentTool) || kept.judged.length !== 1 || write?.tool !== 'fs.write' || typeof content !== 'string' || path === undefined) return { allowed: true, reason };
+  const undo = deps.keepUndo(path, content, kept.actionIds[0] ?? '');
+  if (!undo.ok) return { allowed: false, reason: `ORACLE could not keep what this write replaces, so it may not run: ${undo.reason}` };
+  return { allowed: true, reason: `${reason}; undo with \`oracle undo ${undo.undoId}\`` };
 }
 
 /**

@@ -8,6 +8,7 @@ import { redact, redactDeep } from './core/redact/index.js';
 import { openGate, type GateOptions, type GateState } from './gate.js';
 import { openToolhost, type Toolhost } from './toolhost/open.js';
 import { applyUndo } from './toolhost/undo.js';
+import { keepForUndo } from './toolhost/executors/fs.js';
 import { currentText } from './toolhost/preview.js';
 import type { ExecutionResult } from './toolhost/types.js';
 import { hostFacts } from './adapters/host.js';
@@ -217,6 +218,16 @@ export async function openRuntime(options: GateOptions & { readonly actor: strin
     }
   });
 
+  /** Before an agent's own runtime writes a whole file, what it replaces goes to the undo store. */
+  const keepUndo = (path: string, content: string, actionId: string): { ok: true; undoId: string } | { ok: false; reason: string } => {
+    try {
+      const kept = keepForUndo(toolhost.env, { path, content: Buffer.from(content, 'utf8'), actionId });
+      return kept.ok ? { ok: true, undoId: kept.id } : { ok: false, reason: kept.result.error?.message ?? 'the undo store refused it' };
+    } catch (e) {
+      return { ok: false, reason: e instanceof Error ? e.message : 'the current file could not be read' };
+    }
+  };
+
   /** The decision record of an action its caller executes itself (the hook's agents). */
   const auditDecision = async (evaluation: Evaluation, actor: string): Promise<string> => {
     const { decision, tool, args } = evaluation;
@@ -274,7 +285,7 @@ export async function openRuntime(options: GateOptions & { readonly actor: strin
       const evaluation = saved.evaluation;
       return runHeadless(null, { ...lifecycle(() => Promise.resolve(grant)), evaluate: () => evaluation, newActionId: () => saved.actionId });
     },
-    authorizeCall: (call, waitMs, agent) => authorizeCall({ mode: () => mode, judge, auditDecision, desk, currentText: (path) => currentText(path, EDIT_MAX_BYTES) }, call, waitMs, agent),
+    authorizeCall: (call, waitMs, agent) => authorizeCall({ mode: () => mode, judge, auditDecision, desk, currentText: (path) => currentText(path, EDIT_MAX_BYTES), keepUndo }, call, waitMs, agent),
     async recordCall(call, agent) {
       const args = { tool: call.agentTool, input: call.input };
       await audit.append({

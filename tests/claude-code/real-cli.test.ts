@@ -152,6 +152,12 @@ describe.each(KINDS)('the real Claude Code CLI with the %s hook', (kind) => {
     expect(readFileSync(join(project, 'src', `new-${kind}-${mode}.ts`), 'utf8')).toBe('export const made = true;\n');
     expect(readFileSync(join(project, 'src', `edit-${kind}-${mode}.ts`), 'utf8')).toBe('export const state = "after";\n');
     expect(results[2]?.content).toContain('# app');
+    // The write and the edit kept what they replaced: undo restores the file as it was.
+    const edited = join(project, 'src', `edit-${kind}-${mode}.ts`);
+    const record = running.runtime.toolhost.env.undo.list().find((r) => r.kind === 'write' && r.path === edited);
+    expect(record, 'an undo record for the edit').toBeDefined();
+    expect((await running.runtime.undo(record?.id ?? '')).ok).toBe(true);
+    expect(readFileSync(edited, 'utf8')).toBe('export const state = "before";\n');
   }, 120_000);
 
   it.each(MODES)('refuses every dangerous call in %s mode, and nothing refused ran', async (mode) => {

@@ -68,7 +68,15 @@ describe('the Claude Code hook', () => {
     const ambiguous = await hook({ tool_name: 'MultiEdit', tool_input: { file_path: `${app}/conf.txt`, edits: [{ old_string: 'port', new_string: '8 8' }, { old_string: '8', new_string: '9' }] } });
     // `8 8 = 80`: the second edit's old_string now occurs three times
     expect(ambiguous.permissionDecisionReason).toContain('edit 2: `old_string` occurs 3 times');
-    expect(await hook({ tool_name: 'Edit', tool_input: { file_path: `${app}/conf.txt`, old_string: '80', new_string: '8080' } })).toMatchObject({ permissionDecision: 'allow' });
+    const allowed = await hook({ tool_name: 'Edit', tool_input: { file_path: `${app}/conf.txt`, old_string: '80', new_string: '8080' } });
+    expect(allowed).toMatchObject({ permissionDecision: 'allow' });
+    // The allowed edit kept what it replaces: once Claude Code has written, `oracle undo` restores it.
+    const undoId = /oracle undo (un_[0-9a-f]{24})/u.exec(allowed.permissionDecisionReason)?.[1] ?? '';
+    expect((await runOracle(['undo', 'list', '--home', home, '--policy', policy])).stdout).toContain(`${undoId}`);
+    expect((await runOracle(['undo', undoId, '--home', home, '--policy', policy])).code).toBe(1); // nothing was written yet: refused
+    writeFileSync(`${app}/conf.txt`, 'port = 8080\n'); // what Claude Code does once allowed
+    expect((await runOracle(['undo', undoId, '--home', home, '--policy', policy])).code).toBe(0);
+    expect(readFileSync(`${app}/conf.txt`, 'utf8')).toBe('port = 80\n');
     // A denied path is never read to apply the edit.
     expect((await hook({ tool_name: 'Edit', tool_input: { file_path: `${app}/.env`, old_string: 'SECRET', new_string: 'x' } })).permissionDecisionReason).toContain('PATH_DENY_ALWAYS');
   });

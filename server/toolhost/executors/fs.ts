@@ -33,25 +33,38 @@ export function fsWrite(action: PreparedAction, env: ToolhostEnv): ExecutionResu
   return guarded(() => {
     const path = str(action.args['path']);
     const content = Buffer.from(str(action.args['content']), 'utf8');
-    const before = probe(path);
-    if (before !== 'missing' && before !== 'file') return failed('FS_NOT_A_FILE', `\`${path}\` is a ${before}; only regular files are written`);
-    let previous: Buffer | undefined;
-    let mode = 0o644;
-    if (before === 'file') {
-      try {
-        previous = readNoFollow(path, env.limits.maxUndoBytes);
-      } catch (e) {
-        if (e instanceof FileOpError && e.code === 'FS_TOO_LARGE') return failed('UNDO_UNAVAILABLE', `\`${path}\` is too large to keep for undo, so it is not replaced`);
-        throw e;
-      }
-      mode = modeNoFollow(path);
-    }
-    const id = env.undo.newId();
-    const digest = sha256Bytes(content);
-    env.undo.save({ id, kind: 'write', action_id: action.actionId, created_at: env.now().toISOString(), path, previous: { existed: previous !== undefined, mode }, after_digest: digest }, previous ?? Buffer.alloc(0));
-    commitFile(path, content, mode);
-    return { ok: true, digest, undo_id: id };
+    const kept = keepForUndo(env, { path, content, actionId: action.actionId });
+    if (!kept.ok) return kept.result;
+    commitFile(path, content, kept.mode);
+    return { ok: true, digest: kept.digest, undo_id: kept.id };
   });
+}
+
+/**
+ * What a write to `path` replaces, kept with the digest of what the write leaves, so an undo
+ * restores it only while the file still holds exactly that. Used by fs.write before it commits,
+ * and for writes an agent's own runtime performs once the gate allowed them (Claude Code's
+ * Write and Edit): if such a write never happens, the digest never matches and undo refuses.
+ */
+export function keepForUndo(env: ToolhostEnv, write: { path: string; content: Uint8Array; actionId: string }): { ok: true; id: string; mode: number; digest: string } | { ok: false; result: ExecutionResult } {
+  const { path } = write;
+  const before = probe(path);
+  if (before !== 'missing' && before !== 'file') return { ok: false, result: failed('FS_NOT_A_FILE', `\`${path}\` is a ${before}; only regular files are written`) };
+  let previous: Buffer | undefined;
+  let mode = 0o644;
+  if (before === 'file') {
+    try {
+      previous = readNoFollow(path, env.limits.maxUndoBytes);
+    } catch (e) {
+      if (e instanceof FileOpError && e.code === 'FS_TOO_LARGE') return { ok: false, result: failed('UNDO_UNAVAILABLE', `\`${path}\` is too large to keep for undo, so it is not replaced`) };
+      throw e;
+    }
+    mode = modeNoFollow(path);
+  }
+  const id = env.undo.newId();
+  const digest = sha256Bytes(write.content);
+  env.undo.save({ id, kind: 'write', action_id: write.actionId, created_at: env.now().toISOString(), path, previous: { existed: previous !== undefined, mode }, after_digest: digest }, previous ?? Buffer.alloc(0));
+  return { ok: true, id, mode, digest };
 }
 
 /** fs.delete moves to ORACLE's trash (undoable); nothing is unlinked for good. */
