@@ -1,5 +1,6 @@
 import { decisionFromTier, deny, type Decision } from '../shared/decision.js';
 import { applyEdits, type TextEdit } from './core/hook/edits.js';
+import { provenanceOfResult } from './core/lifecycle/provenance-of.js';
 import type { CurrentText } from './toolhost/preview.js';
 import { bumpTier, maxTier, type Tier } from '../shared/tiers.js';
 import type { ApprovalDesk } from './approval-desk.js';
@@ -67,7 +68,7 @@ export async function authorizeCall(deps: CallDeps, call: CallRequest, waitMs: n
   }
   const asking = judged.filter((e) => e.decision.decision === 'needs-approval');
   const kept = { judged, actionIds };
-  if (call.person === undefined && asking.length === 0) return keepingUndo(deps, call, kept, judged.map((e) => `${e.tool ?? '?'} ${e.decision.tier}: ${e.decision.reasons.join('; ')}`).join(' | ') || 'nothing to judge');
+  if (call.person === undefined && asking.length === 0) return allowCall(deps, call, kept, judged.map((e) => `${e.tool ?? '?'} ${e.decision.tier}: ${e.decision.reasons.join('; ')}`).join(' | ') || 'nothing to judge');
   // A single risky part on its own keeps its own card (and its scoped remembering).
   const single = call.person === undefined && asking.length === 1 && judged.length === 1 ? asking[0] : undefined;
   const evaluation = single ?? wholeCall(call, judged, deps.desk.session(call.session).tainted);
@@ -90,7 +91,7 @@ export async function authorizeCall(deps: CallDeps, call: CallRequest, waitMs: n
     case 'approved': {
       // Spent here: the agent runs it once, now.
       const used = deps.desk.consume(grant.approvalId, args);
-      return used.ok ? keepingUndo(deps, call, kept, `approved by a person (${grant.approvalId})`) : { allowed: false, reason: used.reason };
+      return used.ok ? allowCall(deps, call, kept, `approved by a person (${grant.approvalId})`) : { allowed: false, reason: used.reason };
     }
   }
 }
@@ -99,18 +100,23 @@ export async function authorizeCall(deps: CallDeps, call: CallRequest, waitMs: n
 const WHOLE_FILE_WRITES: ReadonlySet<string> = new Set(['Write', 'Edit', 'MultiEdit']);
 
 /**
- * An allowed call, with undo for a whole-file write (SPEC §1.6 "reversibility beats permission"):
- * what the file holds now is kept before the agent writes. A write whose current file cannot be
- * kept is refused, as the toolhost refuses it: a T1 write without undo would be a lie.
+ * An allowed call. A whole-file write gets its undo (SPEC §1.6 "reversibility beats permission"):
+ * what the file holds now is kept before the agent writes, and a write whose file cannot be kept is
+ * refused, as the toolhost refuses it (a T1 write without undo would be a lie). Then the session
+ * takes the taint of what the call will read (SPEC §4), before the agent has seen any of it.
  */
-function keepingUndo(deps: CallDeps, call: CallRequest, kept: { judged: readonly Evaluation[]; actionIds: readonly string[] }, reason: string): CallAnswer {
+function allowCall(deps: CallDeps, call: CallRequest, kept: { judged: readonly Evaluation[]; actionIds: readonly string[] }, reason: string): CallAnswer {
+  let answer: CallAnswer = { allowed: true, reason };
   const [write] = kept.judged;
   const content = write?.args?.['content'];
   const path = write?.paths[0]?.real;
-  if (!WHOLE_FILE_WRITES.has(call.agentTool) || kept.judged.length !== 1 || write?.tool !== 'fs.write' || typeof content !== 'string' || path === undefined) return { allowed: true, reason };
-  const undo = deps.keepUndo(path, content, kept.actionIds[0] ?? '');
-  if (!undo.ok) return { allowed: false, reason: `ORACLE could not keep what this write replaces, so it may not run: ${undo.reason}` };
-  return { allowed: true, reason: `${reason}; undo with \`oracle undo ${undo.undoId}\`` };
+  if (WHOLE_FILE_WRITES.has(call.agentTool) && kept.judged.length === 1 && write?.tool === 'fs.write' && typeof content === 'string' && path !== undefined) {
+    const undo = deps.keepUndo(path, content, kept.actionIds[0] ?? '');
+    if (!undo.ok) return { allowed: false, reason: `ORACLE could not keep what this write replaces, so it may not run: ${undo.reason}` };
+    answer = { allowed: true, reason: `${reason}; undo with \`oracle undo ${undo.undoId}\`` };
+  }
+  deps.desk.taint(call.session, kept.judged.flatMap((e) => (e.tool === null || e.args === null ? [] : provenanceOfResult(e.tool, e.args))));
+  return answer;
 }
 
 /**
