@@ -10,7 +10,8 @@ import { EventHub, visibleTo } from './events.js';
 import { ecdsaSign, importTlsSigner } from '../shared/pairing/protocol.js';
 import { createPairingService } from './http/pairing-service.js';
 import { createApp } from './http/app.js';
-import type { Caller } from './http/caller.js';
+import type { Caller, CallerVerifier } from './http/caller.js';
+import { listenLocal, SOCKET_NAME } from './adapters/local-socket.js';
 import { ensureTlsMaterial } from './adapters/certs.js';
 import { CredentialStore } from './adapters/credentials-store.js';
 import { listenHttps, type Listening } from './adapters/https-listener.js';
@@ -75,6 +76,38 @@ export async function startServer(options: ServeOptions): Promise<Running> {
     issueDevice: (name, jwk) => credentials.issue('dev', name, { profile: 'phone', public_key_jwk: jwk }),
     audit: (body) => runtime.audit.append(body),
   });
+  /** Claude Code's hook, answered here: over HTTPS (the http hook) and over the local channel. */
+  const claudeCodeHook = async (payload: unknown, agent: string): Promise<Readonly<Record<string, unknown>>> =>
+    (
+      await answerHook(
+        payload,
+        {
+          canAsk: true,
+          parse: await loadBashParser(),
+          userHome: homedir(),
+          authorizeCall: (call, waitMs) => runtime.authorizeCall(call, waitMs, agent),
+          taint: (session, read) => {
+            runtime.taint(session, read);
+          },
+          record: (call) => runtime.recordCall(call, agent),
+        },
+        options.hookBudgetMs,
+      )
+    ).output;
+  const callers: CallerVerifier = {
+    async verify(request): Promise<Caller | undefined> {
+      // The desktop: a session cookie, or the desktop CLI's local token, from this machine only.
+      if (request.cookie !== undefined && request.loopback && desktop.valid(request.cookie)) return { kind: 'desktop', id: 'desktop', name: 'desktop', via: 'cookie' };
+      if (request.authorization?.startsWith('Desktop ') === true) {
+        return request.loopback && desktop.validLocal(request.authorization.slice('Desktop '.length)) ? { kind: 'desktop', id: 'desktop', name: 'desktop', via: 'token' } : undefined;
+      }
+      const token = parseBearer(request.authorization);
+      if (token === undefined) return undefined;
+      const record = await credentials.verify(token);
+      if (record === undefined) return undefined;
+      return record.kind === 'ag' ? { kind: 'agent', id: record.id, name: record.name } : { kind: 'device', id: record.id, name: record.name, profile: record.profile ?? 'phone' };
+    },
+  };
   const app = createApp({
     gateStatus: () => ({ mode: runtime.mode(), policyDigest: runtime.gate.digest }),
     spkiSha256: tls.spkiSha256,
@@ -111,20 +144,7 @@ export async function startServer(options: ServeOptions): Promise<Running> {
       list: () => credentials.list('dev').map((d) => ({ id: d.id, name: d.name, profile: d.profile ?? 'phone', created_at: d.created_at, revoked_at: d.revoked_at })),
       revoke: (id) => credentials.revoke(id),
     },
-    callers: {
-      async verify(request): Promise<Caller | undefined> {
-        // The desktop: a session cookie, or the desktop CLI's local token, from this machine only.
-        if (request.cookie !== undefined && request.loopback && desktop.valid(request.cookie)) return { kind: 'desktop', id: 'desktop', name: 'desktop', via: 'cookie' };
-        if (request.authorization?.startsWith('Desktop ') === true) {
-          return request.loopback && desktop.validLocal(request.authorization.slice('Desktop '.length)) ? { kind: 'desktop', id: 'desktop', name: 'desktop', via: 'token' } : undefined;
-        }
-        const token = parseBearer(request.authorization);
-        if (token === undefined) return undefined;
-        const record = await credentials.verify(token);
-        if (record === undefined) return undefined;
-        return record.kind === 'ag' ? { kind: 'agent', id: record.id, name: record.name } : { kind: 'device', id: record.id, name: record.name, profile: record.profile ?? 'phone' };
-      },
-    },
+    callers,
     assets: loadAssets(pwaDirectory(import.meta.dirname)),
     desktopViews: {
       undoList: () =>
@@ -143,19 +163,7 @@ export async function startServer(options: ServeOptions): Promise<Running> {
       taint: (session, read) => {
         runtime.taint(session, read);
       },
-      claudeCodeHook: async (payload, agent) =>
-        (
-          await answerHook(payload, {
-            canAsk: true,
-            parse: await loadBashParser(),
-            userHome: homedir(),
-            authorizeCall: (call, waitMs) => runtime.authorizeCall(call, waitMs, agent),
-            taint: (session, read) => {
-              runtime.taint(session, read);
-            },
-            record: (call) => runtime.recordCall(call, agent),
-          }, options.hookBudgetMs)
-        ).output,
+      claudeCodeHook,
     },
   });
   const listening = await listenHttps(app, { hostname: lan ? '0.0.0.0' : '127.0.0.1', port: options.port, key: tls.key, cert: tls.cert });
@@ -164,7 +172,19 @@ export async function startServer(options: ServeOptions): Promise<Running> {
   const report = options.report ?? (() => undefined);
   // Where `oracle pair` finds this gate and signs in as the desktop.
   const localFile = join(runtime.gate.home, 'data', 'server.json');
-  writePrivateFile(localFile, JSON.stringify({ url, pid: process.pid, token: desktop.localToken }));
+  // The hook's local channel: agent credentials only, the same check as the HTTPS API.
+  const channel = await listenLocal(join(runtime.gate.home, 'data', SOCKET_NAME), async ({ authorization, body }) => {
+    const caller = await callers.verify({ authorization, cookie: undefined, loopback: false });
+    if (caller?.kind !== 'agent') return { error: 'this channel needs an agent credential' };
+    let payload: unknown;
+    try {
+      payload = JSON.parse(body.toString('utf8'));
+    } catch {
+      payload = undefined;
+    }
+    return claudeCodeHook(payload, caller.name);
+  });
+  writePrivateFile(localFile, JSON.stringify({ url, pid: process.pid, token: desktop.localToken, ...(channel === undefined ? {} : { socket: channel.path }) }));
   const mdns: Advertised | undefined = lan ? advertise({ name: `ORACLE on ${host.replace(/\.local$/u, '')}`, host, port: listening.port, keyHint: tls.spkiSha256Hex.slice(0, 16), report }) : undefined;
   return {
     loginUrl: `${url}/login?code=${desktop.mintCode()}`,
@@ -181,6 +201,7 @@ export async function startServer(options: ServeOptions): Promise<Running> {
       runtime.stopWaiting();
       await new Promise((r) => setImmediate(r));
       await mdns?.stop();
+      await channel?.close();
       await listening.close();
       await runtime.close();
     },

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { homedir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, resolve } from 'node:path';
+import { packageRoot } from './package-root.js';
 import { flavorForPlatform, type PathFlavor } from '../core/paths/flavor.js';
 
 /** Facts about the machine the gate runs on, gathered in one place for the composition root. */
@@ -16,17 +16,7 @@ export function hostFacts(): HostFacts {
   return { platform: process.platform, flavor: flavorForPlatform(process.platform), userHome: homedir(), cwd: process.cwd() };
 }
 
-/** ORACLE's home (SPEC §2): `--home DIR`, else `ORACLE_HOME`, else the project root. */
-export function resolveHome(flag: string | undefined, env: NodeJS.ProcessEnv): string {
-  return resolve(flag ?? env['ORACLE_HOME'] ?? packageRoot());
-}
-
-/** The repository (or installed package) root: two levels above server/adapters in src and dist. */
-export function packageRoot(): string {
-  const here = dirname(fileURLToPath(import.meta.url));
-  const up = here.includes(join('dist', 'server')) ? '../../..' : '../..';
-  return resolve(here, up);
-}
+export { packageRoot, resolveHome } from './package-root.js';
 
 export function sha256Hex(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');

@@ -1,11 +1,12 @@
 import { readFileSync } from 'node:fs';
-import { request } from 'node:https';
 import { join } from 'node:path';
 
 export interface LocalGate {
   readonly url: string;
   readonly pid: number;
   readonly token: string;
+  /** The gate's local channel (a Unix socket), when it has one. */
+  readonly socket?: string;
 }
 
 /** The running gate of this home, as `oracle serve` recorded it (undefined when none runs). */
@@ -30,9 +31,11 @@ export function desktopRequest(home: string, gate: LocalGate, call: { method: st
  * a JSON object in answer is reported as status 0 with the reason: a caller never mistakes a broken
  * answer for an empty one.
  */
-export function localRequest(home: string, gate: LocalGate, call: { method: string; path: string; body?: unknown; authorization: string; timeoutMs?: number }): Promise<{ status: number; body: Record<string, unknown> }> {
+export async function localRequest(home: string, gate: LocalGate, call: { method: string; path: string; body?: unknown; authorization: string; timeoutMs?: number }): Promise<{ status: number; body: Record<string, unknown> }> {
   const { method, path, body } = call;
   const ca = readFileSync(join(home, 'certs', 'ca.crt'), 'utf8');
+  // Loaded here, not at the top: the hook's thin client uses the local channel and never pays for TLS.
+  const { request } = await import('node:https');
   return new Promise((resolve, reject) => {
     const req = request(`${gate.url}${path}`, { method, ca, headers: { authorization: call.authorization, 'content-type': 'application/json' }, timeout: call.timeoutMs ?? 150_000 }, (res) => {
       const chunks: Buffer[] = [];

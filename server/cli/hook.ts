@@ -1,7 +1,8 @@
 import { parseArgs } from 'node:util';
 import type { Readable, Writable } from 'node:stream';
-import { resolveHome } from '../adapters/host.js';
+import { resolveHome } from '../adapters/package-root.js';
 import { hookToken, localGate, localRequest } from '../adapters/local-client.js';
+import { requestLocal } from '../adapters/local-socket.js';
 import { HOOK_BUDGET_MS, preToolAnswer, type HookAnswer } from '../hook/answer.js';
 
 const AGENT = 'claude-code';
@@ -51,7 +52,15 @@ async function hookAnswer(options: HookOptions, stdin: Readable): Promise<HookAn
   if (gate !== undefined) {
     const token = hookToken(resolved, AGENT);
     if (token === undefined) return preToolAnswer('deny', 'ORACLE: no hook credential in this home; run `oracle integrate claude-code`');
-    const reply = await localRequest(resolved, gate, { method: 'POST', path: '/api/v1/hooks/claude-code', body: raw, authorization: `Bearer ${token}`, timeoutMs: GATE_TIMEOUT_MS }).catch((e: unknown) => ({ status: 0, body: { error: e instanceof Error ? e.message : 'unreachable' } }));
+    const authorization = `Bearer ${token}`;
+    // The local channel when the gate has one (no TLS handshake per call), else its HTTPS API.
+    const reply =
+      gate.socket === undefined
+        ? await localRequest(resolved, gate, { method: 'POST', path: '/api/v1/hooks/claude-code', body: raw, authorization, timeoutMs: GATE_TIMEOUT_MS }).catch((e: unknown) => ({ status: 0, body: { error: e instanceof Error ? e.message : 'unreachable' } }))
+        : await requestLocal(gate.socket, { authorization, body: raw, timeoutMs: GATE_TIMEOUT_MS }).then(
+            (body) => ({ status: 'error' in body ? 0 : 200, body }),
+            (e: unknown) => ({ status: 0, body: { error: e instanceof Error ? e.message : 'unreachable' } }),
+          );
     if (reply.status === 200) return { output: reply.body };
     return preToolAnswer('deny', `ORACLE: the running gate did not answer (${reply.status === 0 ? String(reply.body['error']) : `HTTP ${String(reply.status)}`}); denied`);
   }
