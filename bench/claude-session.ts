@@ -81,7 +81,7 @@ export async function claudeSessionBench(): Promise<Figure[]> {
       }
     }
     VARIANTS.forEach((name, i) => figures.push(summarize(`claude code 10-call session: ${name}`, samples[i] ?? [])));
-    figures.push(...(await perCall(running.url, oracleHome, project)));
+    figures.push(...(await perCall(running.url, { gate: oracleHome, idle: idleHome }, project)));
   } finally {
     await running.close();
     await api.close();
@@ -90,17 +90,38 @@ export async function claudeSessionBench(): Promise<Figure[]> {
   return figures;
 }
 
-/** One PreToolUse call as Claude Code pays it, per kind, beside starting Node itself. */
-async function perCall(url: string, oracleHome: string, project: string): Promise<Figure[]> {
-  const payload = JSON.stringify({ hook_event_name: 'PreToolUse', session_id: 'bench', cwd: project, tool_name: 'Bash', tool_input: { command: 'ls -la && cat README.md' } });
-  const token = readFileSync(join(oracleHome, 'data', 'hook-claude-code.token'), 'utf8').trim();
-  const ca = readFileSync(join(oracleHome, 'certs', 'ca.crt'), 'utf8');
-  return [
-    await measure('hook call (Bash): reference, node -e 0', CALLS, () => spawnOnce(process.execPath, ['-e', '0'])),
-    await measure('hook call (Bash): command hook, gate running', CALLS, () => spawnOnce(process.execPath, [ORACLE, 'hook', 'claude-code', '--home', oracleHome], {}, payload)),
-    // A new TLS connection per call, as a hook client without keep-alive pays it.
-    await measure('hook call (Bash): http hook, one HTTPS POST to the gate', CALLS, () => post(`${url}/api/v1/hooks/claude-code`, token, ca, payload)),
+/** A hook that answers allow and does nothing else: what any command hook pays at least. */
+const MINIMAL_HOOK = `process.stdout.write(JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow' } }))`;
+/** Without a gate each call opens one, so fewer calls keep the bench short. */
+const HEADLESS_CALLS = 6;
+
+/**
+ * One PreToolUse call as Claude Code pays it, for each payload kind (Bash, Read, Edit, Write):
+ * `node -e 0` and a minimal hook that prints allow, beside ORACLE's command hook with a gate
+ * running (over the local socket) and without one, and the http hook's one HTTPS POST.
+ */
+async function perCall(url: string, homes: { gate: string; idle: string }, project: string): Promise<Figure[]> {
+  writeFileSync(join(project, 'src', 'hook-bench.ts'), 'export const v = 1;\n');
+  const pre = (tool: string, input: Record<string, unknown>) => JSON.stringify({ hook_event_name: 'PreToolUse', session_id: 'bench', cwd: project, tool_name: tool, tool_input: input });
+  const kinds: [string, string][] = [
+    ['Bash', pre('Bash', { command: 'ls -la && cat README.md' })],
+    ['Read', pre('Read', { file_path: `${project}/README.md` })],
+    ['Edit', pre('Edit', { file_path: `${project}/src/hook-bench.ts`, old_string: '= 1', new_string: '= 2' })],
+    ['Write', pre('Write', { file_path: `${project}/src/hook-bench-w.ts`, content: 'export {};\n' })],
   ];
+  const token = readFileSync(join(homes.gate, 'data', 'hook-claude-code.token'), 'utf8').trim();
+  const ca = readFileSync(join(homes.gate, 'certs', 'ca.crt'), 'utf8');
+  const figures = [
+    await measure('hook call: reference, node -e 0', CALLS, () => spawnOnce(process.execPath, ['-e', '0'])),
+    await measure('hook call: reference, a minimal hook that prints allow', CALLS, () => spawnOnce(process.execPath, ['-e', MINIMAL_HOOK])),
+  ];
+  for (const [kind, payload] of kinds) {
+    figures.push(await measure(`hook call (${kind}): command hook, gate running`, CALLS, () => spawnOnce(process.execPath, [ORACLE, 'hook', 'claude-code', '--home', homes.gate], {}, payload)));
+    // A new TLS connection per call, as a hook client without keep-alive pays it.
+    figures.push(await measure(`hook call (${kind}): http hook, one HTTPS POST to the gate`, CALLS, () => post(`${url}/api/v1/hooks/claude-code`, token, ca, payload)));
+    figures.push(await measure(`hook call (${kind}): command hook, no gate (headless)`, HEADLESS_CALLS, () => spawnOnce(process.execPath, [ORACLE, 'hook', 'claude-code', '--home', homes.idle], {}, payload)));
+  }
+  return figures;
 }
 
 function spawnOnce(file: string, args: readonly string[], env: Readonly<Record<string, string>> = {}, input = ''): Promise<void> {

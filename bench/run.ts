@@ -22,5 +22,11 @@ const session = (variant: string): number => figures.find((f) => f.name === `cla
 const reference = session('reference, no hook');
 const claudeText = ['http hook, gate running', 'command hook, gate running', 'command hook, no gate (headless)'].map((v) => `${v} ${(session(v) / reference).toFixed(2)}×`).join('; ');
 const sessionText = `Claude Code 10-call session against no hook (p50, same run, interleaved): ${claudeText}; budget with the gate running 1.5× — ${session('http hook, gate running') / reference <= 1.5 ? 'met by the http hook' : 'NOT met by the http hook'}`;
+const call = (name: string): number => figures.find((f) => f.name === name)?.p50_us ?? Number.NaN;
+const node0 = call('hook call: reference, node -e 0');
+const callText = ['Bash', 'Read', 'Edit', 'Write']
+  .map((k) => `${k}: command hook with a gate ${(call(`hook call (${k}): command hook, gate running`) / node0).toFixed(2)}×, http hook ${(call(`hook call (${k}): http hook, one HTTPS POST to the gate`) / node0).toFixed(3)}×, no gate ${(call(`hook call (${k}): command hook, no gate (headless)`) / node0).toFixed(1)}×`)
+  .join('; ');
+const hookText = `One hook call against node -e 0 (p50, same run): ${callText}`;
 if (process.argv.includes('--json')) process.stdout.write(`${JSON.stringify({ node: process.version, figures, policy_engines: engines.report, pwa }, null, 2)}\n`);
-else process.stdout.write(`${table(figures)}\n\n${pwaText}\n\n${sessionText}\n\n${enginesText(engines.report)}\n`);
+else process.stdout.write(`${table(figures)}\n\n${pwaText}\n\n${sessionText}\n${hookText}\n\n${enginesText(engines.report)}\n`);
