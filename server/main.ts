@@ -183,6 +183,10 @@ export async function startServer(options: ServeOptions): Promise<Running> {
       payload = undefined;
     }
     return claudeCodeHook(payload, caller.name);
+  }).catch((e: unknown) => {
+    // Without the socket the hook's clients use the HTTPS API: slower, never less checked.
+    report(`the local channel could not be opened (${e instanceof Error ? e.message : 'unknown'}); hooks use HTTPS`);
+    return undefined;
   });
   writePrivateFile(localFile, JSON.stringify({ url, pid: process.pid, token: desktop.localToken, ...(channel === undefined ? {} : { socket: channel.path }) }));
   const mdns: Advertised | undefined = lan ? advertise({ name: `ORACLE on ${host.replace(/\.local$/u, '')}`, host, port: listening.port, keyHint: tls.spkiSha256Hex.slice(0, 16), report }) : undefined;
