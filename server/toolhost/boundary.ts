@@ -22,6 +22,8 @@ const unavailable =
   (why: string): Executor =>
   () => ({ result: failed('EXECUTOR_UNAVAILABLE', why) });
 
+const AGENT_RUNTIME = unavailable('this change is made by the calling agent’s own runtime once the gate allowed it; ORACLE’s own tools write through fs.write and fs.delete');
+
 /**
  * One executor per tool kind (SPEC §6, seed 002 "no orphan kinds"): the type makes a tool
  * without an executor a compile error.
@@ -31,6 +33,14 @@ const EXECUTORS: { readonly [K in ToolName]: Executor } = {
   'fs.list': plain(fsList),
   'fs.write': plain(fsWrite),
   'fs.delete': plain(fsDelete),
+  // What an agent's own runtime does (Claude Code's Bash): judged, and kept for undo by the gate
+  // (agent-changes.ts) before that runtime acts. ORACLE's own agents write through fs.write/fs.delete.
+  'fs.mkdir': AGENT_RUNTIME,
+  'fs.touch': AGENT_RUNTIME,
+  'fs.copy': AGENT_RUNTIME,
+  'fs.move': AGENT_RUNTIME,
+  'fs.link': AGENT_RUNTIME,
+  'fs.edit': AGENT_RUNTIME,
   'exec.run': execRun,
   'exec.run_with_secrets': execRunWithSecrets,
   'git.status': plain(gitStatus),

@@ -61,6 +61,18 @@ export function baseTier(input: TierInput): TierResult {
           ? tiered('T1', rule, 'fs.delete in scratch moves to the trash and can be undone')
           : tiered('T2', rule, `fs.delete${where} needs a person`),
       );
+    case 'fs.mkdir':
+      return plain(tiered('T1', rule, `fs.mkdir${where}: undo removes the folders it made while they are empty`));
+    case 'fs.touch':
+      return plain(tiered('T1', rule, `fs.touch${where}: a new file is empty and undo removes it; an existing one only gets new times`));
+    case 'fs.copy':
+      return plain(tiered('T1', rule, `fs.copy${where} keeps what it replaces and can be undone`));
+    case 'fs.move':
+      return plain(tiered('T1', rule, `fs.move${where} keeps what it replaces and can be moved back`));
+    case 'fs.link':
+      return plain(tiered('T1', rule, `fs.link${where}: a link to ${str(input.paths[1]?.real)}, removed again by undo`));
+    case 'fs.edit':
+      return plain(tiered('T1', rule, `fs.edit${where}: \`${str(args['program'])}\` edits the file in place; ORACLE keeps what it held and undo restores it`));
     case 'exec.run':
     case 'exec.run_with_secrets': {
       const argv = stringList(args['args']);

@@ -10,6 +10,7 @@ import type { ScopedPath } from '../paths/scope.js';
 import { lookupTool, type ToolContract } from '../tools/registry.js';
 import { baseTier } from './base-tier.js';
 import { missingCapability, type Ceiling } from './capabilities.js';
+import { landingPaths } from './landing.js';
 import type { DecideContext } from './context.js';
 import type { Outcome } from './outcome.js';
 
@@ -82,6 +83,12 @@ function evaluateUnsafe(action: unknown, ctx: DecideContext): Evaluation {
   if ((tool === 'exec.run' || tool === 'exec.run_with_secrets') && args['cwd'] === undefined && request.data.cwd !== undefined) args['cwd'] = request.data.cwd;
   const scoped = scopePaths(contract, args, cwd.value, ctx);
   if (!scoped.ok) return evaluation(about, deny(scoped.code, scoped.rule, [scoped.reason]));
+  const landed = landingPaths(tool, args, scoped.value, ctx);
+  if (landed.kind === 'refused') return evaluation(about, deny(landed.code, landed.rule, [`${contract.paths[0]?.key ?? 'path'} ${landed.reason}`]));
+  if (landed.kind !== 'unchanged') {
+    scoped.value.splice(0, scoped.value.length, ...landed.paths);
+    if (landed.kind === 'inside') args[contract.paths[0]?.key ?? 'to'] = landed.paths[0]?.real;
+  }
   about.paths = scoped.value;
 
   const readOnly = ctx.mode === 'read-only';
@@ -177,7 +184,7 @@ function applyTierRules(base: Extract<Outcome, { ok: true }>, input: Parameters<
   const program = input.args['program'];
   const match = input.ctx.gate.tierRules.find(
     (rule) =>
-      rule.tool === input.tool &&
+      (rule.tool === input.tool || (rule.tool === 'fs.write' && lookupTool(input.tool)?.writesContent === true)) &&
       (rule.scope === undefined || input.paths.some((p) => p.root.scope === rule.scope)) &&
       (rule.program === undefined || rule.program === program) &&
       (rule.path === undefined || (input.primary !== undefined && rule.pathMatches(input.primary.real))),

@@ -1,4 +1,4 @@
-import { shortLetters, spellsLongOption } from './options.js';
+import { optionPresent, shortLetters, spellsLongOption } from './options.js';
 import { refused, type Outcome } from './outcome.js';
 
 /**
@@ -34,12 +34,39 @@ const WRITES = new Set(['commit', 'merge', 'rebase', 'cherry-pick', 'revert', 'r
 /** The built-in git rules as data, for translators that must state them elsewhere (bench/cedar). */
 export const GIT_RULES = { bannedLong: BANNED_LONG, bannedShort: BANNED_SHORT, force: FORCE, network: NETWORK, writes: WRITES } as const;
 
-export function gitNeeds(argv: readonly string[]): { capabilities: ('net.egress' | 'git.write')[]; floor: 'T1' | 'T2' } {
+export function gitNeeds(argv: readonly string[]): { capabilities: ('net.egress' | 'git.write')[]; floor: 'T1' | 'T2'; why?: string } {
   const subcommand = argv[0] ?? '';
   const capabilities: ('net.egress' | 'git.write')[] = [];
   if (NETWORK.has(subcommand)) capabilities.push('net.egress');
   if (WRITES.has(subcommand) || subcommand === 'push') capabilities.push('git.write');
+  const destroys = destroysWork(subcommand, argv.slice(1));
+  if (destroys !== undefined) return { capabilities, floor: 'T2', why: destroys };
   return { capabilities, floor: subcommand === 'push' ? 'T2' : 'T1' };
+}
+
+/**
+ * The forms of everyday branch work that throw away uncommitted changes or rewrite config, which
+ * git itself will not undo: a person's call whatever the allow list says (like a push's floor).
+ * Judged conservatively: `checkout NAME` may name a file as well as a branch, so only
+ * `checkout -b NEW [START]` is plain branch work.
+ */
+function destroysWork(subcommand: string, rest: readonly string[]): string | undefined {
+  const has = (...options: string[]): boolean => options.some((o) => optionPresent(o, rest));
+  switch (subcommand) {
+    case 'checkout': {
+      const plainNew = rest[0] === '-b' && rest.length >= 2 && rest.length <= 3 && rest.slice(1).every((t) => !t.startsWith('-') && t !== '.');
+      return plainNew ? undefined : '`git checkout` of a name other than a new branch can overwrite uncommitted changes in files';
+    }
+    case 'restore':
+      return has('--staged', '-S') && !has('--worktree', '-W') ? undefined : '`git restore` of the work tree throws away uncommitted changes';
+    case 'clean':
+      return has('--dry-run', '-n') && !has('--force', '-f') ? undefined : '`git clean` deletes untracked files for good';
+    case 'remote':
+      // Listing remotes and their URLs reads config; adding or changing one writes it.
+      return rest.length === 0 || (rest.length === 1 && (rest[0] === '-v' || rest[0] === '--verbose')) || (rest[0] === 'get-url' && rest.length === 2) ? undefined : '`git remote` changes which servers this repository talks to';
+    default:
+      return undefined;
+  }
 }
 
 /** Refuses git argv that the subcommand grammar must never see; undefined when none applies. */

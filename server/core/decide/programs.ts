@@ -24,7 +24,8 @@ export function judgeProgram(program: string, argv: readonly string[], policy: P
   const outcome = judgeArgv(program, argv, policy, pins);
   if (!outcome.ok || needs.floor === 'T1') return { outcome, requires: needs.capabilities };
   const tier = maxTier(outcome.tier, needs.floor);
-  return { outcome: { ...outcome, tier, floor: maxTier(outcome.floor ?? 'T0', needs.floor) }, requires: needs.capabilities };
+  const reasons = needs.why === undefined ? outcome.reasons : [...outcome.reasons, needs.why];
+  return { outcome: { ...outcome, tier, reasons, floor: maxTier(outcome.floor ?? 'T0', needs.floor) }, requires: needs.capabilities };
 }
 
 function judgeArgv(program: string, argv: readonly string[], policy: Pick<Policy, 'programs' | 'programDefault'>, pins: ReadonlyMap<string, Pin>): Outcome {

@@ -5,9 +5,10 @@
  * strictest decision wins.
  */
 import { descendants, fieldChildren, literalWord, namedChildren, type BashNode, type BashTree, type ParseBashSync } from './bash-ast.js';
-import { evalSimple, checkAssignment, fsAction, type Assignment, type CommandContext, type OracleAction, type Sink } from './bash-plan.js';
+import { fsAction, type Assignment, type CommandContext, type OracleAction, type Sink } from './bash-context.js';
+import { evalSimple, checkAssignment } from './bash-plan.js';
 
-export type { OracleAction } from './bash-plan.js';
+export type { OracleAction } from './bash-context.js';
 
 export type BashVerdict =
   | { readonly kind: 'actions'; readonly actions: readonly OracleAction[]; readonly notes: readonly string[] }

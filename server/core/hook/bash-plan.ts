@@ -1,4 +1,6 @@
 import { spellsLongOption } from '../decide/options.js';
+import { fsAction, joinPath, type Assignment, type CommandContext, type Sink } from './bash-context.js';
+import { fileCommand } from './bash-files.js';
 
 /**
  * One simple command (argv after literal decoding) → ORACLE actions (SPEC §11). Wrappers are
@@ -8,33 +10,7 @@ import { spellsLongOption } from '../decide/options.js';
  */
 // One file on purpose (~400 lines): wrappers, readers and find share the same argv conventions.
 
-export type OracleToolName = 'exec.run' | 'fs.read' | 'fs.list' | 'fs.write';
-export interface OracleAction {
-  readonly tool: OracleToolName;
-  readonly args: Readonly<Record<string, unknown>>;
-}
-
-export interface Sink {
-  action(action: OracleAction): void;
-  note(note: string): void;
-  ask(reason: string): void;
-  deny(reason: string): void;
-}
-
-export interface CommandContext {
-  /** Every directory the command may run in (a `cd` that may have failed leaves several). */
-  readonly cwds: readonly string[];
-  readonly home: string | undefined;
-  readonly sink: Sink;
-  /** Plans a literal script (`bash -c STRING`); undefined when no parser was injected. */
-  readonly script: ((source: string, cwds: readonly string[]) => void) | undefined;
-  readonly depth: number;
-}
-
-export interface Assignment {
-  readonly name: string;
-  readonly value: string;
-}
+export type { Assignment, CommandContext, OracleAction, OracleToolName, Sink } from './bash-context.js';
 
 const MAX_WRAPPERS = 8;
 const table = (names: readonly string[]): ReadonlySet<string> => new Set(names);
@@ -61,16 +37,6 @@ const RISKY_ENV =
 export function checkAssignment(assignment: Assignment, sink: Sink): void {
   if (!/^[A-Za-z_][A-Za-z0-9_]*$/u.test(assignment.name)) sink.ask(`unusual variable name \`${assignment.name}\``);
   else if (RISKY_ENV.test(assignment.name)) sink.ask(`setting \`${assignment.name}\` changes what programs load or run`);
-}
-
-export function joinPath(cwd: string, path: string): string {
-  // No lexical `..` collapsing here: the gate canonicalises (SPEC §5), and `link/..` is not `.`.
-  if (path.startsWith('/')) return path;
-  return `${cwd.replace(/\/+$/u, '')}/${path === '' ? '.' : path}`;
-}
-
-export function fsAction(tool: 'fs.read' | 'fs.list' | 'fs.write', path: string, ctx: CommandContext): void {
-  for (const cwd of ctx.cwds) ctx.sink.action(tool === 'fs.write' ? { tool, args: { path: joinPath(cwd, path), content: '' } } : { tool, args: { path: joinPath(cwd, path) } });
 }
 
 function execRun(program: string, args: readonly string[], ctx: CommandContext): void {
@@ -169,7 +135,8 @@ function evalArgv(argv: readonly string[], ctx: CommandContext, wrapped: number)
       break;
   }
   if (SHELLS.has(program)) return shell(program, args, ctx);
-  if (readerCommand(program, args, ctx)) return ctx.cwds;
+  if (program === 'git') return git(args, ctx, (argv, cwds) => evalArgv(argv, { ...ctx, cwds }, wrapped + 1));
+  if (fileCommand(program, args, ctx) || readerCommand(program, args, ctx) || printOnly(program, args, ctx)) return ctx.cwds;
   execRun(program, args, ctx);
   return ctx.cwds;
 }
@@ -213,7 +180,7 @@ function envWrapper(args: readonly string[], ctx: CommandContext, inner: (rest: 
   }
   const rest = args.slice(i);
   if (rest.length === 0) {
-    ctx.sink.action({ tool: 'exec.run', args: { program: 'env', args: [...args], cwd: ctx.cwds[0] } });
+    ctx.sink.note('`env` without a program prints the environment');
     return ctx.cwds;
   }
   return inner(rest);
@@ -289,6 +256,8 @@ interface Reader {
   readonly unsafe: readonly string[];
   /** grep family: the first operand is the pattern unless -e/-f gave one. */
   readonly pattern?: boolean;
+  /** The operand at this index is the file it writes (`uniq IN OUT`). */
+  readonly output?: number;
 }
 
 const READERS: Readonly<Record<string, Reader>> = Object.assign(Object.create(null) as Record<string, Reader>, {
@@ -296,6 +265,22 @@ const READERS: Readonly<Record<string, Reader>> = Object.assign(Object.create(nu
   tree: { tool: 'fs.list', dot: true, values: ['-L', '-P', '-I', '--charset', '--filelimit', '--sort', '-T'], unsafe: ['-o', '--fromfile', '-R'] },
   du: { tool: 'fs.list', dot: true, values: ['-d', '--max-depth', '-B', '--block-size', '-t', '--threshold', '--exclude', '--time-style'], unsafe: ['-X', '--exclude-from', '--files0-from'] },
   cat: { tool: 'fs.read', dot: false, values: [], unsafe: [] },
+  // -o writes its output to a file, -T and --compress-program reach outside: escalated.
+  sort: { tool: 'fs.read', dot: false, values: ['-k', '--key', '-t', '--field-separator', '-S', '--buffer-size', '--parallel', '--batch-size', '--sort', '--random-source'], unsafe: ['-o', '--output', '-T', '--temporary-directory', '--compress-program', '--files0-from'] },
+  cut: { tool: 'fs.read', dot: false, values: ['-d', '--delimiter', '-f', '--fields', '-b', '--bytes', '-c', '--characters', '--output-delimiter'], unsafe: [] },
+  diff: { tool: 'fs.read', dot: false, values: ['-U', '-C', '-x', '--exclude', '-I', '--ignore-matching-lines', '--label', '-W', '--width', '--horizon-lines', '-F', '--show-function-line', '--color', '--palette', '--tabsize'], unsafe: ['-X', '--exclude-from', '--from-file', '--to-file', '-S', '--starting-file'] },
+  cmp: { tool: 'fs.read', dot: false, values: ['-i', '--ignore-initial', '-n', '--bytes'], unsafe: [] },
+  comm: { tool: 'fs.read', dot: false, values: ['--output-delimiter'], unsafe: [] },
+  nl: { tool: 'fs.read', dot: false, values: ['-b', '-d', '-f', '-h', '-i', '-l', '-n', '-s', '-v', '-w'], unsafe: [] },
+  tac: { tool: 'fs.read', dot: false, values: ['-s', '--separator'], unsafe: [] },
+  rev: { tool: 'fs.read', dot: false, values: [], unsafe: [] },
+  uniq: { tool: 'fs.read', dot: false, values: ['-f', '--skip-fields', '-s', '--skip-chars', '-w', '--check-chars'], unsafe: [], output: 1 },
+  paste: { tool: 'fs.read', dot: false, values: ['-d', '--delimiters'], unsafe: [] },
+  fold: { tool: 'fs.read', dot: false, values: ['-w', '--width'], unsafe: [] },
+  column: { tool: 'fs.read', dot: false, values: ['-s', '-t', '-c', '-o', '-N', '-R', '-W', '-H', '-O', '-E', '-d'], unsafe: [] },
+  sha256sum: { tool: 'fs.read', dot: false, values: [], unsafe: ['-c', '--check'] },
+  sha1sum: { tool: 'fs.read', dot: false, values: [], unsafe: ['-c', '--check'] },
+  md5sum: { tool: 'fs.read', dot: false, values: [], unsafe: ['-c', '--check'] },
   head: { tool: 'fs.read', dot: false, values: ['-n', '-c', '--lines', '--bytes'], unsafe: [] },
   tail: { tool: 'fs.read', dot: false, values: ['-n', '-c', '--lines', '--bytes', '-s', '--sleep-interval', '--pid', '--max-unchanged-stats'], unsafe: [] },
   wc: { tool: 'fs.read', dot: false, values: [], unsafe: ['--files0-from'] },
@@ -363,13 +348,16 @@ function readerCommand(program: string, args: readonly string[], ctx: CommandCon
     ctx.sink.ask(`\`${program}\` without a pattern`);
     return true;
   }
-  const real = paths.filter((p) => p !== '-');
+  // `-`, /dev/stdin and /dev/fd/N are the standard input or a pipe (what `<(…)` passes), no file.
+  const real = paths.filter((p) => p !== '-' && !/^\/dev\/(?:stdin|fd\/\d+)$/u.test(p));
   if (real.length === 0) {
     if (reader.dot) fsAction('fs.list', '.', ctx);
     else ctx.sink.note(`\`${program}\` reads its standard input`);
     return true;
   }
-  for (const path of real) fsAction(reader.tool, path, ctx);
+  real.forEach((path, index) => {
+    fsAction(index === reader.output ? 'fs.write' : reader.tool, path, ctx);
+  });
   return true;
 }
 
@@ -406,5 +394,50 @@ function findCommand(args: readonly string[], ctx: CommandContext, run: (argv: r
     }
   }
   if (!escalated) for (const start of starts.length === 0 ? ['.'] : starts) fsAction('fs.list', start, ctx);
+  return ctx.cwds;
+}
+
+/** Commands that only print what they compute from their arguments or the system, never a file. */
+const PRINT_ONLY = table(['which', 'type', 'basename', 'dirname', 'realpath', 'readlink', 'tr', 'uname', 'whoami', 'id', 'nproc', 'arch', 'seq', 'yes', 'sleep', 'tty', 'groups', 'printenv', 'expr']);
+
+function printOnly(program: string, args: readonly string[], ctx: CommandContext): boolean {
+  if (program === 'date' || program === 'hostname') {
+    // `date -s` sets the clock and `hostname NAME` renames the machine: not printing.
+    if (program === 'date' ? args.some((a) => /^-[^-]*s|^--set/u.test(a)) : args.some((a) => !a.startsWith('-') || a === '-F' || a.startsWith('--file'))) {
+      ctx.sink.ask(`\`${program} ${args.join(' ')}\` changes the system`);
+      return true;
+    }
+  } else if (!PRINT_ONLY.has(program)) return false;
+  ctx.sink.note(`\`${program}\` only prints`);
+  return true;
+}
+
+/**
+ * git's own options before the subcommand: `-C DIR` is the same git in DIR (so the gate judges it
+ * there, with every rule that applies), `--no-pager`/`-P` only stop paging, and `--version` or
+ * `--help` alone print. Every other option stays on the argv, where the gate's git rules refuse it.
+ */
+function git(args: readonly string[], ctx: CommandContext, run: (argv: readonly string[], cwds: readonly string[]) => readonly string[]): readonly string[] {
+  let cwds = ctx.cwds;
+  let i = 0;
+  for (; i < args.length; i++) {
+    const arg = args[i] ?? '';
+    if (arg === '--no-pager' || arg === '-P') continue;
+    if (arg !== '-C') break;
+    const dir = args[i + 1];
+    if (dir === undefined || dir === '') {
+      ctx.sink.ask('`git -C` without a directory');
+      return ctx.cwds;
+    }
+    cwds = [...new Set(cwds.map((cwd) => joinPath(cwd, dir)))];
+    i++;
+  }
+  const rest = args.slice(i);
+  if (rest.length === 1 && ['--version', '--help', '-h', 'version', 'help'].includes(rest[0] ?? '')) {
+    ctx.sink.note('`git --version` and `git help` only print');
+    return ctx.cwds;
+  }
+  if (i === 0) execRun('git', rest, ctx);
+  else run(['git', ...rest], cwds);
   return ctx.cwds;
 }

@@ -33,6 +33,8 @@ export function matchScope(compiled: CompiledPolicy, lexical: string, real: stri
       if (pattern !== undefined) return pathFail('PATH_EXCLUDED', `\`${real}\` matches exclude \`${pattern}\` of ${root.rule}`, root.rule);
     }
   }
+  // Only what is inside a root may go: the root itself is the boundary a person drew.
+  if (access === 'delete' && comparableReal === root.comparableReal) return pathFail('SCOPE_ROOT', `\`${real}\` is the root of ${root.rule}; deleting it is not an agent's call`, root.rule);
   if (access !== 'read' && root.mode === 'ro') return pathFail('SCOPE_READ_ONLY', `${root.rule} (scope ${root.scope}) is read-only`, root.rule);
   return pathOk({ root, lexical, real });
 }

@@ -16,6 +16,12 @@ export interface ToolContract {
   readonly args: z.ZodType<Record<string, unknown>>;
   /** Arguments holding paths, and whether the tool writes there. */
   readonly paths: readonly PathArg[];
+  /**
+   * The policy's tier rules for `fs.write` also apply to this tool's first path: whatever changes
+   * what a file holds (a copy onto it, a move, an in-place edit, a link in its place) is weighed
+   * like writing it, so `cp x package.json` is not a way around a rule on package.json.
+   */
+  readonly writesContent?: boolean;
 }
 
 export interface PathArg {
@@ -41,6 +47,12 @@ export const TOOL_NAMES = [
   'fs.list',
   'fs.write',
   'fs.delete',
+  'fs.mkdir',
+  'fs.touch',
+  'fs.copy',
+  'fs.move',
+  'fs.link',
+  'fs.edit',
   'exec.run',
   'exec.run_with_secrets',
   'git.status',
@@ -71,6 +83,45 @@ const CONTRACTS: { readonly [K in ToolName]: Omit<ToolContract, 'name'> } = {
     paths: [write('path')],
   },
   'fs.delete': { capabilities: ['fs.delete'], reversible: true, floor: 'T1', args: z.strictObject({ path: z.string() }), paths: [{ key: 'path', access: 'delete' }] },
+  // Changes an agent's own runtime makes (Claude Code's Bash: mkdir, touch, cp, mv, ln -s, sed -i).
+  // The gate judges them and keeps what they change for undo before the agent runs them; ORACLE's
+  // own toolhost writes through fs.write and fs.delete (see toolhost/boundary.ts).
+  'fs.mkdir': { capabilities: ['fs.write'], reversible: true, floor: 'T1', args: z.strictObject({ path: z.string() }), paths: [write('path')] },
+  'fs.touch': { capabilities: ['fs.write'], reversible: true, floor: 'T1', args: z.strictObject({ path: z.string() }), paths: [write('path')] },
+  'fs.copy': {
+    capabilities: ['fs.read', 'fs.write'],
+    reversible: true,
+    floor: 'T1',
+    args: z.strictObject({ to: z.string(), from: z.string() }),
+    paths: [write('to'), read('from')],
+    writesContent: true,
+  },
+  'fs.move': {
+    capabilities: ['fs.write', 'fs.delete'],
+    reversible: true,
+    floor: 'T1',
+    args: z.strictObject({ to: z.string(), from: z.string() }),
+    paths: [write('to'), { key: 'from', access: 'delete' }],
+    writesContent: true,
+  },
+  'fs.link': {
+    capabilities: ['fs.write'],
+    reversible: true,
+    floor: 'T1',
+    // `target` is where the link leads, resolved against the link's folder as the kernel will.
+    args: z.strictObject({ path: z.string(), target: z.string() }),
+    paths: [write('path'), read('target')],
+    writesContent: true,
+  },
+  'fs.edit': {
+    capabilities: ['fs.write'],
+    reversible: true,
+    floor: 'T1',
+    // A program edits the file in place (`sed -i`): what it leaves is known only after it ran.
+    args: z.strictObject({ path: z.string(), program: name, args: z.array(z.string().max(32_768)).max(1024) }),
+    paths: [write('path')],
+    writesContent: true,
+  },
   'exec.run': {
     capabilities: ['proc.spawn'],
     reversible: false,

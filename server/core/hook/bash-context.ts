@@ -1,0 +1,42 @@
+/**
+ * What planning one simple command needs (SPEC §11): where it runs, the user's home for `~`, and
+ * the sink that collects what the gate must judge. Pure.
+ */
+export type OracleToolName = 'exec.run' | 'fs.read' | 'fs.list' | 'fs.write' | 'fs.delete' | 'fs.mkdir' | 'fs.touch' | 'fs.copy' | 'fs.move' | 'fs.link' | 'fs.edit';
+export interface OracleAction {
+  readonly tool: OracleToolName;
+  readonly args: Readonly<Record<string, unknown>>;
+}
+
+export interface Sink {
+  action(action: OracleAction): void;
+  note(note: string): void;
+  ask(reason: string): void;
+  deny(reason: string): void;
+}
+
+export interface CommandContext {
+  /** Every directory the command may run in (a `cd` that may have failed leaves several). */
+  readonly cwds: readonly string[];
+  readonly home: string | undefined;
+  readonly sink: Sink;
+  /** Plans a literal script (`bash -c STRING`); undefined when no parser was injected. */
+  readonly script: ((source: string, cwds: readonly string[]) => void) | undefined;
+  readonly depth: number;
+}
+
+export interface Assignment {
+  readonly name: string;
+  readonly value: string;
+}
+
+export function joinPath(cwd: string, path: string): string {
+  // No lexical `..` collapsing here: the gate canonicalises (SPEC §5), and `link/..` is not `.`.
+  if (path.startsWith('/')) return path;
+  return `${cwd.replace(/\/+$/u, '')}/${path === '' ? '.' : path}`;
+}
+
+export function fsAction(tool: 'fs.read' | 'fs.list' | 'fs.write', path: string, ctx: CommandContext): void {
+  for (const cwd of ctx.cwds) ctx.sink.action(tool === 'fs.write' ? { tool, args: { path: joinPath(cwd, path), content: '' } } : { tool, args: { path: joinPath(cwd, path) } });
+}
+

@@ -1,0 +1,208 @@
+import { hasOption, optionValues, parseOptions, type OptionSpec, type ParsedArgv } from './argv-options.js';
+import { joinPath, type CommandContext, type OracleAction } from './bash-context.js';
+import { unsafeSedCommand } from './sed-script.js';
+
+/**
+ * The file tools of a day's work (mkdir, rmdir, touch, cp, mv, rm, ln -s, sed) as the fs actions
+ * they are (SPEC §4), so the gate judges every path they touch and keeps what they change for undo,
+ * instead of each being an opaque program a person must approve. Parsing is an allowlist: an
+ * option not named here escalates the command, never passes unread.
+ * INVARIANT: nothing here allows anything; it only names what the gate must judge.
+ */
+type Planner = (args: readonly string[], ctx: CommandContext) => void;
+
+const MKDIR: OptionSpec = { flags: 'pv', values: 'm', long: ['parents', 'verbose'], longValues: ['mode'] };
+const RMDIR: OptionSpec = { flags: 'v', long: ['verbose', 'ignore-fail-on-non-empty'] };
+const TOUCH: OptionSpec = { flags: 'acmhf', values: 'drt', long: ['no-create', 'no-dereference'], longValues: ['date', 'reference', 'time'] };
+const RM: OptionSpec = { flags: 'frRdv', long: ['force', 'recursive', 'dir', 'verbose', 'one-file-system', 'preserve-root', 'no-preserve-root'] };
+// -l/-s (links instead of copies), -b/-S (backup files) and --parents are not followed: escalated.
+const CP: OptionSpec = {
+  flags: 'rRafinpvuLPHdxT',
+  values: 't',
+  long: ['recursive', 'archive', 'force', 'interactive', 'no-clobber', 'verbose', 'dereference', 'no-dereference', 'no-target-directory', 'remove-destination', 'strip-trailing-slashes', 'one-file-system'],
+  longValues: ['target-directory', 'no-preserve', 'sparse'],
+  longOptional: ['preserve', 'update', 'reflink'],
+};
+const MV: OptionSpec = {
+  flags: 'finvuT',
+  values: 't',
+  long: ['force', 'interactive', 'no-clobber', 'verbose', 'no-target-directory', 'strip-trailing-slashes'],
+  longValues: ['target-directory'],
+  longOptional: ['update'],
+};
+const LN: OptionSpec = { flags: 'sfnvT', values: 't', long: ['symbolic', 'force', 'no-dereference', 'verbose', 'no-target-directory'], longValues: ['target-directory'] };
+const SED: OptionSpec = {
+  flags: 'nrEsuz',
+  values: 'efl',
+  optional: 'i',
+  long: ['quiet', 'silent', 'regexp-extended', 'separate', 'unbuffered', 'null-data', 'posix', 'debug', 'sandbox', 'follow-symlinks'],
+  longValues: ['expression', 'file', 'line-length'],
+  longOptional: ['in-place'],
+};
+
+const PLANNERS: Readonly<Record<string, Planner>> = Object.assign(Object.create(null) as Record<string, Planner>, {
+  mkdir: (args: readonly string[], ctx: CommandContext) => {
+    const parsed = parsed_(args, MKDIR, 'mkdir', ctx);
+    if (parsed !== undefined) each(parsed.operands, 'mkdir', ctx, (path) => ({ tool: 'fs.mkdir', args: { path } }));
+  },
+  rmdir: (args: readonly string[], ctx: CommandContext) => {
+    const parsed = parsed_(args, RMDIR, 'rmdir', ctx);
+    if (parsed !== undefined) each(parsed.operands, 'rmdir', ctx, (path) => ({ tool: 'fs.delete', args: { path } }));
+  },
+  touch: (args: readonly string[], ctx: CommandContext) => {
+    const parsed = parsed_(args, TOUCH, 'touch', ctx);
+    if (parsed === undefined) return;
+    for (const reference of optionValues(parsed, 'r', 'reference')) each([reference], 'touch', ctx, (path) => ({ tool: 'fs.read', args: { path } }));
+    each(parsed.operands, 'touch', ctx, (path) => ({ tool: 'fs.touch', args: { path } }));
+  },
+  rm: (args: readonly string[], ctx: CommandContext) => {
+    const parsed = parsed_(args, RM, 'rm', ctx);
+    if (parsed === undefined) return;
+    if (hasOption(parsed, 'no-preserve-root')) {
+      ctx.sink.deny('`rm --no-preserve-root` asks to be allowed to delete `/`');
+      return;
+    }
+    each(parsed.operands, 'rm', ctx, (path) => ({ tool: 'fs.delete', args: { path } }));
+  },
+  cp: (args: readonly string[], ctx: CommandContext) => {
+    transfer(args, ctx, { program: 'cp', spec: CP, tool: 'fs.copy' });
+  },
+  mv: (args: readonly string[], ctx: CommandContext) => {
+    transfer(args, ctx, { program: 'mv', spec: MV, tool: 'fs.move' });
+  },
+  ln: link,
+  sed,
+});
+
+/** Plans a file command; false when `program` is not one. */
+export function fileCommand(program: string, args: readonly string[], ctx: CommandContext): boolean {
+  const plan = PLANNERS[program];
+  if (plan === undefined) return false;
+  plan(args, ctx);
+  return true;
+}
+
+function parsed_(args: readonly string[], spec: OptionSpec, program: string, ctx: CommandContext): ParsedArgv | undefined {
+  const parsed = parseOptions(args, spec);
+  if (!parsed.ok) {
+    ctx.sink.ask(`\`${program} ${parsed.option}\` is not an option ORACLE follows`);
+    return undefined;
+  }
+  return parsed.value;
+}
+
+function each(operands: readonly string[], program: string, ctx: CommandContext, action: (path: string) => OracleAction): void {
+  if (operands.length === 0) {
+    ctx.sink.note(`\`${program}\` without an operand changes nothing`);
+    return;
+  }
+  for (const cwd of ctx.cwds) for (const operand of operands) ctx.sink.action(action(joinPath(cwd, operand)));
+}
+
+const basename = (path: string): string => path.replace(/\/+$/u, '').split('/').pop() ?? '';
+const dirname = (path: string): string => {
+  const trimmed = path.replace(/\/+$/u, '');
+  const cut = trimmed.lastIndexOf('/');
+  return cut <= 0 ? '/' : trimmed.slice(0, cut);
+};
+
+/** Where each source lands: `-t DIR`, several sources or a destination ending in `/` put every source inside it. */
+function destinations(parsed: ParsedArgv, ctx: CommandContext, program: string): { from: string; to: string }[] | undefined {
+  const target = optionValues(parsed, 't', 'target-directory');
+  const noTarget = hasOption(parsed, 'T', 'no-target-directory');
+  const operands = [...parsed.operands];
+  if (target.length > 1 || (target.length === 1 && noTarget)) {
+    ctx.sink.ask(`\`${program}\` with conflicting target options`);
+    return undefined;
+  }
+  const dest = target[0] ?? operands.pop();
+  if (dest === undefined || operands.length === 0) {
+    ctx.sink.ask(`\`${program}\` without a source and a destination`);
+    return undefined;
+  }
+  if (noTarget) {
+    ctx.sink.ask(`\`${program} -T\` is not followed`);
+    return undefined;
+  }
+  // One source onto a plain name lands on it, or inside it when it is a folder: the gate knows
+  // which (decide/landing.ts).
+  const inside = target.length === 1 || operands.length > 1 || dest.endsWith('/');
+  return operands.map((from) => ({ from, to: inside ? `${dest.replace(/\/+$/u, '')}/${basename(from)}` : dest }));
+}
+
+function transfer(args: readonly string[], ctx: CommandContext, what: { program: string; spec: OptionSpec; tool: 'fs.copy' | 'fs.move' }): void {
+  const parsed = parsed_(args, what.spec, what.program, ctx);
+  if (parsed === undefined) return;
+  const moves = destinations(parsed, ctx, what.program);
+  if (moves === undefined) return;
+  for (const cwd of ctx.cwds) for (const move of moves) ctx.sink.action({ tool: what.tool, args: { to: joinPath(cwd, move.to), from: joinPath(cwd, move.from) } });
+}
+
+/** `ln -s TARGET [LINK]`: the link is judged where it is made, its target where it leads. */
+function link(args: readonly string[], ctx: CommandContext): void {
+  const parsed = parsed_(args, LN, 'ln', ctx);
+  if (parsed === undefined) return;
+  if (!hasOption(parsed, 's', 'symbolic')) {
+    ctx.sink.ask('`ln` without `-s` makes a hard link, another name for the same file ORACLE does not follow');
+    return;
+  }
+  const operands = parsed.operands.length === 1 && optionValues(parsed, 't', 'target-directory').length === 0 ? [...parsed.operands, './'] : parsed.operands;
+  const placed = destinations({ ...parsed, operands }, ctx, 'ln');
+  if (placed === undefined) return;
+  for (const cwd of ctx.cwds) {
+    for (const { from: target, to } of placed) {
+      const at = joinPath(cwd, to);
+      // A relative target is read by the kernel from the link's own folder, not from the cwd.
+      ctx.sink.action({ tool: 'fs.link', args: { path: at, target: target.startsWith('/') ? target : joinPath(dirname(at), target) } });
+    }
+  }
+}
+
+/**
+ * sed reads files and prints; with `-i` it edits them in place (an fs.edit each, and a backup
+ * copy with `-i.bak`). Its script is read first: one that could write or run anything escalates.
+ */
+function sed(args: readonly string[], ctx: CommandContext): void {
+  const parsed = parsed_(args, SED, 'sed', ctx);
+  if (parsed === undefined) return;
+  if (hasOption(parsed, 'f', 'file')) {
+    ctx.sink.ask('`sed -f` runs a script from a file the analysis cannot see');
+    return;
+  }
+  const given = optionValues(parsed, 'e', 'expression');
+  const operands = [...parsed.operands];
+  const scripts = given.length > 0 ? given : operands.splice(0, 1);
+  if (scripts.length === 0) {
+    ctx.sink.ask('`sed` without a script');
+    return;
+  }
+  for (const script of scripts) {
+    const unsafe = unsafeSedCommand(script);
+    if (unsafe !== undefined) {
+      ctx.sink.ask(`this sed script has ${unsafe}`);
+      return;
+    }
+  }
+  const inPlace = [...(parsed.options.get('i') ?? []), ...(parsed.options.get('in-place') ?? [])];
+  if (inPlace.length === 0) {
+    if (operands.length === 0) ctx.sink.note('`sed` reads its standard input');
+    else each(operands, 'sed', ctx, (path) => ({ tool: 'fs.read', args: { path } }));
+    return;
+  }
+  if (operands.length === 0) {
+    ctx.sink.ask('`sed -i` without a file');
+    return;
+  }
+  const suffix = inPlace.find((v): v is string => typeof v === 'string' && v !== '');
+  if (suffix !== undefined && (suffix.includes('*') || suffix.includes('/'))) {
+    ctx.sink.ask(`\`sed -i${suffix}\` puts its backup somewhere the analysis does not follow`);
+    return;
+  }
+  for (const cwd of ctx.cwds) {
+    for (const operand of operands) {
+      const path = joinPath(cwd, operand);
+      if (suffix !== undefined) ctx.sink.action({ tool: 'fs.copy', args: { to: `${path}${suffix}`, from: path } });
+      ctx.sink.action({ tool: 'fs.edit', args: { path, program: 'sed', args: [...args] } });
+    }
+  }
+}
