@@ -2,6 +2,8 @@ import { decisionFromTier, deny, type Decision } from '../shared/decision.js';
 import { applyEdits, type TextEdit } from './core/hook/edits.js';
 import { provenanceOfResult } from './core/lifecycle/provenance-of.js';
 import type { CurrentText } from './toolhost/preview.js';
+import type { PlannedChange } from './toolhost/agent-changes.js';
+import { lookupTool } from './core/tools/registry.js';
 import { bumpTier, maxTier, type Tier } from '../shared/tiers.js';
 import type { ApprovalDesk } from './approval-desk.js';
 import type { Evaluation } from './core/decide/decide.js';
@@ -26,6 +28,8 @@ export interface CallRequest {
   readonly session: string | undefined;
   /** The one part is an Edit: it is judged as these edits applied to the file as it is now. */
   readonly edits?: readonly TextEdit[];
+  /** The agent's own id for this call (Claude Code's tool_use_id), which its report of the call's end names. */
+  readonly callId?: string;
 }
 
 export interface CallAnswer {
@@ -46,6 +50,10 @@ export interface CallDeps {
   readonly keepUndo: (realPath: string, content: string, actionId: string) => { readonly ok: true; readonly undoId: string } | { readonly ok: false; readonly reason: string };
   /** The current text at a resolved path (read by the toolhost: no final link, bounded, UTF-8). */
   readonly currentText: (realPath: string) => CurrentText;
+  /** Keeps what the paths a call changes hold now, for undo (toolhost/agent-changes.ts). */
+  readonly keepChanges: (changes: readonly PlannedChange[], meta: { readonly actionId: string; readonly call: string; readonly summary: string }) => { readonly ok: true; readonly id: string } | { readonly ok: false; readonly reason: string };
+  /** Forgets kept changes of a call that was not allowed after all. */
+  readonly dropChanges: (id: string) => void;
 }
 
 /**
@@ -66,8 +74,24 @@ export async function authorizeCall(deps: CallDeps, call: CallRequest, waitMs: n
     if (decision.decision === 'deny') return { allowed: false, reason: `${decision.code}: ${decision.reasons.join('; ')}` };
     judged.push(evaluation);
   }
+  // What the call will change is kept before it runs, so it can be undone; what cannot be kept
+  // is a person's call (a T1 change without its undo would be a lie, SPEC §1.6).
+  const changes = plannedChanges(judged, call);
+  let undo: { readonly ok: true; readonly id: string } | { readonly ok: false; readonly reason: string } | undefined;
+  if (changes.length > 0) undo = deps.keepChanges(changes, { actionId: actionIds[0] ?? '', call: call.callId ?? '', summary: summaryOf(call) });
+  const asked = undo?.ok === false ? { ...call, person: `ORACLE cannot keep what this changes for undo: ${undo.reason}` } : call;
+  const answer = await decideCall(deps, asked, { judged, actionIds, waitMs, agent });
+  if (undo?.ok !== true) return answer;
+  if (!answer.allowed) {
+    deps.dropChanges(undo.id);
+    return answer;
+  }
+  return { allowed: true, reason: `${answer.reason}; once it ran, undo with \`oracle undo ${undo.id}\`` };
+}
+
+async function decideCall(deps: CallDeps, call: CallRequest, kept: { judged: readonly Evaluation[]; actionIds: readonly string[]; waitMs: number; agent: string }): Promise<CallAnswer> {
+  const { judged, actionIds, waitMs, agent } = kept;
   const asking = judged.filter((e) => e.decision.decision === 'needs-approval');
-  const kept = { judged, actionIds };
   if (call.person === undefined && asking.length === 0) return allowCall(deps, call, kept, judged.map((e) => `${e.tool ?? '?'} ${e.decision.tier}: ${e.decision.reasons.join('; ')}`).join(' | ') || 'nothing to judge');
   // A single risky part on its own keeps its own card (and its scoped remembering).
   const single = call.person === undefined && asking.length === 1 && judged.length === 1 ? asking[0] : undefined;
@@ -157,4 +181,26 @@ function wholeCall(call: CallRequest, judged: readonly Evaluation[], tainted: bo
     paths: judged.flatMap((e) => e.paths).slice(0, 1),
     ...(call.session === undefined ? {} : { session: call.session }),
   };
+}
+
+/** The tools whose changes the agent's own runtime makes, and ORACLE keeps for undo beforehand. */
+const AGENT_CHANGES: ReadonlySet<string> = new Set(['fs.mkdir', 'fs.touch', 'fs.copy', 'fs.move', 'fs.link', 'fs.edit', 'fs.delete']);
+/** A Bash redirection (`> file`) is an fs.write whose content only the command knows: kept like a change. */
+const SHELL_TOOLS: ReadonlySet<string> = new Set(['Bash', 'Monitor']);
+
+function plannedChanges(judged: readonly Evaluation[], call: CallRequest): PlannedChange[] {
+  return judged.flatMap((e) => {
+    if (e.tool === null || !(AGENT_CHANGES.has(e.tool) || (e.tool === 'fs.write' && SHELL_TOOLS.has(call.agentTool)))) return [];
+    const contract = lookupTool(e.tool);
+    return e.paths.flatMap((p, i) => {
+      // Paths past the contract's are where a copy lands inside a folder (decide/landing.ts).
+      const access = contract?.paths[i]?.access ?? 'write';
+      return access === 'read' ? [] : [{ path: p.real, removes: access === 'delete' }];
+    });
+  });
+}
+
+function summaryOf(call: CallRequest): string {
+  const command = call.input['command'];
+  return typeof command === 'string' ? command : call.agentTool;
 }

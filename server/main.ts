@@ -19,6 +19,7 @@ import { parseBearer } from './core/credentials/token.js';
 import { openRuntime, type Runtime } from './runtime.js';
 import { loadAssets, pwaDirectory } from './adapters/pwa-assets.js';
 import { recentAuditRecords, verifyAuditHome } from './adapters/audit/read-log.js';
+import { undoTarget } from './toolhost/undo-store.js';
 
 export interface ServeOptions {
   readonly home?: string | undefined;
@@ -89,6 +90,9 @@ export async function startServer(options: ServeOptions): Promise<Running> {
           taint: (session, read) => {
             runtime.taint(session, read);
           },
+          confirm: (callId) => {
+            runtime.confirmCall(callId);
+          },
           record: (call) => runtime.recordCall(call, agent),
         },
         options.hookBudgetMs,
@@ -152,7 +156,7 @@ export async function startServer(options: ServeOptions): Promise<Running> {
           .list()
           .slice(-50)
           .reverse()
-          .map((r) => ({ id: r.id, kind: r.kind, target: r.kind === 'commit' ? r.repo : r.path, created_at: r.created_at, applied_at: runtime.toolhost.env.undo.appliedAt(r.id) ?? null })),
+          .map((r) => ({ id: r.id, kind: r.kind, target: undoTarget(r), created_at: r.created_at, applied_at: runtime.toolhost.env.undo.appliedAt(r.id) ?? null })),
       undo: (id) => runtime.undo(id),
       auditRecent: (limit) => recentAuditRecords(runtime.gate.home, limit),
       auditVerify: () => verifyAuditHome(runtime.gate.home),

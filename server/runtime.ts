@@ -9,6 +9,7 @@ import { openGate, type GateOptions, type GateState } from './gate.js';
 import { openToolhost, type Toolhost } from './toolhost/open.js';
 import { applyUndo } from './toolhost/undo.js';
 import { keepForUndo } from './toolhost/executors/fs.js';
+import { confirmChanges, keepChanges } from './toolhost/agent-changes.js';
 import { currentText } from './toolhost/preview.js';
 import type { ExecutionResult } from './toolhost/types.js';
 import { hostFacts } from './adapters/host.js';
@@ -64,6 +65,8 @@ export interface Runtime {
   recordCall(call: RecordedCall, agent: string): Promise<void>;
   /** Marks a session as having read foreign or external content (a PostToolUse report). */
   taint(session: string, read: readonly ProvenanceEntry[]): void;
+  /** The agent reports a call done (PostToolUse): its kept changes now know what it left. */
+  confirmCall(callId: string): boolean;
   /** The gate is stopping: every waiting caller is answered now (denied, "the gate stopped"). */
   stopWaiting(): void;
   close(): Promise<void>;
@@ -285,7 +288,25 @@ export async function openRuntime(options: GateOptions & { readonly actor: strin
       const evaluation = saved.evaluation;
       return runHeadless(null, { ...lifecycle(() => Promise.resolve(grant)), evaluate: () => evaluation, newActionId: () => saved.actionId });
     },
-    authorizeCall: (call, waitMs, agent) => authorizeCall({ mode: () => mode, judge, auditDecision, desk, currentText: (path) => currentText(path, EDIT_MAX_BYTES), keepUndo }, call, waitMs, agent),
+    authorizeCall: (call, waitMs, agent) =>
+      authorizeCall(
+        {
+          mode: () => mode,
+          judge,
+          auditDecision,
+          desk,
+          currentText: (path) => currentText(path, EDIT_MAX_BYTES),
+          keepUndo,
+          keepChanges: (changes, meta) => keepChanges(toolhost.env, { changes, ...meta }),
+          dropChanges: (id) => {
+            toolhost.env.undo.drop(id);
+          },
+        },
+        call,
+        waitMs,
+        agent,
+      ),
+    confirmCall: (callId) => confirmChanges(toolhost.env, callId),
     async recordCall(call, agent) {
       const args = { tool: call.agentTool, input: call.input };
       await audit.append({

@@ -1,14 +1,14 @@
 import type { Writable } from 'node:stream';
 import type { Runtime } from '../runtime.js';
+import { undoTarget } from '../toolhost/undo-store.js';
 
 /** `oracle undo list` and `oracle undo ID`: exit 0 when the undo applied, 1 when it was refused. */
 export async function runUndo(runtime: Runtime, what: string, out: Writable): Promise<number> {
   if (what === 'list') {
     const undo = runtime.toolhost.env.undo;
     for (const record of undo.list()) {
-      const target = record.kind === 'commit' ? record.repo : record.path;
       const applied = undo.appliedAt(record.id);
-      out.write(`${record.id}  ${record.created_at}  ${record.kind.padEnd(6)}  ${target}${applied === undefined ? '' : `  (undone ${applied})`}\n`);
+      out.write(`${record.id}  ${record.created_at}  ${record.kind.padEnd(6)}  ${undoTarget(record)}${applied === undefined ? '' : `  (undone ${applied})`}\n`);
     }
     return 0;
   }

@@ -20,6 +20,8 @@ export interface HookGate {
   readonly parse: ParseBashSync;
   authorizeCall(call: CallRequest, waitMs: number): Promise<CallAnswer>;
   taint(session: string, read: readonly ProvenanceEntry[]): void;
+  /** The agent reports the call `callId` done (PostToolUse): what it changed is now undoable. */
+  confirm(callId: string): void;
   /** Audits the answer to one call (every answer, asks included); rejects when it cannot be written. */
   record(call: RecordedCall): Promise<void>;
   /** The user's home, for `~` in commands. */
@@ -45,6 +47,7 @@ export async function answerHook(payload: unknown, gate: HookGate, budgetMs = HO
     if (p.hook_event_name === 'PostToolUse') {
       const read = readProvenance(p);
       if (read.length > 0 && session !== undefined) gate.taint(session, read);
+      if (typeof p.tool_use_id === 'string' && p.tool_use_id.length <= 256) gate.confirm(p.tool_use_id);
       return { output: {} };
     }
     if (p.hook_event_name !== 'PreToolUse') return await refused(gate, 'ORACLE answers PreToolUse and PostToolUse only', session);
@@ -101,7 +104,8 @@ async function judge(payload: HookPayload, session: string | undefined, gate: Ho
   // With nobody to ask, Claude Code's own prompt is the only person there is.
   if (person !== undefined && !gate.canAsk) return { decision: 'ask', reason: `ORACLE: ${person}; no ORACLE gate is running to ask your phone or desktop` };
   const parts = actions.map((a) => ({ ...a, ...(cwd === undefined ? {} : { cwd }), ...(session === undefined ? {} : { session }) }));
-  const answer = await gate.authorizeCall({ agentTool, input, parts, person, session, ...(edits === undefined ? {} : { edits }) }, budgetMs);
+  const callId = typeof payload.tool_use_id === 'string' && payload.tool_use_id.length <= 256 ? payload.tool_use_id : undefined;
+  const answer = await gate.authorizeCall({ agentTool, input, parts, person, session, ...(edits === undefined ? {} : { edits }), ...(callId === undefined ? {} : { callId }) }, budgetMs);
   const note = mapped.kind === 'allow' ? mapped.reason : answer.reason;
   return { decision: answer.allowed ? 'allow' : 'deny', reason: `ORACLE: ${answer.allowed ? note : answer.reason}` };
 }

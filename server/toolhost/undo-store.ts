@@ -25,6 +25,20 @@ export type UndoRecord =
     }
   | {
       readonly id: string;
+      readonly kind: 'change';
+      readonly action_id: string;
+      readonly created_at: string;
+      /** What the agent ran (`mkdir -p src/utils`), for the list. */
+      readonly summary: string;
+      /** The agent's id for the call (Claude Code's tool_use_id), whose PostToolUse confirms it. */
+      readonly call: string;
+      /** Every path the call changes, in the order it was judged; restored in reverse. */
+      readonly entries: readonly ChangeEntry[];
+      /** What each path held once the call ran, set when the agent reports it finished. */
+      readonly after?: readonly string[];
+    }
+  | {
+      readonly id: string;
       readonly kind: 'commit';
       readonly action_id: string;
       readonly created_at: string;
@@ -33,3 +47,27 @@ export type UndoRecord =
       readonly before: string | null;
       readonly after: string;
     };
+
+/** One path a change touches, as it was before: its digest, and what undo needs to put it back. */
+export interface ChangeEntry {
+  readonly path: string;
+  readonly before: 'missing' | 'file' | 'dir' | 'link';
+  /** treeDigest of the path before the change (names, types, contents). */
+  readonly digest: string;
+  /** A copy kept in the undo store (`<id>.<n>.keep`), for a file or a tree the change removes or replaces. */
+  readonly kept?: string;
+  readonly link?: string;
+}
+
+/** What an undo record is about, as a person reads it in a list. */
+export function undoTarget(record: UndoRecord): string {
+  switch (record.kind) {
+    case 'commit':
+      return record.repo;
+    case 'change':
+      return `${record.summary}${record.after === undefined ? '  (not reported done)' : ''}`;
+    case 'write':
+    case 'delete':
+      return record.path;
+  }
+}

@@ -1,5 +1,6 @@
 import { commitFile, moveTree, probe, readNoFollow, removeFile, sha256Bytes, treeDigest } from '../adapters/agent/files.js';
 import { canonicalize } from '../core/paths/canonicalize.js';
+import { undoChange } from './agent-changes.js';
 import type { ToolhostEnv } from './env.js';
 import { gitHead, gitSoftReset } from './executors/git.js';
 import { failed, type ExecutionResult, type PreparedAction } from './types.js';
@@ -15,15 +16,18 @@ export async function applyUndo(id: string, env: ToolhostEnv): Promise<Execution
   if (record === undefined) return failed('UNDO_UNAVAILABLE', `no undo record \`${id}\``);
   const applied = env.undo.appliedAt(id);
   if (applied !== undefined) return failed('UNDO_UNAVAILABLE', `undo \`${id}\` was already applied at ${applied}`);
-  const target = record.kind === 'commit' ? record.repo : record.path;
-  const scoped = canonicalize(target, env.gate, { cwd: undefined, access: 'write' });
-  if (!scoped.ok) return failed('NOT_ALLOWED', `the gate refuses \`${target}\` now: ${scoped.reason}`);
-  const result = await undoOne(record, env, scoped.value);
+  const targets = record.kind === 'commit' ? [record.repo] : record.kind === 'change' ? record.entries.map((e) => e.path) : [record.path];
+  const scoped = targets.map((target) => ({ target, scoped: canonicalize(target, env.gate, { cwd: undefined, access: record.kind === 'change' ? 'delete' : 'write' }) }));
+  const refused = scoped.find((s) => !s.scoped.ok);
+  if (refused !== undefined && !refused.scoped.ok) return failed('NOT_ALLOWED', `the gate refuses \`${refused.target}\` now: ${refused.scoped.reason}`);
+  const first = scoped[0]?.scoped;
+  if (first?.ok !== true) return failed('UNDO_UNAVAILABLE', 'the undo record names no path');
+  const result = record.kind === 'change' ? undoChange(record) : await undoOne(record, env, first.value);
   if (result.ok) env.undo.markApplied(id, env.now().toISOString());
   return result;
 }
 
-async function undoOne(record: UndoRecord, env: ToolhostEnv, scoped: PreparedAction['paths'][number]): Promise<ExecutionResult> {
+async function undoOne(record: Exclude<UndoRecord, { kind: 'change' }>, env: ToolhostEnv, scoped: PreparedAction['paths'][number]): Promise<ExecutionResult> {
   switch (record.kind) {
     case 'write': {
       const now = probe(record.path);

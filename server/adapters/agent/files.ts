@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, constants, cpSync, fsyncSync, lstatSync, mkdirSync, openSync, readdirSync, readlinkSync, readSync, renameSync, rmSync, fstatSync, writeSync } from 'node:fs';
+import { closeSync, constants, cpSync, fsyncSync, lstatSync, mkdirSync, openSync, readdirSync, readlinkSync, readSync, renameSync, rmSync, fstatSync, symlinkSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
 /**
@@ -178,4 +178,45 @@ export function treeDigest(path: string): string {
   };
   walk(path, '.');
   return `sha256:${hash.digest('hex')}`;
+}
+
+/** What a symbolic link at `path` points to (undefined when it is not a link). */
+export function linkTargetOf(path: string): string | undefined {
+  return probe(path) === 'link' ? readlinkSync(path) : undefined;
+}
+
+/**
+ * Copies a file or a whole tree for undo, links kept as links, and gives up (removing what it
+ * copied) past `limits`: keeping a copy must never cost more than the change it guards.
+ */
+export function copyTreeBounded(from: string, to: string, limits: { readonly entries: number; readonly bytes: number }): boolean {
+  let entries = 0;
+  let bytes = 0;
+  const fits = (p: string): boolean => {
+    entries += 1;
+    if (entries > limits.entries) return false;
+    const stat = lstatSync(p);
+    bytes += stat.isFile() ? stat.size : 0;
+    if (bytes > limits.bytes) return false;
+    return !stat.isDirectory() || readdirSync(p).every((name) => fits(join(p, name)));
+  };
+  if (!fits(from)) return false;
+  mkdirSync(dirname(to), { recursive: true, mode: 0o700 });
+  cpSync(from, to, { recursive: true, verbatimSymlinks: true, errorOnExist: true, force: false, preserveTimestamps: true });
+  return true;
+}
+
+/** Removes whatever is at `path` (a file, a link, a whole tree); nothing there is fine. */
+export function removeAny(path: string): void {
+  rmSync(path, { recursive: true, force: true });
+}
+
+/** Puts back what undo kept: a copied file or tree moved into place, or a link made again. */
+export function restoreKept(path: string, kept: { readonly copy: string } | { readonly link: string }): void {
+  if ('copy' in kept) {
+    moveTree(kept.copy, path);
+    return;
+  }
+  mkdirSync(dirname(path), { recursive: true });
+  symlinkSync(kept.link, path);
 }

@@ -1,5 +1,5 @@
-import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { UndoRecord } from '../../toolhost/undo-store.js';
 import { commitFile, readNoFollow } from './files.js';
@@ -23,6 +23,29 @@ export class UndoFiles {
   /** Where a delete moves what it deletes. */
   trashPath(id: string): string {
     return join(this.dir, `${id}.trash`);
+  }
+
+  /** Where entry `index` of change `id` keeps its copy. */
+  keptPath(id: string, index: number): string {
+    return join(this.dir, `${id}.${String(index)}.keep`);
+  }
+
+  /** Links an agent's call id to the change record it confirms. */
+  bindCall(call: string, id: string): void {
+    commitFile(join(this.dir, `${callKey(call)}.call`), Buffer.from(id, 'utf8'), 0o600);
+  }
+
+  byCall(call: string): string | undefined {
+    const path = join(this.dir, `${callKey(call)}.call`);
+    return existsSync(path) ? readFileSync(path, 'utf8') : undefined;
+  }
+
+  /** Forgets a change that never ran (its call was not allowed): record, copies and binding. */
+  drop(id: string): void {
+    const record = this.get(id);
+    if (record === undefined) return;
+    for (const name of readdirSync(this.dir)) if (name.startsWith(`${id}.`)) rmSync(join(this.dir, name), { recursive: true, force: true });
+    if (record.kind === 'change' && record.call !== '') rmSync(join(this.dir, `${callKey(record.call)}.call`), { force: true });
   }
 
   save(record: UndoRecord, previous?: Uint8Array): void {
@@ -58,3 +81,5 @@ export class UndoFiles {
       .sort((a, b) => a.created_at.localeCompare(b.created_at));
   }
 }
+
+const callKey = (call: string): string => `call_${createHash('sha256').update(call).digest('hex').slice(0, 32)}`;

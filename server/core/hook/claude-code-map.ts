@@ -15,6 +15,7 @@ export interface HookPayload {
   readonly tool_name?: unknown;
   readonly tool_input?: unknown;
   readonly tool_response?: unknown;
+  readonly tool_use_id?: unknown;
 }
 
 export interface GateAction {
@@ -194,5 +195,8 @@ export function readProvenance(payload: HookPayload): ProvenanceEntry[] {
   return [];
 }
 
-/** The tools whose PostToolUse call can taint the session (the matcher `oracle integrate` writes). */
-export const POST_TOOL_MATCHER = 'Read|WebFetch|WebSearch|mcp__.*';
+/**
+ * The tools whose PostToolUse call ORACLE needs (the matcher `oracle integrate` writes): those that
+ * can taint the session, and Bash, whose report of a finished call makes its kept changes undoable.
+ */
+export const POST_TOOL_MATCHER = 'Bash|Read|WebFetch|WebSearch|mcp__.*';

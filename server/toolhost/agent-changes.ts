@@ -1,0 +1,101 @@
+import { copyTreeBounded, linkTargetOf, probe, removeAny, restoreKept, treeDigest } from '../adapters/agent/files.js';
+import type { ToolhostEnv } from './env.js';
+import { failed, type ExecutionResult } from './types.js';
+import type { ChangeEntry, UndoRecord } from './undo-store.js';
+
+/**
+ * Undo for changes an agent's own runtime makes once the gate allowed them (Claude Code's Bash:
+ * mkdir, touch, cp, mv, rm, ln -s, sed -i; SPEC §1.6 "reversibility beats permission"). Before
+ * the agent runs the call, what each path holds is kept; when the agent reports the call done
+ * (PostToolUse), what each path holds then is recorded; an undo puts every path back only while
+ * all of them still hold exactly that, so it never clobbers later work.
+ */
+export interface PlannedChange {
+  readonly path: string;
+  /** The change may delete or replace what is there (rm, mv's source): a folder is copied whole. */
+  readonly removes: boolean;
+}
+
+/** A tree larger than this is not copied for undo; the call then needs a person instead. */
+const MAX_KEPT_ENTRIES = 5_000;
+
+type Kept = { readonly ok: true; readonly id: string } | { readonly ok: false; readonly reason: string };
+
+export function keepChanges(env: ToolhostEnv, what: { readonly changes: readonly PlannedChange[]; readonly actionId: string; readonly call: string; readonly summary: string }): Kept {
+  const id = env.undo.newId();
+  const entries: ChangeEntry[] = [];
+  const seen = new Set<string>();
+  try {
+    for (const change of what.changes) {
+      const path = topmostMissing(change.path);
+      if (seen.has(path)) continue;
+      seen.add(path);
+      const kind = probe(path);
+      if (kind === 'other') return drop(env, id, `\`${path}\` is neither a file, a folder nor a link`);
+      const entry: ChangeEntry = { path, before: kind, digest: stateDigest(path, kind, change.removes) };
+      if (kind === 'file' || (kind === 'dir' && change.removes)) {
+        const kept = env.undo.keptPath(id, entries.length);
+        if (!copyTreeBounded(path, kept, { entries: MAX_KEPT_ENTRIES, bytes: env.limits.maxUndoBytes })) return drop(env, id, `\`${path}\` is too large to keep for undo`);
+        entries.push({ ...entry, kept });
+      } else if (kind === 'link') entries.push({ ...entry, link: linkTargetOf(path) ?? '' });
+      else entries.push(entry);
+    }
+    env.undo.save({ id, kind: 'change', action_id: what.actionId, created_at: env.now().toISOString(), summary: what.summary.slice(0, 500), call: what.call, entries });
+    if (what.call !== '') env.undo.bindCall(what.call, id);
+    return { ok: true, id };
+  } catch (e) {
+    return drop(env, id, e instanceof Error ? e.message : 'the undo store refused it');
+  }
+}
+
+function drop(env: ToolhostEnv, id: string, reason: string): Kept {
+  env.undo.drop(id);
+  return { ok: false, reason };
+}
+
+/** The agent reports the call done: what every path holds now is what an undo will expect. */
+export function confirmChanges(env: ToolhostEnv, call: string): boolean {
+  const id = env.undo.byCall(call);
+  const record = id === undefined ? undefined : env.undo.get(id);
+  if (record?.kind !== 'change' || record.after !== undefined) return false;
+  env.undo.save({ ...record, after: record.entries.map((e) => stateDigest(e.path, probe(e.path), deep(e))) });
+  return true;
+}
+
+export function undoChange(record: Extract<UndoRecord, { kind: 'change' }>): ExecutionResult {
+  const after = record.after;
+  if (after === undefined) return failed('UNDO_UNAVAILABLE', 'the agent never reported this call as done, so ORACLE cannot tell what it changed; undo refused');
+  // INVARIANT: every path is checked before any is touched: an undo applies whole or not at all.
+  for (const [i, entry] of record.entries.entries()) {
+    if (stateDigest(entry.path, probe(entry.path), deep(entry)) !== after[i]) return failed('UNDO_UNAVAILABLE', `\`${entry.path}\` changed since \`${record.summary}\`; undo refused`);
+  }
+  for (const entry of [...record.entries].reverse()) {
+    if (entry.before === 'dir' && entry.kept === undefined) continue; // a folder that stayed; what went inside has its own entries
+    removeAny(entry.path);
+    if (entry.kept !== undefined) restoreKept(entry.path, { copy: entry.kept });
+    else if (entry.link !== undefined) restoreKept(entry.path, { link: entry.link });
+  }
+  return { ok: true, output: { restored: record.entries.map((e) => e.path) } };
+}
+
+const deep = (entry: ChangeEntry): boolean => entry.before !== 'dir' || entry.kept !== undefined;
+
+/**
+ * A path's state, to see whether it moved on: the whole tree for what the change made or removes,
+ * only "a folder" for a folder that stays (its contents are not this change's to judge).
+ */
+function stateDigest(path: string, kind: ReturnType<typeof probe>, whole: boolean): string {
+  if (kind === 'dir' && !whole) return 'dir';
+  if (kind === 'link') return `link:${linkTargetOf(path) ?? ''}`;
+  return treeDigest(path);
+}
+
+/** `mkdir -p a/b/c` with only `a` missing makes `a`: undo removes from there. */
+function topmostMissing(path: string): string {
+  let top = path.replace(/\/+$/u, '');
+  for (;;) {
+    const parent = top.slice(0, top.lastIndexOf('/'));
+    if (parent === '' || probe(top) !== 'missing' || probe(parent) !== 'missing') return top;
+    top = parent;
+  }
+}
