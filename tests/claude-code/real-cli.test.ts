@@ -119,7 +119,7 @@ beforeAll(async () => {
     for (const f of [`old-${kind}.txt`, `p1-${kind}.txt`, `p2-${kind}.txt`]) tree.file(`home/projects/app/src/${f}`, 'x\n');
   }
   // The shipped default policy, with `~` being this scratch HOME (the gate runs in this process);
-  // `rm` is not listed there, so `programs.default: confirm` makes every use a person's call.
+  // `rm` is a delete, and a delete in a project is a person's call (SPEC §4).
   policy = join(tree.root, 'policy.yaml');
   writeFileSync(policy, readFileSync(join(REPO, 'config', 'policy.yaml'), 'utf8').replaceAll('"~/', `"${home}/`));
   api = await startMessagesApi(scripts());
@@ -176,9 +176,9 @@ describe.each(KINDS)('the real Claude Code CLI with the %s hook', (kind) => {
 
   it('waits for the phone: a T2 delete runs once the phone approves the exact command', async () => {
     const done = claude(`APPROVE-${kind}`);
-    const card = await phone.card('exec.run');
-    // The exact argv that will run, in the working directory it will run in.
-    expect(card.preview).toMatchObject({ args: { args: [`src/old-${kind}.txt`], cwd: project } });
+    const card = await phone.card('fs.delete');
+    // The exact file that will go (a delete in a project is a person's call, SPEC §4).
+    expect(card.preview).toMatchObject({ args: { path: join(project, 'src', `old-${kind}.txt`) } });
     expect((await phone.approve(card)).status).toBe(200);
     expect((await done).map((r) => r.isError)).toEqual([false]);
     expect(existsSync(join(project, 'src', `old-${kind}.txt`))).toBe(false);
@@ -217,10 +217,10 @@ describe.each(KINDS)('the real Claude Code CLI with the %s hook', (kind) => {
     const denied = claude(`TWO-DENY-${kind}`);
     const card = await phone.card(CALL_TOOL);
     expect((await phone.pending()).length).toBe(1);
-    const parts = (card.preview['args'] as { parts: { tool: string; tier: string; args: { args: string[] } }[] }).parts;
-    expect(parts.map((p) => [p.tool, p.tier, p.args.args])).toEqual([
-      ['exec.run', 'T2', [`src/p1-${kind}.txt`]],
-      ['exec.run', 'T2', [`src/p2-${kind}.txt`]],
+    const parts = (card.preview['args'] as { parts: { tool: string; tier: string; args: { path: string } }[] }).parts;
+    expect(parts.map((p) => [p.tool, p.tier, p.args.path])).toEqual([
+      ['fs.delete', 'T2', join(project, 'src', `p1-${kind}.txt`)],
+      ['fs.delete', 'T2', join(project, 'src', `p2-${kind}.txt`)],
     ]);
     expect((await phone.deny(card, 'keep both')).status).toBe(200);
     const [result] = await denied;

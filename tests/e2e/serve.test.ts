@@ -105,11 +105,11 @@ describe('oracle serve stopping (SIGTERM) with a Claude Code call waiting for a 
     const home = tree.dir('home');
     const app = tree.dir('projects/app');
     const policy = join(tree.root, 'policy.yaml');
-    writeFileSync(policy, `scopes:\n  projects: { roots: [{ path: "${tree.root}/projects", mode: rw }] }\nprograms:\n  rm: {}\nprincipals:\n  agents:\n    claude-code: { capabilities: [fs.read, proc.spawn] }\n`);
+    writeFileSync(policy, `scopes:\n  projects: { roots: [{ path: "${tree.root}/projects", mode: rw }] }\nprograms:\n  make: {}\nprincipals:\n  agents:\n    claude-code: { capabilities: [fs.read, proc.spawn] }\n`);
     const serve = spawn(process.execPath, [ORACLE_BIN, 'serve', '--port', '0', '--home', home, '--policy', policy], { stdio: ['ignore', 'pipe', 'pipe'] });
     await started(serve);
     expect((await runOracle(['integrate', 'claude-code', '--project', app, '--home', home, '--policy', policy])).code).toBe(0);
-    const hook = runOracle(['hook', 'claude-code', '--home', home], JSON.stringify({ hook_event_name: 'PreToolUse', session_id: 's', cwd: app, tool_name: 'Bash', tool_input: { command: 'rm a.txt' } }));
+    const hook = runOracle(['hook', 'claude-code', '--home', home], JSON.stringify({ hook_event_name: 'PreToolUse', session_id: 's', cwd: app, tool_name: 'Bash', tool_input: { command: 'make a' } }));
     // The card is waiting once it is in the approvals file.
     for (let i = 0; i < 200 && !readFileSync(join(home, 'data', 'approvals.json'), 'utf8').includes('"pending"'); i++) await new Promise((r) => setTimeout(r, 25));
     const exited = new Promise<number | null>((resolve) => serve.on('exit', resolve));

@@ -64,14 +64,33 @@ describe('undo of the file tools Claude Code runs itself', () => {
     const run = await runOracle(['hook', 'claude-code', '--home', oracleHome, '--policy', policy], JSON.stringify({ session_id: 's', cwd: app, hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: { command }, tool_response: {}, tool_use_id: id }));
     expect(run.code, run.stderr).toBe(0);
   };
-  /** What Claude Code does once the hook allows: the command, in a real bash, in the project. */
-  const bash = (command: string): void => {
-    const run = spawnSync('bash', ['-c', command], { cwd: app, encoding: 'utf8' });
-    expect(run.status, run.stderr).toBe(0);
+  /**
+   * What Claude Code's Bash does once the hook allows: the same programs, real coreutils, in the
+   * project (run as argv here: the suite never spawns a shell, tests/arch/no-shell.test.ts).
+   */
+  const runAll = (argvs: readonly (readonly string[])[]): void => {
+    for (const [program = '', ...args] of argvs) {
+      if (program === '>') {
+        writeFileSync(join(app, args[0] ?? ''), `${args[1] ?? ''}\n`);
+        continue;
+      }
+      const run = spawnSync(program, args, { cwd: app, encoding: 'utf8' });
+      expect(run.status, run.stderr).toBe(0);
+    }
   };
   const undoId = (reason: string): string => /oracle undo (un_[0-9a-f]{24})/u.exec(reason)?.[1] ?? '';
 
   const WORK = "mkdir -p src/utils/deep && cp README.md src/utils/r.md && mv a.txt b.txt && rm -rf build && sed -i 's/one/two/' c.txt && ln -s ../README.md src/link && touch new.txt && echo hi > out.txt";
+  const WORK_ARGV = [
+    ['mkdir', '-p', 'src/utils/deep'],
+    ['cp', 'README.md', 'src/utils/r.md'],
+    ['mv', 'a.txt', 'b.txt'],
+    ['rm', '-rf', 'build'],
+    ['sed', '-i', 's/one/two/', 'c.txt'],
+    ['ln', '-s', '../README.md', 'src/link'],
+    ['touch', 'new.txt'],
+    ['>', 'out.txt', 'hi'],
+  ];
 
   it('puts back everything a whole command changed, once it reported done', async () => {
     fresh();
@@ -80,7 +99,7 @@ describe('undo of the file tools Claude Code runs itself', () => {
     expect(answer.permissionDecision, answer.permissionDecisionReason).toBe('allow');
     const id = undoId(answer.permissionDecisionReason);
     expect(id).not.toBe('');
-    bash(WORK);
+    runAll(WORK_ARGV);
     expect(snapshot()).not.toEqual(before);
     // Not reported done yet: ORACLE cannot tell what it left, so it will not guess.
     const early = await runOracle(['undo', id, '--home', oracleHome, '--policy', policy]);
@@ -102,7 +121,10 @@ describe('undo of the file tools Claude Code runs itself', () => {
     const command = "mv a.txt b.txt && sed -i 's/one/two/' c.txt";
     const answer = await pre(command, 'tu-2');
     const id = undoId(answer.permissionDecisionReason);
-    bash(command);
+    runAll([
+      ['mv', 'a.txt', 'b.txt'],
+      ['sed', '-i', 's/one/two/', 'c.txt'],
+    ]);
     await post(command, 'tu-2');
     writeFileSync(join(app, 'c.txt'), 'later work\n');
     const after = snapshot();
