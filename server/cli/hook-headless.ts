@@ -1,4 +1,5 @@
 import { homedir } from 'node:os';
+import { setFlagsFromString } from 'node:v8';
 import { loadBashParser } from '../adapters/bash-parser.js';
 import { answerHook, type HookAnswer } from '../hook/claude-code.js';
 import { openRuntime, type Runtime } from '../runtime.js';
@@ -9,6 +10,11 @@ import { openRuntime, type Runtime } from '../runtime.js';
  * Claude Code's own prompt), and the answer says a running gate would ask the phone.
  */
 export async function answerHeadless(payload: unknown, where: { home: string; policy: string | undefined; agent: string }): Promise<HookAnswer> {
+  // This process parses one command and exits: V8's background re-compilation of the parser's
+  // WebAssembly with its optimising tier only costs CPU and holds the exit back (a headless Bash
+  // call went from ~1.3 s to ~0.7 s here), so the baseline compiler alone runs it. The
+  // long-running gate keeps tier-up.
+  setFlagsFromString('--liftoff-only');
   const parse = await loadBashParser();
   const runtime = await openWithRetry(where.home, where.policy, where.agent);
   try {
