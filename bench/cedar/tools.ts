@@ -14,16 +14,21 @@ export const EXEC_TOOLS = ['exec.run', 'exec.run_with_secrets'] as const;
 
 type Access = 'read' | 'write' | 'delete';
 
-/** The access of a tool's path arguments; a tool whose path arguments differ would need two actions. */
+/**
+ * The tools the reference translates: those whose path arguments share one access. The changes an
+ * agent's own runtime makes (fs.copy, fs.move, fs.link: a source read or deleted, a destination
+ * written) would each need two Cedar actions; the corpus has none of them, so they are left out
+ * of the comparison rather than stated wrongly.
+ */
+const TRANSLATED = allTools().filter((t) => new Set(t.paths.map((p) => p.access)).size <= 1);
+
+/** The access of a translated tool's path arguments. */
 function pathAccess(contract: ToolContract): Access | undefined {
-  const accesses = new Set(contract.paths.map((p) => p.access));
-  if (accesses.size > 1) throw new TypeError(`${contract.name} mixes path accesses; give each its own Cedar action`);
-  return [...accesses][0];
+  return contract.paths[0]?.access;
 }
 
 function withPaths(...accesses: readonly Access[]): string[] {
-  return allTools()
-    .filter((t) => {
+  return TRANSLATED.filter((t) => {
       const access = pathAccess(t);
       return access !== undefined && accesses.includes(access);
     })
@@ -41,7 +46,7 @@ const GROUPS: ReadonlyMap<string, readonly string[]> = new Map<string, readonly 
   ['fs', ['fs.read', 'fs.list', 'fs.write', 'fs.delete']],
   ['git', ['git.status', 'git.diff', 'git.log', 'git.commit', 'git.push']],
   ['desktop', ['input.synth', 'sys.settings']],
-  ...CAPABILITIES.map((c): [string, string[]] => [`needs.${c}`, allTools().filter((t) => t.capabilities.includes(c)).map((t) => t.name)]),
+  ...CAPABILITIES.map((c): [string, string[]] => [`needs.${c}`, TRANSLATED.filter((t) => t.capabilities.includes(c)).map((t) => t.name)]),
 ]);
 
 /** A policy head's action constraint: one tool, or a group. */
