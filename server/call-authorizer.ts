@@ -35,13 +35,19 @@ export interface CallRequest {
 export interface CallAnswer {
   readonly allowed: boolean;
   readonly reason: string;
+  /**
+   * Settles once every decision record of the call is durable; rejects if one could not be
+   * written. The caller sends no answer before it settles (a record that cannot be written
+   * denies), so its own record of the answer can join the same group commit.
+   */
+  readonly durable?: Promise<unknown>;
 }
 
 export interface CallDeps {
   readonly mode: () => GateMode;
   readonly judge: (action: unknown, agent: string) => Evaluation;
-  /** Audits one part's decision; resolves with the action id it minted. */
-  readonly auditDecision: (evaluation: Evaluation, agent: string) => Promise<string>;
+  /** Audits one part's decision: the action id it minted, and the record's durability. */
+  readonly auditDecision: (evaluation: Evaluation, agent: string) => { readonly actionId: string; readonly durable: Promise<unknown> };
   readonly desk: ApprovalDesk;
   /**
    * Keeps what a file holds before the agent's own runtime writes `content` there, for undo (the
@@ -64,12 +70,30 @@ export interface CallDeps {
  */
 export async function authorizeCall(deps: CallDeps, call: CallRequest, waitMs: number, agent: string): Promise<CallAnswer> {
   if (deps.mode() === 'halted') return { allowed: false, reason: 'HALTED: the gate is halted; nothing runs until a person resumes it from the desktop or `oracle resume`' };
+  const durables: Promise<unknown>[] = [];
+  const tracked: CallDeps = {
+    ...deps,
+    auditDecision: (evaluation, who) => {
+      const audited = deps.auditDecision(evaluation, who);
+      durables.push(audited.durable);
+      return audited;
+    },
+  };
+  const answer = await authorizeParts(tracked, call, { waitMs, agent, durables });
+  const durable = Promise.all(durables);
+  // Whoever holds the answer awaits this; a caller that does not must not crash the gate with it.
+  durable.catch(() => undefined);
+  return { ...answer, durable };
+}
+
+async function authorizeParts(deps: CallDeps, call: CallRequest, how: { waitMs: number; agent: string; durables: readonly Promise<unknown>[] }): Promise<CallAnswer> {
+  const { waitMs, agent, durables } = how;
   const judged: Evaluation[] = [];
   const actionIds: string[] = [];
   for (const part of call.parts) {
     const first = deps.judge(part, agent);
     const evaluation = call.edits === undefined || first.decision.decision === 'deny' ? first : asEdited(deps, { part, judged: first, edits: call.edits, agent });
-    actionIds.push(await deps.auditDecision(evaluation, agent));
+    actionIds.push(deps.auditDecision(evaluation, agent).actionId);
     const { decision } = evaluation;
     if (decision.decision === 'deny') return { allowed: false, reason: `${decision.code}: ${decision.reasons.join('; ')}` };
     judged.push(evaluation);
@@ -80,7 +104,7 @@ export async function authorizeCall(deps: CallDeps, call: CallRequest, waitMs: n
   let undo: { readonly ok: true; readonly id: string } | { readonly ok: false; readonly reason: string } | undefined;
   if (changes.length > 0) undo = deps.keepChanges(changes, { actionId: actionIds[0] ?? '', call: call.callId ?? '', summary: summaryOf(call) });
   const asked = undo?.ok === false ? { ...call, person: `ORACLE cannot keep what this changes for undo: ${undo.reason}` } : call;
-  const answer = await decideCall(deps, asked, { judged, actionIds, waitMs, agent });
+  const answer = await decideCall(deps, asked, { judged, actionIds, waitMs, agent, durables });
   if (undo?.ok !== true) return answer;
   if (!answer.allowed) {
     deps.dropChanges(undo.id);
@@ -89,7 +113,7 @@ export async function authorizeCall(deps: CallDeps, call: CallRequest, waitMs: n
   return { allowed: true, reason: `${answer.reason}; once it ran, undo with \`oracle undo ${undo.id}\`` };
 }
 
-async function decideCall(deps: CallDeps, call: CallRequest, kept: { judged: readonly Evaluation[]; actionIds: readonly string[]; waitMs: number; agent: string }): Promise<CallAnswer> {
+async function decideCall(deps: CallDeps, call: CallRequest, kept: { judged: readonly Evaluation[]; actionIds: readonly string[]; waitMs: number; agent: string; durables: readonly Promise<unknown>[] }): Promise<CallAnswer> {
   const { judged, actionIds, waitMs, agent } = kept;
   const asking = judged.filter((e) => e.decision.decision === 'needs-approval');
   if (call.person === undefined && asking.length === 0) return allowCall(deps, call, kept, judged.map((e) => `${e.tool ?? '?'} ${e.decision.tier}: ${e.decision.reasons.join('; ')}`).join(' | ') || 'nothing to judge');
@@ -101,7 +125,9 @@ async function decideCall(deps: CallDeps, call: CallRequest, kept: { judged: rea
   // Nobody can be asked (no gate running, SPEC §12): no card that nobody would see.
   if (waitMs <= 0) return { allowed: false, reason: `${decision.tier} needs a person and no ORACLE gate is running to ask one (start \`oracle serve --lan\`): ${decision.reasons.join('; ')}` };
   // The card's own decision record for a whole call; a single part already has its record.
-  const actionId = single === undefined ? await deps.auditDecision(evaluation, agent) : (actionIds[0] ?? '');
+  const actionId = single === undefined ? deps.auditDecision(evaluation, agent).actionId : (actionIds[0] ?? '');
+  // INVARIANT: a person is asked only about decisions already durable in the audit log.
+  await Promise.all(kept.durables);
   const grant = await deps.desk.obtain(evaluation, actionId, { waitMs, project: evaluation.paths[0]?.root.real ?? null, agent });
   switch (grant.kind) {
     case 'pending':

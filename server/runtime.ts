@@ -232,10 +232,10 @@ export async function openRuntime(options: GateOptions & { readonly actor: strin
   };
 
   /** The decision record of an action its caller executes itself (the hook's agents). */
-  const auditDecision = async (evaluation: Evaluation, actor: string): Promise<string> => {
+  const auditDecision = (evaluation: Evaluation, actor: string): { actionId: string; durable: Promise<unknown> } => {
     const { decision, tool, args } = evaluation;
     const actionId = `ac_${randomBytes(12).toString('hex')}`;
-    await audit.append({
+    const durable = audit.append({
       kind: 'decision',
       ts: now().toISOString(),
       actor,
@@ -250,7 +250,7 @@ export async function openRuntime(options: GateOptions & { readonly actor: strin
       reasons: decision.reasons,
       outcome: 'caller-executes',
     });
-    return actionId;
+    return { actionId, durable };
   };
 
   const runtime: Runtime = {

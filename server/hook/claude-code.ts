@@ -51,9 +51,10 @@ export async function answerHook(payload: unknown, gate: HookGate, budgetMs = HO
       return { output: {} };
     }
     if (p.hook_event_name !== 'PreToolUse') return await refused(gate, 'ORACLE answers PreToolUse and PostToolUse only', session);
-    const verdict = await judge(p, session, gate, budgetMs);
-    // Every answer is audited before Claude Code sees it; a record that cannot be written denies.
-    await gate.record({ agentTool: typeof p.tool_name === 'string' ? p.tool_name : '', input: plain(p.tool_input) ? p.tool_input : {}, session, ...verdict });
+    const { durable, ...verdict } = await judge(p, session, gate, budgetMs);
+    // Every answer is audited before Claude Code sees it, with the decisions it rests on (one group
+    // commit); a record that cannot be written denies.
+    await Promise.all([gate.record({ agentTool: typeof p.tool_name === 'string' ? p.tool_name : '', input: plain(p.tool_input) ? p.tool_input : {}, session, ...verdict }), durable]);
     return preToolAnswer(verdict.decision, verdict.reason);
   } catch (e) {
     return preToolAnswer('deny', `ORACLE failed closed: ${e instanceof Error ? e.message : 'unknown error'}`);
@@ -66,7 +67,7 @@ async function refused(gate: HookGate, reason: string, session?: string): Promis
   return preToolAnswer('deny', reason);
 }
 
-async function judge(payload: HookPayload, session: string | undefined, gate: HookGate, budgetMs: number): Promise<{ decision: HookDecision; reason: string }> {
+async function judge(payload: HookPayload, session: string | undefined, gate: HookGate, budgetMs: number): Promise<{ decision: HookDecision; reason: string; durable?: Promise<unknown> }> {
   const cwd = typeof payload.cwd === 'string' ? payload.cwd : undefined;
   const agentTool = typeof payload.tool_name === 'string' ? payload.tool_name : '';
   const input = plain(payload.tool_input) ? payload.tool_input : {};
@@ -107,5 +108,5 @@ async function judge(payload: HookPayload, session: string | undefined, gate: Ho
   const callId = typeof payload.tool_use_id === 'string' && payload.tool_use_id.length <= 256 ? payload.tool_use_id : undefined;
   const answer = await gate.authorizeCall({ agentTool, input, parts, person, session, ...(edits === undefined ? {} : { edits }), ...(callId === undefined ? {} : { callId }) }, budgetMs);
   const note = mapped.kind === 'allow' ? mapped.reason : answer.reason;
-  return { decision: answer.allowed ? 'allow' : 'deny', reason: `ORACLE: ${answer.allowed ? note : answer.reason}` };
+  return { decision: answer.allowed ? 'allow' : 'deny', reason: `ORACLE: ${answer.allowed ? note : answer.reason}`, ...(answer.durable === undefined ? {} : { durable: answer.durable }) };
 }
