@@ -9,6 +9,7 @@ const phone: Caller = { kind: 'device', id: 'dev_0123456789abcdef', name: 'phone
 
 function appWith(callers: Record<string, Caller>, options: { assets?: Assets } = {}) {
   const calls: string[] = [];
+  const verified: string[] = [];
   const actions: ActionsService = {
     submit: (action, waitMs, name) => {
       calls.push(`submit:${name}:${String(waitMs)}:${JSON.stringify(action)}`);
@@ -18,7 +19,9 @@ function appWith(callers: Record<string, Caller>, options: { assets?: Assets } =
       calls.push(`hook:${name}:${JSON.stringify(payload)}`);
       return Promise.resolve({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'test' } });
     },
-    taint: () => undefined,
+    taint: () => {
+      calls.push('taint');
+    },
     continueAction: (id, _wait, name) => {
       calls.push(`continue:${id}:${name}`);
       return Promise.resolve(id === 'ap_1' ? { executed: true } : undefined);
@@ -30,7 +33,12 @@ function appWith(callers: Record<string, Caller>, options: { assets?: Assets } =
     tlsSign: () => Promise.resolve(new Uint8Array([1, 2, 3])),
     spki: new Uint8Array([9]),
     ca: { pem: '-----BEGIN CERTIFICATE-----\nX\n-----END CERTIFICATE-----\n', fingerprint256: 'AA:BB' },
-    callers: { verify: (request) => Promise.resolve(request.authorization === undefined ? undefined : callers[request.authorization]) },
+    callers: {
+      verify: (request) => {
+        verified.push(request.authorization ?? '');
+        return Promise.resolve(request.authorization === undefined ? undefined : callers[request.authorization]);
+      },
+    },
     actions,
     control: {
       pending: () => [],
@@ -74,7 +82,7 @@ function appWith(callers: Record<string, Caller>, options: { assets?: Assets } =
     },
     assets: options.assets,
   });
-  return { app, calls };
+  return { app, calls, verified };
 }
 
 describe('createApp', () => {
@@ -179,5 +187,46 @@ describe('createApp', () => {
     const unbuilt = await appWith({}).app.request('/');
     expect(unbuilt.status).toBe(404);
     expect(await unbuilt.json()).toMatchObject({ error: { message: 'the PWA is not built here: run `npm run build`' } });
+  });
+});
+
+describe('body limits (before any other work)', () => {
+  const big = (bytes: number) => 'x'.repeat(bytes);
+  it.each([
+    ['POST', '/api/v1/sessions/s1/provenance', 64 * 1024],
+    ['POST', '/api/v1/halt', 16 * 1024],
+    ['POST', '/api/v1/approvals/ap_1/approve', 16 * 1024],
+    ['POST', '/api/v1/resume', 16 * 1024],
+    ['POST', '/api/v1/devices/dev_1/revoke', 16 * 1024],
+    ['POST', '/api/v1/desk/undo/un_1', 16 * 1024],
+    ['POST', '/api/v1/pair/start', 4 * 1024],
+    ['POST', '/api/v1/actions', 1024 * 1024],
+  ])('%s %s refuses a body over its limit unread, before the credential is even checked', async (method, path, limit) => {
+    const { app, calls, verified } = appWith({ 'Bearer a': agent, 'Bearer p': phone });
+    const res = await app.request(path, { method, headers: { authorization: 'Bearer a', 'content-type': 'application/json', 'content-length': String(limit + 1) }, body: big(limit + 1) });
+    expect(res.status).toBe(413);
+    expect(calls).toEqual([]);
+    // The route-level limit of /actions runs after the credential; every other one before it.
+    if (path !== '/api/v1/actions') expect(verified).toEqual([]);
+  });
+
+  it('counts a body sent without a length, and cuts it at the limit', async () => {
+    const { app, calls } = appWith({ 'Bearer a': agent });
+    const chunks = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (let i = 0; i < 100; i++) controller.enqueue(new Uint8Array(1024).fill(120));
+        controller.close();
+      },
+    });
+    const res = await app.request('/api/v1/sessions/s1/provenance', { method: 'POST', headers: { authorization: 'Bearer a' }, body: chunks, duplex: 'half' });
+    expect(res.status).toBe(413);
+    expect(calls).not.toContain('taint');
+  });
+
+  it('lets a body within the limit through', async () => {
+    const { app, calls } = appWith({ 'Bearer a': agent });
+    const res = await app.request('/api/v1/sessions/s1/provenance', { method: 'POST', headers: { authorization: 'Bearer a', 'content-type': 'application/json' }, body: JSON.stringify({ read: [{ kind: 'external', source: 'x' }] }) });
+    expect(res.status).toBe(200);
+    expect(calls).toContain('taint');
   });
 });

@@ -5,6 +5,7 @@ import type { Context } from 'hono';
 import type { GateMode } from '../core/decide/context.js';
 import type { Caller, CallerVerifier } from './caller.js';
 import { fail } from './errors.js';
+import { limitBodies } from './body-limits.js';
 import { ATTEST_NONCE, attestInput } from '../../shared/attest.js';
 import { RateLimiter } from '../core/pairing/rate-limit.js';
 import { actionsRoutes, hookRoutes, type ActionsService } from './routes/actions.js';
@@ -66,6 +67,8 @@ export function createApp(deps: AppDeps): Hono<Vars> {
   const loopback = (c: Context<Vars>): boolean => deps.isLoopback(c);
   // Everything gets `default-src 'none'`; a page and the service worker set their own policy (pages.ts), kept here.
   app.use('*', secureHeaders({ contentSecurityPolicy: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] }, referrerPolicy: 'no-referrer', overwrite: false }));
+  // Before anything reads a body, credential checks and device signatures included (body-limits.ts).
+  app.use('*', limitBodies);
   const attestLimit = new RateLimiter(ATTEST_RATE_LIMIT, deps.now);
   app.get('/api/v1/health', (c) => {
     const status = deps.gateStatus();
