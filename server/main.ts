@@ -107,11 +107,19 @@ export async function startServer(options: ServeOptions): Promise<Running> {
       }
       const token = parseBearer(request.authorization);
       if (token === undefined) return undefined;
-      const record = await credentials.verify(token);
+      const record = await credentials.verify(token, request.address);
       if (record === undefined) return undefined;
       return record.kind === 'ag' ? { kind: 'agent', id: record.id, name: record.name } : { kind: 'device', id: record.id, name: record.name, profile: record.profile ?? 'phone' };
     },
   };
+  /** Failed credential checks, audited in aggregate once a minute (issue 14: no log flood). */
+  const reportFailures = (): void => {
+    const counts = credentials.takeFailures();
+    if (counts.size === 0) return;
+    void runtime.audit.append({ kind: 'auth.failures', ts: new Date().toISOString(), actor: 'oracle', outcome: 'refused', detail: { by_credential: Object.fromEntries(counts) } }).catch(() => undefined);
+  };
+  const failureReport = setInterval(reportFailures, 60_000);
+  failureReport.unref();
   const app = createApp({
     gateStatus: () => ({ mode: runtime.mode(), policyDigest: runtime.gate.digest }),
     spkiSha256: tls.spkiSha256,
@@ -178,7 +186,7 @@ export async function startServer(options: ServeOptions): Promise<Running> {
   const localFile = join(runtime.gate.home, 'data', 'server.json');
   // The hook's local channel: agent credentials only, the same check as the HTTPS API.
   const channel = await listenLocal(join(runtime.gate.home, 'data', SOCKET_NAME), async ({ authorization, body }) => {
-    const caller = await callers.verify({ authorization, cookie: undefined, loopback: false });
+    const caller = await callers.verify({ authorization, cookie: undefined, loopback: false, address: 'local' });
     if (caller?.kind !== 'agent') return { error: 'this channel needs an agent credential' };
     let payload: unknown;
     try {
@@ -204,6 +212,8 @@ export async function startServer(options: ServeOptions): Promise<Running> {
     url,
     spkiSha256: tls.spkiSha256,
     async close() {
+      clearInterval(failureReport);
+      reportFailures();
       removeFile(localFile);
       // Answer everyone still waiting first, so their responses go out before the sockets close.
       runtime.stopWaiting();

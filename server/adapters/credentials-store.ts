@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { writeFileAtomic } from './atomic-file.js';
 import argon2 from 'argon2';
 import { formatToken, type ParsedToken, type TokenKind } from '../core/credentials/token.js';
+import { DEFAULT_BUDGET, VerifyBudget } from '../core/credentials/verify-budget.js';
 
 /** OWASP's Argon2id minimum (m=19 MiB, t=2, p=1). */
 const ARGON2 = { type: argon2.argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
@@ -34,10 +35,18 @@ export class CredentialStore {
   private readonly verified = new Map<string, Buffer>();
   /** Argon2 verifications performed (for tests and the bench: junk must cost none). */
   hashCalls = 0;
+  private readonly budget: VerifyBudget;
+  private readonly inFlight = new Map<string, Promise<boolean>>();
+  private argonQueue: Promise<unknown> = Promise.resolve();
+  private failures = new Map<string, number>();
 
   private loadedMtime = 0;
 
-  private constructor(readonly path: string) {
+  private constructor(
+    readonly path: string,
+    now: () => number,
+  ) {
+    this.budget = new VerifyBudget(DEFAULT_BUDGET, now);
     this.reload();
   }
 
@@ -67,8 +76,8 @@ export class CredentialStore {
     return r === undefined || r.revoked_at !== null ? undefined : r.public_key_jwk;
   }
 
-  static open(dataDir: string): CredentialStore {
-    return new CredentialStore(join(dataDir, 'credentials.json'));
+  static open(dataDir: string, now: () => number = Date.now): CredentialStore {
+    return new CredentialStore(join(dataDir, 'credentials.json'), now);
   }
 
   list(kind?: TokenKind): CredentialRecord[] {
@@ -110,7 +119,13 @@ export class CredentialStore {
     return true;
   }
 
-  async verify(token: ParsedToken): Promise<CredentialRecord | undefined> {
+  /**
+   * A wrong secret for a real id costs at most one Argon2 hash per digest (then the negative
+   * cache refuses it), within a per-id and per-address budget (core/credentials/verify-budget.ts);
+   * one Argon2 hash runs at a time (libuv's four threads also carry every audit fsync), and the
+   * same secret checked concurrently is hashed once.
+   */
+  async verify(token: ParsedToken, address = 'unknown'): Promise<CredentialRecord | undefined> {
     // A stat per request, never a hash: a revoke or an `oracle agents add` from another process
     // takes effect at once.
     this.reload();
@@ -119,11 +134,53 @@ export class CredentialStore {
     if (record === undefined || record.revoked_at !== null || record.kind !== token.kind) return undefined;
     const digest = createHash('sha256').update(token.secret).digest();
     const cached = this.verified.get(token.id);
-    if (cached !== undefined) return timingSafeEqual(cached, digest) ? record : undefined;
-    this.hashCalls += 1;
-    if (!(await argon2.verify(record.hash, token.secret))) return undefined;
+    if (cached !== undefined) {
+      if (timingSafeEqual(cached, digest)) return record;
+      this.failedOnce(token.id);
+      return undefined;
+    }
+    const key = digest.toString('hex');
+    if (this.budget.knownBad(token.id, key)) { this.failedOnce(token.id); return; }
+    const flight = `${token.id}:${key}`;
+    let pending = this.inFlight.get(flight);
+    if (pending === undefined) {
+      if (!this.budget.take(token.id, address)) { this.failedOnce(token.id); return; }
+      pending = this.hashOne(record.hash, token.secret).finally(() => this.inFlight.delete(flight));
+      this.inFlight.set(flight, pending);
+    }
+    if (!(await pending)) {
+      this.budget.rememberBad(token.id, key);
+      this.failedOnce(token.id); return;
+    }
+    // Re-read: a revoke may have landed while the hash ran.
+    if (this.records.get(token.id)?.revoked_at !== null) return undefined;
     this.verified.set(token.id, digest);
     return record;
+  }
+
+  /** Failed checks per id since the last `takeFailures` (audited in aggregate, not one by one). */
+  takeFailures(): ReadonlyMap<string, number> {
+    const out = this.failures;
+    this.failures = new Map();
+    return out;
+  }
+
+  private failedOnce(id: string): undefined {
+    this.failures.set(id, (this.failures.get(id) ?? 0) + 1);
+    return undefined;
+  }
+
+  /** One Argon2 verification at a time, in arrival order. */
+  private hashOne(hash: string, secret: string): Promise<boolean> {
+    const run = this.argonQueue.then(async () => {
+      this.hashCalls += 1;
+      return argon2.verify(hash, secret).catch(() => false);
+    });
+    this.argonQueue = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    return run;
   }
 
   private save(): void {

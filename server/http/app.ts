@@ -105,7 +105,7 @@ export function createApp(deps: AppDeps): Hono<Vars> {
   app.route('/api/v1/pair', pairingRoutes(deps.pairing, { clientAddress: deps.clientAddress }));
   // Denied when no credential is recognised; nothing below this line runs for such a request.
   app.use('/api/v1/*', async (c: Context<Vars>, next) => {
-    const caller = await deps.callers.verify({ authorization: c.req.header('authorization'), cookie: getCookie(c, DESKTOP_COOKIE), loopback: loopback(c) });
+    const caller = await deps.callers.verify({ authorization: c.req.header('authorization'), cookie: getCookie(c, DESKTOP_COOKIE), loopback: loopback(c), address: deps.clientAddress(c) ?? 'unknown' });
     if (caller === undefined) return fail(c, 'UNAUTHENTICATED', 'this route needs a device, desktop or agent credential');
     // A cookie rides along with any page's request: for the desktop session, a state change must
     // come from this very origin, as JSON (which no form can send without a preflight).

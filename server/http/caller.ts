@@ -9,6 +9,8 @@ export interface CallerRequest {
   readonly cookie: string | undefined;
   /** Desktop sessions are accepted from loopback only (SPEC §9). */
   readonly loopback: boolean;
+  /** The client's address, for the budget of failed credential checks; 'local' for the local socket. */
+  readonly address?: string;
 }
 
 export interface CallerVerifier {

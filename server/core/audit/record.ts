@@ -20,6 +20,8 @@ export const AUDIT_KINDS = [
   'pairing',
   'egress',
   'secret.access',
+  /** Failed credential checks, counted per credential id over a minute (never one record each). */
+  'auth.failures',
 ] as const;
 
 export type AuditKind = (typeof AUDIT_KINDS)[number];
