@@ -134,23 +134,23 @@ export class CredentialStore {
     if (record === undefined || record.revoked_at !== null || record.kind !== token.kind) return undefined;
     const digest = createHash('sha256').update(token.secret).digest();
     const cached = this.verified.get(token.id);
-    if (cached !== undefined) {
-      if (timingSafeEqual(cached, digest)) return record;
+    const key = digest.toString('hex');
+    const flight = `${token.id}:${key}`;
+    let pending = this.inFlight.get(flight);
+    const refused = cached !== undefined ? !timingSafeEqual(cached, digest) : pending === undefined && (this.budget.knownBad(token.id, key) || !this.budget.take(token.id, address));
+    if (refused) {
       this.failedOnce(token.id);
       return undefined;
     }
-    const key = digest.toString('hex');
-    if (this.budget.knownBad(token.id, key)) { this.failedOnce(token.id); return; }
-    const flight = `${token.id}:${key}`;
-    let pending = this.inFlight.get(flight);
+    if (cached !== undefined) return record;
     if (pending === undefined) {
-      if (!this.budget.take(token.id, address)) { this.failedOnce(token.id); return; }
       pending = this.hashOne(record.hash, token.secret).finally(() => this.inFlight.delete(flight));
       this.inFlight.set(flight, pending);
     }
     if (!(await pending)) {
       this.budget.rememberBad(token.id, key);
-      this.failedOnce(token.id); return;
+      this.failedOnce(token.id);
+      return undefined;
     }
     // Re-read: a revoke may have landed while the hash ran.
     if (this.records.get(token.id)?.revoked_at !== null) return undefined;
@@ -165,9 +165,8 @@ export class CredentialStore {
     return out;
   }
 
-  private failedOnce(id: string): undefined {
+  private failedOnce(id: string): void {
     this.failures.set(id, (this.failures.get(id) ?? 0) + 1);
-    return undefined;
   }
 
   /** One Argon2 verification at a time, in arrival order. */
