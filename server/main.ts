@@ -62,6 +62,16 @@ export interface Running {
 export async function startServer(options: ServeOptions): Promise<Running> {
   const hub = new EventHub();
   const runtime = await openRuntime({ home: options.home, policy: options.policy, actor: 'server', events: hub });
+  try {
+    return await serveRuntime(runtime, hub, options);
+  } catch (e) {
+    // Nothing half-started keeps the home: its lock, watchers and log are released.
+    await runtime.close().catch(() => undefined);
+    throw e;
+  }
+}
+
+async function serveRuntime(runtime: Runtime, hub: EventHub, options: ServeOptions): Promise<Running> {
   const credentials = CredentialStore.open(join(runtime.gate.home, 'data'));
   const lan = options.lan === true;
   const host = `${hostname().split('.')[0] ?? 'oracle'}.local`;

@@ -96,8 +96,15 @@ export async function openRuntime(options: GateOptions & { readonly actor: strin
   const dataDir = join(gate.home, 'data');
   ensurePrivateDir(dataDir);
   const lock = RuntimeLock.acquire(dataDir);
-  // The log with its signed checkpoint: a truncated or rewritten log refuses to open.
-  const audit = openAuditLog(gate.home);
+  // The log with its signed checkpoint: a truncated or rewritten log refuses to open (and the
+  // home is let go again, so the next start is not told another process holds it).
+  let audit: AuditAppender;
+  try {
+    audit = openAuditLog(gate.home);
+  } catch (e) {
+    lock.release();
+    throw e;
+  }
   const haltFile = new HaltFile(dataDir);
   const now = () => new Date();
   if (audit.repaired !== undefined) {

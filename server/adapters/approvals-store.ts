@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { parseHomeJson } from './home-file-error.js';
 import { join } from 'node:path';
 import { writeFileAtomic } from './atomic-file.js';
 import type { Approval } from '../core/approvals/approval.js';
@@ -34,7 +35,12 @@ export class ApprovalsFile {
 
   load(): PersistedState {
     if (!existsSync(this.path)) return EMPTY;
-    const parsed = JSON.parse(readFileSync(this.path, 'utf8')) as Partial<PersistedState>;
+    const parsed = parseHomeJson(
+      this.path,
+      readFileSync(this.path, 'utf8'),
+      (v): v is Partial<PersistedState> => typeof v === 'object' && v !== null && !Array.isArray(v) && (!('approvals' in v) || Array.isArray(v.approvals)),
+      'move it away to start with no pending approvals (what was waiting then never runs)',
+    );
     return { approvals: parsed.approvals ?? [], remembered: parsed.remembered ?? [], sessions: parsed.sessions ?? {}, requests: parsed.requests ?? {} };
   }
 

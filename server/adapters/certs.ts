@@ -1,4 +1,5 @@
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, X509Certificate } from 'node:crypto';
+import { HomeFileError } from './home-file-error.js';
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { generate } from 'selfsigned';
@@ -90,14 +91,24 @@ async function ensureCa(dir: string): Promise<{ key: string; cert: string }> {
     });
     writeAtomic(certPath, pems.cert, 0o644);
   }
-  return { key, cert: readFileSync(certPath, 'utf8') };
+  const cert = readFileSync(certPath, 'utf8');
+  try {
+    if (!new X509Certificate(cert).checkPrivateKey(createPrivateKey(key))) throw new Error('another key');
+  } catch (e) {
+    throw new HomeFileError(certPath, `not the certificate of ca.key: ${e instanceof Error ? e.message : 'unreadable'}`, 'restore it from a backup; or move the certs folder away for a new CA, which every phone must trust and pair with again');
+  }
+  return { key, cert };
 }
 
 /** A P-256 private key in PKCS#8 PEM, made once with mode 0600. */
 function ensureKey(path: string): string {
   if (existsSync(path)) {
     const pem = readFileSync(path, 'utf8');
-    createPrivateKey(pem); // refuse to run on a corrupt key rather than silently replacing the pin
+    try {
+      createPrivateKey(pem); // refuse to run on a corrupt key rather than silently replacing the pin
+    } catch {
+      throw new HomeFileError(path, 'not a PEM private key', 'restore it from a backup; or move the certs folder away for new keys, after which the pin changes and every phone pairs again');
+    }
     return pem;
   }
   const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });

@@ -2,6 +2,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from './atomic-file.js';
+import { parseHomeJson } from './home-file-error.js';
 import argon2 from 'argon2';
 import { formatToken, type ParsedToken, type TokenKind } from '../core/credentials/token.js';
 import { DEFAULT_BUDGET, VerifyBudget } from '../core/credentials/verify-budget.js';
@@ -57,7 +58,7 @@ export class CredentialStore {
     if (mtime === this.loadedMtime) return;
     // Another process wrote the file: its view wins, including every revocation in it.
     this.loadedMtime = mtime;
-    const list = JSON.parse(readFileSync(this.path, 'utf8')) as CredentialRecord[];
+    const list = parseHomeJson(this.path, readFileSync(this.path, 'utf8'), isRecordList, 'restore it from a backup, or move it away: agents then need `oracle integrate claude-code` (or `oracle agents add`) and phones pair again');
     this.records = new Map(list.map((r) => [r.id, r]));
     for (const [id] of this.verified) if (this.records.get(id)?.revoked_at !== null) this.verified.delete(id);
   }
@@ -187,4 +188,8 @@ export class CredentialStore {
     this.loadedMtime = statSync(this.path).mtimeMs;
   }
 
+}
+
+function isRecordList(value: unknown): value is CredentialRecord[] {
+  return Array.isArray(value) && value.every((r) => typeof r === 'object' && r !== null && typeof (r as CredentialRecord).id === 'string' && typeof (r as CredentialRecord).hash === 'string');
 }

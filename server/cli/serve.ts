@@ -15,15 +15,24 @@ export async function runServe(flags: ServeFlags): Promise<number> {
     process.stderr.write(`oracle: --port must be an integer from 0 to 65535, not \`${flags.port ?? ''}\`\n`);
     return 2;
   }
-  const running = await startServer({
-    home: flags.home,
-    policy: flags.policy,
-    port,
-    lan: flags.lan,
-    report: (line) => {
-      process.stderr.write(`oracle: ${line}\n`);
-    },
-  });
+  let running: Awaited<ReturnType<typeof startServer>>;
+  try {
+    running = await startServer({
+      home: flags.home,
+      policy: flags.policy,
+      port,
+      lan: flags.lan,
+      report: (line) => {
+        process.stderr.write(`oracle: ${line}\n`);
+      },
+    });
+  } catch (e) {
+    // One line that names the file or the port and what to do, then out: a gate that did not
+    // start must not look alive to a supervisor or to a hook (issue 14).
+    process.stderr.write(`oracle: cannot start: ${startFailure(e, port)}\n`);
+    setTimeout(() => process.exit(1), 200).unref();
+    return 1;
+  }
   const { gate } = running.runtime;
   const banner = modeBanner(gate);
   if (banner !== undefined) process.stderr.write(`oracle: ${banner}\n`);
@@ -56,4 +65,11 @@ export async function runServe(flags: ServeFlags): Promise<number> {
   setTimeout(() => process.exit(0), 2000).unref();
   await running.close();
   return 0;
+}
+
+function startFailure(e: unknown, port: number): string {
+  const error = e as NodeJS.ErrnoException;
+  if (error.code === 'EADDRINUSE') return `port ${String(port)} is in use (another \`oracle serve\`?); stop it, or start with \`--port N\``;
+  if (error.code === 'EACCES' && error.syscall === 'listen') return `port ${String(port)} needs privileges this user lacks; start with \`--port N\` above 1023`;
+  return e instanceof Error ? e.message : 'unknown error';
 }

@@ -3,7 +3,7 @@ import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readSync, fstat
 import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { GENESIS, monthFileName, recomputeHash, sealRecord, type AuditBody, type AuditRecord, type ChainHead } from '../../core/audit/record.js';
-import { CheckpointStore } from './checkpoint-store.js';
+import { CHECKPOINT_FILE, CheckpointStore } from './checkpoint-store.js';
 
 export const sha256Text = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
 
@@ -207,7 +207,7 @@ export class AuditWriteError extends Error {
 function checkAnchor(dir: string, files: readonly string[], head: ChainHead, store: CheckpointStore): boolean {
   const state = store.read();
   const refuse = (why: string): never => {
-    throw new AuditWriteError(`the audit log does not match its checkpoint (${why}); run \`oracle audit verify\` before ORACLE writes to it again`);
+    throw new AuditWriteError(`the audit log does not match its checkpoint \`${join(store.dir, CHECKPOINT_FILE)}\` (${why}); run \`oracle audit verify\` before ORACLE writes to it again`);
   };
   if (state.state === 'absent') {
     if (head.seq > 0) refuse('the log has records but there is no checkpoint');
