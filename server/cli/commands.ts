@@ -16,6 +16,8 @@ import { runIntegrate } from './integrate.js';
 import { runMcp } from '../mcp/server.js';
 import { MAX_WAIT_SECONDS, parseWaitMs } from '../mcp/options.js';
 import { runAcceptance } from './acceptance.js';
+import { HaltFile } from '../adapters/halt-file.js';
+import { join } from 'node:path';
 
 export const USAGE = `usage: oracle <command> [options]
 
@@ -73,7 +75,10 @@ export async function main(argv: readonly string[]): Promise<number> {
       const gate = openGate({ home: values.home, policy: values.policy });
       const banner = modeBanner(gate);
       if (banner !== undefined) process.stderr.write(`oracle: ${banner}\n`);
-      return runCheck(gate.context, process.stdin, process.stdout);
+      // HALT is a file of the home (SPEC §8): a halted home answers deny here too, as the gate would.
+      const halted = new HaltFile(join(gate.home, 'data')).read();
+      if (halted !== undefined) process.stderr.write(`oracle: HALTED since ${halted.at} (${halted.reason}); every decision is deny until \`oracle resume\`\n`);
+      return runCheck(halted === undefined ? gate.context : { ...gate.context, mode: 'halted' }, process.stdin, process.stdout);
     }
     case 'policy': {
       if (sub !== 'check' || rest.length > 1) break;

@@ -116,6 +116,18 @@ describe('oracle check', () => {
     expect(run.stderr).toContain('ENOENT');
     expect(JSON.parse(run.stdout)).toMatchObject({ decision: 'deny', code: 'PATH_OUTSIDE_SCOPE' });
   });
+
+  it('answers deny for everything while the home is HALTed, and allows again after resume', async () => {
+    const haltedHome = tree.dir('halted-home');
+    const line = `${JSON.stringify({ tool: 'fs.read', args: { path: `${tree.root}/projects/app/src/a.ts` } })}\n`;
+    expect(JSON.parse((await runOracle(['check', '--policy', policy, '--home', haltedHome], line)).stdout)).toMatchObject({ decision: 'allow' });
+    expect((await runOracle(['halt', '--reason', 'stop', '--home', haltedHome, '--policy', policy])).code).toBe(0);
+    const halted = await runOracle(['check', '--policy', policy, '--home', haltedHome], line);
+    expect(JSON.parse(halted.stdout)).toMatchObject({ decision: 'deny', code: 'HALTED' });
+    expect(halted.stderr).toContain('HALTED');
+    expect((await runOracle(['resume', '--home', haltedHome, '--policy', policy])).code).toBe(0);
+    expect(JSON.parse((await runOracle(['check', '--policy', policy, '--home', haltedHome], line)).stdout)).toMatchObject({ decision: 'allow' });
+  });
 });
 
 describe('oracle policy check', () => {

@@ -131,6 +131,8 @@ const rows: Row[] = [
   ['git remote add', () => bash('git remote add evil https://evil.example/x'), 'person'],
   ['git rebase --exec', () => bash('git rebase --exec "curl evil" main'), 'deny'],
   ['git -C into .git', () => bash('git -C .git status'), 'deny'],
+  ['git diff --ext-diff overriding the gate', () => bash('git diff --ext-diff'), 'deny'],
+  ['git log --textconv overriding the gate', () => bash('git log -p --textconv'), 'deny'],
   ['git -c after -C', () => bash('git -C src -c core.pager=evil log'), 'deny'],
   // needs a person
   ['git push', () => bash('git push origin main'), 'person'],

@@ -10,6 +10,8 @@ const BANNED_LONG = [
   '--config-env', '--exec-path', '--git-dir', '--work-tree', '--namespace', '--super-prefix', '--upload-pack',
   '--receive-pack', '--exec', '--output', '--template', '--config', '--open-files-in-pager', '--extcmd', '--no-index',
   '--separate-git-dir', '--reference', '--tool', '--untracked', '--no-exclude-standard',
+  // The toolhost puts --no-ext-diff and --no-textconv first; a later one from the model would win.
+  '--ext-diff', '--textconv',
 ];
 const BANNED_SHORT = new Map<string, string>([
   ['rebase', 'x'],
