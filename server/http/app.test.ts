@@ -230,3 +230,20 @@ describe('body limits (before any other work)', () => {
     expect(calls).toContain('taint');
   });
 });
+
+describe('malformed bodies get a clear 400, never a 500', () => {
+  const desk: Caller = { kind: 'desktop', id: 'desktop', name: 'desktop', via: 'token' };
+  it.each(['null', '[]', '123', '"x"'])('provenance with %s', async (body) => {
+    const { app, calls } = appWith({ 'Bearer a': agent });
+    const res = await app.request('/api/v1/sessions/s1/provenance', { method: 'POST', headers: { authorization: 'Bearer a', 'content-type': 'application/json' }, body });
+    expect(res.status).toBe(400);
+    expect(calls).toEqual([]);
+  });
+
+  it.each(['null', '[]', '123'])('pairing start with %s', async (body) => {
+    const { app } = appWith({ 'Desktop d': desk });
+    const res = await app.request('/api/v1/pair/start', { method: 'POST', headers: { authorization: 'Desktop d', 'content-type': 'application/json' }, body });
+    // The stub's start() rejects: a 201 or a 500 would mean the body got through.
+    expect(res.status).toBe(400);
+  });
+});

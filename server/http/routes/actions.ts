@@ -110,6 +110,7 @@ export function hookRoutes(service: ActionsService): Hono<{ Variables: { caller:
     } catch {
       return fail(c, 'INPUT_INVALID', 'the body is not JSON');
     }
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) return fail(c, 'INPUT_INVALID', 'the body is one object `{read: [...]}`');
     const read = (body as { read?: unknown }).read;
     if (!Array.isArray(read)) return fail(c, 'INPUT_INVALID', '`read` is a list of {kind, source}');
     const entries = read.flatMap((r: unknown) => {

@@ -122,7 +122,9 @@ export function pairingDesktopRoutes(service: PairingService): Hono<{ Variables:
     } catch {
       return fail(c, 'INPUT_INVALID', 'the body is not json');
     }
-    const requested = typeof body === 'object' && body !== null && 'mode' in body ? body.mode : 'qr';
+    // One JSON object (or nothing): `123`, `null` and `[]` are not a pairing request.
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) return fail(c, 'INPUT_INVALID', 'the body is a JSON object such as {"mode": "qr"}');
+    const requested = 'mode' in body ? body.mode : 'qr';
     const mode = PAIRING_MODES.find((m) => m === requested);
     if (mode === undefined) return fail(c, 'INPUT_INVALID', '`mode` is qr or code');
     return c.json(await service.start(mode, caller.id), 201);

@@ -1,0 +1,44 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type Running } from '../../server/main.js';
+import { call } from '../fixtures/https-client.js';
+import { tempTree, type TempTree } from '../fixtures/temp-tree.js';
+
+/** Issue 14 point 8, through the real HTTPS server: input no JSON text can carry faithfully is a clear refusal, never a 500. */
+describe('edge inputs on the real HTTPS server', () => {
+  let tree: TempTree;
+  let running: Running;
+  let token = '';
+  let ca = '';
+  beforeAll(async () => {
+    tree = tempTree('oracle-http-edges-');
+    const policy = join(tree.root, 'policy.yaml');
+    writeFileSync(policy, `scopes:\n  projects: { roots: [{ path: "${tree.root}/projects", mode: rw }] }\nprincipals:\n  agents:\n    claude-code: { capabilities: [fs.read, fs.write] }\n`);
+    running = await startServer({ home: tree.dir('home'), policy, port: 0 });
+    token = (await running.credentials.issue('ag', 'claude-code')).token;
+    ca = readFileSync(join(tree.root, 'home', 'certs', 'ca.crt'), 'utf8');
+  });
+  afterAll(async () => {
+    await running.close();
+    tree.dispose();
+  });
+
+  const post = (path: string, body: string) => call(`${running.url}${path}`, { ca, method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body });
+
+  it.each([
+    ['a lone surrogate in a path', '{"tool":"fs.read","args":{"path":"/p/\\ud800x"}}'],
+    ['a lone surrogate in written content', `{"tool":"fs.write","args":{"path":"/p/a","content":"\\udfff"}}`],
+    ['a lone surrogate in the tool name', '{"tool":"fs.\\ud800","args":{}}'],
+  ])('%s is refused with a reason', async (_label, body) => {
+    const reply = await post('/api/v1/actions', body);
+    expect(reply.status).toBeLessThan(500);
+    expect(JSON.stringify(reply.body)).toMatch(/INPUT_INVALID|deny/u);
+  });
+
+  it('a lone surrogate in a hook payload is a hook deny', async () => {
+    const reply = await post('/api/v1/hooks/claude-code', '{"hook_event_name":"PreToolUse","session_id":"s","cwd":"/p","tool_name":"Read","tool_input":{"file_path":"/p/\\ud800"}}');
+    expect(reply.status).toBe(200);
+    expect(reply.body).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny' } });
+  });
+});
