@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { openAuditLog, sha256Text, type AuditAppender } from './adapters/audit/appender.js';
 import { canonicalJson } from './core/audit/record.js';
+import { interruptedActions } from './core/audit/interrupted.js';
+import { recordsNewestFirst } from './adapters/audit/read-log.js';
 import { runHeadless, type RunResult } from './core/lifecycle/headless.js';
 import { evaluate } from './core/decide/decide.js';
 import { redact, redactDeep } from './core/redact/index.js';
@@ -109,6 +111,11 @@ export async function openRuntime(options: GateOptions & { readonly actor: strin
   const now = () => new Date();
   if (audit.repaired !== undefined) {
     await audit.append({ kind: 'audit.repair', ts: now().toISOString(), actor: 'oracle', detail: { file: audit.repaired.file, removed_bytes: audit.repaired.removedBytes } });
+  }
+  // What the last process dispatched and never finished (it crashed or was killed): said in the
+  // log now, before this process's own start, so no action is left without a terminal record.
+  for (const actionId of interruptedActions(recordsNewestFirst(gate.home))) {
+    await audit.append({ kind: 'interrupted', ts: now().toISOString(), actor: 'oracle', action_id: actionId, outcome: 'interrupted', detail: { reason: 'the gate stopped while this action ran; whether it finished is unknown' } });
   }
   const halted = haltFile.read();
   let mode: GateMode = halted === undefined ? gate.mode : 'halted';

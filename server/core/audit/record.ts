@@ -11,6 +11,8 @@ export const AUDIT_KINDS = [
   'dispatched',
   'succeeded',
   'failed',
+  /** Written on the next start for an action dispatched when the gate died (never finished). */
+  'interrupted',
   'undo',
   'job.cleanup',
   'audit.repair',
