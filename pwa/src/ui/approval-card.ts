@@ -101,7 +101,7 @@ export class OracleCard extends LitElement {
   }
 
   private marked(text: string) {
-    return redactionParts(text).map((p) => (p.redacted ? html`<mark class="redacted" title="redacted before it left the gate">${p.text}</mark>` : p.text));
+    return redactionParts(text).map((p) => (p.redacted ? html`<mark class="redacted" title="a secret, hidden on this card (the action itself holds the real value; a request carrying one is never sent)">${p.text}</mark>` : p.text));
   }
 
   private value(d: Detail) {

@@ -6,6 +6,7 @@ import { isUnder } from '../paths/canonical.js';
 import type { ToolName } from '../tools/registry.js';
 import type { DecideContext } from './context.js';
 import { judgeFetch } from './egress.js';
+import { redact } from '../redact/index.js';
 import { judgeArgvPaths } from './exec-args.js';
 import { isForcePush, isSafeRefName } from './git-rules.js';
 import { refused, tiered, type Outcome } from './outcome.js';
@@ -89,7 +90,9 @@ export function baseTier(input: TierInput): TierResult {
     case 'net.fetch': {
       const headers = (args['headers'] ?? {}) as Record<string, string>;
       const judged = judgeFetch({ url: str(args['url']), method: str(args['method']), headers }, ctx.gate.policy.egress);
-      return { outcome: judged.outcome, extra: { url: judged.url, method: judged.method, headers: judged.headers } };
+      const carried = judged.outcome.ok ? secretCarried({ url: str(args['url']), headers, body: str(args['body']) }) : undefined;
+      const outcome = carried === undefined ? judged.outcome : refused('EGRESS_DENIED', 'net.fetch', `the request's ${carried} holds what looks like a secret; ORACLE never sends one it was not told about, and a card cannot honestly show it`);
+      return { outcome, extra: { url: judged.url, method: judged.method, headers: judged.headers } };
     }
     case 'agent.delegate':
       // The delegate's own actions are gated one by one; handing it work is logged, not asked.
@@ -126,6 +129,24 @@ function withSecrets(outcome: Extract<Outcome, { ok: true }>, secrets: unknown):
   const names = Object.entries((secrets ?? {}) as Record<string, string>).map(([env, secret]) => `${secret} as ${env}`);
   const tier = maxTier(outcome.tier, 'T2');
   return { ok: true, tier, rule: outcome.rule, reasons: [...outcome.reasons, `the program receives the secrets ${names.join(', ')}`], floor: maxTier(outcome.floor ?? 'T0', 'T2') };
+}
+
+/**
+ * Egress honesty (issue 14 point 7): what leaves the machine is exactly what the card shows, and
+ * a card shows secrets redacted. So a request whose URL, headers or body hold something the
+ * redaction sink recognises as a secret is refused outright (never sent, never "redacted" on a
+ * card while the raw bytes go out). Names where it was found, never the value.
+ */
+function secretCarried(request: { readonly url: string; readonly headers: Readonly<Record<string, string>>; readonly body: string }): string | undefined {
+  const found = (text: string): string | undefined => redact(text).redactions[0]?.kind;
+  const inUrl = found(request.url);
+  if (inUrl !== undefined) return `URL (${inUrl})`;
+  for (const [name, value] of Object.entries(request.headers)) {
+    const kind = found(`${name}: ${value}`);
+    if (kind !== undefined) return `header \`${name}\` (${kind})`;
+  }
+  const inBody = request.body === '' ? undefined : found(request.body);
+  return inBody === undefined ? undefined : `body (${inBody})`;
 }
 
 function plain(outcome: Outcome): TierResult {
