@@ -1,9 +1,6 @@
-import { readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type Running } from '../../server/main.js';
-import { tempTree, type TempTree } from '../fixtures/temp-tree.js';
+import { startAgentGate, type AgentGate } from '../fixtures/agent-gate.js';
 
 /**
  * Issue 14 point 1, through the real HTTPS server: a 400 MB body to a route that reads one is
@@ -14,21 +11,12 @@ const MB = 1024 * 1024;
 const GROWTH_BOUND = 64 * MB;
 
 describe('body limits on the real HTTPS server', () => {
-  let tree: TempTree;
-  let running: Running;
-  let token = '';
-  let ca = '';
+  let gate: AgentGate;
   beforeAll(async () => {
-    tree = tempTree('oracle-body-limits-');
-    const policy = join(tree.root, 'policy.yaml');
-    writeFileSync(policy, `scopes:\n  projects: { roots: [{ path: "${tree.root}", mode: rw }] }\nprincipals:\n  agents:\n    claude-code: { capabilities: [fs.read] }\n`);
-    running = await startServer({ home: tree.dir('home'), policy, port: 0 });
-    token = (await running.credentials.issue('ag', 'claude-code')).token;
-    ca = readFileSync(join(tree.root, 'home', 'certs', 'ca.crt'), 'utf8');
+    gate = await startAgentGate('oracle-body-limits-', ['fs.read']);
   });
   afterAll(async () => {
-    await running.close();
-    tree.dispose();
+    await gate.close();
   });
 
   /** Sends `total` bytes in 1 MiB chunks (no Content-Length unless `declare`), as fast as the socket takes them. */
@@ -36,8 +24,8 @@ describe('body limits on the real HTTPS server', () => {
     new Promise((resolve, reject) => {
       let sent = 0;
       let status = 0;
-      const headers: Record<string, string> = { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...(declare ? { 'content-length': String(total) } : {}) };
-      const req = request(`${running.url}${path}`, { method: 'POST', ca, agent: false, headers }, (res) => {
+      const headers: Record<string, string> = { authorization: `Bearer ${gate.token}`, 'content-type': 'application/json', ...(declare ? { 'content-length': String(total) } : {}) };
+      const req = request(`${gate.running.url}${path}`, { method: 'POST', ca: gate.ca, agent: false, headers }, (res) => {
         status = res.statusCode ?? 0;
         res.resume();
         res.on('end', () => {
@@ -90,6 +78,6 @@ describe('body limits on the real HTTPS server', () => {
   it('refuses an oversized HALT before checking any signature over it', async () => {
     const reply = await flood('/api/v1/halt', 2 * MB, false);
     expect(reply.status).toBe(413);
-    expect(running.runtime.mode()).not.toBe('halted');
+    expect(gate.running.runtime.mode()).not.toBe('halted');
   }, 30_000);
 });

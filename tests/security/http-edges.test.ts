@@ -1,30 +1,18 @@
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type Running } from '../../server/main.js';
 import { call } from '../fixtures/https-client.js';
-import { tempTree, type TempTree } from '../fixtures/temp-tree.js';
+import { startAgentGate, type AgentGate } from '../fixtures/agent-gate.js';
 
 /** Issue 14 point 8, through the real HTTPS server: input no JSON text can carry faithfully is a clear refusal, never a 500. */
 describe('edge inputs on the real HTTPS server', () => {
-  let tree: TempTree;
-  let running: Running;
-  let token = '';
-  let ca = '';
+  let gate: AgentGate;
   beforeAll(async () => {
-    tree = tempTree('oracle-http-edges-');
-    const policy = join(tree.root, 'policy.yaml');
-    writeFileSync(policy, `scopes:\n  projects: { roots: [{ path: "${tree.root}/projects", mode: rw }] }\nprincipals:\n  agents:\n    claude-code: { capabilities: [fs.read, fs.write] }\n`);
-    running = await startServer({ home: tree.dir('home'), policy, port: 0 });
-    token = (await running.credentials.issue('ag', 'claude-code')).token;
-    ca = readFileSync(join(tree.root, 'home', 'certs', 'ca.crt'), 'utf8');
+    gate = await startAgentGate('oracle-http-edges-', ['fs.read', 'fs.write']);
   });
   afterAll(async () => {
-    await running.close();
-    tree.dispose();
+    await gate.close();
   });
 
-  const post = (path: string, body: string) => call(`${running.url}${path}`, { ca, method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body });
+  const post = (path: string, body: string) => call(`${gate.running.url}${path}`, { ca: gate.ca, method: 'POST', headers: { authorization: `Bearer ${gate.token}`, 'content-type': 'application/json' }, body });
 
   it.each([
     ['a lone surrogate in a path', '{"tool":"fs.read","args":{"path":"/p/\\ud800x"}}'],
