@@ -32,7 +32,7 @@ export function keepChanges(env: ToolhostEnv, what: { readonly changes: readonly
       seen.add(path);
       const kind = probe(path);
       if (kind === 'other') return drop(env, id, `\`${path}\` is neither a file, a folder nor a link`);
-      const entry: ChangeEntry = { path, before: kind, digest: stateDigest(path, kind, change.removes) };
+      const entry: ChangeEntry = { path, before: kind };
       if (kind === 'file' || (kind === 'dir' && change.removes)) {
         const kept = env.undo.keptPath(id, entries.length);
         if (!copyTreeBounded(path, kept, { entries: MAX_KEPT_ENTRIES, bytes: env.limits.maxUndoBytes })) return drop(env, id, `\`${path}\` is too large to keep for undo`);

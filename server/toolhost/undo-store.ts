@@ -48,12 +48,10 @@ export type UndoRecord =
       readonly after: string;
     };
 
-/** One path a change touches, as it was before: its digest, and what undo needs to put it back. */
+/** One path a change touches, as it was before: what undo needs to put it back. */
 export interface ChangeEntry {
   readonly path: string;
   readonly before: 'missing' | 'file' | 'dir' | 'link';
-  /** treeDigest of the path before the change (names, types, contents). */
-  readonly digest: string;
   /** A copy kept in the undo store (`<id>.<n>.keep`), for a file or a tree the change removes or replaces. */
   readonly kept?: string;
   readonly link?: string;

@@ -42,21 +42,21 @@ const SED: OptionSpec = {
 
 const PLANNERS: Readonly<Record<string, Planner>> = Object.assign(Object.create(null) as Record<string, Planner>, {
   mkdir: (args: readonly string[], ctx: CommandContext) => {
-    const parsed = parsed_(args, MKDIR, 'mkdir', ctx);
+    const parsed = readOptions(args, MKDIR, 'mkdir', ctx);
     if (parsed !== undefined) each(parsed.operands, 'mkdir', ctx, (path) => ({ tool: 'fs.mkdir', args: { path } }));
   },
   rmdir: (args: readonly string[], ctx: CommandContext) => {
-    const parsed = parsed_(args, RMDIR, 'rmdir', ctx);
+    const parsed = readOptions(args, RMDIR, 'rmdir', ctx);
     if (parsed !== undefined) each(parsed.operands, 'rmdir', ctx, (path) => ({ tool: 'fs.delete', args: { path } }));
   },
   touch: (args: readonly string[], ctx: CommandContext) => {
-    const parsed = parsed_(args, TOUCH, 'touch', ctx);
+    const parsed = readOptions(args, TOUCH, 'touch', ctx);
     if (parsed === undefined) return;
     for (const reference of optionValues(parsed, 'r', 'reference')) each([reference], 'touch', ctx, (path) => ({ tool: 'fs.read', args: { path } }));
     each(parsed.operands, 'touch', ctx, (path) => ({ tool: 'fs.touch', args: { path } }));
   },
   rm: (args: readonly string[], ctx: CommandContext) => {
-    const parsed = parsed_(args, RM, 'rm', ctx);
+    const parsed = readOptions(args, RM, 'rm', ctx);
     if (parsed === undefined) return;
     if (hasOption(parsed, 'no-preserve-root')) {
       ctx.sink.deny('`rm --no-preserve-root` asks to be allowed to delete `/`');
@@ -82,7 +82,7 @@ export function fileCommand(program: string, args: readonly string[], ctx: Comma
   return true;
 }
 
-function parsed_(args: readonly string[], spec: OptionSpec, program: string, ctx: CommandContext): ParsedArgv | undefined {
+function readOptions(args: readonly string[], spec: OptionSpec, program: string, ctx: CommandContext): ParsedArgv | undefined {
   const parsed = parseOptions(args, spec);
   if (!parsed.ok) {
     ctx.sink.ask(`\`${program} ${parsed.option}\` is not an option ORACLE follows`);
@@ -131,7 +131,7 @@ function destinations(parsed: ParsedArgv, ctx: CommandContext, program: string):
 }
 
 function transfer(args: readonly string[], ctx: CommandContext, what: { program: string; spec: OptionSpec; tool: 'fs.copy' | 'fs.move' }): void {
-  const parsed = parsed_(args, what.spec, what.program, ctx);
+  const parsed = readOptions(args, what.spec, what.program, ctx);
   if (parsed === undefined) return;
   const moves = destinations(parsed, ctx, what.program);
   if (moves === undefined) return;
@@ -140,7 +140,7 @@ function transfer(args: readonly string[], ctx: CommandContext, what: { program:
 
 /** `ln -s TARGET [LINK]`: the link is judged where it is made, its target where it leads. */
 function link(args: readonly string[], ctx: CommandContext): void {
-  const parsed = parsed_(args, LN, 'ln', ctx);
+  const parsed = readOptions(args, LN, 'ln', ctx);
   if (parsed === undefined) return;
   if (!hasOption(parsed, 's', 'symbolic')) {
     ctx.sink.ask('`ln` without `-s` makes a hard link, another name for the same file ORACLE does not follow');
@@ -163,7 +163,7 @@ function link(args: readonly string[], ctx: CommandContext): void {
  * copy with `-i.bak`). Its script is read first: one that could write or run anything escalates.
  */
 function sed(args: readonly string[], ctx: CommandContext): void {
-  const parsed = parsed_(args, SED, 'sed', ctx);
+  const parsed = readOptions(args, SED, 'sed', ctx);
   if (parsed === undefined) return;
   if (hasOption(parsed, 'f', 'file')) {
     ctx.sink.ask('`sed -f` runs a script from a file the analysis cannot see');
