@@ -81,16 +81,6 @@ export function createApp(deps: AppDeps): Hono<Vars> {
     c.header('x-oracle-ca-sha256', deps.ca.fingerprint256);
     return c.body(deps.ca.pem);
   });
-  // Application-layer pinning (SPEC §9a): a phone asks for a fresh nonce to be signed on every
-  // start and checks it against the pin it stored at pairing; a changed key is refused there.
-  app.get('/api/v1/attest', async (c) => {
-    // Each answer costs a signature: limited per address, apart from pairing (a phone starts often).
-    if (!attestLimit.allow(deps.clientAddress(c) ?? 'unknown')) return fail(c, 'RATE_LIMITED', 'too many key checks from this address; wait a minute');
-    const nonce = c.req.query('nonce') ?? '';
-    if (!ATTEST_NONCE.test(nonce)) return fail(c, 'INPUT_INVALID', '`nonce` is 16 to 64 random bytes, base64url');
-    const sig = await deps.tlsSign(attestInput(nonce));
-    return c.json({ spki: Buffer.from(deps.spki).toString('base64url'), sig: Buffer.from(sig).toString('base64url') });
-  });
   // Desktop login: loopback only, one-time code, then a SameSite=Strict HttpOnly session cookie.
   app.get('/login', (c) => {
     if (!loopback(c)) return fail(c, 'FORBIDDEN', 'the desktop signs in from this machine only');
@@ -120,6 +110,18 @@ export function createApp(deps: AppDeps): Hono<Vars> {
     c.set('caller', caller);
     await next();
     return undefined;
+  });
+  // Application-layer pinning (SPEC §9a): a phone asks for a fresh nonce to be signed on every
+  // start and checks it against the pin it stored at pairing; a changed key is refused there.
+  // Behind the credential check like every route but health (SPEC §12): pairing gets the key
+  // from its own signed hello, so only a paired device or the desktop ever asks here.
+  app.get('/api/v1/attest', async (c) => {
+    // Each answer costs a signature: limited per address, apart from pairing (a phone starts often).
+    if (!attestLimit.allow(deps.clientAddress(c) ?? 'unknown')) return fail(c, 'RATE_LIMITED', 'too many key checks from this address; wait a minute');
+    const nonce = c.req.query('nonce') ?? '';
+    if (!ATTEST_NONCE.test(nonce)) return fail(c, 'INPUT_INVALID', '`nonce` is 16 to 64 random bytes, base64url');
+    const sig = await deps.tlsSign(attestInput(nonce));
+    return c.json({ spki: Buffer.from(deps.spki).toString('base64url'), sig: Buffer.from(sig).toString('base64url') });
   });
   app.route('/api/v1/actions', actionsRoutes(deps.actions));
   app.route('/api/v1', hookRoutes(deps.actions));

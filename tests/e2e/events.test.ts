@@ -75,7 +75,10 @@ describe('live events over SSE', () => {
 
   it('rate-limits nonce attestations per address', async () => {
     const statuses: number[] = [];
-    for (let i = 0; i < 65; i++) statuses.push((await call(`${running.url}/api/v1/attest?nonce=${'B'.repeat(22)}`, { ca })).status);
+    // Like every route but health, the key check wants a credential (SPEC §12), refused before signing.
+    expect((await call(`${running.url}/api/v1/attest?nonce=${'B'.repeat(22)}`, { ca })).status).toBe(401);
+    const phone = { authorization: `Bearer ${phoneToken}` };
+    for (let i = 0; i < 65; i++) statuses.push((await call(`${running.url}/api/v1/attest?nonce=${'B'.repeat(22)}`, { ca, headers: phone })).status);
     expect(statuses.slice(0, 50).every((s) => s === 200)).toBe(true);
     expect(statuses.at(-1)).toBe(429);
     // Key checks have their own budget: pairing from the same address is not starved by them.

@@ -85,7 +85,7 @@ describe('pair a phone, then approve from it', () => {
   it('on every start the phone checks a fresh nonce signature against the pin it stored', async () => {
     const subtle = globalThis.crypto.subtle;
     const nonce = Buffer.from(globalThis.crypto.getRandomValues(new Uint8Array(16))).toString('base64url');
-    const attest = await call(`${running.url}/api/v1/attest?nonce=${nonce}`, { ca });
+    const attest = await call(`${running.url}/api/v1/attest?nonce=${nonce}`, { ca, headers: { authorization: `Bearer ${paired.token}` } });
     const spki = Buffer.from(String(attest.body['spki']), 'base64url');
     expect(Buffer.from(await subtle.digest('SHA-256', spki)).equals(Buffer.from(paired.k))).toBe(true);
     const key = await subtle.importKey('spki', spki, { name: 'ECDSA', namedCurve: 'P-256' }, false, ['verify']);
@@ -103,7 +103,7 @@ describe('pair a phone, then approve from it', () => {
     const t2 = await card('fs.delete');
     // The card is canonical JSON signed with the TLS key; verified before offering approve.
     const { card_sig: sig, ...unsigned } = t2 as unknown as Record<string, unknown>;
-    const spki = Buffer.from(String((await call(`${running.url}/api/v1/attest?nonce=${'A'.repeat(22)}`, { ca })).body['spki']), 'base64url');
+    const spki = Buffer.from(String((await call(`${running.url}/api/v1/attest?nonce=${'A'.repeat(22)}`, { ca, headers: { authorization: `Bearer ${paired.token}` } })).body['spki']), 'base64url');
     const key = await globalThis.crypto.subtle.importKey('spki', spki, { name: 'ECDSA', namedCurve: 'P-256' }, false, ['verify']);
     expect(await globalThis.crypto.subtle.verify({ name: 'ECDSA', hash: 'SHA-256' }, key, Buffer.from(String(sig), 'base64url'), new TextEncoder().encode(canonicalJson(unsigned)))).toBe(true);
     expect((await signedPost(`/api/v1/approvals/${t2.approval_id}/approve`, { nonce: t2.nonce, arg_hash: t2.arg_hash })).status).toBe(200);

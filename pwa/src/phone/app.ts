@@ -133,13 +133,15 @@ export class OraclePhone extends LitElement {
   }
 
   private async open(device: StoredDevice): Promise<void> {
-    const pin = await checkPin(device.k);
+    const client = new DeviceClient(device);
+    const pin = await checkPin(device.k, client.bearer);
     if (!pin.ok) {
-      this.screen = pin.changed ? { kind: 'changed-key', pinned: device.k, seen: pin.seen } : { kind: 'unreachable', reason: pin.reason };
+      if (pin.changed) this.screen = { kind: 'changed-key', pinned: device.k, seen: pin.seen };
+      else this.screen = pin.refused === true ? { kind: 'revoked' } : { kind: 'unreachable', reason: pin.reason };
       return;
     }
     this.serverKey = pin.key;
-    this.client = new DeviceClient(device);
+    this.client = client;
     this.screen = { kind: 'home' };
     this.stream?.close();
     this.stream = openLive({
