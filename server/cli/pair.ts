@@ -16,7 +16,8 @@ export async function runPair(home: string, io: { stdin: Readable; stdout: Writa
   }
   const started = await desktopRequest(home, gate, { method: 'POST', path: '/api/v1/pair/start', body: { mode: io.typed ? 'code' : 'qr' } });
   if (started.status !== 201) {
-    io.stdout.write(`oracle: the gate refused to start pairing (${String(started.status)})\n`);
+    const error = (started.body as { error?: { message?: unknown } } | undefined)?.error?.message;
+    io.stdout.write(`oracle: the gate refused to start pairing (${String(started.status)}${typeof error === 'string' ? `: ${error}` : ''})\n`);
     return 1;
   }
   const view = started.body as { pid: string; code: string; url: string | null; origins: string[]; expires_at: number };

@@ -15,7 +15,7 @@ import { parseClaim, claimPid, type ClaimReplyWire, type HelloRequest, type Hell
 export interface PairingService {
   /** Per-address limit on the unauthenticated pairing endpoints. */
   admit(address: string): Promise<boolean>;
-  start(mode: PairingMode, desktopId: string): Promise<StartView>;
+  start(mode: PairingMode, desktopId: string): Promise<StartView | PairingRefused>;
   view(pid: string): SessionView | undefined;
   confirm(pid: string, accept: boolean, desktopId: string): Promise<SessionView | PairingRefused>;
   hello(req: HelloRequest, address: string): Promise<HelloWire | PairingRefused>;
@@ -109,6 +109,10 @@ export function createPairingService(deps: PairingServiceDeps): PairingService {
 
     async start(mode, desktopId) {
       const opened = table.open(mode);
+      if ('ok' in opened) {
+        await audit(desktopId, 'start_refused', { refusal: opened });
+        return opened;
+      }
       const origins = deps.origins();
       const urls = mode === 'qr' ? origins.map((o) => pairingUrl(o, opened)) : [];
       const url = urls[0] ?? null;

@@ -96,4 +96,15 @@ describe('pairing limits', () => {
     for (let i = 0; i < 9; i += 1) statuses.push((await h.transport(`192.0.2.${String(20 + i)}`).post('/api/v1/pair/hello', { pid: start.pid })).status);
     expect(statuses).toEqual([200, 200, 200, 200, 200, 200, 200, 200, 429]);
   });
+
+  it('refuses a 17th live pairing session with a stable code and an audit record, cancelling none', async () => {
+    const h = await pairingHarness();
+    const opened = [];
+    for (let i = 0; i < 16; i += 1) opened.push(await h.start());
+    const res = await h.request('/api/v1/pair/start', { method: 'POST', auth: 'Bearer desktop', body: { mode: 'qr' } });
+    expect(res.status).toBe(429);
+    expect(res.body).toMatchObject({ error: { code: 'RATE_LIMITED', pairing: 'PAIRING_FULL', message: expect.stringMatching(/16 pairing sessions are live/u) as unknown } });
+    expect(h.audit.filter((r) => r.outcome === 'start_refused')).toEqual([expect.objectContaining({ code: 'PAIRING_FULL' })]);
+    for (const o of opened) expect((await h.view(o.pid)).state).toBe('open');
+  });
 });

@@ -22,6 +22,9 @@ interface SessionView {
   readonly comparison_code: string | null;
 }
 
+/** States after which a session takes no more steps. */
+const ENDED: readonly string[] = ['delivered', 'rejected', 'burned', 'failed', 'expired'];
+
 /**
  * Pairing on the desktop (SPEC §9, §9a): the QR (rendered by the server as SVG, shown as an image,
  * never as markup), the 8-digit code and its countdown; then "Pair <name>?" with the comparison
@@ -69,6 +72,11 @@ export class OraclePairingPanel extends LitElement {
 
   private async start(mode: 'qr' | 'code'): Promise<void> {
     this.problem = '';
+    // A new code replaces this screen's previous one: cancel it so live sessions do not pile up.
+    const previous = this.started;
+    if (previous !== undefined && !ENDED.includes(this.view?.state ?? 'open')) {
+      await request('/api/v1/pair/confirm', json('POST', { pid: previous.pid, accept: false })).catch(() => undefined);
+    }
     try {
       this.started = (await request<Started>('/api/v1/pair/start', json('POST', { mode }))).body;
       this.view = undefined;
@@ -84,7 +92,7 @@ export class OraclePairingPanel extends LitElement {
     if (s === undefined) return;
     try {
       this.view = (await request<SessionView>(`/api/v1/pair/sessions/${s.pid}`)).body;
-      if (['delivered', 'rejected', 'burned', 'failed', 'expired'].includes(this.view.state)) clearInterval(this.poll);
+      if (ENDED.includes(this.view.state)) clearInterval(this.poll);
     } catch (e) {
       this.problem = e instanceof ApiError ? e.message : 'lost the pairing session';
       clearInterval(this.poll);

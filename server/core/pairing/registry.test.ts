@@ -47,6 +47,7 @@ async function setup() {
   };
   const open = (mode: PairingMode = 'qr') => {
     const o = table.open(mode);
+    if ('ok' in o) throw new Error(o.reason);
     return { ...o, phone: mode === 'qr' ? PhoneSession.fromQr(pairingUrl('https://192.0.2.1:8443', o), transport) : PhoneSession.fromCode(o.code, transport) };
   };
   return { clock, table, issued, transport, open };
@@ -181,13 +182,27 @@ describe('pairing session state machine', () => {
 
   it('makes 8-digit codes, 16-byte secrets and distinct pids', async () => {
     const { table } = await setup();
-    const opened = Array.from({ length: 12 }, () => table.open('qr'));
+    const opened = Array.from({ length: 12 }, () => table.open('qr')).map((o) => ('ok' in o ? expect.unreachable(o.reason) : o));
     for (const o of opened) {
       expect(o.code).toMatch(/^\d{8}$/u);
       expect(o.s).toHaveLength(16);
       expect(o.pid).toMatch(/^pp_[0-9a-f]{24}$/u);
     }
     expect(new Set(opened.map((o) => o.pid)).size).toBe(12);
+  });
+});
+
+describe('the bounded table', () => {
+  it('refuses the 17th live session with PAIRING_FULL and cancels none; one ending makes room', async () => {
+    const { table, clock } = await setup();
+    const opened = Array.from({ length: 16 }, () => table.open('qr'));
+    expect(opened.every((o) => !('ok' in o))).toBe(true);
+    const refusedOpen = table.open('qr');
+    expect(refusedOpen).toMatchObject({ ok: false, code: 'PAIRING_FULL' });
+    expect('ok' in refusedOpen ? refusedOpen.reason : '').toMatch(/16 pairing sessions are live; the first ends in 120 s/u);
+    for (const o of opened) if (!('ok' in o)) expect(table.view(o.pid)?.state).toBe('open');
+    clock.t += 121_000;
+    expect(table.open('qr')).not.toHaveProperty('ok');
   });
 });
 

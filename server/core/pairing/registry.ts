@@ -85,14 +85,17 @@ export class PairingTable {
 
   constructor(private readonly core: PairingCore) {}
 
-  /** Step 1: pid, an 8-digit code and the 128-bit secret s; +120 s. */
-  open(mode: PairingMode): OpenedSession {
+  /**
+   * Step 1: pid, an 8-digit code and the 128-bit secret s; +120 s. A bounded table: with
+   * MAX_LIVE sessions live the next is refused (PAIRING_FULL) rather than one cancelled unseen.
+   */
+  open(mode: PairingMode): OpenedSession | PairingRefused {
     const now = this.core.now();
     this.sweep(now);
-    // One open typed session at a time (`hello {typed}` must find exactly one); a bounded table.
+    // One open typed session at a time (`hello {typed}` must find exactly one): the new code replaces the old.
     if (mode === 'code') for (const s of this.sessions.values()) if (s.mode === 'code' && s.state === 'open') this.cancel(s, now);
-    const live = [...this.sessions.values()].filter((s) => deadline(s) !== null);
-    for (const s of live.slice(0, Math.max(0, live.length - MAX_LIVE + 1))) this.cancel(s, now);
+    const ends = [...this.sessions.values()].map(deadline).filter((end): end is number => end !== null && now < end);
+    if (ends.length >= MAX_LIVE) return refused('PAIRING_FULL', `${String(ends.length)} pairing sessions are live; the first ends in ${String(Math.ceil((Math.min(...ends) - now) / 1000))} s`);
     const session = openSession({ pid: `pp_${toHex(this.core.randomBytes(12))}`, mode, code: this.newCode(), s: this.core.randomBytes(16) }, now);
     this.sessions.set(session.pid, session);
     return { pid: session.pid, mode, code: session.code, s: session.s, k: this.core.signer.k, expiresAt: session.expiresAt };

@@ -35,6 +35,7 @@ export const PAIRING_REFUSALS = [
   'PAIRING_REJECTED',
   'PAIRING_FAILED',
   'PAIRING_RATE_LIMITED',
+  'PAIRING_FULL',
 ] as const;
 export type PairingRefusal = (typeof PAIRING_REFUSALS)[number];
 

@@ -39,6 +39,7 @@ const ANSWER: Readonly<Record<Refusal, { readonly code: HttpErrorCode; readonly 
   PAIRING_REJECTED: { code: 'FORBIDDEN', message: 'the pairing was refused on the desktop' },
   PAIRING_FAILED: { code: 'INTERNAL', message: 'the pairing failed on the server' },
   PAIRING_RATE_LIMITED: { code: 'RATE_LIMITED', message: 'too many pairing requests; wait a minute' },
+  PAIRING_FULL: { code: 'RATE_LIMITED', message: 'too many pairing sessions are open; cancel one or wait for one to end' },
   INPUT: { code: 'INPUT_INVALID', message: 'malformed pairing request' },
 };
 
@@ -127,7 +128,10 @@ export function pairingDesktopRoutes(service: PairingService): Hono<{ Variables:
     const requested = 'mode' in body ? body.mode : 'qr';
     const mode = PAIRING_MODES.find((m) => m === requested);
     if (mode === undefined) return fail(c, 'INPUT_INVALID', '`mode` is qr or code');
-    return c.json(await service.start(mode, caller.id), 201);
+    const started = await service.start(mode, caller.id);
+    // The reason says how many are live and when the first ends; it names no secret.
+    if ('ok' in started) return refuse(c, started.code, `${ANSWER[started.code].message} (${started.reason})`);
+    return c.json(started, 201);
   });
 
   app.get('/sessions/:pid', noStore, (c) => {
