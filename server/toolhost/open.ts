@@ -62,7 +62,8 @@ export async function openToolhost(options: ToolhostOptions): Promise<Toolhost> 
       if (value !== undefined) knownValues.push(value);
     }
   }
-  const git = pinOne('git', undefined, { path: options.env['PATH'] ?? '', platform: options.platform, pathext: options.env['PATHEXT'] });
+  // The policy's own `programs.git.path` when it declares one, as for exec (SPEC §6): a decoy earlier on PATH never runs.
+  const git = pinOne('git', options.gate.policy.programs.get('git')?.path, { path: options.env['PATH'] ?? '', platform: options.platform, pathext: options.env['PATHEXT'] });
   const env: ToolhostEnv = {
     gate: options.gate,
     supervisor,

@@ -129,4 +129,30 @@ describe('fs and git through the toolhost', () => {
       spawnSync('umount', [`${job.dir}/mnt`]);
     }
   });
+
+  it('pins its own git from the policy’s programs.git.path: a decoy earlier on PATH never runs', async () => {
+    const decoys = tree.dir('decoy-bin');
+    const marker = `${tree.root}/decoy-git-ran`;
+    // A real executable (node, by absolute path) that records it ran and then fails.
+    writeFileSync(`${decoys}/git`, `#!${process.execPath}\nrequire('node:fs').appendFileSync(${JSON.stringify(marker)}, process.argv.slice(2).join(' ') + '\\n');\nprocess.exit(1);\n`, { mode: 0o755 });
+    const repo = tree.dir('projects/pinned');
+    git(repo, 'init', '-q', '-b', 'main');
+    writeFileSync(`${repo}/p.txt`, 'p');
+    const policy = (declared: string) => `scopes:\n  projects: { roots: [{ path: "${tree.root}/projects", mode: rw }] }\n${declared}`;
+    const path = `${decoys}:/usr/bin:/bin`;
+    // Control: without a declared path the decoy wins the PATH lookup (so the test below can fail).
+    const unpinned = await runtimeFor(tree, policy(''), { path, home: 'home-unpinned' });
+    await unpinned.close();
+    expect(existsSync(marker)).toBe(true);
+    rmSync(marker);
+    const pinned = await runtimeFor(tree, policy('programs:\n  git: { path: /usr/bin/git, subcommands: { allow: [status] } }\n'), { path, home: 'home-pinned' });
+    try {
+      const commit = await pinned.run({ tool: 'git.commit', args: { repo, message: 'pinned', paths: ['p.txt'] }, cwd: repo });
+      expect(commit).toMatchObject({ executed: true });
+      expect(git(repo, 'log', '-1', '--format=%s')).toBe('pinned');
+    } finally {
+      await pinned.close();
+    }
+    expect(existsSync(marker)).toBe(false);
+  });
 });
