@@ -4,6 +4,7 @@ import { authBench } from './auth.js';
 import { coldStartBench } from './cold-start.js';
 import { enginesText, policyEnginesBench } from './decide.js';
 import { haltBench } from './halt.js';
+import { haltStreamsBench } from './halt-streams.js';
 import { requestBench } from './requests.js';
 import { roundTripBench } from './round-trip.js';
 import { table, type Figure } from './stats.js';
@@ -12,7 +13,7 @@ import { join } from 'node:path';
 
 /** `npm run bench [-- --json]`: every figure measured in this run, printed as a table or JSON. */
 const engines = policyEnginesBench();
-const figures: Figure[] = [...engines.figures, ...(await authBench()), ...(await requestBench()), ...(await auditBench()), ...(await roundTripBench()), ...(await haltBench()), ...(await coldStartBench()), ...(await claudeSessionBench())];
+const figures: Figure[] = [...engines.figures, ...(await authBench()), ...(await requestBench()), ...(await auditBench()), ...(await roundTripBench()), ...(await haltBench()), ...(await haltStreamsBench()), ...(await coldStartBench()), ...(await claudeSessionBench())];
 // What the phone downloads, from the build this run made (`npm run build` precedes it), against its budget.
 const pwa = measurePwa(join(import.meta.dirname, '..', 'dist', 'pwa'));
 const kb = (n: number): string => `${(n / 1024).toFixed(1)} KB`;

@@ -11,22 +11,37 @@ export interface GateEvent {
   readonly type: string;
   readonly audience: Audience;
   readonly data: Readonly<Record<string, unknown>>;
+  /** `data` as JSON, made once for every stream that sends it. */
+  readonly json: string;
 }
 
 type Listener = (event: GateEvent) => void;
 
 const KEEP = 500;
+/** Deliveries per turn of the event loop: a HALT's own answer never waits behind a thousand streams. */
+const BATCH = 16;
 
 export class EventHub {
   private next = 1;
   private readonly recent: GateEvent[] = [];
   private readonly listeners = new Set<Listener>();
+  /** Deliveries not made yet, in publish order; each event goes to the listeners it was published to. */
+  private readonly outbox: { readonly event: GateEvent; readonly to: readonly Listener[]; at: number }[] = [];
+  private draining = false;
 
+  /** Records the event at once (ids, replay); delivery to the listeners follows in bounded turns. */
   publish(type: string, data: Readonly<Record<string, unknown>>, audience: Audience = 'all'): void {
-    const event: GateEvent = { id: this.next++, type, audience, data };
+    const event: GateEvent = { id: this.next++, type, audience, data, json: JSON.stringify(data) };
     this.recent.push(event);
     if (this.recent.length > KEEP) this.recent.shift();
-    for (const listener of [...this.listeners]) listener(event);
+    if (this.listeners.size === 0) return;
+    this.outbox.push({ event, to: [...this.listeners], at: 0 });
+    if (!this.draining) {
+      this.draining = true;
+      setImmediate(() => {
+        this.drain();
+      });
+    }
   }
 
   /** Events after `lastId` still in the buffer, then live ones; returns the unsubscribe. */
@@ -40,6 +55,29 @@ export class EventHub {
 
   get subscribers(): number {
     return this.listeners.size;
+  }
+
+  private drain(): void {
+    let budget = BATCH;
+    while (budget > 0) {
+      const head = this.outbox[0];
+      if (head === undefined) break;
+      const listener = head.to[head.at++];
+      if (listener === undefined) {
+        this.outbox.shift();
+        continue;
+      }
+      // A stream that closed since the publish is skipped; per stream, order is publish order.
+      if (this.listeners.has(listener)) listener(head.event);
+      budget -= 1;
+    }
+    if (this.outbox.length === 0) {
+      this.draining = false;
+      return;
+    }
+    setImmediate(() => {
+      this.drain();
+    });
   }
 }
 

@@ -7,6 +7,8 @@ export interface LiveEvent {
   readonly id: number;
   readonly type: string;
   readonly data: Readonly<Record<string, unknown>>;
+  /** `data` as JSON, made once by the publisher for every stream. */
+  readonly json: string;
 }
 
 /** The event source as the route sees it (the composition root adapts the hub). */
@@ -50,7 +52,7 @@ export function eventRoutes(source: EventSource, heartbeatMs = HEARTBEAT_MS): Ho
           if (caller.kind === 'device' && !source.active(caller.id)) break;
           const event = queue.shift();
           if (event !== undefined) {
-            await stream.writeSSE({ id: String(event.id), event: event.type, data: JSON.stringify(event.data) });
+            await stream.writeSSE({ id: String(event.id), event: event.type, data: event.json });
             continue;
           }
           await new Promise<void>((resolve) => {
