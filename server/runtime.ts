@@ -28,7 +28,8 @@ import type { ProvenanceEntry } from '../shared/provenance.js';
 import type { Evaluation } from './core/decide/decide.js';
 import type { Executed, PreparedAction } from './core/lifecycle/execution.js';
 import type { Grant } from './core/lifecycle/headless.js';
-import type { GateMode } from './core/decide/context.js';
+import type { ActionFacts, GateMode } from './core/decide/context.js';
+import { pushTarget } from './toolhost/executors/git.js';
 import { ensurePrivateDir } from './adapters/files.js';
 import { authorizeCall, type CallAnswer, type CallRequest } from './call-authorizer.js';
 import type { RecordedCall } from './hook/claude-code.js';
@@ -158,14 +159,27 @@ export async function openRuntime(options: GateOptions & { readonly actor: strin
     return toolhost.supervisor.killAll();
   };
 
+  /**
+   * Facts only I/O learns, for the one tool whose judgement needs them: where a git.push goes.
+   * A first, pure evaluation under the local ceiling gives the repository as the gate resolved
+   * it; a push it already refuses for its shape or paths is not looked up at all.
+   */
+  const lookUp = async (action: unknown): Promise<ActionFacts | undefined> => {
+    const first = evaluate(action, { ...gate.context, mode });
+    const repo = first.paths[0];
+    if (first.tool !== 'git.push' || first.args === null || repo === undefined) return undefined;
+    if (first.decision.decision === 'deny' && first.decision.code !== 'GIT_REMOTE') return undefined;
+    return { push: await pushTarget(repo, String(first.args['remote']), String(first.args['branch']), toolhost.env) };
+  };
+
   /** The session's sticky taint feeds every decision; what the action says it read joins it. */
-  const judge = (action: unknown, agent?: string): Evaluation => {
+  const judge = (action: unknown, agent?: string, facts?: ActionFacts): Evaluation => {
     const request = actionRequestSchema.safeParse(action);
     const session = request.success ? request.data.session : undefined;
     if (request.success && Array.isArray(request.data.provenance)) desk.taint(session, request.data.provenance);
     // A credentialed agent is its own principal: its policy ceiling, or nothing at all.
     const principal = agent === undefined ? gate.context.principal : { name: agent, capabilities: gate.context.gate.policy.agents.get(agent)?.capabilities ?? new Set<never>() };
-    return evaluate(action, { ...gate.context, mode, principal, runtime: desk.session(session) });
+    return evaluate(action, { ...gate.context, mode, principal, runtime: desk.session(session), ...(facts === undefined ? {} : { facts }) });
   };
 
   const execute = async (prepared: PreparedAction): Promise<Executed> => {
@@ -210,8 +224,8 @@ export async function openRuntime(options: GateOptions & { readonly actor: strin
     });
   };
 
-  const lifecycle = (obtainApproval?: (evaluation: Evaluation, actionId: string) => Promise<Grant>, agent?: string) => ({
-    evaluate: (action: unknown) => judge(action, agent),
+  const lifecycle = (obtainApproval?: (evaluation: Evaluation, actionId: string) => Promise<Grant>, agent?: string, facts?: ActionFacts) => ({
+    evaluate: (action: unknown) => judge(action, agent, facts),
     audit: auditOnce,
     execute,
     now,
@@ -274,8 +288,8 @@ export async function openRuntime(options: GateOptions & { readonly actor: strin
     mode: () => mode,
     desk,
     events,
-    run: (action) => runHeadless(action, lifecycle()),
-    submit: (action, waitMs, agent) =>
+    run: async (action) => runHeadless(action, lifecycle(undefined, undefined, await lookUp(action))),
+    submit: async (action, waitMs, agent) =>
       runHeadless(
         action,
         lifecycle(async (evaluation, actionId) => {
@@ -285,7 +299,7 @@ export async function openRuntime(options: GateOptions & { readonly actor: strin
             desk.keepRequest(grant.approvalId, { action, agent: agent ?? null, action_id: actionId });
           }
           return grant;
-        }, agent),
+        }, agent, await lookUp(action)),
       ),
     async continueAction(approvalId, waitMs, agent) {
       let saved = continuations.get(approvalId);
@@ -294,7 +308,7 @@ export async function openRuntime(options: GateOptions & { readonly actor: strin
         // arguments resolve to exactly what the person approved (the boundary checks arg_hash).
         const kept = desk.request(approvalId);
         if (kept === undefined || kept.agent !== (agent ?? null)) return undefined;
-        saved = { evaluation: judge(kept.action, agent), actionId: kept.action_id, agent };
+        saved = { evaluation: judge(kept.action, agent, await lookUp(kept.action)), actionId: kept.action_id, agent };
       }
       if (saved.agent !== agent) return undefined;
       const grant = await desk.wait(approvalId, waitMs);

@@ -357,7 +357,8 @@ egress:
     ['file:// URL outside the scopes waits for a person', 'exec.run', git('fetch', `file://${T}/home/u/projects-evil`, 'main:stolen'), 'T2'],
     ['git.status', 'git.status', { repo: '.' }, 'T0'],
     ['git.commit', 'git.commit', { repo: '.', message: 'fix: x', paths: ['src/a.ts'] }, 'T1'],
-    ['git.push', 'git.push', { repo: '.', remote: 'origin', branch: 'feature/x-1' }, 'T2'],
+    // The runtime looks up where a push goes before judging (tests/toolhost/push.test.ts); unlooked, it is refused.
+    ['git.push with no looked-up target', 'git.push', { repo: '.', remote: 'origin', branch: 'feature/x-1' }, 'GIT_REMOTE'],
     ['GET allow-listed', 'net.fetch', { url: 'https://github.com/x' }, 'T1'],
     ['GET allow-listed subdomain', 'net.fetch', { url: 'https://registry.npmjs.org/x' }, 'T1'],
     ['GET allow-listed host with a trailing dot', 'net.fetch', { url: 'https://github.com./x' }, 'T1'],

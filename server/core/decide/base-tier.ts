@@ -8,9 +8,9 @@ import type { DecideContext } from './context.js';
 import { judgeFetch } from './egress.js';
 import { redact } from '../redact/index.js';
 import { judgeArgvPaths } from './exec-args.js';
-import { isForcePush, isSafeRefName } from './git-rules.js';
 import { refused, tiered, type Outcome } from './outcome.js';
 import { judgeProgram } from './programs.js';
+import { judgePush } from './push.js';
 
 export interface TierInput {
   readonly tool: ToolName;
@@ -85,8 +85,10 @@ export function baseTier(input: TierInput): TierResult {
     }
     case 'git.commit':
       return plain(requireWorkTree(input) ?? judgeCommit(input));
-    case 'git.push':
-      return plain(requireWorkTree(input) ?? judgePush(args));
+    case 'git.push': {
+      const tree = requireWorkTree(input);
+      return tree === undefined ? judgePush(args, ctx.facts?.push, ctx.gate.policy.egress) : plain(tree);
+    }
     case 'net.fetch': {
       const headers = (args['headers'] ?? {}) as Record<string, string>;
       const judged = judgeFetch({ url: str(args['url']), method: str(args['method']), headers }, ctx.gate.policy.egress);
@@ -168,11 +170,3 @@ function judgeCommit(input: TierInput): Outcome {
   return tiered('T1', repo?.root.rule ?? 'git.commit', 'git.commit can be undone by a soft reset while HEAD is unchanged');
 }
 
-function judgePush(args: Readonly<Record<string, unknown>>): Outcome {
-  const remote = str(args['remote']);
-  const branch = str(args['branch']);
-  if (args['force'] === true || isForcePush([branch])) return refused('GIT_FORCE_PUSH', 'git.push', 'force-pushing is never allowed');
-  if (!isSafeRefName(remote)) return refused('ARG_SHAPE', 'git.push', `\`${remote}\` is not a plain remote name`);
-  if (!isSafeRefName(branch)) return refused('ARG_SHAPE', 'git.push', `\`${branch}\` is not a plain branch name`);
-  return tiered('T2', 'git.push', `pushing ${branch} to ${remote} is visible to others and cannot be un-published`);
-}

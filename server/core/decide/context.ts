@@ -1,6 +1,7 @@
 import type { Capability } from '../../../shared/capabilities.js';
 import type { ProvenanceEntry } from '../../../shared/provenance.js';
 import type { CompiledPolicy } from '../policy/compile.js';
+import type { PushFacts } from './push.js';
 
 /** normal: the policy as written; read-only: the policy failed to load; halted: deny-all (SPEC §8). */
 export type GateMode = 'normal' | 'read-only' | 'halted';
@@ -34,4 +35,11 @@ export interface DecideContext {
   readonly runtime: RuntimeState;
   /** The pinned working directory for relative paths when the action gives none. */
   readonly cwd: string | undefined;
+  /** What the runtime looked up for this one action before judging it (git, at the edge). */
+  readonly facts?: ActionFacts;
+}
+
+/** Facts only I/O can learn, gathered by the runtime for the action at hand; absent means not looked up. */
+export interface ActionFacts {
+  readonly push?: PushFacts;
 }

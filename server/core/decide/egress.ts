@@ -54,7 +54,7 @@ export function judgeFetch(request: FetchRequest, egress: EgressPolicy): JudgedF
   }
   const host = bare(normaliseHost(url.hostname));
   const port = url.port === '' ? (DEFAULT_PORT[url.protocol] ?? '') : url.port;
-  const listed = egress.allow.find((entry) => hostMatches(entry, host) && portMatches(entry, port, url.protocol));
+  const listed = listedFor(host, port, DEFAULT_PORT[url.protocol] ?? '', egress);
   if (listed === undefined) {
     if (egress.default === 'confirm') {
       // An unlisted host is never cheaper than a person's look, whatever a tier rule says.
@@ -91,10 +91,12 @@ function bare(host: string): string {
   return host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
 }
 
-/** An entry without a port allows the scheme's default port only; `host:*` allows any. */
-function portMatches(entry: EgressHost, port: string, protocol: string): boolean {
-  if (entry.port === '*') return true;
-  return (entry.port ?? DEFAULT_PORT[protocol]) === port;
+/**
+ * The allowlist entry that admits `host` (as written, no DNS) on `port`, where `defaultPort` is
+ * the port of the scheme in use: an entry without a port allows that one only; `host:*` any.
+ */
+export function listedFor(host: string, port: string, defaultPort: string, egress: EgressPolicy): EgressHost | undefined {
+  return egress.allow.find((entry) => hostMatches(entry, host) && (entry.port === '*' || (entry.port ?? defaultPort) === port));
 }
 
 function hostMatches(entry: EgressHost, host: string): boolean {

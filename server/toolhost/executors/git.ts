@@ -1,3 +1,5 @@
+import type { ScopedPath } from '../../core/paths/scope.js';
+import type { LeavingCommit, PushFacts } from '../../core/decide/push.js';
 import type { ToolhostEnv } from '../env.js';
 import { runJob } from '../run-job.js';
 import { sandboxView } from '../sandbox-masks.js';
@@ -27,10 +29,14 @@ interface GitRun {
   readonly network?: boolean;
 }
 
-async function git(action: PreparedAction, env: ToolhostEnv, run: GitRun): Promise<ExecutionResult & { cleanupError?: string }> {
-  if (!env.git.ok) return failed('EXECUTOR_UNAVAILABLE', `git is not available: ${env.git.reason}`);
+function git(action: PreparedAction, env: ToolhostEnv, run: GitRun): Promise<ExecutionResult & { cleanupError?: string }> {
   const repo = action.paths[0];
-  if (repo === undefined) return failed('EXECUTOR_UNAVAILABLE', 'no repository path');
+  if (repo === undefined) return Promise.resolve(failed('EXECUTOR_UNAVAILABLE', 'no repository path'));
+  return gitIn(repo, env, run);
+}
+
+async function gitIn(repo: ScopedPath, env: ToolhostEnv, run: GitRun): Promise<ExecutionResult & { cleanupError?: string }> {
+  if (!env.git.ok) return failed('EXECUTOR_UNAVAILABLE', `git is not available: ${env.git.reason}`);
   const view = sandboxView(env.gate, repo.real, { gitVisible: true });
   if (view === undefined) return failed('NOT_ALLOWED', 'the repository holds too many files to hide what the policy denies');
   const outcome = await runJob(
@@ -87,9 +93,46 @@ export async function gitCommit(action: PreparedAction, env: ToolhostEnv): Promi
   return { ...committed, undo_id: id, output: { head: after } };
 }
 
-export function gitPush(action: PreparedAction, env: ToolhostEnv): Promise<ExecutionResult> {
-  // remote and branch were shape-checked by the gate (no options, no refspecs, no force).
-  return git(action, env, { args: ['push', '--porcelain', '--no-verify', str(action.args['remote']), str(action.args['branch'])], network: true });
+/**
+ * git.push pushes exactly what was judged and shown (issue 14): the commit the card names, to the
+ * URL the card names, by URL rather than by remote name (so a config changed since cannot send it
+ * elsewhere). The remote-tracking ref then moves as a push by name would move it.
+ */
+export async function gitPush(action: PreparedAction, env: ToolhostEnv): Promise<ExecutionResult> {
+  const url = str(action.args['url']);
+  const commit = str(action.args['commit']);
+  const branch = str(action.args['branch']);
+  if (url === '' || !/^[0-9a-f]{40,64}$/u.test(commit)) return failed('EXECUTOR_UNAVAILABLE', 'the push target was not resolved at decision time');
+  const pushed = await git(action, env, { args: ['push', '--porcelain', '--no-verify', '--', url, `${commit}:refs/heads/${branch}`], network: true });
+  if (!pushed.ok) return pushed;
+  if (action.paths[0]?.root.mode === 'rw') await git(action, env, { args: ['update-ref', `refs/remotes/${str(action.args['remote'])}/${branch}`, commit] });
+  return pushed;
+}
+
+/** Commits a card lists by subject; the count says how many more leave. */
+const LEAVING_SHOWN = 20;
+
+/**
+ * Where a push of `branch` to `remote` goes, looked up before the decision (git reads the
+ * config, insteadOf rewrites included): exactly one push URL, the branch's commit, and the
+ * commits none of the remote's tracking refs has.
+ */
+export async function pushTarget(repo: ScopedPath, remote: string, branch: string, env: ToolhostEnv): Promise<PushFacts> {
+  const urls = await gitIn(repo, env, { args: ['remote', 'get-url', '--push', '--all', '--', remote] });
+  if (!urls.ok) return { ok: false, reason: `\`${remote}\` is not a remote of this repository` };
+  const list = str(urls.stdout).split('\n').filter((u) => u !== '');
+  if (list.length !== 1) return { ok: false, reason: `\`${remote}\` has ${String(list.length)} push URLs; ORACLE pushes to exactly one` };
+  const head = await gitIn(repo, env, { args: ['rev-parse', '--verify', '-q', `refs/heads/${branch}^{commit}`] });
+  const commit = str(head.stdout).trim();
+  if (!head.ok || commit === '') return { ok: false, reason: `there is no local branch \`${branch}\`` };
+  const counted = await gitIn(repo, env, { args: ['rev-list', '--count', commit, '--not', `--remotes=${remote}`] });
+  const logged = await gitIn(repo, env, { args: ['log', '--no-color', `-n${String(LEAVING_SHOWN)}`, '--format=%H%x09%s', commit, '--not', `--remotes=${remote}`] });
+  if (!counted.ok || !logged.ok) return { ok: false, reason: 'the commits that would leave could not be listed' };
+  const leaving: LeavingCommit[] = str(logged.stdout)
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => ({ sha: l.slice(0, l.indexOf('\t')), subject: l.slice(l.indexOf('\t') + 1) }));
+  return { ok: true, target: { url: list[0] ?? '', commit, leaving, count: Number(str(counted.stdout).trim()) } };
 }
 
 /** For undo: HEAD now, and a soft reset to where it was. */

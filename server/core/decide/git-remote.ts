@@ -1,0 +1,59 @@
+/**
+ * Where a git remote URL goes, read the way git reads it (git-clone(1) "GIT URLS"), with no I/O:
+ * `scheme://[user@]host[:port]/path`, the scp-like `[user@]host:path`, and local paths. A remote
+ * helper (`transport::address`) runs a program of its own and is never a network host here.
+ */
+export type RemoteWhere =
+  | { readonly kind: 'network'; readonly scheme: string; readonly host: string; readonly port: string; readonly user: string; readonly password: boolean }
+  | { readonly kind: 'local' }
+  | { readonly kind: 'helper'; readonly transport: string }
+  | { readonly kind: 'invalid'; readonly reason: string };
+
+/** The ports git uses when a URL names none. */
+const GIT_PORTS: Readonly<Record<string, string>> = { ssh: '22', 'git+ssh': '22', 'ssh+git': '22', git: '9418', https: '443', http: '80' };
+
+export function remoteWhere(url: string): RemoteWhere {
+  const helper = /^([A-Za-z][A-Za-z0-9+.-]*)::/u.exec(url);
+  if (helper !== null) return { kind: 'helper', transport: helper[1] ?? '' };
+  // Control characters and spaces never belong in a remote URL a person is shown.
+  // eslint-disable-next-line no-control-regex -- the point is to find control characters
+  if (url === '' || /[\u0000-\u0020\u007f]/u.test(url)) return { kind: 'invalid', reason: 'the URL is empty or holds spaces or control characters' };
+  const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):\/\//u.exec(url)?.[1]?.toLowerCase();
+  if (scheme !== undefined) return schemeUrl(url, scheme);
+  // git: "only if there are no slashes before the first colon" is it scp-like; else a local path.
+  // An address in brackets (`[::1]:repo`, `git@[::1]:repo`) holds colons of its own.
+  const colon = url.indexOf(':', url.includes('[') ? url.indexOf(']') : 0);
+  const slash = url.indexOf('/');
+  if (colon <= 0 || (slash !== -1 && slash < colon)) return { kind: 'local' };
+  return scpLike(url.slice(0, colon));
+}
+
+function schemeUrl(url: string, scheme: string): RemoteWhere {
+  if (scheme === 'file') return { kind: 'local' };
+  const port = GIT_PORTS[scheme];
+  if (port === undefined) return { kind: 'invalid', reason: `\`${scheme}://\` is not a transport ORACLE pushes over` };
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return { kind: 'invalid', reason: 'the URL does not parse' };
+  }
+  const host = parsed.hostname.toLowerCase().replace(/^\[(.*)\]$/u, '$1');
+  if (host === '') return { kind: 'invalid', reason: 'the URL names no host' };
+  return { kind: 'network', scheme, host, port: parsed.port === '' ? port : parsed.port, user: decodeURIComponent(parsed.username), password: parsed.password !== '' };
+}
+
+/** `[user@]host` before the colon; `[v6]` brackets are git's own way to write an address. */
+function scpLike(authority: string): RemoteWhere {
+  const at = authority.lastIndexOf('@');
+  const user = at === -1 ? '' : authority.slice(0, at);
+  const rawHost = at === -1 ? authority : authority.slice(at + 1);
+  const host = rawHost.replace(/^\[(.*)\]$/u, '$1').toLowerCase();
+  if (host === '' || !/^[a-z0-9.:_-]+$/u.test(host)) return { kind: 'invalid', reason: `\`${rawHost}\` is not a host name` };
+  return { kind: 'network', scheme: 'ssh', host, port: '22', user, password: false };
+}
+
+/** The URL as a card may show it: a password (which git would send) is never printed. */
+export function shownUrl(url: string): string {
+  return url.replace(/^([A-Za-z][A-Za-z0-9+.-]*:\/\/[^/@:]*):[^/@]*@/u, '$1:[password]@');
+}
