@@ -131,7 +131,10 @@ async function serveRuntime(runtime: Runtime, hub: EventHub, options: ServeOptio
   const failureReport = setInterval(reportFailures, 60_000);
   failureReport.unref();
   const app = createApp({
-    gateStatus: () => ({ mode: runtime.mode(), policyDigest: runtime.gate.digest }),
+    gateStatus: () => {
+      const status = runtime.status();
+      return { mode: status.mode, policyDigest: runtime.gate.digest, audit: status.audit };
+    },
     spkiSha256: tls.spkiSha256,
     ca: { pem: tls.caCert, fingerprint256: tls.caFingerprint },
     tlsSign: (data) => ecdsaSign(globalThis.crypto.subtle, signer.key, new Uint8Array(data)),
@@ -158,7 +161,7 @@ async function serveRuntime(runtime: Runtime, hub: EventHub, options: ServeOptio
       answer: (id, verdict, remember) => runtime.desk.answer(id, verdict, remember),
       halt: (reason, by) => runtime.halt(reason, by),
       resume: (by) => runtime.resume(by),
-      mode: () => runtime.mode(),
+      mode: () => runtime.status().mode,
     },
     devices: {
       publicKey: (id) => credentials.publicKey(id),
@@ -192,6 +195,14 @@ async function serveRuntime(runtime: Runtime, hub: EventHub, options: ServeOptio
   const url = `https://127.0.0.1:${String(listening.port)}`;
   origins.push(...(lan ? [`https://${host}:${String(listening.port)}`, ...lanAddresses().filter((a) => !a.includes(':')).map((a) => `https://${a}:${String(listening.port)}`)] : []), url);
   const report = options.report ?? (() => undefined);
+  // `oracle serve` says it when the log stops taking records and when it takes them again.
+  const unlistenAudit = runtime.audit.onAvailability((state) => {
+    report(
+      state === undefined
+        ? 'the audit log takes records again (the repair is in the log); actions run again'
+        : `DEGRADED: the audit log cannot be written (${state.reason}); every action is refused until it can, retrying every second`,
+    );
+  });
   // Where `oracle pair` finds this gate and signs in as the desktop.
   const localFile = join(runtime.gate.home, 'data', 'server.json');
   // The hook's local channel: agent credentials only, the same check as the HTTPS API.
@@ -222,6 +233,7 @@ async function serveRuntime(runtime: Runtime, hub: EventHub, options: ServeOptio
     url,
     spkiSha256: tls.spkiSha256,
     async close() {
+      unlistenAudit();
       clearInterval(failureReport);
       reportFailures();
       removeFile(localFile);

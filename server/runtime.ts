@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { openAuditLog, sha256Text, type AuditAppender } from './adapters/audit/appender.js';
+import { openAuditLog, sha256Text, type AuditAppender, type Unavailable } from './adapters/audit/appender.js';
 import { canonicalJson } from './core/audit/record.js';
 import { interruptedActions } from './core/audit/interrupted.js';
 import { recordsNewestFirst } from './adapters/audit/read-log.js';
-import { runHeadless, type RunResult } from './core/lifecycle/headless.js';
+import { durably, runHeadless, type RunResult } from './core/lifecycle/headless.js';
+import type { AuditBody } from './core/audit/record.js';
 import { evaluate } from './core/decide/decide.js';
 import { redact, redactDeep } from './core/redact/index.js';
 import { openGate, type GateOptions, type GateState } from './gate.js';
@@ -44,6 +45,11 @@ export interface Runtime {
   readonly audit: AuditAppender;
   /** The mode in force now: the policy's, or `halted`. */
   mode(): GateMode;
+  /**
+   * The mode as people are told it: `degraded` while the audit log cannot be written (every
+   * action is refused then), unless HALT is in force; with why, since when, how much was refused.
+   */
+  status(): { readonly mode: GateMode | 'degraded'; readonly audit: Unavailable | undefined };
   run(action: unknown): Promise<RunResult>;
   undo(id: string): Promise<ExecutionResult>;
   /** HALT (SPEC §8): kill every process tree, deny everything, persist, audit. */
@@ -120,6 +126,12 @@ export async function openRuntime(options: GateOptions & { readonly actor: strin
   }
   const halted = haltFile.read();
   let mode: GateMode = halted === undefined ? gate.mode : 'halted';
+  /** What happened after an action ran waits for a full disk to clear; never dropped while the gate runs. */
+  const appendOrWait = { audit: (body: AuditBody) => audit.append(body), auditWritable: () => audit.writable() };
+  // People are told when the log stops, and starts again, taking records (the screens show the mode).
+  const unlisten = audit.onAvailability((state) => {
+    events.publish('mode', { mode: state === undefined || mode === 'halted' ? mode : 'degraded', audit: state ?? null });
+  });
   await audit.append({
     kind: 'policy.load',
     ts: now().toISOString(),
@@ -194,15 +206,18 @@ export async function openRuntime(options: GateOptions & { readonly actor: strin
         // Every egress is its own audit event: where it went, the address it reached, what came back.
         const out = (executed.result.output ?? {}) as { url?: string; address?: string; status?: number };
         events.publish('egress', { action_id: prepared.actionId, url: String(prepared.args['url']), address: out.address ?? null, status: out.status ?? null }, 'desktop');
-        await audit.append({
-          kind: 'egress',
-          ts: now().toISOString(),
-          actor: options.actor,
-          action_id: prepared.actionId,
-          tool: prepared.tool,
-          outcome: executed.result.error?.code ?? 'ok',
-          detail: { url: String(prepared.args['url']), method: String(prepared.args['method']), ...(out.address === undefined ? {} : { address: out.address, status: out.status, final_url: out.url }) },
-        });
+        await durably(
+          {
+            kind: 'egress',
+            ts: now().toISOString(),
+            actor: options.actor,
+            action_id: prepared.actionId,
+            tool: prepared.tool,
+            outcome: executed.result.error?.code ?? 'ok',
+            detail: { url: String(prepared.args['url']), method: String(prepared.args['method']), ...(out.address === undefined ? {} : { address: out.address, status: out.status, final_url: out.url }) },
+          },
+          appendOrWait,
+        );
       }
       return executed;
     } finally {
@@ -233,6 +248,7 @@ export async function openRuntime(options: GateOptions & { readonly actor: strin
     digest,
     preview: previewArgs,
     actor: options.actor,
+    auditWritable: appendOrWait.auditWritable,
     ...(obtainApproval === undefined ? {} : { obtainApproval }),
   });
   const auditHalt = (record: HaltRecord) => audit.append({ kind: 'halt', ts: now().toISOString(), actor: record.by, outcome: 'halted', detail: { reason: record.reason, ...record.snapshot } });
@@ -286,6 +302,10 @@ export async function openRuntime(options: GateOptions & { readonly actor: strin
     toolhost,
     audit,
     mode: () => mode,
+    status: () => {
+      const unavailable = audit.unavailable;
+      return { mode: unavailable !== undefined && mode !== 'halted' ? 'degraded' : mode, audit: unavailable };
+    },
     desk,
     events,
     run: async (action) => runHeadless(action, lifecycle(undefined, undefined, await lookUp(action))),
@@ -386,6 +406,7 @@ export async function openRuntime(options: GateOptions & { readonly actor: strin
     async close() {
       desk.releaseWaiters();
       unwatch();
+      unlisten();
       await audit.close();
       lock.release();
     },

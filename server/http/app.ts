@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
 import { secureHeaders } from 'hono/secure-headers';
 import type { Context } from 'hono';
-import type { GateMode } from '../core/decide/context.js';
+import type { ShownMode } from '../core/decide/context.js';
 import type { Caller, CallerVerifier } from './caller.js';
 import { fail } from './errors.js';
 import { limitBodies } from './body-limits.js';
@@ -26,7 +26,7 @@ export const DESKTOP_COOKIE = 'oracle_desktop';
 
 /** What the routes need, passed in by the composition root (main.ts); nothing here does I/O. */
 export interface AppDeps {
-  readonly gateStatus: () => { readonly mode: GateMode; readonly policyDigest: string | null };
+  readonly gateStatus: () => { readonly mode: ShownMode; readonly policyDigest: string | null; readonly audit?: { readonly reason: string; readonly since: string; readonly refused: number } | undefined };
   readonly spkiSha256: string;
   /** The local CA, offered to phones so the PWA runs from a trusted origin (SPEC §9). */
   readonly ca: { readonly pem: string; readonly fingerprint256: string };
@@ -72,7 +72,9 @@ export function createApp(deps: AppDeps): Hono<Vars> {
   const attestLimit = new RateLimiter(ATTEST_RATE_LIMIT, deps.now);
   app.get('/api/v1/health', (c) => {
     const status = deps.gateStatus();
-    return c.json({ ok: true, mode: status.mode, spki_sha256: deps.spkiSha256, policy_digest: status.policyDigest, ca_sha256: deps.ca.fingerprint256 });
+    // `audit.writable: false` with `mode: degraded`: the log is full or failing and every action is refused.
+    const audit = status.audit === undefined ? { writable: true } : { writable: false, ...status.audit };
+    return c.json({ ok: true, mode: status.mode, spki_sha256: deps.spkiSha256, policy_digest: status.policyDigest, ca_sha256: deps.ca.fingerprint256, audit });
   });
   // The CA certificate is public by nature; its fingerprint is shown next to it for comparison.
   app.get('/ca.crt', (c) => {

@@ -6,7 +6,10 @@ import type { Runtime } from '../../server/runtime.js';
 import { tempTree, type TempTree } from '../fixtures/temp-tree.js';
 import { runtimeFor } from '../toolhost/runtime-fixture.js';
 
-/** SPEC §7: an audit write that fails denies the action; a full disk never lets anything through. */
+/**
+ * SPEC §7: an audit write that fails denies the action; a full disk never lets anything through,
+ * and once space is back the log takes records again by itself (issue 14), with a repair record.
+ */
 describe('a full audit disk', () => {
   let tree: TempTree;
   let runtime: Runtime | undefined;
@@ -25,7 +28,7 @@ describe('a full audit disk', () => {
     tree.dispose();
   });
 
-  it('runs nothing once the log cannot be written, and keeps refusing', async () => {
+  it('runs nothing while the log cannot be written, and runs again once it can', async () => {
     runtime = await runtimeFor(tree, `scopes:\n  projects: { roots: [{ path: "${tree.root}/projects", mode: rw }] }\n`);
     // Fill what is left of the 64 KiB.
     spawnSync('dd', ['if=/dev/zero', `of=${join(mounted, 'filler')}`, 'bs=1k', 'count=64']);
@@ -41,11 +44,16 @@ describe('a full audit disk', () => {
     }
     expect(failedAt).toBeGreaterThanOrEqual(0);
     expect(existsSync(`${tree.root}/projects/app/f${String(failedAt)}.txt`)).toBe(false);
-    spawnSync('rm', ['-f', join(mounted, 'filler')]);
-    const target = `${tree.root}/projects/app/after.txt`;
-    const later = await runtime.run({ tool: 'fs.write', args: { path: target, content: 'still not' } });
-    expect(later).toMatchObject({ executed: false, error: { code: 'AUDIT_WRITE_FAILED' } });
+    const target = `${tree.root}/projects/app/while-full.txt`;
+    expect(await runtime.run({ tool: 'fs.write', args: { path: target, content: 'not while full' } })).toMatchObject({ executed: false, error: { code: 'AUDIT_WRITE_FAILED' } });
     expect(existsSync(target)).toBe(false);
+    expect(runtime.status()).toMatchObject({ mode: 'degraded', audit: { reason: expect.stringMatching(/ENOSPC|no space/iu) as unknown } });
+    spawnSync('rm', ['-f', join(mounted, 'filler')]);
+    for (let i = 0; i < 50 && runtime.status().mode !== 'normal'; i++) await new Promise((r) => setTimeout(r, 100));
+    expect(runtime.status()).toMatchObject({ mode: 'normal', audit: undefined });
+    const later = `${tree.root}/projects/app/after.txt`;
+    expect(await runtime.run({ tool: 'fs.write', args: { path: later, content: 'now' } })).toMatchObject({ executed: true });
+    expect(existsSync(`${tree.root}/projects/app/f${String(failedAt)}.txt`)).toBe(false);
     writeFileSync(join(tree.root, 'done'), 'x');
   });
 });

@@ -23,6 +23,7 @@ interface Health {
   readonly spki_sha256: string;
   readonly policy_digest: string | null;
   readonly ca_sha256: string;
+  readonly audit?: { readonly writable: boolean; readonly reason?: string; readonly since?: string };
 }
 
 interface UndoRow {
@@ -92,7 +93,8 @@ export class OracleDesktop extends LitElement {
       .mode.halted {
         color: var(--danger);
       }
-      .mode.read-only {
+      .mode.read-only,
+      .mode.degraded {
         color: var(--warn);
       }
       .controls {
@@ -296,6 +298,7 @@ export class OracleDesktop extends LitElement {
         </div>
       </header>
       ${this.notice === '' ? nothing : html`<p class="notice" role="status">${this.notice}</p>`}
+      ${mode === 'degraded' ? html`<p class="error" role="alert">The audit log cannot be written (${h?.audit?.reason ?? 'unknown'}, since ${h?.audit?.since ?? '?'}): every action is refused until it can. Free disk space; the gate recovers by itself.</p>` : nothing}
       ${this.keyProblem === '' ? nothing : html`<p class="error" role="alert">Cannot check the server key, so no card is offered: ${this.keyProblem}</p>`}
       <div class="grid">
         <section aria-labelledby="pending-h">

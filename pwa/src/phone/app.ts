@@ -147,7 +147,7 @@ export class OraclePhone extends LitElement {
     this.stream = openLive({
       headers: this.client.bearer,
       onMessage: (m) => {
-        if (m.type.startsWith('approval.') || m.type === 'halt' || m.type === 'resume') void this.refresh();
+        if (m.type.startsWith('approval.') || m.type === 'halt' || m.type === 'resume' || m.type === 'mode') void this.refresh();
       },
       onState: (live) => {
         this.live = live;
@@ -226,6 +226,7 @@ export class OraclePhone extends LitElement {
         <span class="status ${this.live ? 'ok' : 'muted'}" role="status">${this.live ? 'live' : 'reconnecting…'}</span>
       </header>
       ${this.mode === 'read-only' ? html`<p class="banner readonly">The gate runs read-only: its policy did not load.</p>` : nothing}
+      ${this.mode === 'degraded' ? html`<p class="banner readonly" role="alert">The gate cannot write its audit log (a full disk?): it refuses every action until it can, and recovers by itself.</p>` : nothing}
       ${halted ? html`<p class="banner halted">Halted. Resume from the desktop.</p>` : nothing}
       ${this.notice === '' ? nothing : html`<p class="muted" role="status">${this.notice}</p>`}
       <section aria-labelledby="pending-h">

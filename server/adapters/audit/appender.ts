@@ -12,6 +12,16 @@ export const MONTH_FILE = /^\d{4}-\d{2}\.jsonl$/u;
 export interface AppenderOptions {
   /** Signs a checkpoint of the head after every flush (SPEC §7); see `openAuditLog`. */
   readonly checkpoint?: CheckpointStore;
+  /** How long to wait between attempts to write again after a failure. */
+  readonly retryMs?: number;
+  readonly now?: () => Date;
+}
+
+/** Why the log cannot be written now: the first error, since when, and how many appends were refused. */
+export interface Unavailable {
+  readonly reason: string;
+  readonly since: string;
+  readonly refused: number;
 }
 
 interface OpenState {
@@ -25,8 +35,10 @@ interface OpenState {
  * The append-only audit log under `<home>/logs/audit/` (SPEC §7). Group commit: appends that
  * arrive while a write and fsync are in flight (on libuv's thread pool) wait for the next flush,
  * and each flush writes every waiting record with one write and one fsync per month file. Nobody's promise resolves before its record
- * is durable. After a failed write or fsync the appender refuses every later append: the caller
- * must deny (fail closed), and a restart re-reads the tail.
+ * is durable. After a failed write or fsync (a full disk, an I/O error) the log is *unavailable*:
+ * every append is refused at once (the caller denies: fail closed) while a retry every second cuts
+ * what the failed write left back to the last durable byte and writes an `audit.repair` record;
+ * once that is durable the log is available again, without a restart (issue 14).
  *
  * With a checkpoint store (SPEC §7 signed checkpoint), a fresh log is anchored at GENESIS before
  * its first record, and each flush is followed by one signed checkpoint of the new head,
@@ -42,7 +54,15 @@ export class AuditAppender {
   private pending: { body: AuditBody; resolve: (r: AuditRecord) => void; reject: (e: Error) => void }[] = [];
   private flushing = false;
   private broken: Error | undefined;
+  private outage: { since: string; refused: number } | undefined;
+  private retryTimer: NodeJS.Timeout | undefined;
+  private closed = false;
   private readonly files = new Map<string, FileHandle>();
+  /** Bytes of each open month file known durable: a failed write is cut back to this. */
+  private readonly durable = new Map<string, number>();
+  private readonly listeners = new Set<(state: Unavailable | undefined) => void>();
+  private readonly retryMs: number;
+  private readonly now: () => Date;
 
   /** Set when opening found and removed a torn final line (a crash mid-write). */
   readonly repaired: { file: string; removedBytes: number } | undefined;
@@ -53,7 +73,10 @@ export class AuditAppender {
     readonly dir: string,
     start: OpenState,
     private readonly checkpoint: CheckpointStore | undefined,
+    options: AppenderOptions,
   ) {
+    this.retryMs = options.retryMs ?? 1000;
+    this.now = options.now ?? (() => new Date());
     this.head = start.head;
     this.current = start.file;
     this.repaired = start.repaired;
@@ -78,24 +101,100 @@ export class AuditAppender {
       }
     }
     const anchored = options.checkpoint === undefined || checkAnchor(dir, files, head, options.checkpoint);
-    return new AuditAppender(dir, { head, file, repaired, needsGenesis: !anchored }, options.checkpoint);
+    return new AuditAppender(dir, { head, file, repaired, needsGenesis: !anchored }, options.checkpoint, options);
   }
 
   get chainHead(): ChainHead {
     return this.head;
   }
 
+  /** Undefined while the log can be written; otherwise why not, since when, and what was refused. */
+  get unavailable(): Unavailable | undefined {
+    return this.broken === undefined || this.outage === undefined ? undefined : { reason: this.broken.message, ...this.outage };
+  }
+
+  /** Called with the new state each time the log becomes unavailable or available again. */
+  onAvailability(listener: (state: Unavailable | undefined) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Resolves true once the log can be written again; false if it is closed first. */
+  async writable(): Promise<boolean> {
+    while (this.broken !== undefined && !this.closed) await new Promise((r) => setTimeout(r, Math.min(this.retryMs, 250)));
+    return !this.closed;
+  }
+
   append(body: AuditBody): Promise<AuditRecord> {
     const checkpointFailure = this.checkpoint?.failure;
-    if (this.broken === undefined && checkpointFailure !== undefined) this.broken = checkpointFailure;
-    if (this.broken !== undefined) return Promise.reject(new AuditWriteError(`the audit log is unavailable: ${this.broken.message}`));
+    if (this.broken === undefined && checkpointFailure !== undefined) this.fail(checkpointFailure);
+    if (this.broken !== undefined) {
+      if (this.outage !== undefined) this.outage.refused += 1;
+      return Promise.reject(new AuditWriteError(`the audit log is unavailable: ${this.broken.message}`));
+    }
+    return this.enqueue(body, false);
+  }
+
+  private enqueue(body: AuditBody, first: boolean): Promise<AuditRecord> {
     return new Promise((resolve, reject) => {
-      this.pending.push({ body, resolve, reject });
+      const item = { body, resolve, reject };
+      if (first) this.pending.unshift(item);
+      else this.pending.push(item);
       if (!this.flushing) {
         this.flushing = true;
         setImmediate(() => void this.flush());
       }
     });
+  }
+
+  /** The log just failed: refuse from now on, tell the listeners, and start retrying. */
+  private fail(error: Error): void {
+    // Only the start of an outage is news: a failed retry is the same outage going on.
+    const first = this.outage === undefined;
+    this.broken = error;
+    this.outage ??= { since: this.now().toISOString(), refused: 0 };
+    if (first) for (const listener of this.listeners) listener(this.unavailable);
+    if (this.retryTimer === undefined && !this.closed) {
+      this.retryTimer = setTimeout(() => void this.recover(), this.retryMs);
+      this.retryTimer.unref();
+    }
+  }
+
+  /**
+   * One attempt to write again: cut each file back to its durable length (a torn tail repaired),
+   * then write the repair record first of all; durable, the log is available again.
+   */
+  private async recover(): Promise<void> {
+    this.retryTimer = undefined;
+    if (this.closed || this.broken === undefined) return;
+    while (this.flushing) await new Promise((r) => setImmediate(r));
+    const outage = this.outage ?? { since: this.now().toISOString(), refused: 0 };
+    const reason = this.broken.message;
+    // A failed flush of the repair record calls fail() again; the outage it continues is this one.
+    this.outage = outage;
+    try {
+      let removed = 0;
+      for (const [file, handle] of this.files) {
+        const size = (await handle.stat()).size;
+        const good = this.durable.get(file) ?? size;
+        if (size > good) {
+          await handle.truncate(good);
+          await handle.sync();
+          removed += size - good;
+        }
+      }
+      this.checkpoint?.retry();
+      this.broken = undefined;
+      const repaired = this.enqueue({ kind: 'audit.repair', ts: this.now().toISOString(), actor: 'oracle', outcome: 'recovered', detail: { reason, unavailable_since: outage.since, refused: outage.refused, removed_bytes: removed } }, true);
+      await repaired;
+      await this.checkpoint?.idle();
+      if (this.checkpoint?.failure !== undefined) throw this.checkpoint.failure;
+    } catch (e) {
+      this.fail(e instanceof Error ? e : new Error('write failed'));
+      return;
+    }
+    this.outage = undefined;
+    for (const listener of this.listeners) listener(undefined);
   }
 
   private async flush(): Promise<void> {
@@ -141,14 +240,16 @@ export class AuditAppender {
         let written = 0;
         while (written < buffer.length) written += (await handle.write(buffer, written)).bytesWritten;
         await handle.sync();
+        this.durable.set(file, (this.durable.get(file) ?? 0) + buffer.length);
       }
     } catch (e) {
-      this.broken = e instanceof Error ? e : new Error('write failed');
-      const error = new AuditWriteError(`the audit write failed: ${this.broken.message}`);
+      const cause = e instanceof Error ? e : new Error('write failed');
+      const error = new AuditWriteError(`the audit write failed: ${cause.message}`);
       for (const { item } of sealed) item.reject(error);
       for (const item of this.pending) item.reject(error);
       this.pending = [];
       this.flushing = false;
+      this.fail(cause);
       return;
     }
     this.head = head;
@@ -164,6 +265,7 @@ export class AuditAppender {
     if (handle === undefined) {
       handle = await open(join(this.dir, file), 'a', 0o600);
       this.files.set(file, handle);
+      this.durable.set(file, (await handle.stat()).size);
       // A new month file must survive a crash too: sync the directory entry.
       const dir = await open(this.dir, 'r');
       try {
@@ -177,6 +279,8 @@ export class AuditAppender {
 
   /** Waits for every pending append and the last checkpoint, then closes the files. */
   async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.retryTimer);
     while (this.flushing) await new Promise((r) => setImmediate(r));
     await this.checkpoint?.idle();
     for (const handle of this.files.values()) await handle.close();

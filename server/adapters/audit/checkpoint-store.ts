@@ -199,6 +199,11 @@ export class CheckpointStore {
     return this.failed;
   }
 
+  /** After the log recovered from a failed write: the next update tries to write again. */
+  retry(): void {
+    this.failed = undefined;
+  }
+
   /** Asks for `head` to be checkpointed. INVARIANT: called only once `head` is fsynced in the log. */
   update(head: ChainHead): void {
     this.wanted = head;

@@ -6,6 +6,9 @@ import type { PushFacts } from './push.js';
 /** normal: the policy as written; read-only: the policy failed to load; halted: deny-all (SPEC §8). */
 export type GateMode = 'normal' | 'read-only' | 'halted';
 
+/** The mode people are shown: `degraded` while the audit log cannot be written (everything is refused). */
+export type ShownMode = GateMode | 'degraded';
+
 /** A program pinned to an absolute path once, at start (SPEC §6), or why it could not be. */
 export type Pin = { readonly ok: true; readonly path: string } | { readonly ok: false; readonly reason: string };
 

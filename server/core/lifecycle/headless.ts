@@ -8,7 +8,9 @@ import type { Executed, ExecutionResult, PreparedAction } from './execution.js';
  * The action lifecycle for callers that cannot wait for a person (SPEC §7, §12 `oracle run`):
  * evaluate → audit the decision → (allow only) audit `dispatched`, durably, before anything runs
  * → execute → audit the terminal state. A failed `dispatched` write means the action does not
- * run. needs-approval is refused without asking anyone. Pure: every effect is injected.
+ * run; a failed terminal write is retried until it is durable before anyone is told it ran.
+ * Without `obtainApproval`, needs-approval is refused without asking anyone. Pure: every effect
+ * is injected.
  */
 export interface LifecycleDeps {
   readonly evaluate: (action: unknown) => Evaluation;
@@ -28,6 +30,11 @@ export interface LifecycleDeps {
    * continuation (the approval id) when nobody answered in time.
    */
   readonly obtainApproval?: (evaluation: Evaluation, actionId: string) => Promise<Grant>;
+  /**
+   * Resolves true once the audit log can be written again after a failure, false when it never
+   * will (the gate is closing). Absent: a failed terminal record is reported at once.
+   */
+  readonly auditWritable?: () => Promise<boolean>;
 }
 
 /** What asking a person produced. */
@@ -118,12 +125,13 @@ export async function runHeadless(action: unknown, deps: LifecycleDeps): Promise
       ...(result.error === undefined ? {} : { error: result.error.message }),
     },
   };
-  const audits: Promise<unknown>[] = [deps.audit(terminal)];
+  // It ran: its answer waits until what happened is durable (a full disk delays it, never drops it).
+  const audits: Promise<unknown>[] = [durably(terminal, deps)];
   if (result.secrets_read !== undefined && result.secrets_read.length > 0) {
-    audits.push(deps.audit({ ...base, ts: deps.now().toISOString(), kind: 'secret.access', outcome: 'read', detail: { names: result.secrets_read } }));
+    audits.push(durably({ ...base, ts: deps.now().toISOString(), kind: 'secret.access', outcome: 'read', detail: { names: result.secrets_read } }, deps));
   }
   if (executed.cleanupError !== undefined) {
-    audits.push(deps.audit({ ...base, ts: deps.now().toISOString(), kind: 'job.cleanup', outcome: 'failed', detail: { reason: executed.cleanupError } }));
+    audits.push(durably({ ...base, ts: deps.now().toISOString(), kind: 'job.cleanup', outcome: 'failed', detail: { reason: executed.cleanupError } }, deps));
   }
   try {
     await Promise.all(audits);
@@ -132,6 +140,17 @@ export async function runHeadless(action: unknown, deps: LifecycleDeps): Promise
     return { ...line, executed: true, ...result, error: { code: 'AUDIT_WRITE_FAILED', message: `it ran, but its terminal audit record could not be written: ${e instanceof Error ? e.message : 'unknown error'}` } };
   }
   return { ...line, executed: true, ...result };
+}
+
+/** Appends, and after a failure waits for the log to be writable again and retries, until closing. */
+export async function durably(body: AuditBody, deps: Pick<LifecycleDeps, 'audit' | 'auditWritable'>): Promise<unknown> {
+  for (;;) {
+    try {
+      return await deps.audit(body);
+    } catch (e) {
+      if (deps.auditWritable === undefined || !(await deps.auditWritable())) throw e;
+    }
+  }
 }
 
 function auditError(e: unknown): { code: string; message: string } {

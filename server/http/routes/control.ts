@@ -1,6 +1,6 @@
 import { Hono, type Context } from 'hono';
 import type { Approval, Approver, Transition } from '../../core/approvals/approval.js';
-import type { GateMode } from '../../core/decide/context.js';
+import type { ShownMode } from '../../core/decide/context.js';
 import { approverOf, type Caller } from '../caller.js';
 import { verifyDeviceSignature, type DeviceKeys } from '../device-signature.js';
 import { fail } from '../errors.js';
@@ -13,7 +13,7 @@ export interface GateControl {
   answer(id: string, verdict: { approver: Approver; verdict: 'approve' | 'deny'; nonce: string; argHash: string; phrase?: string; message?: string }, remember?: { ttlMs: number }): Promise<Transition>;
   halt(reason: string, by: string): Promise<unknown>;
   resume(by: string): Promise<boolean>;
-  mode(): GateMode;
+  mode(): ShownMode;
 }
 
 export interface DeviceRegistry extends DeviceKeys {
