@@ -6,12 +6,15 @@ import type { RuntimeState } from './core/decide/context.js';
 import type { Evaluation } from './core/decide/decide.js';
 import type { Grant } from './core/lifecycle/headless.js';
 import { isTainting, type ProvenanceEntry } from '../shared/provenance.js';
-import type { ApprovalsFile, WaitingRequest } from './adapters/approvals-store.js';
+import type { ApprovalsFile, Change, WaitingRequest } from './adapters/approvals-store.js';
 import { redactDeep } from './core/redact/index.js';
 import type { CurrentText } from './toolhost/preview.js';
 
 /** Woken with the approval's new state, or with nothing when the gate stops. */
 type Waiter = (approval: Approval | undefined) => void;
+
+/** Journalled changes before the state is folded into a new snapshot. */
+const COMPACT_AFTER = 2000;
 
 /**
  * Where needs-approval actions wait for a person (SPEC §7): approvals are created, persisted on
@@ -58,7 +61,7 @@ export class ApprovalDesk {
     this.remembered = state.remembered.filter((r) => Date.parse(r.expires_at) > now().getTime());
     for (const [id, s] of Object.entries(state.sessions)) this.sessions.set(id, s);
     for (const [id, r] of Object.entries(state.requests)) this.requests.set(id, r);
-    this.persist();
+    this.compact();
   }
 
   list(): Approval[] {
@@ -77,7 +80,7 @@ export class ApprovalDesk {
   /** Keeps what a waiting action asked, for its continuation after a restart. */
   keepRequest(approvalId: string, request: WaitingRequest): void {
     this.requests.set(approvalId, request);
-    this.persist();
+    this.record([{ op: 'request', id: approvalId, value: request }]);
   }
 
   request(approvalId: string): WaitingRequest | undefined {
@@ -96,8 +99,9 @@ export class ApprovalDesk {
     if (tainting.length === 0) return;
     const before = this.session(session);
     const provenance = [...before.provenance, ...tainting].slice(-32);
-    this.sessions.set(session, { tainted: true, provenance });
-    this.persist();
+    const state = { tainted: true, provenance };
+    this.sessions.set(session, state);
+    this.record([{ op: 'session', id: session, value: state }]);
   }
 
   /** For the lifecycle: a remembered rule, or a new pending approval and a wait for its answer. */
@@ -133,7 +137,7 @@ export class ApprovalDesk {
       this.now(),
     );
     this.approvals.set(approval.approval_id, approval);
-    this.persist();
+    this.record([{ op: 'approval', value: approval }]);
     this.onChange(approval);
     await this.audit({ kind: 'approval', ts: this.now().toISOString(), actor: 'oracle', action_id: actionId, tool, tier: decision.tier, outcome: 'requested', detail: { approval_id: approval.approval_id, arg_hash: hash, expires_at: approval.expires_at } });
     return this.wait(approval.approval_id, waitMs);
@@ -198,7 +202,7 @@ export class ApprovalDesk {
       rule = made.rule;
       this.remembered.push(rule);
     }
-    this.settle(result.approval);
+    this.settle([result.approval], rule === undefined ? [] : [{ op: 'rules', value: this.remembered }]);
     return rule === undefined ? result : { ...result, rule };
   }
 
@@ -213,14 +217,14 @@ export class ApprovalDesk {
     const approval = this.get(id);
     if (approval === undefined) return { ok: false, code: 'APPROVAL_UNKNOWN', reason: `no approval \`${id}\`` };
     const result = consumeApproval(approval, hash, this.now());
-    if (result.ok) this.settle(result.approval);
+    if (result.ok) this.settle([result.approval]);
     return result;
   }
 
   /** Withdraws one waiting approval (its asker stopped waiting); it can no longer be granted. */
   withdraw(id: string): void {
     const a = this.approvals.get(id);
-    if (a?.state === 'pending') this.settle(cancel(a, this.now()));
+    if (a?.state === 'pending') this.settle([cancel(a, this.now())]);
   }
 
   /**
@@ -238,7 +242,13 @@ export class ApprovalDesk {
 
   /** Withdraws the waiting approval of one action (its asker will not run it any more). */
   withdrawFor(traceId: string): void {
-    for (const a of this.approvals.values()) if (a.trace_id === traceId && a.state === 'pending') this.settle(cancel(a, this.now()));
+    const cancelled = [...this.approvals.values()].filter((a) => a.trace_id === traceId && a.state === 'pending').map((a) => cancel(a, this.now()));
+    if (cancelled.length > 0) this.settle(cancelled);
+  }
+
+  /** The gate is closing: the journal's file is let go (its changes are already durable). */
+  close(): void {
+    this.file.close();
   }
 
   /** After a resume, approvals may be asked for again. */
@@ -249,40 +259,46 @@ export class ApprovalDesk {
   /** HALT: every waiting action is cancelled (it will be denied), and no new one waits. */
   cancelAll(): number {
     this.halted = true;
-    let n = 0;
-    for (const a of this.approvals.values()) {
-      if (a.state !== 'pending') continue;
-      this.settle(cancel(a, this.now()));
-      n += 1;
-    }
-    return n;
+    // One journal append for all of them: HALT with a thousand waiting is one fsync, not a thousand.
+    const cancelled = [...this.approvals.values()].filter((a) => a.state === 'pending').map((a) => cancel(a, this.now()));
+    if (cancelled.length > 0) this.settle(cancelled);
+    return cancelled.length;
   }
 
   private expire(id: string): Approval | undefined {
     const a = this.approvals.get(id);
     if (a === undefined) return undefined;
     const next = expireDue(a, this.now());
-    if (next !== a) this.settle(next);
+    if (next !== a) this.settle([next]);
     return next;
   }
 
-  private settle(approval: Approval): void {
-    this.approvals.set(approval.approval_id, approval);
-    this.persist();
-    this.onChange(approval);
-    for (const wake of [...(this.waiters.get(approval.approval_id) ?? [])]) wake(approval);
+  /** New states, durable in one journal append before anyone hears of them. */
+  private settle(changed: readonly Approval[], also: readonly Change[] = []): void {
+    for (const approval of changed) this.approvals.set(approval.approval_id, approval);
+    // A request is kept while its approval may still let it run.
+    const ended = changed.filter((a) => a.state !== 'pending' && a.state !== 'approved' && this.requests.delete(a.approval_id));
+    this.record([...changed.map((value): Change => ({ op: 'approval', value })), ...also, ...ended.map((a): Change => ({ op: 'request', id: a.approval_id, value: null }))]);
+    for (const approval of changed) {
+      this.onChange(approval);
+      for (const wake of [...(this.waiters.get(approval.approval_id) ?? [])]) wake(approval);
+    }
   }
 
-  private persist(): void {
-    // Keep what matters: everything pending or granted, and the last day of the rest.
+  private record(changes: readonly Change[]): void {
+    this.file.append(changes);
+    if (this.file.journalLength >= COMPACT_AFTER) this.compact();
+  }
+
+  /** Folds the journal into a snapshot of what matters: everything pending or granted, and the last day of the rest. */
+  private compact(): void {
     const horizon = this.now().getTime() - 86_400_000;
-    const approvals = [...this.approvals.values()].filter((a) => a.state === 'pending' || a.state === 'approved' || Date.parse(a.requested_at) > horizon);
-    // A request is kept while its approval may still let it run.
+    for (const [id, a] of this.approvals) if (a.state !== 'pending' && a.state !== 'approved' && Date.parse(a.requested_at) <= horizon) this.approvals.delete(id);
     for (const id of this.requests.keys()) {
       const state = this.approvals.get(id)?.state;
       if (state !== 'pending' && state !== 'approved') this.requests.delete(id);
     }
-    this.file.save({ approvals, remembered: this.remembered, sessions: Object.fromEntries(this.sessions), requests: Object.fromEntries(this.requests) });
+    this.file.compact({ approvals: [...this.approvals.values()], remembered: this.remembered, sessions: Object.fromEntries(this.sessions), requests: Object.fromEntries(this.requests) });
   }
 }
 

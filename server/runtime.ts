@@ -407,6 +407,7 @@ export async function openRuntime(options: GateOptions & { readonly actor: strin
       desk.releaseWaiters();
       unwatch();
       unlisten();
+      desk.close();
       await audit.close();
       lock.release();
     },

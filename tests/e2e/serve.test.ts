@@ -1,10 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash, X509Certificate } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';
 import { TLSSocket } from 'node:tls';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { ApprovalsFile } from '../../server/adapters/approvals-store.js';
 import { ensureTlsMaterial } from '../../server/adapters/certs.js';
 import { ORACLE_BIN, runOracle } from '../cli/run-oracle.js';
 import { tempTree } from '../fixtures/temp-tree.js';
@@ -111,7 +112,9 @@ describe('oracle serve stopping (SIGTERM) with a Claude Code call waiting for a 
     expect((await runOracle(['integrate', 'claude-code', '--project', app, '--home', home, '--policy', policy])).code).toBe(0);
     const hook = runOracle(['hook', 'claude-code', '--home', home], JSON.stringify({ hook_event_name: 'PreToolUse', session_id: 's', cwd: app, tool_name: 'Bash', tool_input: { command: 'make a' } }));
     // The card is waiting once it is in the approvals file.
-    for (let i = 0; i < 200 && !readFileSync(join(home, 'data', 'approvals.json'), 'utf8').includes('"pending"'); i++) await new Promise((r) => setTimeout(r, 25));
+    // The desk's state is the snapshot plus its journal of changes since.
+    const stored = () => ['approvals.json', 'approvals.journal'].map((f) => (existsSync(join(home, 'data', f)) ? readFileSync(join(home, 'data', f), 'utf8') : '')).join('\n');
+    for (let i = 0; i < 200 && !stored().includes('"pending"'); i++) await new Promise((r) => setTimeout(r, 25));
     const exited = new Promise<number | null>((resolve) => serve.on('exit', resolve));
     const stopAt = Date.now();
     serve.kill('SIGTERM');
@@ -120,7 +123,8 @@ describe('oracle serve stopping (SIGTERM) with a Claude Code call waiting for a 
     expect(Date.now() - stopAt).toBeLessThan(2000);
     const answer = JSON.parse((await hook).stdout) as { hookSpecificOutput: { permissionDecision: string; permissionDecisionReason: string } };
     expect(answer.hookSpecificOutput).toMatchObject({ permissionDecision: 'deny', permissionDecisionReason: 'ORACLE: the gate stopped before anyone answered; denied' });
-    expect(readFileSync(join(home, 'data', 'approvals.json'), 'utf8')).not.toContain('"pending"');
+    // Cancelled when the gate stopped: the last word on every approval is no longer pending.
+    expect(new ApprovalsFile(join(home, 'data')).load().approvals.filter((a) => a.state === 'pending')).toEqual([]);
     // The lock is free: a new gate opens the same home at once.
     const again = spawn(process.execPath, [ORACLE_BIN, 'serve', '--port', '0', '--home', home, '--policy', policy], { stdio: ['ignore', 'pipe', 'pipe'] });
     await started(again);

@@ -50,6 +50,7 @@ export class OracleDesktop extends LitElement {
     health: { state: true },
     signedIn: { state: true },
     cards: { state: true },
+    pendingTotal: { state: true },
     checks: { state: true },
     recent: { state: true },
     devices: { state: true },
@@ -111,6 +112,7 @@ export class OracleDesktop extends LitElement {
   declare health: Health | undefined;
   declare signedIn: boolean | undefined;
   declare cards: readonly SignedCard[];
+  declare pendingTotal: number;
   declare checks: Readonly<Record<string, CardCheck>>;
   declare recent: readonly SignedCard[];
   declare devices: readonly DeviceView[];
@@ -134,6 +136,7 @@ export class OracleDesktop extends LitElement {
     this.health = undefined;
     this.signedIn = undefined;
     this.cards = [];
+    this.pendingTotal = 0;
     this.checks = {};
     this.recent = [];
     this.devices = [];
@@ -224,6 +227,7 @@ export class OracleDesktop extends LitElement {
       this.undo = undo.body.undo;
       this.checks = checks;
       this.cards = approvals.body.approvals;
+      this.pendingTotal = approvals.body.pending_total ?? approvals.body.approvals.length;
       this.auditSoon();
     } catch (e) {
       if (e instanceof ApiError && e.status === 401) this.signedIn = false;
@@ -302,7 +306,8 @@ export class OracleDesktop extends LitElement {
       ${this.keyProblem === '' ? nothing : html`<p class="error" role="alert">Cannot check the server key, so no card is offered: ${this.keyProblem}</p>`}
       <div class="grid">
         <section aria-labelledby="pending-h">
-          <h2 id="pending-h">Waiting for you (${this.cards.length})</h2>
+          <h2 id="pending-h">Waiting for you (${this.pendingTotal})</h2>
+        ${this.pendingTotal > this.cards.length ? html`<p class="muted">Showing the ${this.cards.length} oldest; answer them to see the rest.</p>` : nothing}
           ${this.cards.length === 0 ? html`<p class="muted">Nothing is waiting.</p>` : nothing}
           ${repeat(
             this.cards,

@@ -6,6 +6,8 @@ import { unifiedDiff, type DiffLine } from './diff.js';
 /** The approvals list as the server sends it. */
 export interface ApprovalsReply {
   readonly approvals: readonly SignedCard[];
+  /** How many are pending in all; `approvals` holds the oldest of them (a page). */
+  readonly pending_total?: number;
   readonly recent: readonly SignedCard[];
   readonly mode: string;
 }

@@ -26,6 +26,7 @@ export class OraclePhone extends LitElement {
   static override properties = {
     screen: { state: true },
     cards: { state: true },
+    pendingTotal: { state: true },
     checks: { state: true },
     recent: { state: true },
     devices: { state: true },
@@ -72,6 +73,7 @@ export class OraclePhone extends LitElement {
   ];
   declare screen: Screen;
   declare cards: readonly SignedCard[];
+  declare pendingTotal: number;
   declare checks: Readonly<Record<string, CardCheck>>;
   declare recent: readonly SignedCard[];
   declare devices: readonly DeviceView[];
@@ -94,6 +96,7 @@ export class OraclePhone extends LitElement {
     super();
     this.screen = { kind: 'boot' };
     this.cards = [];
+    this.pendingTotal = 0;
     this.checks = {};
     this.recent = [];
     this.devices = [];
@@ -174,6 +177,7 @@ export class OraclePhone extends LitElement {
       this.devices = devices.body.devices;
       this.checks = checks;
       this.cards = approvals.body.approvals;
+      this.pendingTotal = approvals.body.pending_total ?? approvals.body.approvals.length;
     } catch (e) {
       if (e instanceof ApiError && e.status === 401) this.screen = { kind: 'revoked' };
       else this.notice = e instanceof Error ? e.message : 'could not load approvals';
@@ -230,7 +234,8 @@ export class OraclePhone extends LitElement {
       ${halted ? html`<p class="banner halted">Halted. Resume from the desktop.</p>` : nothing}
       ${this.notice === '' ? nothing : html`<p class="muted" role="status">${this.notice}</p>`}
       <section aria-labelledby="pending-h">
-        <h2 id="pending-h">Waiting for you (${this.cards.length})</h2>
+        <h2 id="pending-h">Waiting for you (${this.pendingTotal})</h2>
+        ${this.pendingTotal > this.cards.length ? html`<p class="muted">Showing the ${this.cards.length} oldest; answer them to see the rest.</p>` : nothing}
         ${this.cards.length === 0 ? html`<p class="muted">Nothing is waiting.</p>` : nothing}
         ${repeat(
           this.cards,

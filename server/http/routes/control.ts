@@ -25,6 +25,9 @@ type Vars = { Variables: { caller: Caller } };
 
 /** How many decided approvals a screen lists as recent decisions. */
 const RECENT = 20;
+/** Cards per listing unless `limit` says otherwise (1 to 200): oldest first, so the next to expire is on top. */
+const PAGE = 50;
+const MAX_PAGE = 200;
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 
@@ -55,19 +58,32 @@ export function controlRoutes(control: GateControl, devices: DeviceRegistry, clo
     }
   };
 
+  // A card is immutable (every change is a new object), so each is signed once, not per listing.
+  const signatures = new WeakMap<object, Promise<string>>();
+  const signed = (card: ReturnType<GateControl['pending']>[number]) => {
+    let sig = signatures.get(card);
+    if (sig === undefined) {
+      sig = clock.sign(cardSigningInput(card)).then((bytes) => Buffer.from(bytes).toString('base64url'));
+      signatures.set(card, sig);
+    }
+    return sig.then((card_sig) => ({ ...card, card_sig }));
+  };
+
   app.get('/approvals', async (c) => {
     if (c.get('caller').kind === 'agent') return fail(c, 'FORBIDDEN', 'agents do not see approval cards');
+    const rawLimit = c.req.query('limit');
+    const limit = rawLimit === undefined ? PAGE : Number(rawLimit);
+    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE) return fail(c, 'INPUT_INVALID', `\`limit\` is an integer from 1 to ${String(MAX_PAGE)}`);
     const all = control.pending();
+    const pending = all.filter((a) => a.state === 'pending').sort((a, b) => a.requested_at.localeCompare(b.requested_at));
     // Every card is canonical JSON signed by the TLS key; the PWA verifies before offering approve.
-    const approvals = await Promise.all(
-      all.filter((a) => a.state === 'pending').map(async (card) => ({ ...card, card_sig: Buffer.from(await clock.sign(cardSigningInput(card))).toString('base64url') })),
-    );
+    const approvals = await Promise.all(pending.slice(0, limit).map(signed));
     // Recent decisions, newest first: shown, never acted on, so not signed.
     const recent = all
       .filter((a) => a.state !== 'pending')
       .sort((a, b) => (b.decided_at ?? b.requested_at).localeCompare(a.decided_at ?? a.requested_at))
       .slice(0, RECENT);
-    return c.json({ approvals, recent, mode: control.mode() });
+    return c.json({ approvals, pending_total: pending.length, recent, mode: control.mode() });
   });
 
   for (const verdict of ['approve', 'deny'] as const) {
