@@ -5,6 +5,7 @@ import { coldStartBench } from './cold-start.js';
 import { enginesText, policyEnginesBench } from './decide.js';
 import { haltBench } from './halt.js';
 import { haltStreamsBench } from './halt-streams.js';
+import { scaleBench } from './scale.js';
 import { requestBench } from './requests.js';
 import { roundTripBench } from './round-trip.js';
 import { table, type Figure } from './stats.js';
@@ -13,7 +14,7 @@ import { join } from 'node:path';
 
 /** `npm run bench [-- --json]`: every figure measured in this run, printed as a table or JSON. */
 const engines = policyEnginesBench();
-const figures: Figure[] = [...engines.figures, ...(await authBench()), ...(await requestBench()), ...(await auditBench()), ...(await roundTripBench()), ...(await haltBench()), ...(await haltStreamsBench()), ...(await coldStartBench()), ...(await claudeSessionBench())];
+const figures: Figure[] = [...engines.figures, ...(await authBench()), ...(await requestBench()), ...(await auditBench()), ...(await roundTripBench()), ...(await haltBench()), ...(await haltStreamsBench()), ...(await scaleBench()), ...(await coldStartBench()), ...(await claudeSessionBench())];
 // What the phone downloads, from the build this run made (`npm run build` precedes it), against its budget.
 const pwa = measurePwa(join(import.meta.dirname, '..', 'dist', 'pwa'));
 const kb = (n: number): string => `${(n / 1024).toFixed(1)} KB`;
@@ -29,5 +30,8 @@ const callText = ['Bash', 'Read', 'Edit', 'Write']
   .map((k) => `${k}: command hook with a gate ${(call(`hook call (${k}): command hook, gate running`) / node0).toFixed(2)}×, http hook ${(call(`hook call (${k}): http hook, one HTTPS POST to the gate`) / node0).toFixed(3)}×, no gate ${(call(`hook call (${k}): command hook, no gate (headless)`) / node0).toFixed(1)}×`)
   .join('; ');
 const hookText = `One hook call against node -e 0 (p50, same run): ${callText}`;
+// Issue 14: a decision must not cost more than 2× as the policy grows from 100 to 10,000 entries.
+const grows = (what: string): string => `${what} ${(call(`decision: 10000 ${what}`) / call(`decision: 100 ${what}`)).toFixed(2)}×`;
+const scaleText = `A decision with 10,000 against 100 (p50, budget 2×): ${grows('deny_always globs')}, ${grows('scope roots')}`;
 if (process.argv.includes('--json')) process.stdout.write(`${JSON.stringify({ node: process.version, figures, policy_engines: engines.report, pwa }, null, 2)}\n`);
-else process.stdout.write(`${table(figures)}\n\n${pwaText}\n\n${sessionText}\n${hookText}\n\n${enginesText(engines.report)}\n`);
+else process.stdout.write(`${table(figures)}\n\n${pwaText}\n\n${sessionText}\n${hookText}\n${scaleText}\n\n${enginesText(engines.report)}\n`);

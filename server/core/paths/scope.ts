@@ -39,10 +39,9 @@ export function matchScope(compiled: CompiledPolicy, lexical: string, real: stri
   return pathOk({ root, lexical, real });
 }
 
-/** Roots are sorted longest first, so the first that contains the path wins (step 10). */
+/** The longest root that contains the path wins (step 10); indexed by the path's ancestors. */
 function longestRoot(compiled: CompiledPolicy, comparableReal: string): CompiledRoot | undefined {
-  for (const root of compiled.roots) if (isUnderComparable(comparableReal, root.comparableReal)) return root;
-  return undefined;
+  return compiled.rootOf(comparableReal);
 }
 
 /**

@@ -3,6 +3,7 @@ import { comparable, type PathFlavor } from '../paths/flavor.js';
 import { lexPath } from '../paths/lex.js';
 import { resolveReal, type LinkReader } from '../paths/resolve.js';
 import { compileGlob, firstMatch, type Glob, type GlobOptions } from './glob.js';
+import { indexGlobs } from './glob-index.js';
 import type { DenyRule, Policy, Root, TierRule } from './types.js';
 
 /** What the gate needs from its host to turn a policy into matchers. */
@@ -50,6 +51,11 @@ export interface CompiledPolicy {
   readonly host: GateHost;
   /** Longest first, so the first root that contains a path is the one that wins (step 10). */
   readonly roots: readonly CompiledRoot[];
+  /**
+   * The root step 10 picks for a path in comparison form: the longest that contains it (the first
+   * in `roots`), found through the path's own ancestors, so the cost does not grow with the policy.
+   */
+  readonly rootOf: (comparableReal: string) => CompiledRoot | undefined;
   readonly denied: (path: string) => DenyRule | undefined;
   /** The policy's tier rules in file order, each with its path glob compiled. */
   readonly tierRules: readonly CompiledTierRule[];
@@ -84,7 +90,11 @@ export function compilePolicy(policy: Policy, host: GateHost): CompiledPolicy {
     }
   }
   roots.sort((a, b) => b.real.length - a.real.length);
+  // Stable sort: of roots at the same place the policy's first wins, as it does in `roots`.
+  const byPlace = new Map<string, CompiledRoot>();
+  for (const root of roots) if (!byPlace.has(root.comparableReal)) byPlace.set(root.comparableReal, root);
   const denyGlobs: (Glob & { readonly rule: DenyRule })[] = policy.denyAlways.map((rule) => ({ ...compileGlob(rule.pattern, globOptions), rule }));
+  const denyIndex = indexGlobs(denyGlobs, nocase);
   // On macOS an NFD name opens the NFC file: compare both sides in NFC there.
   const nfc = (path: string): string => (host.flavor.normalizationInsensitive ? path.normalize('NFC') : path);
   const tierRules = policy.tiers.map((rule) => {
@@ -96,11 +106,27 @@ export function compilePolicy(policy: Policy, host: GateHost): CompiledPolicy {
     policy,
     host,
     roots,
-    denied: (path) => firstMatch(denyGlobs, nfc(path), nocase)?.rule,
+    rootOf: (path) => rootAmongAncestors(byPlace, path),
+    denied: (path) => denyIndex.first(nfc(path))?.rule,
     tierRules,
     protections: host.protect.map((p) => compileProtection(p, host)),
     warnings,
   };
+}
+
+/**
+ * The deepest of a path's ancestors (the path itself first) that is a root. A canonical path is its
+ * root (`/`, `C:/`) and segments joined by `/`, so its ancestors are cut at each `/`, and the
+ * bare root keeps its slash.
+ */
+function rootAmongAncestors(byPlace: ReadonlyMap<string, CompiledRoot>, path: string): CompiledRoot | undefined {
+  const first = path.indexOf('/');
+  for (let end = path.length; end > first; end = path.lastIndexOf('/', end - 1)) {
+    const found = byPlace.get(path.slice(0, end));
+    if (found !== undefined && isUnderComparable(path, found.comparableReal)) return found;
+  }
+  const bare = first === -1 ? undefined : byPlace.get(path.slice(0, first + 1));
+  return bare !== undefined && isUnderComparable(path, bare.comparableReal) ? bare : undefined;
 }
 
 function compileProtection(protect: ProtectedPath, host: GateHost): CompiledProtection {

@@ -5,6 +5,8 @@ export type GlobOptions = { readonly dot: boolean; readonly nocase: boolean; rea
 /** One compiled policy glob: picomatch's matcher, and the literal text every match contains. */
 export interface Glob {
   readonly pattern: string;
+  /** The glob the pattern stands for (`globBase`), before `/**` is added. */
+  readonly base: string;
   readonly test: (path: string) => boolean;
   /**
    * Literal pieces (lower-cased under `nocase`) that every matching path contains, or null when
@@ -29,7 +31,7 @@ export function compileGlob(pattern: string, options: GlobOptions, relativeToRoo
   const base = globBase(pattern, relativeToRoot).replace(/[()]/gu, '\\$&');
   const test = picomatch(base.endsWith('/**') ? [base] : [base, `${base}/**`], { ...options, nonegate: true });
   const pieces = literalPieces(base, options.nocase);
-  return { pattern, test, pieces, prefix: pieces === null ? null : literalPrefix(base, options.nocase) };
+  return { pattern, base, test, pieces, prefix: pieces === null ? null : literalPrefix(base, options.nocase) };
 }
 
 /**
