@@ -1,3 +1,4 @@
+import { approvalsBench } from './approvals.js';
 import { auditBench } from './audit.js';
 import { claudeSessionBench } from './claude-session.js';
 import { authBench } from './auth.js';
@@ -6,6 +7,7 @@ import { enginesText, policyEnginesBench } from './decide.js';
 import { haltBench } from './halt.js';
 import { haltStreamsBench } from './halt-streams.js';
 import { scaleBench } from './scale.js';
+import { throughputBench } from './throughput.js';
 import { requestBench } from './requests.js';
 import { roundTripBench } from './round-trip.js';
 import { table, type Figure } from './stats.js';
@@ -14,7 +16,7 @@ import { join } from 'node:path';
 
 /** `npm run bench [-- --json]`: every figure measured in this run, printed as a table or JSON. */
 const engines = policyEnginesBench();
-const figures: Figure[] = [...engines.figures, ...(await authBench()), ...(await requestBench()), ...(await auditBench()), ...(await roundTripBench()), ...(await haltBench()), ...(await haltStreamsBench()), ...(await scaleBench()), ...(await coldStartBench()), ...(await claudeSessionBench())];
+const figures: Figure[] = [...engines.figures, ...(await authBench()), ...(await requestBench()), ...(await auditBench()), ...(await roundTripBench()), ...(await haltBench()), ...(await haltStreamsBench()), ...(await scaleBench()), ...(await approvalsBench()), ...(await throughputBench()), ...(await coldStartBench()), ...(await claudeSessionBench())];
 // What the phone downloads, from the build this run made (`npm run build` precedes it), against its budget.
 const pwa = measurePwa(join(import.meta.dirname, '..', 'dist', 'pwa'));
 const kb = (n: number): string => `${(n / 1024).toFixed(1)} KB`;
@@ -32,6 +34,10 @@ const callText = ['Bash', 'Read', 'Edit', 'Write']
 const hookText = `One hook call against node -e 0 (p50, same run): ${callText}`;
 // Issue 14: a decision must not cost more than 2× as the policy grows from 100 to 10,000 entries.
 const grows = (what: string): string => `${what} ${(call(`decision: 10000 ${what}`) / call(`decision: 100 ${what}`)).toFixed(2)}×`;
-const scaleText = `A decision with 10,000 against 100 (p50, budget 2×): ${grows('deny_always globs')}, ${grows('scope roots')}`;
+const scaleText = `A decision with 10,000 against 100 (p50, budget 2×): ${grows('deny_always globs')}, ${grows('scope roots')}; listing 1,000 pending approvals against 10: ${(call('approvals: list with 1000 pending (desktop, HTTPS)') / call('approvals: list with 10 pending (desktop, HTTPS)')).toFixed(2)}× (budget 2×)`;
+// Issue 14: at 64 agents the gate reaches at least half the bare ceiling's throughput.
+const rate = (name: string): number => figures.find((f) => f.name === name)?.per_second ?? Number.NaN;
+const ceilingShare = [1, 16, 64].map((n) => `${String(n)}: ${(rate(`throughput, ${String(n)} agents: POST /api/v1/actions T0 read through the gate`) / rate(`throughput, ${String(n)} agents: reference, bare Hono constant JSON, same TLS`)).toFixed(2)}×`);
+const throughputText = `Gate throughput as a share of the bare Hono ceiling, by concurrent agents (budget at 64: 0.5×): ${ceilingShare.join(', ')}`;
 if (process.argv.includes('--json')) process.stdout.write(`${JSON.stringify({ node: process.version, figures, policy_engines: engines.report, pwa }, null, 2)}\n`);
-else process.stdout.write(`${table(figures)}\n\n${pwaText}\n\n${sessionText}\n${hookText}\n${scaleText}\n\n${enginesText(engines.report)}\n`);
+else process.stdout.write(`${table(figures)}\n\n${pwaText}\n\n${sessionText}\n${hookText}\n${scaleText}\n${throughputText}\n\n${enginesText(engines.report)}\n`);

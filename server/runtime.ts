@@ -177,6 +177,7 @@ export async function openRuntime(options: GateOptions & { readonly actor: strin
    * it; a push it already refuses for its shape or paths is not looked up at all.
    */
   const lookUp = async (action: unknown): Promise<ActionFacts | undefined> => {
+    if (typeof action !== 'object' || action === null || (action as { tool?: unknown }).tool !== 'git.push') return undefined;
     const first = evaluate(action, { ...gate.context, mode });
     const repo = first.paths[0];
     if (first.tool !== 'git.push' || first.args === null || repo === undefined) return undefined;

@@ -67,17 +67,22 @@ export async function runHeadless(action: unknown, deps: LifecycleDeps): Promise
   };
   const line = { ...decision, action_id: actionId, tool, args };
   const headless = decision.decision === 'needs-approval' && deps.obtainApproval === undefined;
+  const runnable = decision.decision === 'allow' && tool !== null && args !== null && isToolName(tool);
+  const decided = deps.audit({
+    ...base,
+    kind: 'decision',
+    tier: decision.tier,
+    decision: decision.decision,
+    code: decision.code,
+    rule: decision.rule,
+    reasons: decision.reasons,
+    ...(headless ? { outcome: 'refused-headless' } : {}),
+  });
+  // An allowed action's `dispatched` goes with its decision, in the same group commit (one
+  // write, one fsync, the decision first in the file): durable together, or neither is.
+  const dispatched = runnable ? deps.audit({ ...base, ts: deps.now().toISOString(), kind: 'dispatched', tier: decision.tier, rule: decision.rule }) : undefined;
   try {
-    await deps.audit({
-      ...base,
-      kind: 'decision',
-      tier: decision.tier,
-      decision: decision.decision,
-      code: decision.code,
-      rule: decision.rule,
-      reasons: decision.reasons,
-      ...(headless ? { outcome: 'refused-headless' } : {}),
-    });
+    await Promise.all([decided, dispatched]);
   } catch (e) {
     return { ...line, executed: false, error: auditError(e) };
   }
@@ -95,11 +100,14 @@ export async function runHeadless(action: unknown, deps: LifecycleDeps): Promise
     return { ...line, executed: false };
   }
   if (tool === null || args === null || !isToolName(tool)) return { ...line, executed: false };
-  // INVARIANT: nothing runs unless `dispatched` is durable in the audit log.
-  try {
-    await deps.audit({ ...base, ts: deps.now().toISOString(), kind: 'dispatched', tier: decision.tier, rule: decision.rule, ...(approvalId === undefined ? {} : { detail: { approval_id: approvalId } }) });
-  } catch (e) {
-    return { ...line, executed: false, error: auditError(e) };
+  // INVARIANT: nothing runs unless `dispatched` is durable in the audit log (for an allowed action
+  // it was written with the decision above).
+  if (dispatched === undefined) {
+    try {
+      await deps.audit({ ...base, ts: deps.now().toISOString(), kind: 'dispatched', tier: decision.tier, rule: decision.rule, ...(approvalId === undefined ? {} : { detail: { approval_id: approvalId } }) });
+    } catch (e) {
+      return { ...line, executed: false, error: auditError(e) };
+    }
   }
   const executed = await deps.execute({
     actionId,

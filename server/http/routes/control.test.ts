@@ -36,11 +36,11 @@ describe('GET /approvals', () => {
     const { app, signed } = listing(cards);
     const first = (await (await app.request('/approvals')).json()) as { approvals: Approval[]; pending_total: number };
     expect(first.pending_total).toBe(1000);
-    expect(first.approvals).toHaveLength(50);
+    expect(first.approvals).toHaveLength(10);
     expect(first.approvals[0]?.approval_id).toBe('ap_0999');
-    expect(signed()).toBe(50);
+    expect(signed()).toBe(10);
     await app.request('/approvals');
-    expect(signed()).toBe(50);
+    expect(signed()).toBe(10);
     const wide = (await (await app.request('/approvals?limit=200')).json()) as { approvals: Approval[] };
     expect(wide.approvals).toHaveLength(200);
     expect(signed()).toBe(200);

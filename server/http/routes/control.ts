@@ -26,10 +26,11 @@ type Vars = { Variables: { caller: Caller } };
 /** How many decided approvals a screen lists as recent decisions. */
 const RECENT = 20;
 /** Cards per listing unless `limit` says otherwise (1 to 200): oldest first, so the next to expire is on top. */
-const PAGE = 50;
+const PAGE = 10;
 const MAX_PAGE = 200;
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+const byTime = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
  * Approve, deny, HALT, resume and devices (SPEC §8, §9). Profiles are enforced here, on the
@@ -75,13 +76,14 @@ export function controlRoutes(control: GateControl, devices: DeviceRegistry, clo
     const limit = rawLimit === undefined ? PAGE : Number(rawLimit);
     if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE) return fail(c, 'INPUT_INVALID', `\`limit\` is an integer from 1 to ${String(MAX_PAGE)}`);
     const all = control.pending();
-    const pending = all.filter((a) => a.state === 'pending').sort((a, b) => a.requested_at.localeCompare(b.requested_at));
+    // ISO-8601 UTC times order as plain strings (no locale collation: a thousand cards sort in microseconds).
+    const pending = all.filter((a) => a.state === 'pending').sort((a, b) => byTime(a.requested_at, b.requested_at));
     // Every card is canonical JSON signed by the TLS key; the PWA verifies before offering approve.
     const approvals = await Promise.all(pending.slice(0, limit).map(signed));
     // Recent decisions, newest first: shown, never acted on, so not signed.
     const recent = all
       .filter((a) => a.state !== 'pending')
-      .sort((a, b) => (b.decided_at ?? b.requested_at).localeCompare(a.decided_at ?? a.requested_at))
+      .sort((a, b) => byTime(b.decided_at ?? b.requested_at, a.decided_at ?? a.requested_at))
       .slice(0, RECENT);
     return c.json({ approvals, pending_total: pending.length, recent, mode: control.mode() });
   });
