@@ -90,7 +90,7 @@ describe('createApp', () => {
     const { app } = appWith({});
     const res = await app.request('/api/v1/health');
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ ok: true, mode: 'read-only', spki_sha256: 'PIN', policy_digest: 'sha256:ab', ca_sha256: 'AA:BB' });
+    expect(await res.json()).toEqual({ ok: true, mode: 'read-only', spki_sha256: 'PIN', policy_digest: 'sha256:ab', ca_sha256: 'AA:BB', audit: { writable: true } });
     const ca = await app.request('/ca.crt');
     expect(ca.headers.get('x-oracle-ca-sha256')).toBe('AA:BB');
     expect(await ca.text()).toContain('BEGIN CERTIFICATE');

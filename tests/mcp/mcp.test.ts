@@ -57,6 +57,7 @@ describe('oracle mcp', () => {
     writeFileSync(`${app}/old.txt`, 'old\n');
     git(app, 'add', 'a.txt');
     git(app, 'commit', '-qm', 'init');
+    git(app, 'remote', 'add', 'origin', 'https://github.com/o/app.git');
     tree.file('outside/secret.txt', 'not yours');
     policy = join(tree.root, 'policy.yaml');
     writeFileSync(
@@ -103,7 +104,6 @@ describe('oracle mcp', () => {
       { name: 'exec_run', input: { program: 'rm', args: ['-rf', app] }, action: { tool: 'exec.run', args: { program: 'rm', args: ['-rf', app] } }, expect: 'denied: PROGRAM_UNKNOWN' },
       { name: 'fs_delete', input: { path: `${app}/old.txt` }, action: { tool: 'fs.delete', args: { path: `${app}/old.txt` } }, expect: 'approval pending: T2' },
       { name: 'git_status', input: { repo: app }, action: { tool: 'git.status', args: { repo: app } }, expect: 'allow T0' },
-      { name: 'git_push', input: { repo: app, remote: 'origin', branch: 'main' }, action: { tool: 'git.push', args: { repo: app, remote: 'origin', branch: 'main' } }, expect: 'approval pending' },
       { name: 'net_fetch', input: { url: 'https://example.invalid/x' }, action: { tool: 'net.fetch', args: { url: 'https://example.invalid/x' } }, expect: 'denied: EGRESS_DENIED' },
     ];
     // The reference: `oracle check` on the same actions as the same agent, before anything ran.
@@ -125,6 +125,15 @@ describe('oracle mcp', () => {
     // What was allowed really happened; what waits for a person did not.
     expect(readFileSync(`${app}/b.txt`, 'utf8')).toBe('bee\n');
     expect(existsSync(`${app}/old.txt`)).toBe(true);
+  });
+
+  it('judges a push where it goes: the remote’s URL on an allow-listed host waits for a person, with the URL shown', async () => {
+    // `oracle check` runs no git, so it cannot say where a push goes (GIT_REMOTE); the gate looks it up.
+    const check = await runOracle(['check', '--policy', policy, '--home', home], `${JSON.stringify({ tool: 'git.push', args: { repo: app, remote: 'origin', branch: 'main' }, agent: 'mcp' })}\n`);
+    expect(JSON.parse(check.stdout) as CheckLine).toMatchObject({ decision: 'deny', code: 'GIT_REMOTE' });
+    const text = textOf(await client.callTool({ name: 'git_push', arguments: { repo: app, remote: 'origin', branch: 'main' } }));
+    expect(text).toContain('approval pending: T2 (egress.allow[0]');
+    expect(text).toContain('https://github.com/o/app.git');
   });
 
   it('gives the pending approval back to wait on, and refuses an unknown one', async () => {
