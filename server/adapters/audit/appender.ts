@@ -130,7 +130,7 @@ export class AuditAppender {
     if (this.broken === undefined && checkpointFailure !== undefined) this.fail(checkpointFailure);
     if (this.broken !== undefined) {
       if (this.outage !== undefined) this.outage.refused += 1;
-      return Promise.reject(new AuditWriteError(`the audit log is unavailable: ${this.broken.message}`));
+      return Promise.reject(new AuditWriteError(`the audit log is unavailable: ${this.broken.message}`, true));
     }
     return this.enqueue(body, false);
   }
@@ -244,7 +244,7 @@ export class AuditAppender {
       }
     } catch (e) {
       const cause = e instanceof Error ? e : new Error('write failed');
-      const error = new AuditWriteError(`the audit write failed: ${cause.message}`);
+      const error = new AuditWriteError(`the audit write failed: ${cause.message}`, true);
       for (const { item } of sealed) item.reject(error);
       for (const item of this.pending) item.reject(error);
       this.pending = [];
@@ -301,6 +301,14 @@ export function openAuditLog(home: string, now?: () => Date): AuditAppender {
 
 export class AuditWriteError extends Error {
   readonly code = 'AUDIT_WRITE_FAILED';
+
+  /** `retryable`: the log was unavailable (it recovers by itself); false: this record can never be written. */
+  constructor(
+    message: string,
+    readonly retryable = false,
+  ) {
+    super(message);
+  }
 }
 
 /**

@@ -30,6 +30,35 @@ function deps(evaluation: Partial<Evaluation>, options: { failAudit?: (body: Aud
 }
 
 describe('runHeadless', () => {
+  it('answers a run only once its terminal record is durable: an outage is waited out, a record that cannot be written is reported', async () => {
+    let outage = true;
+    const { d, log } = deps({});
+    const waiting: LifecycleDeps = {
+      ...d,
+      audit: (body) => (body.kind === 'succeeded' && outage ? Promise.reject(Object.assign(new Error('ENOSPC'), { retryable: true })) : d.audit(body)),
+      auditWritable: () => {
+        outage = false;
+        log.push('writable again');
+        return Promise.resolve(true);
+      },
+    };
+    expect(await runHeadless({}, waiting)).toMatchObject({ executed: true, undo_id: 'un_x' });
+    expect(log.slice(0, 3)).toEqual(['audit:decision', 'audit:dispatched', 'execute:fs.write']);
+    expect(log.indexOf('writable again')).toBeLessThan(log.indexOf('audit:succeeded'));
+    // Not an outage (say, no canonical JSON form): retrying cannot help, so no wait and no loop.
+    let asked = 0;
+    const never: LifecycleDeps = {
+      ...d,
+      audit: (body) => (body.kind === 'succeeded' ? Promise.reject(new Error('no canonical form')) : d.audit(body)),
+      auditWritable: () => {
+        asked += 1;
+        return Promise.resolve(true);
+      },
+    };
+    expect(await runHeadless({}, never)).toMatchObject({ executed: true, error: { code: 'AUDIT_WRITE_FAILED' } });
+    expect(asked).toBe(0);
+  });
+
   it('audits the decision, then dispatched durably, then executes, then the terminal state', async () => {
     const { d, log } = deps({});
     const result = await runHeadless({}, d);

@@ -156,7 +156,9 @@ export async function durably(body: AuditBody, deps: Pick<LifecycleDeps, 'audit'
     try {
       return await deps.audit(body);
     } catch (e) {
-      if (deps.auditWritable === undefined || !(await deps.auditWritable())) throw e;
+      // Only an outage is worth waiting out; a record that can never be written is reported now.
+      const outage = typeof e === 'object' && e !== null && (e as { retryable?: unknown }).retryable === true;
+      if (!outage || deps.auditWritable === undefined || !(await deps.auditWritable())) throw e;
     }
   }
 }
