@@ -15,6 +15,7 @@ type Waiter = (approval: Approval | undefined) => void;
 
 /** Journalled changes before the state is folded into a new snapshot. */
 const COMPACT_AFTER = 2000;
+const COMPACT_AT_OPEN = 100;
 
 /**
  * Where needs-approval actions wait for a person (SPEC §7): approvals are created, persisted on
@@ -61,7 +62,9 @@ export class ApprovalDesk {
     this.remembered = state.remembered.filter((r) => Date.parse(r.expires_at) > now().getTime());
     for (const [id, s] of Object.entries(state.sessions)) this.sessions.set(id, s);
     for (const [id, r] of Object.entries(state.requests)) this.requests.set(id, r);
-    this.compact();
+    // Folded at start once the journal has grown (a hook process opens the desk per call: most
+    // opens then write nothing), and whenever it reaches COMPACT_AFTER while running.
+    if (this.file.journalLength >= COMPACT_AT_OPEN) this.compact();
   }
 
   list(): Approval[] {

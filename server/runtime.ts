@@ -98,7 +98,8 @@ export function previewArgs(args: Readonly<Record<string, unknown>> | null): str
   return short.length > 2048 ? `${short.slice(0, 2048)}…` : short;
 }
 
-export async function openRuntime(options: GateOptions & { readonly actor: string; readonly resolve?: (host: string) => Promise<string[]>; readonly events?: EventHub }): Promise<Runtime> {
+/** `runs: false`: a runtime that only answers hooks (no sandbox probe, no secrets; nothing executes). */
+export async function openRuntime(options: GateOptions & { readonly actor: string; readonly resolve?: (host: string) => Promise<string[]>; readonly events?: EventHub; readonly runs?: boolean }): Promise<Runtime> {
   const events = options.events ?? new EventHub();
   const gate = openGate(options);
   const host = options.host ?? hostFacts();
@@ -150,6 +151,7 @@ export async function openRuntime(options: GateOptions & { readonly actor: strin
     currentText: (path) => currentText(path),
   });
   const toolhost = await openToolhost({
+    ...(options.runs === undefined ? {} : { runs: options.runs }),
     grants: desk,
     home: gate.home,
     gate: gate.context.gate,

@@ -35,10 +35,16 @@ describe('ApprovalsFile: a snapshot and a journal of changes', () => {
     ]);
     expect(Object.keys(loaded.requests)).toEqual(['ap_2']);
     expect(loaded.sessions['s']?.tainted).toBe(true);
+    // The torn tail was cut at load: a change appended now is a line of its own.
+    const next = new ApprovalsFile(dir);
+    next.load();
+    next.append([{ op: 'session', id: 't', value: { tainted: false, provenance: [] } }]);
+    next.close();
+    expect(new ApprovalsFile(dir).load().sessions['t']).toEqual({ tainted: false, provenance: [] });
     const again = new ApprovalsFile(dir);
-    again.compact(loaded);
+    again.compact({ ...loaded, sessions: { ...loaded.sessions, t: { tainted: false, provenance: [] } } });
     expect(readFileSync(again.journalPath, 'utf8')).toBe('');
-    expect(new ApprovalsFile(dir).load()).toEqual(loaded);
+    expect(new ApprovalsFile(dir).load().approvals).toEqual(loaded.approvals);
     again.close();
   });
 

@@ -1,4 +1,4 @@
-import { closeSync, existsSync, fsyncSync, ftruncateSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, ftruncateSync, openSync, readFileSync, truncateSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from './atomic-file.js';
 import { HomeFileError, parseHomeJson } from './home-file-error.js';
@@ -60,8 +60,12 @@ export class ApprovalsFile {
     let remembered = snapshot.remembered;
     const sessions = new Map(Object.entries(snapshot.sessions));
     const requests = new Map(Object.entries(snapshot.requests));
-    const lines = readFileSync(this.journalPath, 'utf8').split('\n');
+    const text = readFileSync(this.journalPath, 'utf8');
+    const lines = text.split('\n');
     const complete = lines.slice(0, -1); // whatever follows the last newline never finished
+    this.entries = complete.length;
+    // Cut a torn tail off now, so the next append starts a line of its own.
+    if ((lines.at(-1) ?? '') !== '') truncateSync(this.journalPath, Buffer.byteLength(text, 'utf8') - Buffer.byteLength(lines.at(-1) ?? '', 'utf8'));
     complete.forEach((line, i) => {
       const change = parseChange(line);
       if (change === undefined) throw new HomeFileError(this.journalPath, `line ${String(i + 1)} is not a change ORACLE writes`, FIX);

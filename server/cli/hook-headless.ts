@@ -40,7 +40,8 @@ export async function answerHeadless(payload: unknown, where: { home: string; po
 async function openWithRetry(home: string, policy: string | undefined, actor: string): Promise<Runtime> {
   for (let attempt = 0; ; attempt++) {
     try {
-      return await openRuntime({ home, policy, actor });
+      // Claude Code runs the tools itself: this runtime only judges, so it probes and spawns nothing.
+      return await openRuntime({ home, policy, actor, runs: false });
     } catch (e) {
       if (attempt >= 40 || !(e instanceof Error) || !e.message.includes('another ORACLE process')) throw e;
       await new Promise((r) => setTimeout(r, 100 + Math.random() * 100));

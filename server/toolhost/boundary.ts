@@ -83,6 +83,7 @@ export class ExecutionBoundary {
   }
 
   async execute(action: PreparedAction): Promise<Executed> {
+    if (!this.env.runs) return { result: failed('EXECUTOR_UNAVAILABLE', 'this process only answers a hook and runs nothing') };
     const { decision } = action;
     if (decision.decision === 'deny') return { result: failed('NOT_ALLOWED', `the decision was deny (${decision.code})`) };
     if (decision.decision === 'needs-approval') {

@@ -22,6 +22,11 @@ export type Redactor = (text: string, known: readonly string[]) => string;
 /** Everything the executors may use. Built once by openToolhost(). */
 export interface ToolhostEnv {
   readonly gate: CompiledPolicy;
+  /**
+   * false: opened only to answer an agent's hook (its own runtime runs the tools), so the sandbox
+   * was never probed and nothing may run here; the boundary and the job runner refuse.
+   */
+  readonly runs: boolean;
   readonly supervisor: ProcessSupervisor;
   readonly jobs: JobRoot;
   readonly sandbox: SandboxSupport;

@@ -21,6 +21,11 @@ export interface ToolhostOptions {
   readonly resolve?: (host: string) => Promise<string[]>;
   /** The approval desk that grants needs-approval actions; none means none can run. */
   readonly grants?: GrantVerifier;
+  /**
+   * false: only to answer a hook (Claude Code runs its own tools). No sandbox probe, no secret
+   * store, no git identity lookup: nothing is spawned, and nothing can run (`ToolhostEnv.runs`).
+   */
+  readonly runs?: boolean;
 }
 
 export interface Toolhost {
@@ -38,21 +43,18 @@ export interface Toolhost {
 export async function openToolhost(options: ToolhostOptions): Promise<Toolhost> {
   const supervisor = new ProcessSupervisor();
   const jobs = JobRoot.open(join(options.home, 'data', 'jobs'));
-  const probeJob = jobs.create();
-  let sandbox: SandboxSupport;
-  try {
-    sandbox = await probeSandbox(supervisor, { path: options.env['PATH'] ?? '', platform: options.platform, jobDir: probeJob.dir });
-  } finally {
-    jobs.remove(probeJob);
-  }
+  const runs = options.runs ?? true;
+  const sandbox: SandboxSupport = runs ? await probe(supervisor, jobs, options) : { kind: 'none', reason: 'not probed: this process only answers a hook and runs nothing' };
   let secrets: SecretStore | undefined;
-  let secretsReason: string;
-  try {
-    const opened = await openSecretStore(options.home, { env: options.env });
-    secrets = opened.store;
-    secretsReason = opened.reason;
-  } catch (e) {
-    secretsReason = `no secret store: ${e instanceof Error ? e.message : 'unknown error'}`;
+  let secretsReason = 'not opened: this process only answers a hook';
+  if (runs) {
+    try {
+      const opened = await openSecretStore(options.home, { env: options.env });
+      secrets = opened.store;
+      secretsReason = opened.reason;
+    } catch (e) {
+      secretsReason = `no secret store: ${e instanceof Error ? e.message : 'unknown error'}`;
+    }
   }
   // Every stored secret value is redacted from every output, not only the ones a job was given.
   const knownValues: string[] = [];
@@ -62,16 +64,16 @@ export async function openToolhost(options: ToolhostOptions): Promise<Toolhost> 
       if (value !== undefined) knownValues.push(value);
     }
   }
-  // The policy's own `programs.git.path` when it declares one, as for exec (SPEC §6): a decoy earlier on PATH never runs.
   const git = pinOne('git', options.gate.policy.programs.get('git')?.path, { path: options.env['PATH'] ?? '', platform: options.platform, pathext: options.env['PATHEXT'] });
   const env: ToolhostEnv = {
     gate: options.gate,
+    runs,
     supervisor,
     jobs,
     sandbox,
     undo: UndoFiles.open(join(options.home, 'data', 'undo')),
     git,
-    gitIdentity: git.ok ? await gitIdentity(supervisor, git.path) : {},
+    gitIdentity: git.ok && runs ? await gitIdentity(supervisor, git.path) : {},
     limits: DEFAULT_LIMITS,
     redact: (text, known) => options.redact(text, [...known, ...knownValues]),
     secrets,
@@ -80,6 +82,16 @@ export async function openToolhost(options: ToolhostOptions): Promise<Toolhost> 
     now: options.now ?? (() => new Date()),
   };
   return { boundary: new ExecutionBoundary(env, options.grants), env, supervisor, sandbox };
+}
+
+/** What isolation this host really supports, probed with a real job directory. */
+async function probe(supervisor: ProcessSupervisor, jobs: JobRoot, options: ToolhostOptions): Promise<SandboxSupport> {
+  const probeJob = jobs.create();
+  try {
+    return await probeSandbox(supervisor, { path: options.env['PATH'] ?? '', platform: options.platform, jobDir: probeJob.dir });
+  } finally {
+    jobs.remove(probeJob);
+  }
 }
 
 /** The user's name and e-mail for commits; a clearly labelled identity when none is set. */

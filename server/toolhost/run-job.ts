@@ -43,6 +43,7 @@ const underSystem = (path: string): boolean => SYSTEM_PATHS.some((s) => path ===
  * capped and redacted, the job directory removed fail-closed.
  */
 export async function runJob(spec: JobSpec, env: ToolhostEnv): Promise<JobOutcome> {
+  if (!env.runs) return { result: failed('EXECUTOR_UNAVAILABLE', 'this process only answers a hook and runs nothing') };
   const blocked = env.jobs.blockedReason();
   if (blocked !== undefined) return { result: failed('JOB_ROOT_BLOCKED', `new jobs are refused until the job root is cleaned: ${blocked}`) };
   const job = env.jobs.create();
