@@ -21,6 +21,12 @@ describe('the default policy', () => {
   const judge = (tool: string, args: Record<string, unknown>) => evaluate({ tool, args }, ctx).decision;
   const run = (program: string, ...args: string[]) => judge('exec.run', { program, args, cwd: '/home/u/projects/app' });
 
+  it('says on the card that an install runs the packages’ scripts', () => {
+    for (const argv of [['install', 'lodash'], ['ci']]) expect(run('npm', ...argv).reasons.join(' ')).toContain("runs the packages' own install scripts");
+    expect(run('npx', 'tsc').reasons.join(' ')).toContain("runs a package's code");
+    expect(run('npm', 'test').reasons.join(' ')).not.toContain('install scripts');
+  });
+
   it.each([
     ['read a source file', judge('fs.read', { path: 'src/a.ts' }), 'allow', 'T0'],
     ['write a source file', judge('fs.write', { path: 'src/a.ts', content: 'x' }), 'allow', 'T1'],
@@ -34,6 +40,7 @@ describe('the default policy', () => {
     ['git push', run('git', 'push', 'origin', 'main'), 'needs-approval', 'T2'],
     ['npm test', run('npm', 'test'), 'allow', 'T1'],
     ['npm install', run('npm', 'install', 'lodash'), 'needs-approval', 'T2'],
+    ['npm ci runs install scripts too', run('npm', 'ci'), 'needs-approval', 'T2'],
     ['node runs any code', run('node', '-e', 'x'), 'needs-approval', 'T2'],
     ['pytest with arguments', run('python3', '-m', 'pytest', '-k', 'x'), 'allow', 'T1'],
     ['GET from GitHub', judge('net.fetch', { url: 'https://api.github.com/repos/x' }), 'allow', 'T1'],

@@ -25,7 +25,8 @@ describe('a runtime that only answers hooks', () => {
       expect(runtime.toolhost.env.secrets).toBeUndefined();
       const read = await runtime.run({ tool: 'fs.read', args: { path: `${tree.root}/projects/app/a.txt` } });
       expect(read).toMatchObject({ decision: 'allow', executed: true, error: { code: 'EXECUTOR_UNAVAILABLE' } });
-      expect(read.content).toBeUndefined();
+      expect(read.output).toBeUndefined();
+      expect(read.stdout).toBeUndefined();
       const exec = await runtime.run({ tool: 'exec.run', args: { program: 'ls', args: [], cwd: `${tree.root}/projects/app` } });
       expect(exec.error?.code).toBe('EXECUTOR_UNAVAILABLE');
       expect(exec.stdout).toBeUndefined();

@@ -3,6 +3,7 @@ import { maxTier } from '../../../shared/tiers.js';
 import type { GrammarEntry, Policy } from '../policy/types.js';
 import type { Pin } from './context.js';
 import { gitBuiltinRefusal, gitNeeds } from './git-rules.js';
+import { installNote } from './install-notes.js';
 import { optionPresent } from './options.js';
 import { refused, tiered, type Outcome } from './outcome.js';
 
@@ -21,7 +22,10 @@ export function judgeProgram(program: string, argv: readonly string[], policy: P
   const pin = pins.get(program);
   const git = pin?.ok === true && isGit(program, pin.path);
   const needs = git ? gitNeeds(argv) : { capabilities: [], floor: 'T1' as const };
-  const outcome = judgeArgv(program, argv, policy, pins);
+  const judged = judgeArgv(program, argv, policy, pins);
+  // An install says what it does on the card, whichever rule let it through (issue 12).
+  const note = judged.ok ? installNote(program, argv) : undefined;
+  const outcome: Outcome = judged.ok && note !== undefined ? { ...judged, reasons: [...judged.reasons, note] } : judged;
   if (!outcome.ok || needs.floor === 'T1') return { outcome, requires: needs.capabilities };
   const tier = maxTier(outcome.tier, needs.floor);
   const reasons = needs.why === undefined ? outcome.reasons : [...outcome.reasons, needs.why];

@@ -1,0 +1,35 @@
+/**
+ * What a card must say about a package install (issue 12): it reaches the network and runs code
+ * the packages bring (npm's preinstall/install/postinstall scripts, a source package's build for
+ * pip, build scripts for cargo install) with the user's permissions. Pure: read from the argv.
+ */
+const SCRIPTS = "runs the packages' own install scripts (preinstall, install, postinstall) with your permissions, and downloads from the registry";
+const NODE_INSTALLS: ReadonlySet<string> = new Set(['install', 'i', 'add', 'ci', 'update', 'up', 'upgrade', 'rebuild', 'isntall', 'in']);
+
+export function installNote(program: string, argv: readonly string[]): string | undefined {
+  const first = argv.find((a) => !a.startsWith('-'));
+  switch (program) {
+    case 'npm':
+    case 'pnpm':
+    case 'yarn':
+    case 'bun':
+      // `yarn` alone installs.
+      if (program === 'yarn' && first === undefined) return `\`yarn\` ${SCRIPTS}`;
+      if (first !== undefined && NODE_INSTALLS.has(first)) return `\`${program} ${first}\` ${SCRIPTS}`;
+      if (first === 'exec' || first === 'dlx' || first === 'x') return `\`${program} ${first}\` runs a package's code, downloading it first when it is not installed`;
+      return undefined;
+    case 'npx':
+    case 'bunx':
+      return `\`${program}\` runs a package's code, downloading it first when it is not installed`;
+    case 'pip':
+    case 'pip3':
+      return first === 'install' ? `\`${program} install\` downloads packages and runs the build code of any source package with your permissions` : undefined;
+    case 'python':
+    case 'python3':
+      return argv[0] === '-m' && (argv[1] === 'pip' || argv[1] === 'pip3') && argv.slice(2).find((a) => !a.startsWith('-')) === 'install' ? '`python -m pip install` downloads packages and runs the build code of any source package with your permissions' : undefined;
+    case 'cargo':
+      return first === 'install' ? '`cargo install` downloads crates and runs their build scripts with your permissions' : undefined;
+    default:
+      return undefined;
+  }
+}
