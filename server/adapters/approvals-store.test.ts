@@ -26,7 +26,7 @@ describe('ApprovalsFile: a snapshot and a journal of changes', () => {
     file.compact({ approvals: [card('ap_1')], remembered: [], sessions: {}, requests: {} });
     file.append([{ op: 'approval', value: card('ap_2') }, { op: 'request', id: 'ap_2', value: { action: { tool: 'fs.delete' }, agent: null, action_id: 'ac_2' } }]);
     file.append([{ op: 'approval', value: cancel(card('ap_1'), new Date('2026-12-01T00:01:00Z')) }, { op: 'session', id: 's', value: { tainted: true, provenance: [] } }]);
-    appendFileSync(file.journalPath, '{"op":"approval","value":{"appro'); // a crash mid-append
+    appendFileSync(file.journalPath, Buffer.from('{"op":"approval","value":{"appro\u00e9', 'utf8').subarray(0, -1)); // a crash mid-append, mid-character
     file.close();
     const loaded = new ApprovalsFile(dir).load();
     expect(loaded.approvals.map((a) => [a.approval_id, a.state])).toEqual([

@@ -60,12 +60,14 @@ export class ApprovalsFile {
     let remembered = snapshot.remembered;
     const sessions = new Map(Object.entries(snapshot.sessions));
     const requests = new Map(Object.entries(snapshot.requests));
-    const text = readFileSync(this.journalPath, 'utf8');
-    const lines = text.split('\n');
-    const complete = lines.slice(0, -1); // whatever follows the last newline never finished
+    const bytes = readFileSync(this.journalPath);
+    // Whatever follows the last newline never finished (a crash mid-append): counted in bytes, since
+    // a torn multi-byte character does not decode back to its own length. Cut off now, so the next
+    // append starts a line of its own.
+    const end = bytes.lastIndexOf(0x0a) + 1;
+    if (end < bytes.length) truncateSync(this.journalPath, end);
+    const complete = bytes.subarray(0, end).toString('utf8').split('\n').slice(0, -1);
     this.entries = complete.length;
-    // Cut a torn tail off now, so the next append starts a line of its own.
-    if ((lines.at(-1) ?? '') !== '') truncateSync(this.journalPath, Buffer.byteLength(text, 'utf8') - Buffer.byteLength(lines.at(-1) ?? '', 'utf8'));
     complete.forEach((line, i) => {
       const change = parseChange(line);
       if (change === undefined) throw new HomeFileError(this.journalPath, `line ${String(i + 1)} is not a change ORACLE writes`, FIX);
