@@ -29,7 +29,7 @@ import type { ProvenanceEntry } from '../shared/provenance.js';
 import type { Evaluation } from './core/decide/decide.js';
 import type { Executed, PreparedAction } from './core/lifecycle/execution.js';
 import type { Grant } from './core/lifecycle/headless.js';
-import type { ActionFacts, GateMode } from './core/decide/context.js';
+import type { ActionFacts, GateMode, ShownMode } from './core/decide/context.js';
 import { pushTarget } from './toolhost/executors/git.js';
 import { ensurePrivateDir } from './adapters/files.js';
 import { authorizeCall, type CallAnswer, type CallRequest } from './call-authorizer.js';
@@ -49,7 +49,7 @@ export interface Runtime {
    * The mode as people are told it: `degraded` while the audit log cannot be written (every
    * action is refused then), unless HALT is in force; with why, since when, how much was refused.
    */
-  status(): { readonly mode: GateMode | 'degraded'; readonly audit: Unavailable | undefined };
+  status(): { readonly mode: ShownMode; readonly audit: Unavailable | undefined };
   run(action: unknown): Promise<RunResult>;
   undo(id: string): Promise<ExecutionResult>;
   /** HALT (SPEC §8): kill every process tree, deny everything, persist, audit. */

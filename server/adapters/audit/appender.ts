@@ -4,6 +4,7 @@ import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { GENESIS, monthFileName, recomputeHash, sealRecord, type AuditBody, type AuditRecord, type ChainHead } from '../../core/audit/record.js';
 import { CHECKPOINT_FILE, CheckpointStore } from './checkpoint-store.js';
+import { linesBackward } from './lines-backward.js';
 
 export const sha256Text = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
 
@@ -338,7 +339,7 @@ function hashAtSeq(dir: string, files: readonly string[], seq: number): string |
     for (const line of linesBackward(join(dir, file))) {
       let record: Partial<AuditRecord>;
       try {
-        record = JSON.parse(line.toString('utf8')) as Partial<AuditRecord>;
+        record = JSON.parse(line) as Partial<AuditRecord>;
       } catch {
         return undefined;
       }
@@ -349,33 +350,6 @@ function hashAtSeq(dir: string, files: readonly string[], seq: number): string |
   return undefined;
 }
 
-/** The complete lines of a file, last first, read in 64 KiB chunks. */
-function* linesBackward(path: string): Generator<Buffer> {
-  const fd = openSync(path, 'r');
-  try {
-    let position = fstatSync(fd).size;
-    let carry = Buffer.alloc(0);
-    let first = true;
-    while (position > 0) {
-      const start = Math.max(0, position - 65_536);
-      const chunk = Buffer.alloc(position - start);
-      readSync(fd, chunk, 0, chunk.length, start);
-      position = start;
-      const data = Buffer.concat([chunk, carry]);
-      let end = data.length;
-      if (first && data[end - 1] === 0x0a) end -= 1;
-      first = false;
-      for (let at = end > 0 ? data.lastIndexOf(0x0a, end - 1) : -1; at !== -1; at = end > 0 ? data.lastIndexOf(0x0a, end - 1) : -1) {
-        yield data.subarray(at + 1, end);
-        end = at;
-      }
-      carry = data.subarray(0, end);
-    }
-    if (carry.length > 0) yield carry;
-  } finally {
-    closeSync(fd);
-  }
-}
 
 /**
  * Reads the chain head from the end of the newest file. A final line without its newline is a
