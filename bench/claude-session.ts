@@ -93,7 +93,7 @@ export async function claudeSessionBench(): Promise<Figure[]> {
 /** A hook that answers allow and does nothing else: what any command hook pays at least. */
 const MINIMAL_HOOK = `process.stdout.write(JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow' } }))`;
 /** Without a gate each call opens one, so fewer calls keep the bench short. */
-const HEADLESS_CALLS = 6;
+const HEADLESS_CALLS = 20;
 
 /**
  * One PreToolUse call as Claude Code pays it, for each payload kind (Bash, Read, Edit, Write):

@@ -28,8 +28,13 @@ const claudeText = ['http hook, gate running', 'command hook, gate running', 'co
 const sessionText = `Claude Code 10-call session against no hook (p50, same run, interleaved): ${claudeText}; budget with the gate running 1.5× — ${session('http hook, gate running') / reference <= 1.5 ? 'met by the http hook' : 'NOT met by the http hook'}`;
 const call = (name: string): number => figures.find((f) => f.name === name)?.p50_us ?? Number.NaN;
 const node0 = call('hook call: reference, node -e 0');
+// Issue 12's budgets per call: the http hook 0.1×, the command hook with a gate 1.3×, without one 2× (Bash 3×).
+const within = (ratio: number, budget: number): string => `${ratio.toFixed(2)}×${ratio <= budget ? '' : ` (OVER ${String(budget)}×)`}`;
 const callText = ['Bash', 'Read', 'Edit', 'Write']
-  .map((k) => `${k}: command hook with a gate ${(call(`hook call (${k}): command hook, gate running`) / node0).toFixed(2)}×, http hook ${(call(`hook call (${k}): http hook, one HTTPS POST to the gate`) / node0).toFixed(3)}×, no gate ${(call(`hook call (${k}): command hook, no gate (headless)`) / node0).toFixed(1)}×`)
+  .map((k) => {
+    const ratio = (variant: string) => call(`hook call (${k}): ${variant}`) / node0;
+    return `${k}: http hook ${within(ratio('http hook, one HTTPS POST to the gate'), 0.1)}, command hook with a gate ${within(ratio('command hook, gate running'), 1.3)}, no gate ${within(ratio('command hook, no gate (headless)'), k === 'Bash' ? 3 : 2)}`;
+  })
   .join('; ');
 const hookText = `One hook call against node -e 0 (p50, same run): ${callText}`;
 // Issue 14: a decision must not cost more than 2× as the policy grows from 100 to 10,000 entries.

@@ -4,7 +4,7 @@ import type { DecideContext, GateMode } from './core/decide/context.js';
 import { lexPath } from './core/paths/lex.js';
 import { resolveReal } from './core/paths/resolve.js';
 import { compilePolicy, type CompiledPolicy } from './core/policy/compile.js';
-import { emptyPolicy, loadPolicy, type PolicyIssue } from './core/policy/load.js';
+import { emptyPolicy, loadPolicy, type LoadOptions, type LoadResult, type PolicyIssue } from './core/policy/load.js';
 import type { Policy } from './core/policy/types.js';
 import { fileExists, readOperatorFile } from './adapters/files.js';
 import { hostFacts, packageRoot, resolveHome, sha256Hex, toCanonicalForm, type HostFacts } from './adapters/host.js';
@@ -31,6 +31,8 @@ export interface GateOptions {
   readonly policy?: string | undefined;
   readonly env?: NodeJS.ProcessEnv;
   readonly host?: HostFacts;
+  /** How the policy text becomes a policy: `loadPolicy`, or the headless hook's cache in front of it. */
+  readonly loadPolicy?: (text: string, options: LoadOptions) => LoadResult;
 }
 
 /** `--home DIR`, else `ORACLE_HOME`, else the project root (SPEC §2). */
@@ -69,7 +71,7 @@ export function openGate(options: GateOptions = {}): GateState {
     errors = [{ line: 0, column: 0, path: '', message: 'the policy is not valid UTF-8' }];
   } else {
     digest = `sha256:${sha256Hex(read.bytes)}`;
-    const loaded = loadPolicy(text, { flavor: host.flavor, userHome: host.userHome });
+    const loaded = (options.loadPolicy ?? loadPolicy)(text, { flavor: host.flavor, userHome: host.userHome });
     warnings = loaded.warnings.map((w) => `${policyFile}:${w.line}:${w.column}: ${w.message}`);
     if (loaded.ok) {
       policy = loaded.policy;

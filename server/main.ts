@@ -94,7 +94,7 @@ async function serveRuntime(runtime: Runtime, hub: EventHub, options: ServeOptio
         payload,
         {
           canAsk: true,
-          parse: await loadBashParser(),
+          parser: loadBashParser,
           userHome: homedir(),
           authorizeCall: (call, waitMs) => runtime.authorizeCall(call, waitMs, agent),
           taint: (session, read) => {

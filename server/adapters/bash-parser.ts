@@ -1,6 +1,8 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { Language, Parser, type Node } from 'web-tree-sitter';
+import type * as TreeSitter from 'web-tree-sitter';
+import type { Node, Parser } from 'web-tree-sitter';
+import { lazyModule } from './lazy-module.js';
 import type { BashNode, BashTree, ParseBashSync } from '../core/hook/bash-ast.js';
 
 /**
@@ -11,9 +13,12 @@ const MAX_SOURCE = 100_000;
 const MAX_DEPTH = 500;
 
 let loading: Promise<ParseBashSync> | undefined;
+/** Loaded with the grammar, not at the top: a hook call that parses no command never loads it. */
+const treeSitter = lazyModule<typeof TreeSitter>('web-tree-sitter');
 
 export function loadBashParser(): Promise<ParseBashSync> {
   loading ??= (async () => {
+    const { Language, Parser } = treeSitter();
     await Parser.init();
     // createRequire only to locate the grammar's .wasm file inside its package (adapters only).
     const wasm = join(dirname(createRequire(import.meta.url).resolve('tree-sitter-bash/package.json')), 'tree-sitter-bash.wasm');

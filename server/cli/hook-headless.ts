@@ -1,8 +1,13 @@
 import { homedir } from 'node:os';
-import { setFlagsFromString } from 'node:v8';
+import { join } from 'node:path';
 import { loadBashParser } from '../adapters/bash-parser.js';
 import { answerHook, type HookAnswer } from '../hook/claude-code.js';
 import { openRuntime, type Runtime } from '../runtime.js';
+import { cachedPolicyLoader } from '../adapters/policy-cache.js';
+import { buildId } from '../adapters/build-id.js';
+
+/** This build of the code: the installed hook bundle (or, run from source, this module's file). */
+const CODE_ID = buildId(import.meta.url);
 
 /**
  * The hook with no gate running (SPEC §12): a gate opened on the home for this one call, which
@@ -10,17 +15,11 @@ import { openRuntime, type Runtime } from '../runtime.js';
  * Claude Code's own prompt), and the answer says a running gate would ask the phone.
  */
 export async function answerHeadless(payload: unknown, where: { home: string; policy: string | undefined; agent: string }): Promise<HookAnswer> {
-  // This process parses one command and exits: V8's background re-compilation of the parser's
-  // WebAssembly with its optimising tier only costs CPU and holds the exit back (a headless Bash
-  // call went from ~1.3 s to ~0.7 s here), so the baseline compiler alone runs it. The
-  // long-running gate keeps tier-up.
-  setFlagsFromString('--liftoff-only');
-  const parse = await loadBashParser();
   const runtime = await openWithRetry(where.home, where.policy, where.agent);
   try {
     return await answerHook(payload, {
       canAsk: false,
-      parse,
+      parser: loadBashParser,
       userHome: homedir(),
       authorizeCall: (call) => runtime.authorizeCall(call, 0, where.agent),
       taint: (session, read) => {
@@ -41,7 +40,8 @@ async function openWithRetry(home: string, policy: string | undefined, actor: st
   for (let attempt = 0; ; attempt++) {
     try {
       // Claude Code runs the tools itself: this runtime only judges, so it probes and spawns nothing.
-      return await openRuntime({ home, policy, actor, runs: false });
+      // The policy as the last call loaded it, while its text and this build are unchanged.
+      return await openRuntime({ home, policy, actor, runs: false, loadPolicy: cachedPolicyLoader(join(home, 'data'), CODE_ID) });
     } catch (e) {
       if (attempt >= 40 || !(e instanceof Error) || !e.message.includes('another ORACLE process')) throw e;
       await new Promise((r) => setTimeout(r, 100 + Math.random() * 100));

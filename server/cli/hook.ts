@@ -2,7 +2,6 @@ import { parseArgs } from 'node:util';
 import type { Readable, Writable } from 'node:stream';
 import { resolveHome } from '../adapters/package-root.js';
 import { hookToken, localGate, localRequest } from '../adapters/local-client.js';
-import { requestLocal } from '../adapters/local-socket.js';
 import { HOOK_BUDGET_MS, preToolAnswer, type HookAnswer } from '../hook/answer.js';
 
 const AGENT = 'claude-code';
@@ -57,7 +56,7 @@ async function hookAnswer(options: HookOptions, stdin: Readable): Promise<HookAn
     const reply =
       gate.socket === undefined
         ? await localRequest(resolved, gate, { method: 'POST', path: '/api/v1/hooks/claude-code', body: raw, authorization, timeoutMs: GATE_TIMEOUT_MS }).catch((e: unknown) => ({ status: 0, body: { error: e instanceof Error ? e.message : 'unreachable' } }))
-        : await requestLocal(gate.socket, { authorization, body: raw, timeoutMs: GATE_TIMEOUT_MS }).then(
+        : await (await import('../adapters/local-socket.js')).requestLocal(gate.socket, { authorization, body: raw, timeoutMs: GATE_TIMEOUT_MS }).then(
             (body) => ({ status: 'error' in body ? 0 : 200, body }),
             (e: unknown) => ({ status: 0, body: { error: e instanceof Error ? e.message : 'unreachable' } }),
           );
@@ -72,8 +71,13 @@ async function hookAnswer(options: HookOptions, stdin: Readable): Promise<HookAn
   } catch {
     payload = undefined; // answered as "not a JSON object", and audited like every answer
   }
-  const { answerHeadless } = await import('./hook-headless.js');
-  return answerHeadless(payload, { home: resolved, policy: options.policy, agent: AGENT });
+  const { loadHeadless } = await import('./headless-loader.js');
+  const headless = await loadHeadless();
+  try {
+    return await headless.answerHeadless(payload, { home: resolved, policy: options.policy, agent: AGENT });
+  } finally {
+    headless.keep();
+  }
 }
 
 /** The payload, or undefined when it is larger than any real one. */

@@ -1,13 +1,17 @@
 #!/usr/bin/env node
+import { importHookBundle } from '../adapters/hook-bundle.js';
+import type * as HookModule from './hook.js';
+
 /**
  * The `oracle` command's entry. Claude Code runs `oracle hook claude-code` on every tool call, so
- * that path loads only the hook's thin client; every other command loads the full CLI.
+ * that path loads only the hook: the bundle the build makes of it (dist/hook, see
+ * scripts/bundle-hook.ts), or its modules when run from source; every other command loads the full CLI.
  */
 const argv = process.argv.slice(2);
 
 async function run(): Promise<number> {
   if (argv[0] === 'hook') {
-    const { runHookCommand } = await import('./hook.js');
+    const { runHookCommand } = ((await importHookBundle()) ?? (await import('./hook.js'))) as typeof HookModule;
     return runHookCommand(argv.slice(1));
   }
   const { main } = await import('./commands.js');

@@ -5,7 +5,7 @@ import { answerHook, type HookGate } from './claude-code.js';
 /** The hook's answer waits for the audit: a record that cannot be written denies (SPEC §1.2). */
 const gate = (answer: CallAnswer, record: () => Promise<void> = () => Promise.resolve()): HookGate => ({
   canAsk: true,
-  parse: () => ({ error: 'no parser here' }),
+  parser: () => Promise.resolve(() => ({ error: 'no parser here' })),
   authorizeCall: () => Promise.resolve(answer),
   taint: () => undefined,
   confirm: () => undefined,

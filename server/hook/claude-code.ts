@@ -17,7 +17,8 @@ export { HOOK_BUDGET_MS, HOOK_TIMEOUT_S, preToolAnswer, type HookAnswer, type Ho
 export interface HookGate {
   /** Whether a person can be asked (a running gate with its phones and desktop). */
   readonly canAsk: boolean;
-  readonly parse: ParseBashSync;
+  /** The shell parser, loaded on first use (only a Bash call needs it). */
+  parser(): Promise<ParseBashSync>;
   authorizeCall(call: CallRequest, waitMs: number): Promise<CallAnswer>;
   taint(session: string, read: readonly ProvenanceEntry[]): void;
   /** The agent reports the call `callId` done (PostToolUse): what it changed is now undoable. */
@@ -89,13 +90,14 @@ async function judge(payload: HookPayload, session: string | undefined, gate: Ho
       edits = mapped.edits;
       break;
     case 'bash': {
-      const tree = gate.parse(mapped.command);
+      const parse = await gate.parser();
+      const tree = parse(mapped.command);
       if ('error' in tree) {
         person = `the command could not be parsed (${tree.error})`;
         break;
       }
       // `bash -c "…"` is parsed again with the same parser, so its commands are judged too.
-      const verdict = bashVerdict(tree, { cwd: cwd ?? '/', parse: gate.parse, ...(gate.userHome === undefined ? {} : { home: gate.userHome }) });
+      const verdict = bashVerdict(tree, { cwd: cwd ?? '/', parse, ...(gate.userHome === undefined ? {} : { home: gate.userHome }) });
       if (verdict.kind === 'deny') return { decision: 'deny', reason: `ORACLE: ${verdict.reason}` };
       if (verdict.kind === 'ask') person = `ORACLE cannot account for all of this command: ${verdict.reason}`;
       else actions = verdict.actions;

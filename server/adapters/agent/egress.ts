@@ -1,8 +1,11 @@
-import { lookup } from 'node:dns/promises';
-import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest, type RequestOptions } from 'node:https';
+import type * as Dns from 'node:dns/promises';
+import type * as Http from 'node:http';
+import type { IncomingMessage } from 'node:http';
+import type * as Https from 'node:https';
+import type { RequestOptions } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { classifyAddress, parseAddress, sameAddress, type AddressClass } from '../../core/net/ip-ranges.js';
+import { lazyModule } from '../lazy-module.js';
 
 /**
  * The egress broker (SPEC §6 net.fetch): sends one already-approved request and is the second
@@ -69,6 +72,10 @@ export interface BrokerResponse {
 
 export type BrokerResult = BrokerResponse | BrokerFailure;
 
+// Node's networking modules load on first use: the hook's runtime, which only judges, never loads them.
+const dns = lazyModule<typeof Dns>('node:dns/promises');
+const http = lazyModule<typeof Http>('node:http');
+const https = lazyModule<typeof Https>('node:https');
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/u;
 /** What node would refuse to send (and a CR or LF that would start a second header). */
@@ -84,7 +91,7 @@ const NEVER_ALLOWED = new Set<AddressClass>(['metadata', 'unspecified', 'multica
 
 /** Production resolver: the OS resolver, every address it knows, IPv4 and IPv6. */
 export function systemResolver(): (host: string) => Promise<string[]> {
-  return async (host) => (await lookup(host, { all: true })).map((entry) => entry.address);
+  return async (host) => (await dns().lookup(host, { all: true })).map((entry) => entry.address);
 }
 
 /**
@@ -240,6 +247,7 @@ function flatHeaders(res: IncomingMessage): Record<string, string> {
  * the Host header and TLS SNI, and the certificate is verified against the name.
  */
 function send(hop: Hop, outgoing: Outgoing, signal: AbortSignal): Promise<IncomingMessage> {
+  const { request } = hop.url.protocol === 'https:' ? https() : http();
   const options: RequestOptions = {
     host: hop.address,
     port: Number(hop.port),
@@ -252,7 +260,7 @@ function send(hop: Hop, outgoing: Outgoing, signal: AbortSignal): Promise<Incomi
     servername: hop.literal ? '' : hop.host,
   };
   return new Promise((resolve, reject) => {
-    const req = (hop.url.protocol === 'https:' ? httpsRequest : httpRequest)(options, resolve);
+    const req = request(options, resolve);
     req.on('error', reject);
     req.end(outgoing.body);
   });

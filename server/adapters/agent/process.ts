@@ -1,4 +1,8 @@
-import { spawn } from 'node:child_process';
+import type { spawn as Spawn } from 'node:child_process';
+import { lazyModule } from '../lazy-module.js';
+
+/** Loaded when the first process starts: the hook's runtime, which spawns nothing, never loads it. */
+const childProcesses = lazyModule<{ spawn: typeof Spawn }>('node:child_process');
 
 /**
  * The one way ORACLE starts a process for an agent (SPEC §6): argv only, never a shell, a new
@@ -70,7 +74,7 @@ export class ProcessSupervisor {
       const out = new Capped(spec.maxOutputBytes);
       const err = new Capped(spec.maxOutputBytes);
       let killed: 'timeout' | 'halt' | null = null;
-      const child = spawn(spec.file, [...spec.argv], {
+      const child = childProcesses().spawn(spec.file, [...spec.argv], {
         cwd: spec.cwd,
         env: { ...spec.env },
         stdio: ['ignore', 'pipe', 'pipe'],

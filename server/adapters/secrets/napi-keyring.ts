@@ -1,5 +1,10 @@
+import type * as Keyring from '@napi-rs/keyring';
+import { lazyModule } from '../lazy-module.js';
 import type { KeyringBackend } from './keyring-store.js';
 import { KEYRING_SERVICE } from './keyring-store.js';
+
+/** The native binding, loaded when the store is first opened (never by the hook). */
+const keyring = lazyModule<typeof Keyring>('@napi-rs/keyring');
 
 /**
  * The OS keyring through `@napi-rs/keyring` (a prebuilt native module shipped in the npm
@@ -25,8 +30,8 @@ const LABELS: Partial<Record<NodeJS.Platform, string>> = {
 };
 
 /** Loads the native binding; throws when it is missing or does not load on this platform. */
-export async function loadNapiKeyring(): Promise<KeyringBackend> {
-  const { AsyncEntry } = await import('@napi-rs/keyring');
+export function loadNapiKeyring(): KeyringBackend {
+  const { AsyncEntry } = keyring();
   const options = process.platform === 'win32' || process.platform === 'darwin' ? undefined : { linux: { store: 'secret-service' as const } };
   const entry = (account: string) => new AsyncEntry(KEYRING_SERVICE, account, options);
   const signal = () => AbortSignal.timeout(OPERATION_TIMEOUT_MS);
