@@ -17,6 +17,8 @@ const RUNS = 5;
 const CALLS = 40;
 const VARIANTS = ['reference, no hook', 'command hook, no gate (headless)', 'command hook, gate running', 'http hook, gate running'] as const;
 const ORACLE = join(import.meta.dirname, '..', 'dist', 'server', 'cli', 'oracle.js');
+/** What `oracle integrate claude-code` installs as the command hook (server/cli/hook-entry.ts). */
+const HOOK = join(import.meta.dirname, '..', 'dist', 'hook', 'oracle-hook.cjs');
 
 export async function claudeSessionBench(): Promise<Figure[]> {
   const root = mkdtempSync(join(tmpdir(), 'oracle-bench-claude-'));
@@ -116,10 +118,10 @@ async function perCall(url: string, homes: { gate: string; idle: string }, proje
     await measure('hook call: reference, a minimal hook that prints allow', CALLS, () => spawnOnce(process.execPath, ['-e', MINIMAL_HOOK])),
   ];
   for (const [kind, payload] of kinds) {
-    figures.push(await measure(`hook call (${kind}): command hook, gate running`, CALLS, () => spawnOnce(process.execPath, [ORACLE, 'hook', 'claude-code', '--home', homes.gate], {}, payload)));
+    figures.push(await measure(`hook call (${kind}): command hook, gate running`, CALLS, () => spawnOnce(process.execPath, [HOOK, 'hook', 'claude-code', '--home', homes.gate], {}, payload)));
     // A new TLS connection per call, as a hook client without keep-alive pays it.
     figures.push(await measure(`hook call (${kind}): http hook, one HTTPS POST to the gate`, CALLS, () => post(`${url}/api/v1/hooks/claude-code`, token, ca, payload)));
-    figures.push(await measure(`hook call (${kind}): command hook, no gate (headless)`, HEADLESS_CALLS, () => spawnOnce(process.execPath, [ORACLE, 'hook', 'claude-code', '--home', homes.idle], {}, payload)));
+    figures.push(await measure(`hook call (${kind}): command hook, no gate (headless)`, HEADLESS_CALLS, () => spawnOnce(process.execPath, [HOOK, 'hook', 'claude-code', '--home', homes.idle], {}, payload)));
   }
   return figures;
 }

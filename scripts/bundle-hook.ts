@@ -6,11 +6,13 @@ import { build } from 'esbuild';
 
 /**
  * The hook Claude Code starts on every tool call (SPEC §11), bundled: Node spends longer finding,
- * reading, compiling and linking a hundred small ES modules than running them. Two bundles in
+ * reading, compiling and linking a hundred small ES modules than running them. Three bundles in
  * dist/hook:
  *
  * - `hook.js` (ESM): the thin client that forwards a payload to a running gate. `oracle hook`
  *   loads it when it is there (server/cli/oracle.ts).
+ * - `oracle-hook.cjs` (CommonJS): the same thin client as the command `oracle integrate
+ *   claude-code` installs (server/cli/hook-entry.ts); Node starts it without its ES module loader.
  * - `headless.cjs` (CommonJS): what judges a call when no gate runs, loaded by
  *   server/cli/headless-loader.ts through V8's code cache (server/adapters/cached-script.ts),
  *   which only CommonJS can use on Node 20. One headless call at the end of the build makes
@@ -38,6 +40,21 @@ await build({
   external: [...external, './hook-headless.js'],
   // Bundled CommonJS dependencies call require() for Node's own modules.
   banner: { js: "import { createRequire as __oracleRequire } from 'node:module'; const require = __oracleRequire(import.meta.url);" },
+  logLevel: 'warning',
+});
+// The command hook's own entry: the same thin client as CommonJS, which Node starts without its
+// ES module loader. `oracle integrate claude-code` installs it.
+await build({
+  entryPoints: [join(cli, 'hook-entry.js')],
+  outfile: join(out, 'oracle-hook.cjs'),
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  minify: true,
+  external: [...external, './hook-headless.js'],
+  define: { 'import.meta.url': '__oracleModuleUrl' },
+  banner: { js: "var __oracleModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
   logLevel: 'warning',
 });
 const headless = await build({
@@ -68,7 +85,7 @@ try {
   mkdirSync(project, { recursive: true });
   writeFileSync(join(project, 'README.md'), '# warm\n');
   const payload = JSON.stringify({ hook_event_name: 'PreToolUse', session_id: 'build', cwd: project, tool_name: 'Read', tool_input: { file_path: join(project, 'README.md') } });
-  const run = spawnSync(process.execPath, [join(cli, 'oracle.js'), 'hook', 'claude-code', '--home', join(scratch, 'home')], { input: payload, encoding: 'utf8', env: { ...process.env, HOME: scratch } });
+  const run = spawnSync(process.execPath, [join(out, 'oracle-hook.cjs'), 'hook', 'claude-code', '--home', join(scratch, 'home')], { input: payload, encoding: 'utf8', env: { ...process.env, HOME: scratch } });
   if (run.status !== 0 || !run.stdout.includes('"permissionDecision":"allow"')) throw new Error(`the bundled hook did not answer: exit ${String(run.status)} ${run.stderr}`);
 } finally {
   rmSync(scratch, { recursive: true, force: true });

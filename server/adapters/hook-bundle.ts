@@ -1,5 +1,8 @@
 import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ORACLE_BIN_PATH } from './host.js';
+import { packageRoot } from './package-root.js';
 
 /**
  * Where the build put the hook's bundles (dist/hook, made by scripts/bundle-hook.ts). Run from
@@ -16,4 +19,13 @@ export async function importHookBundle(): Promise<unknown> {
 export function headlessBundle(): string | undefined {
   const bundle = fileURLToPath(new URL('./headless.cjs', import.meta.url));
   return existsSync(bundle) ? bundle : undefined;
+}
+
+/**
+ * What Claude Code's command hook runs, by absolute path: the hook's own CommonJS entry when the
+ * build made it, else the `oracle` command; both take `hook claude-code --home DIR`.
+ */
+export function hookEntryPath(): string {
+  const entry = join(packageRoot(), 'dist', 'hook', 'oracle-hook.cjs');
+  return existsSync(entry) ? entry : ORACLE_BIN_PATH;
 }

@@ -1,7 +1,8 @@
 import { parseArgs } from 'node:util';
-import type { Readable, Writable } from 'node:stream';
+import type { Writable } from 'node:stream';
 import { resolveHome } from '../adapters/package-root.js';
 import { hookToken, localGate, localRequest } from '../adapters/local-client.js';
+import { readStdin } from '../adapters/stdin.js';
 import { HOOK_BUDGET_MS, preToolAnswer, type HookAnswer } from '../hook/answer.js';
 
 const AGENT = 'claude-code';
@@ -21,7 +22,7 @@ interface HookOptions {
  * payload gets a decision on stdout and exit 0, and anything that prevents one exits 2 (which
  * Claude Code treats as blocking), as does the `|| exit 2` that `oracle integrate` appends.
  */
-export async function runHookCommand(argv: readonly string[], io: { stdin: Readable; stdout: Writable; stderr: Writable } = process): Promise<number> {
+export async function runHookCommand(argv: readonly string[], io: { stdout: Writable; stderr: Writable } = process): Promise<number> {
   const blocked = (why: string): number => {
     io.stderr.write(`oracle hook: ${why}\n`);
     return 2;
@@ -35,7 +36,7 @@ export async function runHookCommand(argv: readonly string[], io: { stdin: Reada
     return blocked(e instanceof Error ? e.message : 'bad arguments');
   }
   try {
-    const answer = await hookAnswer(options, io.stdin);
+    const answer = await hookAnswer(options);
     io.stdout.write(`${JSON.stringify(answer.output)}\n`);
     return 0;
   } catch (e) {
@@ -43,8 +44,8 @@ export async function runHookCommand(argv: readonly string[], io: { stdin: Reada
   }
 }
 
-async function hookAnswer(options: HookOptions, stdin: Readable): Promise<HookAnswer> {
-  const raw = await readAll(stdin);
+async function hookAnswer(options: HookOptions): Promise<HookAnswer> {
+  const raw = await readStdin(MAX_INPUT);
   if (raw === undefined) return preToolAnswer('deny', `ORACLE: the hook payload is over ${String(MAX_INPUT)} bytes`);
   const resolved = resolveHome(options.home, process.env);
   const gate = localGate(resolved);
@@ -78,16 +79,4 @@ async function hookAnswer(options: HookOptions, stdin: Readable): Promise<HookAn
   } finally {
     headless.keep();
   }
-}
-
-/** The payload, or undefined when it is larger than any real one. */
-async function readAll(input: Readable): Promise<Buffer | undefined> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of input as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > MAX_INPUT) return undefined;
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks);
 }

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Writable } from 'node:stream';
 import { CredentialStore } from '../adapters/credentials-store.js';
 import { ensureDir, ensurePrivateDir, fileExists, readOperatorFile, writePrivateFile } from '../adapters/files.js';
-import { ORACLE_BIN_PATH } from '../adapters/host.js';
+import { hookEntryPath } from '../adapters/hook-bundle.js';
 import { hookToken, localGate } from '../adapters/local-client.js';
 import { postHttpHook, runCommandHook } from '../adapters/hook-probe.js';
 import { HOOK_ROUTE, withOracleHooks, withoutOracleHooks, type OracleHook } from '../core/hook/settings-merge.js';
@@ -58,12 +58,13 @@ export async function runIntegrate(given: GateState, options: { project: string 
     const { token } = await CredentialStore.open(data).issue('ag', 'claude-code');
     writePrivateFile(tokenFile, `${token}\n`);
   }
-  const argv = [process.execPath, ORACLE_BIN_PATH, 'hook', 'claude-code', '--home', gate.home];
+  const entry = hookEntryPath();
+  const argv = [process.execPath, entry, 'hook', 'claude-code', '--home', gate.home];
   const running = localGate(gate.home);
   const token = hookToken(gate.home, 'claude-code') ?? '';
   const hook: OracleHook = options.http
     ? { kind: 'http', url: `${running?.url ?? 'https://127.0.0.1:8443'}${HOOK_ROUTE}`, token, caFile, timeoutS: HOOK_TIMEOUT_S }
-    : { kind: 'command', command: `${shQuote(process.execPath)} ${shQuote(ORACLE_BIN_PATH)} hook claude-code --home ${shQuote(gate.home)}`, timeoutS: HOOK_TIMEOUT_S };
+    : { kind: 'command', command: `${shQuote(process.execPath)} ${shQuote(entry)} hook claude-code --home ${shQuote(gate.home)}`, timeoutS: HOOK_TIMEOUT_S };
   const next = withOracleHooks(settings, hook);
   if ('error' in next && typeof next['error'] === 'string') {
     out.write(`oracle: ${next['error']} (nothing was changed)\n`);

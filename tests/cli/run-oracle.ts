@@ -12,8 +12,13 @@ export interface Run {
 
 /** Runs the built `oracle` command as a real child process, feeding `input` on stdin. */
 export function runOracle(args: readonly string[], input = '', env: NodeJS.ProcessEnv = process.env, bytes?: Buffer): Promise<Run> {
+  return runNode([ORACLE_BIN, ...args], input, env, bytes);
+}
+
+/** Runs Node on `args` (a built entry point and its arguments) as a real child process. */
+export function runNode(args: readonly string[], input = '', env: NodeJS.ProcessEnv = process.env, bytes?: Buffer): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [ORACLE_BIN, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on('data', (b: Buffer) => out.push(b));

@@ -2,7 +2,7 @@ import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO } from '../arch/source-files.js';
-import { runOracle } from '../cli/run-oracle.js';
+import { runNode, runOracle } from '../cli/run-oracle.js';
 import { tempTree, type TempTree } from '../fixtures/temp-tree.js';
 
 /**
@@ -28,15 +28,19 @@ describe('the bundled hook', () => {
   afterAll(() => {
     tree.dispose();
   });
-  const read = async (): Promise<{ decision: string; reason: string }> => {
-    const run = await runOracle(['hook', 'claude-code', '--home', home, '--policy', policy], JSON.stringify({ session_id: 's', cwd: app, hook_event_name: 'PreToolUse', tool_name: 'Read', tool_input: { file_path: join(app, 'a.txt') } }));
+  /** A Read through the command `oracle integrate` installs (or, `viaOracle`, through `oracle hook`). */
+  const read = async (viaOracle = false): Promise<{ decision: string; reason: string }> => {
+    const args = ['hook', 'claude-code', '--home', home, '--policy', policy];
+    const run = await (viaOracle ? runOracle(args, payload()) : runNode([join(BUNDLE, 'oracle-hook.cjs'), ...args], payload()));
     expect(run.code).toBe(0);
     const out = (JSON.parse(run.stdout) as { hookSpecificOutput: { permissionDecision: string; permissionDecisionReason: string } }).hookSpecificOutput;
     return { decision: out.permissionDecision, reason: out.permissionDecisionReason };
   };
+  const payload = () =>
+    JSON.stringify({ session_id: 's', cwd: app, hook_event_name: 'PreToolUse', tool_name: 'Read', tool_input: { file_path: join(app, 'a.txt') } });
 
   it('is built: the thin client, the headless bundle, and its code cache', () => {
-    for (const file of ['hook.js', 'headless.cjs', 'headless.cjs.cache']) expect(existsSync(join(BUNDLE, file)), file).toBe(true);
+    for (const file of ['oracle-hook.cjs', 'hook.js', 'headless.cjs', 'headless.cjs.cache']) expect(existsSync(join(BUNDLE, file)), file).toBe(true);
     // Nothing in the headless bundle may import(): V8 cannot run one from a code cache on Node 20.
     expect(readFileSync(join(BUNDLE, 'headless.cjs'), 'utf8')).not.toMatch(/\bimport\(/u);
   });
@@ -45,7 +49,7 @@ describe('the bundled hook', () => {
     const cache = join(BUNDLE, 'headless.cjs.cache');
     const before = statSync(cache);
     expect((await read()).decision).toBe('allow');
-    expect((await read()).decision).toBe('allow');
+    expect((await read(true)).decision).toBe('allow');
     // A cache V8 refused would have been written again (server/adapters/cached-script.ts).
     const after = statSync(cache);
     expect([after.mtimeMs, after.size]).toEqual([before.mtimeMs, before.size]);

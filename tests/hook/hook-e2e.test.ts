@@ -143,6 +143,8 @@ describe('the Claude Code hook', () => {
     expect(settings.model).toBe('opus');
     expect(settings.hooks['PreToolUse']).toHaveLength(1);
     expect(settings.hooks['PreToolUse']?.[0]?.hooks[0]?.command).toContain('hook claude-code --home');
+    // The hook's own CommonJS entry, which Node starts without its ES module loader.
+    expect(settings.hooks['PreToolUse']?.[0]?.hooks[0]?.command).toContain(`'${join(REPO, 'dist', 'hook', 'oracle-hook.cjs')}' hook claude-code`);
     expect(settings.hooks['Stop']).toHaveLength(1);
     expect(readFileSync(join(home, 'data', 'hook-claude-code.token'), 'utf8')).toMatch(/^oracle_ag_/u);
     expect((await runOracle(['integrate', 'claude-code', '--project', project, '--remove', '--home', home, '--policy', policy])).code).toBe(0);
