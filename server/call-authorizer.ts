@@ -7,7 +7,7 @@ import { lookupTool } from './core/tools/registry.js';
 import { bumpTier, maxTier, type Tier } from '../shared/tiers.js';
 import type { ApprovalDesk } from './approval-desk.js';
 import type { Evaluation } from './core/decide/decide.js';
-import type { GateMode } from './core/decide/context.js';
+import type { ActionFacts, GateMode } from './core/decide/context.js';
 
 /** The tool name on a card for one whole agent tool call (several parts, or a person's call). */
 export const CALL_TOOL = 'agent.call';
@@ -45,7 +45,9 @@ export interface CallAnswer {
 
 export interface CallDeps {
   readonly mode: () => GateMode;
-  readonly judge: (action: unknown, agent: string) => Evaluation;
+  readonly judge: (action: unknown, agent: string, facts?: ActionFacts) => Evaluation;
+  /** Facts only I/O learns for a part's judgement (where a push or a fetch goes); see runtime.ts. */
+  readonly lookUp?: (action: unknown) => Promise<ActionFacts | undefined>;
   /** Audits one part's decision: the action id it minted, and the record's durability. */
   readonly auditDecision: (evaluation: Evaluation, agent: string) => { readonly actionId: string; readonly durable: Promise<unknown> };
   readonly desk: ApprovalDesk;
@@ -91,7 +93,7 @@ async function authorizeParts(deps: CallDeps, call: CallRequest, how: { waitMs: 
   const judged: Evaluation[] = [];
   const actionIds: string[] = [];
   for (const part of call.parts) {
-    const first = deps.judge(part, agent);
+    const first = deps.judge(part, agent, await deps.lookUp?.(part));
     const evaluation = call.edits === undefined || first.decision.decision === 'deny' ? first : asEdited(deps, { part, judged: first, edits: call.edits, agent });
     actionIds.push(deps.auditDecision(evaluation, agent).actionId);
     const { decision } = evaluation;

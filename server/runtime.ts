@@ -30,7 +30,9 @@ import type { Evaluation } from './core/decide/decide.js';
 import type { Executed, PreparedAction } from './core/lifecycle/execution.js';
 import type { Grant } from './core/lifecycle/headless.js';
 import type { ActionFacts, GateMode, ShownMode } from './core/decide/context.js';
-import { pushTarget } from './toolhost/executors/git.js';
+import { fetchSource, pushTarget } from './toolhost/executors/git.js';
+import { fetchRemoteArg, isGitFetch } from './core/decide/git-fetch.js';
+import { isGit } from './core/decide/programs.js';
 import { ensurePrivateDir } from './adapters/files.js';
 import { authorizeCall, type CallAnswer, type CallRequest } from './call-authorizer.js';
 import type { RecordedCall } from './hook/claude-code.js';
@@ -174,15 +176,27 @@ export async function openRuntime(options: GateOptions & { readonly actor: strin
   };
 
   /**
-   * Facts only I/O learns, for the one tool whose judgement needs them: where a git.push goes.
-   * A first, pure evaluation under the local ceiling gives the repository as the gate resolved
-   * it; a push it already refuses for its shape or paths is not looked up at all.
+   * Facts only I/O learns, for the judgements that need them: where a git.push goes, and where a
+   * `git fetch|pull` run through exec.run reads from. A first, pure evaluation under the local
+   * ceiling gives the repository as the gate resolved it; an action it already refuses for its
+   * shape or paths is not looked up at all. A runtime that runs nothing (the headless hook)
+   * looks nothing up: what needs the facts then goes to a person.
    */
   const lookUp = async (action: unknown): Promise<ActionFacts | undefined> => {
-    if (typeof action !== 'object' || action === null || (action as { tool?: unknown }).tool !== 'git.push') return undefined;
+    if (!toolhost.env.runs || typeof action !== 'object' || action === null) return undefined;
+    const tool = (action as { tool?: unknown }).tool;
+    if (tool !== 'git.push' && tool !== 'exec.run') return undefined;
     const first = evaluate(action, { ...gate.context, mode });
     const repo = first.paths[0];
-    if (first.tool !== 'git.push' || first.args === null || repo === undefined) return undefined;
+    if (first.args === null || repo === undefined) return undefined;
+    if (first.tool === 'exec.run') {
+      const argv = Array.isArray(first.args['args']) ? first.args['args'].map(String) : [];
+      const pin = gate.context.pins.get(String(first.args['program']));
+      if (first.decision.decision === 'deny' || pin?.ok !== true || !isGit(String(first.args['program']), pin.path) || !isGitFetch(argv)) return undefined;
+      const named = fetchRemoteArg(argv);
+      return 'unclear' in named ? undefined : { remote: await fetchSource(repo, named.remote, toolhost.env) };
+    }
+    if (first.tool !== 'git.push') return undefined;
     if (first.decision.decision === 'deny' && first.decision.code !== 'GIT_REMOTE') return undefined;
     return { push: await pushTarget(repo, String(first.args['remote']), String(first.args['branch']), toolhost.env) };
   };
@@ -344,6 +358,7 @@ export async function openRuntime(options: GateOptions & { readonly actor: strin
         {
           mode: () => mode,
           judge,
+          lookUp,
           auditDecision,
           desk,
           currentText: (path) => currentText(path, EDIT_MAX_BYTES),

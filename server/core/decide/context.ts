@@ -1,6 +1,7 @@
 import type { Capability } from '../../../shared/capabilities.js';
 import type { ProvenanceEntry } from '../../../shared/provenance.js';
 import type { CompiledPolicy } from '../policy/compile.js';
+import type { RemoteFacts } from './git-fetch.js';
 import type { PushFacts } from './push.js';
 
 /** normal: the policy as written; read-only: the policy failed to load; halted: deny-all (SPEC §8). */
@@ -45,4 +46,6 @@ export interface DecideContext {
 /** Facts only I/O can learn, gathered by the runtime for the action at hand; absent means not looked up. */
 export interface ActionFacts {
   readonly push?: PushFacts;
+  /** Where a `git fetch` or `git pull` run through exec.run reads from. */
+  readonly remote?: RemoteFacts;
 }

@@ -57,3 +57,8 @@ function scpLike(authority: string): RemoteWhere {
 export function shownUrl(url: string): string {
   return url.replace(/^([A-Za-z][A-Za-z0-9+.-]*:\/\/[^/@:]*):[^/@]*@/u, '$1:[password]@');
 }
+
+/** An allowlist entry without a port admits the port git uses for this scheme by default. */
+export function defaultPortOf(scheme: string): string {
+  return GIT_PORTS[scheme] ?? '22';
+}

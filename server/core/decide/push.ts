@@ -1,6 +1,6 @@
 import type { EgressPolicy } from '../policy/types.js';
 import { listedFor } from './egress.js';
-import { remoteWhere, shownUrl } from './git-remote.js';
+import { defaultPortOf, remoteWhere, shownUrl } from './git-remote.js';
 import { isForcePush, isSafeRefName } from './git-rules.js';
 import { refused, type Outcome } from './outcome.js';
 
@@ -74,9 +74,4 @@ function shapeOf(args: Readonly<Record<string, unknown>>, remote: string, branch
   if (!isSafeRefName(remote)) return refused('ARG_SHAPE', 'git.push', `\`${remote}\` is not a plain remote name`);
   if (!isSafeRefName(branch)) return refused('ARG_SHAPE', 'git.push', `\`${branch}\` is not a plain branch name`);
   return undefined;
-}
-
-/** An allowlist entry without a port admits the port git uses for this scheme by default. */
-function defaultPortOf(scheme: string): string {
-  return scheme === 'https' ? '443' : scheme === 'http' ? '80' : scheme === 'git' ? '9418' : '22';
 }

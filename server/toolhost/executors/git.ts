@@ -1,5 +1,6 @@
 import type { ScopedPath } from '../../core/paths/scope.js';
 import type { LeavingCommit, PushFacts } from '../../core/decide/push.js';
+import type { RemoteFacts } from '../../core/decide/git-fetch.js';
 import type { ToolhostEnv } from '../env.js';
 import { runJob } from '../run-job.js';
 import { sandboxView } from '../sandbox-masks.js';
@@ -133,6 +134,25 @@ export async function pushTarget(repo: ScopedPath, remote: string, branch: strin
     .filter((l) => l !== '')
     .map((l) => ({ sha: l.slice(0, l.indexOf('\t')), subject: l.slice(l.indexOf('\t') + 1) }));
   return { ok: true, target: { url: list[0] ?? '', commit, leaving, count: Number(str(counted.stdout).trim()) } };
+}
+
+/**
+ * Where `git fetch|pull [REMOTE]` reads from, looked up before the decision: the remote named, or
+ * the current branch's (`branch.<name>.remote`, else origin, as git chooses), and its fetch URL
+ * as git resolves it (insteadOf rewrites included). A name that is no remote is what git then
+ * takes it for: a URL or a path.
+ */
+export async function fetchSource(repo: ScopedPath, remote: string | undefined, env: ToolhostEnv): Promise<RemoteFacts> {
+  let name = remote;
+  if (name === undefined) {
+    const branch = str((await gitIn(repo, env, { args: ['symbolic-ref', '--short', '-q', 'HEAD'] })).stdout).trim();
+    const configured = branch === '' ? undefined : await gitIn(repo, env, { args: ['config', '--get', `branch.${branch}.remote`] });
+    name = configured?.ok === true && str(configured.stdout).trim() !== '' ? str(configured.stdout).trim() : 'origin';
+  }
+  const url = await gitIn(repo, env, { args: ['remote', 'get-url', '--', name] });
+  if (url.ok) return { ok: true, remote: name, url: str(url.stdout).trim() };
+  if (remote === undefined) return { ok: false, reason: `this repository has no remote \`${name}\` to fetch from` };
+  return { ok: true, remote: name, url: name };
 }
 
 /** For undo: HEAD now, and a soft reset to where it was. */
