@@ -48,6 +48,7 @@ export class UndoFiles {
     if (record.kind === 'change' && record.call !== '') rmSync(join(this.dir, `${callKey(record.call)}.call`), { force: true });
   }
 
+  /** `previous`: the bytes a write replaces, none when the file did not exist (nothing to sync then). */
   save(record: UndoRecord, previous?: Uint8Array): void {
     if (previous !== undefined) commitFile(join(this.dir, `${record.id}.prev`), previous, 0o600);
     commitFile(join(this.dir, `${record.id}.json`), Buffer.from(JSON.stringify(record), 'utf8'), 0o600);

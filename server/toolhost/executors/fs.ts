@@ -63,7 +63,7 @@ export function keepForUndo(env: ToolhostEnv, write: { path: string; content: Ui
   }
   const id = env.undo.newId();
   const digest = sha256Bytes(write.content);
-  env.undo.save({ id, kind: 'write', action_id: write.actionId, created_at: env.now().toISOString(), path, previous: { existed: previous !== undefined, mode }, after_digest: digest }, previous ?? Buffer.alloc(0));
+  env.undo.save({ id, kind: 'write', action_id: write.actionId, created_at: env.now().toISOString(), path, previous: { existed: previous !== undefined, mode }, after_digest: digest }, previous);
   return { ok: true, id, mode, digest };
 }
 
