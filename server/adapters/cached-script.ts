@@ -1,7 +1,7 @@
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
-import { Script, constants } from 'node:vm';
+import { Script } from 'node:vm';
 
 /**
  * Runs one CommonJS bundle of ORACLE's own code with V8's code cache (SPEC §11: the hook starts
@@ -30,8 +30,9 @@ export function runCachedCommonJs(file: string): CachedModule {
   }
   // The same wrapper Node puts around a CommonJS file.
   const source = `(function (exports, require, module, __filename, __dirname) { ${readFileSync(file, 'utf8')}\n})`;
-  // import() inside the bundle (what it loads lazily) resolves as it would in a file Node loaded.
-  const script = new Script(source, { filename: file, importModuleDynamically: constants.USE_MAIN_CONTEXT_DEFAULT_LOADER, ...(cachedData === undefined ? {} : { cachedData }) });
+  // No import() may run in this code: Node 20 loses the callback for code from a cache ("a dynamic
+  // import callback was not specified"). Lazy loads use lazyModule; the build refuses an import().
+  const script = new Script(source, { filename: file, ...(cachedData === undefined ? {} : { cachedData }) });
   const module = { exports: {} as unknown };
   // eslint-disable-next-line max-params -- the five parameters of Node's CommonJS wrapper, in its order
   const init = script.runInThisContext() as (exports: unknown, require: NodeJS.Require, module: unknown, filename: string, dirname: string) => void;

@@ -52,7 +52,12 @@ function readEntry(file: string, key: string): LoadResult | undefined {
   if (typeof entry !== 'object' || entry === null) return undefined;
   const { key: kept, digest, body } = entry as Record<string, unknown>;
   if (kept !== key || typeof body !== 'string' || digest !== sha256Hex(Buffer.from(body, 'utf8'))) return undefined;
-  const parsed = JSON.parse(body) as { policy?: unknown; warnings?: unknown };
+  let parsed: { policy?: unknown; warnings?: unknown };
+  try {
+    parsed = JSON.parse(body) as { policy?: unknown; warnings?: unknown };
+  } catch {
+    return undefined;
+  }
   const policy = policyFromJson(parsed.policy);
   if (policy === undefined || !Array.isArray(parsed.warnings)) return undefined;
   return { ok: true, policy, warnings: parsed.warnings as PolicyIssue[] };
