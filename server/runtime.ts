@@ -32,7 +32,6 @@ import type { Grant } from './core/lifecycle/headless.js';
 import type { ActionFacts, GateMode, ShownMode } from './core/decide/context.js';
 import { fetchSource, pushTarget } from './toolhost/executors/git.js';
 import { fetchRemoteArg, isGitFetch } from './core/decide/git-fetch.js';
-import { isGit } from './core/decide/programs.js';
 import { ensurePrivateDir } from './adapters/files.js';
 import { authorizeCall, type CallAnswer, type CallRequest } from './call-authorizer.js';
 import type { RecordedCall } from './hook/claude-code.js';
@@ -191,8 +190,7 @@ export async function openRuntime(options: GateOptions & { readonly actor: strin
     if (first.args === null || repo === undefined) return undefined;
     if (first.tool === 'exec.run') {
       const argv = Array.isArray(first.args['args']) ? first.args['args'].map(String) : [];
-      const pin = gate.context.pins.get(String(first.args['program']));
-      if (first.decision.decision === 'deny' || pin?.ok !== true || !isGit(String(first.args['program']), pin.path) || !isGitFetch(argv)) return undefined;
+      if (first.decision.decision === 'deny' || !isGitFetch(String(first.args['program']), argv, gate.context.pins)) return undefined;
       const named = fetchRemoteArg(argv);
       return 'unclear' in named ? undefined : { remote: await fetchSource(repo, named.remote, toolhost.env) };
     }

@@ -1,16 +1,18 @@
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { tempTree, type TempTree } from '../../tests/fixtures/temp-tree.js';
 import { runCachedCommonJs } from './cached-script.js';
 
 describe('a CommonJS bundle run from V8 code cache', () => {
-  let dir: string;
+  let tree: TempTree;
+  let dir = '';
   beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'oracle-cached-script-'));
+    tree = tempTree('oracle-cached-script-');
+    dir = tree.root;
   });
   afterEach(() => {
-    rmSync(dir, { recursive: true, force: true });
+    tree.dispose();
   });
   const source = (n: number) => `const path = require('node:path');\nexports.answer = (x) => path.basename(x) + ${String(n)};\nexports.file = __filename;\n`;
 

@@ -1,8 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ORACLE_BIN_PATH } from './host.js';
-import { packageRoot } from './package-root.js';
+import { ORACLE_BIN_PATH, packageRoot } from './package-root.js';
 
 /**
  * Where the build put the hook's bundles (dist/hook, made by scripts/bundle-hook.ts). Run from

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { packageRoot } from './package-root.js';
+import { resolve } from 'node:path';
 import { flavorForPlatform, type PathFlavor } from '../core/paths/flavor.js';
 
 /** Facts about the machine the gate runs on, gathered in one place for the composition root. */
@@ -16,7 +15,7 @@ export function hostFacts(): HostFacts {
   return { platform: process.platform, flavor: flavorForPlatform(process.platform), userHome: homedir(), cwd: process.cwd() };
 }
 
-export { packageRoot, resolveHome } from './package-root.js';
+export { ORACLE_BIN_PATH, packageRoot, resolveHome } from './package-root.js';
 
 export function sha256Hex(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');
@@ -27,5 +26,3 @@ export function toCanonicalForm(path: string, platform: NodeJS.Platform): string
   return platform === 'win32' ? resolve(path).replaceAll('\\', '/') : resolve(path);
 }
 
-/** The built `oracle` entry point, by absolute path (hooks never rely on PATH). */
-export const ORACLE_BIN_PATH = join(packageRoot(), 'dist', 'server', 'cli', 'oracle.js');

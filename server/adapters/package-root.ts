@@ -17,3 +17,6 @@ export function packageRoot(): string {
   const up = here.includes(join('dist', 'server')) ? '../../..' : '../..';
   return resolve(here, up);
 }
+
+/** The built `oracle` entry point, by absolute path (hooks never rely on PATH). */
+export const ORACLE_BIN_PATH = join(packageRoot(), 'dist', 'server', 'cli', 'oracle.js');

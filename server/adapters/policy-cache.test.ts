@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { tempTree, type TempTree } from '../../tests/fixtures/temp-tree.js';
 import { LINUX } from '../core/paths/flavor.js';
 import { loadPolicy } from '../core/policy/load.js';
 import { cachedPolicyLoader } from './policy-cache.js';
@@ -11,12 +11,14 @@ const options = { flavor: LINUX, userHome: '/home/u' };
 const shipped = readFileSync(new URL('../../config/policy.yaml', import.meta.url), 'utf8');
 
 describe('the headless hook policy cache', () => {
-  let dir: string;
+  let tree: TempTree;
+  let dir = '';
   beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'oracle-policy-cache-'));
+    tree = tempTree('oracle-policy-cache-');
+    dir = tree.root;
   });
   afterEach(() => {
-    rmSync(dir, { recursive: true, force: true });
+    tree.dispose();
   });
   const file = () => join(dir, 'policy-cache.json');
 

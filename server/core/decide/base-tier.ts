@@ -9,7 +9,7 @@ import { judgeFetch } from './egress.js';
 import { redact } from '../redact/index.js';
 import { judgeArgvPaths } from './exec-args.js';
 import { refused, tiered, type Outcome } from './outcome.js';
-import { isGit, judgeProgram } from './programs.js';
+import { judgeProgram } from './programs.js';
 import { judgePush } from './push.js';
 import { isGitFetch, judgeGitFetch } from './git-fetch.js';
 
@@ -82,8 +82,7 @@ export function baseTier(input: TierInput): TierResult {
       const pin = ctx.pins.get(str(args['program']));
       const pathsChecked = judged.outcome.ok ? judgeArgvPaths(judged.outcome, argv, primary?.real ?? input.cwd, ctx) : judged.outcome;
       // A fetch or pull is egress to the remote's host (looked up by the runtime), like a push.
-      const fetches = pin?.ok === true && isGit(str(args['program']), pin.path) && isGitFetch(argv);
-      const checked = fetches && pathsChecked.ok ? judgeGitFetch(pathsChecked, argv, ctx.facts?.remote, ctx.gate.policy.egress) : pathsChecked;
+      const checked = pathsChecked.ok && isGitFetch(str(args['program']), argv, ctx.pins) ? judgeGitFetch(pathsChecked, argv, ctx.facts?.remote, ctx.gate.policy.egress) : pathsChecked;
       const outcome = tool === 'exec.run_with_secrets' && checked.ok ? withSecrets(checked, args['secrets']) : checked;
       return { outcome, requires: judged.requires, extra: { program_path: pin?.ok === true ? pin.path : null } };
     }

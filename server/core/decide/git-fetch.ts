@@ -1,8 +1,9 @@
 import { maxTier } from '../../../shared/tiers.js';
 import type { EgressPolicy } from '../policy/types.js';
-import { listedFor } from './egress.js';
-import { defaultPortOf, remoteWhere, shownUrl } from './git-remote.js';
+import { placeRemote, shownUrl } from './git-remote.js';
+import type { Pin } from './context.js';
 import { isSafeRefName } from './git-rules.js';
+import { isGit } from './programs.js';
 import { refused, type Outcome } from './outcome.js';
 
 /**
@@ -24,8 +25,10 @@ const PLAIN_OPTIONS = new Set([
 ]);
 const SUBCOMMANDS = new Set(['fetch', 'pull']);
 
-export function isGitFetch(argv: readonly string[]): boolean {
-  return SUBCOMMANDS.has(argv[0] ?? '');
+/** Whether `program argv` is a `git fetch` or `git pull` of the git pinned at start. */
+export function isGitFetch(program: string, argv: readonly string[], pins: ReadonlyMap<string, Pin>): boolean {
+  const pin = pins.get(program);
+  return pin?.ok === true && isGit(program, pin.path) && SUBCOMMANDS.has(argv[0] ?? '');
 }
 
 /**
@@ -58,24 +61,23 @@ export function judgeGitFetch(granted: Extract<Outcome, { ok: true }>, argv: rea
   if ('unclear' in shape) return person(`ORACLE cannot tell which servers \`${verb}\` reads from: ${shape.unclear}`);
   if (facts === undefined) return person(`where \`${verb}\` reads from was not looked up`);
   if (!facts.ok) return person(facts.reason);
-  const where = remoteWhere(facts.url);
-  const url = shownUrl(facts.url);
-  switch (where.kind) {
+  const place = placeRemote(facts.remote, facts.url, egress);
+  switch (place.kind) {
     case 'local':
-      return person(`\`${facts.remote}\` is a repository on this machine (${url}), outside what the gate checked`);
-    case 'helper':
-      return person(`\`${facts.remote}\` uses the remote helper \`${where.transport}::\`, a program of its own`);
-    case 'invalid':
-      return person(`\`${facts.remote}\`'s URL cannot be judged: ${where.reason}`);
-    case 'network':
+      return person(`${place.reason}, outside what the gate checked`);
+    case 'elsewhere':
+      return person(place.reason);
+    case 'password':
+      return refused('URL_INVALID', granted.rule, place.reason);
+    case 'host':
       break;
   }
-  if (where.password) return refused('URL_INVALID', granted.rule, `\`${facts.remote}\`'s URL carries a password; ORACLE does not send a secret it was not told about`);
-  const listed = listedFor(where.host, where.port, defaultPortOf(where.scheme), egress);
+  const { host, listed } = place;
+  const url = shownUrl(facts.url);
   if (listed === undefined) {
-    if (egress.default === 'deny') return refused('EGRESS_DENIED', 'egress.default', `\`${where.host}\` (the host of \`${facts.remote}\`, ${url}) is not in the egress allowlist`);
-    return person(`\`${verb}\` reads from ${url}: \`${where.host}\` is not in the egress allowlist and egress.default is confirm`);
+    if (egress.default === 'deny') return refused('EGRESS_DENIED', 'egress.default', `\`${host}\` (the host of \`${facts.remote}\`, ${url}) is not in the egress allowlist`);
+    return person(`\`${verb}\` reads from ${url}: \`${host}\` is not in the egress allowlist and egress.default is confirm`);
   }
   const why = listed.why === '' ? '' : ` (${listed.why})`;
-  return { ...granted, reasons: [...granted.reasons, `reads from ${url}: \`${where.host}\` is allow-listed${why}`] };
+  return { ...granted, reasons: [...granted.reasons, `reads from ${url}: \`${host}\` is allow-listed${why}`] };
 }

@@ -1,3 +1,6 @@
+import type { EgressHost, EgressPolicy } from '../policy/types.js';
+import { listedFor } from './egress.js';
+
 /**
  * Where a git remote URL goes, read the way git reads it (git-clone(1) "GIT URLS"), with no I/O:
  * `scheme://[user@]host[:port]/path`, the scp-like `[user@]host:path`, and local paths. A remote
@@ -58,7 +61,29 @@ export function shownUrl(url: string): string {
   return url.replace(/^([A-Za-z][A-Za-z0-9+.-]*:\/\/[^/@:]*):[^/@]*@/u, '$1:[password]@');
 }
 
-/** An allowlist entry without a port admits the port git uses for this scheme by default. */
-export function defaultPortOf(scheme: string): string {
-  return GIT_PORTS[scheme] ?? '22';
+/**
+ * A remote's URL placed for the egress rules, the same for a push and a fetch: a network host and
+ * the allowlist entry that admits it (none: unlisted), a URL carrying a password, or somewhere
+ * that is no network host (`local`: a path on this machine; `elsewhere`: a helper or a URL that
+ * cannot be judged), each with the reason a card or a denial says.
+ */
+export type RemotePlace =
+  | { readonly kind: 'host'; readonly host: string; readonly listed: EgressHost | undefined }
+  | { readonly kind: 'password' | 'local' | 'elsewhere'; readonly reason: string };
+
+export function placeRemote(remote: string, url: string, egress: EgressPolicy): RemotePlace {
+  const where = remoteWhere(url);
+  switch (where.kind) {
+    case 'local':
+      return { kind: 'local', reason: `\`${remote}\` is a path on this machine (${shownUrl(url)})` };
+    case 'helper':
+      return { kind: 'elsewhere', reason: `\`${remote}\` uses the remote helper \`${where.transport}::\`, a program of its own` };
+    case 'invalid':
+      return { kind: 'elsewhere', reason: `\`${remote}\`'s URL cannot be judged: ${where.reason}` };
+    case 'network':
+      break;
+  }
+  if (where.password) return { kind: 'password', reason: `\`${remote}\`'s URL carries a password; ORACLE does not send a secret it was not told about` };
+  // An allowlist entry without a port admits the port git uses for this scheme by default.
+  return { kind: 'host', host: where.host, listed: listedFor(where.host, where.port, GIT_PORTS[where.scheme] ?? '22', egress) };
 }

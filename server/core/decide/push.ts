@@ -1,6 +1,5 @@
 import type { EgressPolicy } from '../policy/types.js';
-import { listedFor } from './egress.js';
-import { defaultPortOf, remoteWhere, shownUrl } from './git-remote.js';
+import { placeRemote, shownUrl } from './git-remote.js';
 import { isForcePush, isSafeRefName } from './git-rules.js';
 import { refused, type Outcome } from './outcome.js';
 
@@ -46,27 +45,26 @@ export function judgePush(args: Readonly<Record<string, unknown>>, facts: PushFa
   if (!facts.ok) return { outcome: refused('GIT_REMOTE', 'git.push', facts.reason), extra: {} };
   const { url, commit, leaving, count } = facts.target;
   const extra = { url: shownUrl(url), commit, leaving: leaving.map((c) => `${c.sha.slice(0, 12)} ${c.subject}`), leaving_count: count };
-  const where = remoteWhere(url);
   const refuse = (code: 'GIT_REMOTE' | 'URL_INVALID' | 'EGRESS_DENIED', reason: string): JudgedPush => ({ outcome: refused(code, 'git.push', reason), extra });
-  switch (where.kind) {
+  const place = placeRemote(remote, url, egress);
+  switch (place.kind) {
     case 'local':
-      return refuse('GIT_REMOTE', `\`${remote}\` is a path on this machine (${shownUrl(url)}): a push there writes outside what the gate checked`);
-    case 'helper':
-      return refuse('GIT_REMOTE', `\`${remote}\` uses the remote helper \`${where.transport}::\`, a program of its own`);
-    case 'invalid':
-      return refuse('GIT_REMOTE', `\`${remote}\`'s URL cannot be judged: ${where.reason}`);
-    case 'network':
+      return refuse('GIT_REMOTE', `${place.reason}: a push there writes outside what the gate checked`);
+    case 'elsewhere':
+      return refuse('GIT_REMOTE', place.reason);
+    case 'password':
+      return refuse('URL_INVALID', place.reason);
+    case 'host':
       break;
   }
-  if (where.password) return refuse('URL_INVALID', `\`${remote}\`'s URL carries a password; ORACLE does not send a secret it was not told about`);
   const what = `${branch} (${count === 0 ? 'no commits the remote-tracking refs lack' : `${String(count)} commit${count === 1 ? '' : 's'}`}) to ${shownUrl(url)}`;
-  const listed = listedFor(where.host, where.port, defaultPortOf(where.scheme), egress);
+  const { host, listed } = place;
   if (listed === undefined) {
-    if (egress.default === 'confirm') return { outcome: { ok: true, tier: 'T2', rule: 'egress.default', reasons: [`pushing ${what}: \`${where.host}\` is not in the egress allowlist; egress.default is confirm`], floor: 'T2' }, extra };
-    return refuse('EGRESS_DENIED', `\`${where.host}\` (the host of \`${remote}\`) is not in the egress allowlist`);
+    if (egress.default === 'confirm') return { outcome: { ok: true, tier: 'T2', rule: 'egress.default', reasons: [`pushing ${what}: \`${host}\` is not in the egress allowlist; egress.default is confirm`], floor: 'T2' }, extra };
+    return refuse('EGRESS_DENIED', `\`${host}\` (the host of \`${remote}\`) is not in the egress allowlist`);
   }
   const why = listed.why === '' ? '' : ` (${listed.why})`;
-  return { outcome: { ok: true, tier: 'T2', rule: listed.rule, reasons: [`pushing ${what} is visible to others and cannot be un-published; \`${where.host}\` is allow-listed${why}`], floor: 'T2' }, extra };
+  return { outcome: { ok: true, tier: 'T2', rule: listed.rule, reasons: [`pushing ${what} is visible to others and cannot be un-published; \`${host}\` is allow-listed${why}`], floor: 'T2' }, extra };
 }
 
 function shapeOf(args: Readonly<Record<string, unknown>>, remote: string, branch: string): Outcome | undefined {
