@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { request } from 'node:https';
+import { Agent, request } from 'node:https';
+import type { TLSSocket } from 'node:tls';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServer } from '../server/main.js';
@@ -20,7 +21,15 @@ const ORACLE = join(import.meta.dirname, '..', 'dist', 'server', 'cli', 'oracle.
 /** What `oracle integrate claude-code` installs as the command hook (server/cli/hook-entry.ts). */
 const HOOK = join(import.meta.dirname, '..', 'dist', 'hook', 'oracle-hook.cjs');
 
-export async function claudeSessionBench(): Promise<Figure[]> {
+/** How Claude Code's own http client reached the gate in the timed sessions (what the per-call figure assumes). */
+export interface HookConnections {
+  readonly sessions: number;
+  readonly hook_calls: number;
+  readonly tls_connections: number;
+  readonly resumed: number;
+}
+
+export async function claudeSessionBench(): Promise<{ figures: Figure[]; connections: HookConnections }> {
   const root = mkdtempSync(join(tmpdir(), 'oracle-bench-claude-'));
   const home = join(root, 'home');
   const project = join(home, 'projects', 'app');
@@ -68,6 +77,7 @@ export async function claudeSessionBench(): Promise<Figure[]> {
     return readFileSync(settingsFile, 'utf8');
   };
   const figures: Figure[] = [];
+  const seen = { sessions: 0, hook_calls: 0, tls_connections: 0, resumed: 0 };
   const running = await startServer({ home: oracleHome, policy, port: 0 });
   try {
     mkdirSync(join(home, '.claude'), { recursive: true });
@@ -75,10 +85,25 @@ export async function claudeSessionBench(): Promise<Figure[]> {
     // Rounds interleave the variants, so what Claude Code keeps in its HOME between sessions
     // (transcripts, caches) weighs on every variant alike; the first round warms up.
     const samples: number[][] = VARIANTS.map(() => []);
+    // What Claude Code's http client does (one connection per session, or one per call?) is counted
+    // on the gate's own server during the http variant's sessions, not assumed.
+    let counting = false;
+    const server = running.listening.server;
+    server.on('secureConnection', (socket: TLSSocket) => {
+      if (!counting) return;
+      seen.tls_connections += 1;
+      if (socket.isSessionReused()) seen.resumed += 1;
+    });
+    server.on('request', (req: { url?: string }) => {
+      if (counting && req.url === '/api/v1/hooks/claude-code') seen.hook_calls += 1;
+    });
     for (let round = 0; round < ROUNDS; round++) {
       for (const [i, text] of settings.entries()) {
         writeFileSync(settingsFile, text);
+        counting = VARIANTS[i] === 'http hook, gate running';
+        if (counting) seen.sessions += 1;
         const us = await runSession();
+        counting = false;
         if (round > 0) samples[i]?.push(us);
       }
     }
@@ -89,7 +114,7 @@ export async function claudeSessionBench(): Promise<Figure[]> {
     await api.close();
     rmSync(root, { recursive: true, force: true });
   }
-  return figures;
+  return { figures, connections: seen };
 }
 
 /** A hook that answers allow and does nothing else: what any command hook pays at least. */
@@ -100,7 +125,9 @@ const HEADLESS_CALLS = 20;
 /**
  * One PreToolUse call as Claude Code pays it, for each payload kind (Bash, Read, Edit, Write):
  * `node -e 0` and a minimal hook that prints allow, beside ORACLE's command hook with a gate
- * running (over the local socket) and without one, and the http hook's one HTTPS POST.
+ * running (over the local socket) and without one, and the http hook's one HTTPS POST: on a
+ * kept-alive connection, as Claude Code sends its hook calls (counted in the sessions above), and
+ * on a new connection resuming its TLS session, as it reconnects after the gate closed an idle one.
  */
 async function perCall(url: string, homes: { gate: string; idle: string }, project: string): Promise<Figure[]> {
   writeFileSync(join(project, 'src', 'hook-bench.ts'), 'export const v = 1;\n');
@@ -113,16 +140,20 @@ async function perCall(url: string, homes: { gate: string; idle: string }, proje
   ];
   const token = readFileSync(join(homes.gate, 'data', 'hook-claude-code.token'), 'utf8').trim();
   const ca = readFileSync(join(homes.gate, 'certs', 'ca.crt'), 'utf8');
+  const kept = new Agent({ keepAlive: true, maxSockets: 1, ca });
+  const reconnecting = new Agent({ keepAlive: false, ca });
   const figures = [
     await measure('hook call: reference, node -e 0', CALLS, () => spawnOnce(process.execPath, ['-e', '0'])),
     await measure('hook call: reference, a minimal hook that prints allow', CALLS, () => spawnOnce(process.execPath, ['-e', MINIMAL_HOOK])),
   ];
   for (const [kind, payload] of kinds) {
     figures.push(await measure(`hook call (${kind}): command hook, gate running`, CALLS, () => spawnOnce(process.execPath, [HOOK, 'hook', 'claude-code', '--home', homes.gate], {}, payload)));
-    // A new TLS connection per call, as a hook client without keep-alive pays it.
-    figures.push(await measure(`hook call (${kind}): http hook, one HTTPS POST to the gate`, CALLS, () => post(`${url}/api/v1/hooks/claude-code`, token, ca, payload)));
+    figures.push(await measure(`hook call (${kind}): http hook, one HTTPS POST to the gate`, CALLS, () => post(`${url}/api/v1/hooks/claude-code`, { token, agent: kept }, payload)));
+    figures.push(await measure(`hook call (${kind}): http hook, on a new TLS connection (session resumed)`, CALLS, () => post(`${url}/api/v1/hooks/claude-code`, { token, agent: reconnecting }, payload)));
     figures.push(await measure(`hook call (${kind}): command hook, no gate (headless)`, HEADLESS_CALLS, () => spawnOnce(process.execPath, [HOOK, 'hook', 'claude-code', '--home', homes.idle], {}, payload)));
   }
+  kept.destroy();
+  reconnecting.destroy();
   return figures;
 }
 
@@ -138,9 +169,9 @@ function spawnOnce(file: string, args: readonly string[], env: Readonly<Record<s
   });
 }
 
-function post(url: string, token: string, ca: string, body: string): Promise<void> {
+function post(url: string, how: { token: string; agent: Agent }, body: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: 'POST', ca, agent: false, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' } }, (res) => {
+    const req = request(url, { method: 'POST', agent: how.agent, headers: { authorization: `Bearer ${how.token}`, 'content-type': 'application/json' } }, (res) => {
       res.resume();
       res.on('end', () => {
         if (res.statusCode === 200) resolve();

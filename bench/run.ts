@@ -16,7 +16,9 @@ import { join } from 'node:path';
 
 /** `npm run bench [-- --json]`: every figure measured in this run, printed as a table or JSON. */
 const engines = policyEnginesBench();
-const figures: Figure[] = [...engines.figures, ...(await authBench()), ...(await requestBench()), ...(await auditBench()), ...(await roundTripBench()), ...(await haltBench()), ...(await haltStreamsBench()), ...(await scaleBench()), ...(await approvalsBench()), ...(await throughputBench()), ...(await coldStartBench()), ...(await claudeSessionBench())];
+const figures: Figure[] = [...engines.figures, ...(await authBench()), ...(await requestBench()), ...(await auditBench()), ...(await roundTripBench()), ...(await haltBench()), ...(await haltStreamsBench()), ...(await scaleBench()), ...(await approvalsBench()), ...(await throughputBench()), ...(await coldStartBench())];
+const claude = await claudeSessionBench();
+figures.push(...claude.figures);
 // What the phone downloads, from the build this run made (`npm run build` precedes it), against its budget.
 const pwa = measurePwa(join(import.meta.dirname, '..', 'dist', 'pwa'));
 const kb = (n: number): string => `${(n / 1024).toFixed(1)} KB`;
@@ -36,7 +38,8 @@ const callText = ['Bash', 'Read', 'Edit', 'Write']
     return `${k}: http hook ${within(ratio('http hook, one HTTPS POST to the gate'), 0.1)}, command hook with a gate ${within(ratio('command hook, gate running'), 1.3)}, no gate ${within(ratio('command hook, no gate (headless)'), k === 'Bash' ? 3 : 2)}`;
   })
   .join('; ');
-const hookText = `One hook call against node -e 0 (p50, same run): ${callText}`;
+const seen = claude.connections;
+const hookText = `One hook call against node -e 0 (p50, same run): ${callText}\nClaude Code's http hook in this run's ${String(seen.sessions)} sessions: ${String(seen.hook_calls)} calls over ${String(seen.tls_connections)} TLS connections (${String(seen.resumed)} resumed); the http figures above are on one kept-alive connection; on a new one (session resumed): ${['Bash', 'Read', 'Edit', 'Write'].map((k) => `${k} ${(call(`hook call (${k}): http hook, on a new TLS connection (session resumed)`) / node0).toFixed(2)}×`).join(', ')}`;
 // Issue 14: a decision must not cost more than 2× as the policy grows from 100 to 10,000 entries.
 const grows = (what: string): string => `${what} ${(call(`decision: 10000 ${what}`) / call(`decision: 100 ${what}`)).toFixed(2)}×`;
 const scaleText = `A decision with 10,000 against 100 (p50, budget 2×): ${grows('deny_always globs')}, ${grows('scope roots')}; listing 1,000 pending approvals against 10: ${(call('approvals: list with 1000 pending (desktop, HTTPS)') / call('approvals: list with 10 pending (desktop, HTTPS)')).toFixed(2)}× (budget 2×)`;
@@ -44,5 +47,5 @@ const scaleText = `A decision with 10,000 against 100 (p50, budget 2×): ${grows
 const rate = (name: string): number => figures.find((f) => f.name === name)?.per_second ?? Number.NaN;
 const ceilingShare = [1, 16, 64].map((n) => `${String(n)}: ${(rate(`throughput, ${String(n)} agents: POST /api/v1/actions T0 read through the gate`) / rate(`throughput, ${String(n)} agents: reference, bare Hono constant JSON, same TLS`)).toFixed(2)}×`);
 const throughputText = `Gate throughput as a share of the bare Hono ceiling, by concurrent agents (budget at 64: 0.5×): ${ceilingShare.join(', ')}`;
-if (process.argv.includes('--json')) process.stdout.write(`${JSON.stringify({ node: process.version, figures, policy_engines: engines.report, pwa }, null, 2)}\n`);
+if (process.argv.includes('--json')) process.stdout.write(`${JSON.stringify({ node: process.version, figures, policy_engines: engines.report, pwa, claude_code_http_connections: claude.connections }, null, 2)}\n`);
 else process.stdout.write(`${table(figures)}\n\n${pwaText}\n\n${sessionText}\n${hookText}\n${scaleText}\n${throughputText}\n\n${enginesText(engines.report)}\n`);

@@ -55,7 +55,7 @@ export interface CallDeps {
    * Keeps what a file holds before the agent's own runtime writes `content` there, for undo (the
    * toolhost's store; undo restores only while the file holds exactly `content`).
    */
-  readonly keepUndo: (realPath: string, content: string, actionId: string) => { readonly ok: true; readonly undoId: string } | { readonly ok: false; readonly reason: string };
+  readonly keepUndo: (realPath: string, content: string, actionId: string) => Promise<{ readonly ok: true; readonly undoId: string } | { readonly ok: false; readonly reason: string }>;
   /** The current text at a resolved path (read by the toolhost: no final link, bounded, UTF-8). */
   readonly currentText: (realPath: string) => CurrentText;
   /** Keeps what the paths a call changes hold now, for undo (toolhost/agent-changes.ts). */
@@ -143,7 +143,7 @@ async function decideCall(deps: CallDeps, call: CallRequest, kept: { judged: rea
     case 'approved': {
       // Spent here: the agent runs it once, now.
       const used = deps.desk.consume(grant.approvalId, args);
-      return used.ok ? allowCall(deps, call, kept, `approved by a person (${grant.approvalId})`) : { allowed: false, reason: used.reason };
+      return used.ok ? await allowCall(deps, call, kept, `approved by a person (${grant.approvalId})`) : { allowed: false, reason: used.reason };
     }
   }
 }
@@ -157,13 +157,13 @@ const WHOLE_FILE_WRITES: ReadonlySet<string> = new Set(['Write', 'Edit', 'MultiE
  * refused, as the toolhost refuses it (a T1 write without undo would be a lie). Then the session
  * takes the taint of what the call will read (SPEC §4), before the agent has seen any of it.
  */
-function allowCall(deps: CallDeps, call: CallRequest, kept: { judged: readonly Evaluation[]; actionIds: readonly string[] }, reason: string): CallAnswer {
+async function allowCall(deps: CallDeps, call: CallRequest, kept: { judged: readonly Evaluation[]; actionIds: readonly string[] }, reason: string): Promise<CallAnswer> {
   let answer: CallAnswer = { allowed: true, reason };
   const [write] = kept.judged;
   const content = write?.args?.['content'];
   const path = write?.paths[0]?.real;
   if (WHOLE_FILE_WRITES.has(call.agentTool) && kept.judged.length === 1 && write?.tool === 'fs.write' && typeof content === 'string' && path !== undefined) {
-    const undo = deps.keepUndo(path, content, kept.actionIds[0] ?? '');
+    const undo = await deps.keepUndo(path, content, kept.actionIds[0] ?? '');
     if (!undo.ok) return { allowed: false, reason: `ORACLE could not keep what this write replaces, so it may not run: ${undo.reason}` };
     answer = { allowed: true, reason: `${reason}; undo with \`oracle undo ${undo.undoId}\`` };
   }

@@ -11,7 +11,7 @@ import { redact, redactDeep } from './core/redact/index.js';
 import { openGate, type GateOptions, type GateState } from './gate.js';
 import { openToolhost, type Toolhost } from './toolhost/open.js';
 import { applyUndo } from './toolhost/undo.js';
-import { keepForUndo } from './toolhost/executors/fs.js';
+import { keepForAgentWrite } from './toolhost/executors/fs.js';
 import { confirmChanges, keepChanges } from './toolhost/agent-changes.js';
 import { currentText } from './toolhost/preview.js';
 import type { ExecutionResult } from './toolhost/types.js';
@@ -281,9 +281,9 @@ export async function openRuntime(options: GateOptions & { readonly actor: strin
   });
 
   /** Before an agent's own runtime writes a whole file, what it replaces goes to the undo store. */
-  const keepUndo = (path: string, content: string, actionId: string): { ok: true; undoId: string } | { ok: false; reason: string } => {
+  const keepUndo = async (path: string, content: string, actionId: string): Promise<{ ok: true; undoId: string } | { ok: false; reason: string }> => {
     try {
-      const kept = keepForUndo(toolhost.env, { path, content: Buffer.from(content, 'utf8'), actionId });
+      const kept = await keepForAgentWrite(toolhost.env, { path, content: Buffer.from(content, 'utf8'), actionId });
       return kept.ok ? { ok: true, undoId: kept.id } : { ok: false, reason: kept.result.error?.message ?? 'the undo store refused it' };
     } catch (e) {
       return { ok: false, reason: e instanceof Error ? e.message : 'the current file could not be read' };

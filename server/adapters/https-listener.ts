@@ -8,6 +8,9 @@ export interface Listening {
   readonly close: () => Promise<void>;
 }
 
+/** How long a kept-alive connection may sit idle between two requests. */
+export const IDLE_KEEP_ALIVE_MS = 60_000;
+
 /** The one place ORACLE opens its listening socket: HTTPS only (SPEC §9). */
 export function listenHttps<E extends Env>(app: Hono<E>, options: { hostname: string; port: number; key: string; cert: string }): Promise<Listening> {
   return new Promise((resolve, reject) => {
@@ -33,6 +36,11 @@ export function listenHttps<E extends Env>(app: Hono<E>, options: { hostname: st
         });
       },
     );
+    // An agent's http hook (Claude Code keeps one connection per session and resumes TLS when it
+    // reconnects, measured in bench/claude-session.ts) sends its next call after the model thought:
+    // seconds to a minute. Node's 5 s would make most calls pay a new handshake. An idle connection
+    // costs a socket; holding one without this needs only a slow request line (headersTimeout 60 s).
+    if ('keepAliveTimeout' in server) server.keepAliveTimeout = IDLE_KEEP_ALIVE_MS;
     server.once('error', reject);
   });
 }

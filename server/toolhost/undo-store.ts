@@ -9,8 +9,11 @@ export type UndoRecord =
       readonly action_id: string;
       readonly created_at: string;
       readonly path: string;
-      /** Whether a file was there before; its bytes are kept beside this record. */
-      readonly previous: { readonly existed: boolean; readonly mode: number };
+      /**
+       * Whether a file was there before; its bytes are kept beside this record, with their digest
+       * (records written before the digest was kept have none).
+       */
+      readonly previous: { readonly existed: boolean; readonly mode: number; readonly digest?: string };
       /** The file must still hold exactly this, or the world moved on and undo is refused. */
       readonly after_digest: string;
     }

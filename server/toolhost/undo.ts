@@ -33,8 +33,13 @@ async function undoOne(record: Exclude<UndoRecord, { kind: 'change' }>, env: Too
       const now = probe(record.path);
       const current = now === 'file' ? sha256Bytes(readNoFollow(record.path, Number.MAX_SAFE_INTEGER)) : now;
       if (current !== record.after_digest) return failed('UNDO_UNAVAILABLE', `\`${record.path}\` changed since the write; undo refused`);
-      if (record.previous.existed) commitFile(record.path, env.undo.previous(record.id), record.previous.mode);
-      else removeFile(record.path);
+      if (!record.previous.existed) {
+        removeFile(record.path);
+        return { ok: true, output: { restored: record.path } };
+      }
+      const kept = env.undo.previous(record.id);
+      if (record.previous.digest !== undefined && sha256Bytes(kept) !== record.previous.digest) return failed('UNDO_UNAVAILABLE', `the copy kept of \`${record.path}\` is damaged; undo refused`);
+      commitFile(record.path, kept, record.previous.mode);
       return { ok: true, output: { restored: record.path } };
     }
     case 'delete': {

@@ -63,6 +63,23 @@ describe('fs and git through the toolhost', () => {
     expect(readFileSync(`${app}/new.txt`, 'utf8')).toBe('edited by a person');
   });
 
+  it('refuses an undo whose kept copy no longer matches its digest, and reads a torn record as absent', async () => {
+    writeFileSync(`${app}/kept.txt`, 'original\n');
+    const write = await runtime.run({ tool: 'fs.write', args: { path: `${app}/kept.txt`, content: 'changed\n' } });
+    const id = write.undo_id ?? '';
+    const store = `${runtime.gate.home}/data/undo`;
+    writeFileSync(`${store}/${id}.prev`, 'origin');
+    const damaged = await runtime.undo(id);
+    expect(damaged.error?.message).toContain('is damaged');
+    expect(readFileSync(`${app}/kept.txt`, 'utf8')).toBe('changed\n');
+
+    const torn = await runtime.run({ tool: 'fs.write', args: { path: `${app}/kept.txt`, content: 'again\n' } });
+    const record = `${store}/${torn.undo_id ?? ''}.json`;
+    writeFileSync(record, readFileSync(record, 'utf8').slice(0, 20));
+    expect((await runtime.undo(torn.undo_id ?? '')).error?.message).toContain('no undo record');
+    expect(readFileSync(`${app}/kept.txt`, 'utf8')).toBe('again\n');
+  });
+
   it('moves a scratch delete to the trash and puts it back on undo', async () => {
     mkdirSync(`${scratch}/dir`);
     writeFileSync(`${scratch}/dir/f.txt`, 'keep me');

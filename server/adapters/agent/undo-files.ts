@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { constants, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { UndoRecord } from '../../toolhost/undo-store.js';
 import { commitFile, readNoFollow } from './files.js';
@@ -54,11 +55,42 @@ export class UndoFiles {
     commitFile(join(this.dir, `${record.id}.json`), Buffer.from(JSON.stringify(record), 'utf8'), 0o600);
   }
 
+  /**
+   * `save`, with the writes and fsyncs on libuv's thread pool and run side by side: for a write an
+   * agent's own runtime makes (Claude Code's Write and Edit), whose answer waits for its audit
+   * record's fsync anyway. The names are fresh (a new id), so each file is created in place with
+   * `O_EXCL` rather than renamed, and its data and the folder's entry are synced together. A crash
+   * before both syncs returned leaves a record nobody was told about: a torn one reads as absent
+   * (`get`), and a copy that does not match its digest is refused by undo.
+   */
+  async saveDurably(record: UndoRecord, previous?: Uint8Array): Promise<void> {
+    const parts: [string, Uint8Array][] = [[`${record.id}.json`, Buffer.from(JSON.stringify(record), 'utf8')]];
+    if (previous !== undefined) parts.unshift([`${record.id}.prev`, previous]);
+    const opened: FileHandle[] = [];
+    try {
+      for (const [name, bytes] of parts) {
+        const file = await open(join(this.dir, name), constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
+        opened.push(file);
+        await file.writeFile(bytes);
+      }
+      opened.push(await open(this.dir, constants.O_RDONLY | constants.O_DIRECTORY));
+      await Promise.all(opened.map((f) => f.sync()));
+    } finally {
+      await Promise.all(opened.map((f) => f.close()));
+    }
+  }
+
   get(id: string): UndoRecord | undefined {
     if (!/^un_[0-9a-f]{24}$/u.test(id)) return undefined;
     const path = join(this.dir, `${id}.json`);
     if (!existsSync(path)) return undefined;
-    return JSON.parse(readNoFollow(path, 1_048_576).toString('utf8')) as UndoRecord;
+    try {
+      return JSON.parse(readNoFollow(path, 1_048_576).toString('utf8')) as UndoRecord;
+    } catch (e) {
+      // Torn by a crash before its write was acknowledged (see saveDurably): nothing to undo.
+      if (e instanceof SyntaxError) return undefined;
+      throw e;
+    }
   }
 
   previous(id: string): Buffer {

@@ -1,5 +1,6 @@
 import { commitFile, FileOpError, listNoFollow, modeNoFollow, moveTree, probe, readNoFollow, sha256Bytes, treeDigest } from '../../adapters/agent/files.js';
 import type { ToolhostEnv } from '../env.js';
+import type { UndoRecord } from '../undo-store.js';
 import { sandboxView } from '../sandbox-masks.js';
 import { failed, type ExecutionResult, type PreparedAction } from '../types.js';
 
@@ -40,13 +41,38 @@ export function fsWrite(action: PreparedAction, env: ToolhostEnv): ExecutionResu
   });
 }
 
+/** What a write replaces, read and described, before it is saved to the undo store. */
+interface UndoKeep {
+  readonly ok: true;
+  readonly id: string;
+  readonly mode: number;
+  readonly digest: string;
+  readonly record: UndoRecord;
+  readonly previous: Buffer | undefined;
+}
+
 /**
  * What a write to `path` replaces, kept with the digest of what the write leaves, so an undo
- * restores it only while the file still holds exactly that. Used by fs.write before it commits,
- * and for writes an agent's own runtime performs once the gate allowed them (Claude Code's
- * Write and Edit): if such a write never happens, the digest never matches and undo refuses.
+ * restores it only while the file still holds exactly that. Used by fs.write before it commits.
  */
 export function keepForUndo(env: ToolhostEnv, write: { path: string; content: Uint8Array; actionId: string }): { ok: true; id: string; mode: number; digest: string } | { ok: false; result: ExecutionResult } {
+  const kept = undoKeep(env, write);
+  if (kept.ok) env.undo.save(kept.record, kept.previous);
+  return kept;
+}
+
+/**
+ * The same, for writes an agent's own runtime performs once the gate allowed them (Claude Code's
+ * Write and Edit): the store's writes and syncs leave the event loop, overlapping the audit fsync
+ * the answer waits for. If such a write never happens, the digest never matches and undo refuses.
+ */
+export async function keepForAgentWrite(env: ToolhostEnv, write: { path: string; content: Uint8Array; actionId: string }): Promise<{ ok: true; id: string } | { ok: false; result: ExecutionResult }> {
+  const kept = undoKeep(env, write);
+  if (kept.ok) await env.undo.saveDurably(kept.record, kept.previous);
+  return kept;
+}
+
+function undoKeep(env: ToolhostEnv, write: { path: string; content: Uint8Array; actionId: string }): UndoKeep | { ok: false; result: ExecutionResult } {
   const { path } = write;
   const before = probe(path);
   if (before !== 'missing' && before !== 'file') return { ok: false, result: failed('FS_NOT_A_FILE', `\`${path}\` is a ${before}; only regular files are written`) };
@@ -63,8 +89,8 @@ export function keepForUndo(env: ToolhostEnv, write: { path: string; content: Ui
   }
   const id = env.undo.newId();
   const digest = sha256Bytes(write.content);
-  env.undo.save({ id, kind: 'write', action_id: write.actionId, created_at: env.now().toISOString(), path, previous: { existed: previous !== undefined, mode }, after_digest: digest }, previous);
-  return { ok: true, id, mode, digest };
+  const record: UndoRecord = { id, kind: 'write', action_id: write.actionId, created_at: env.now().toISOString(), path, previous: previous === undefined ? { existed: false, mode } : { existed: true, mode, digest: sha256Bytes(previous) }, after_digest: digest };
+  return { ok: true, id, mode, digest, record, previous };
 }
 
 /** fs.delete moves to ORACLE's trash (undoable); nothing is unlinked for good. */
