@@ -1,4 +1,5 @@
 import { readFileSync, writeFileSync } from 'node:fs';
+import { Agent, request } from 'node:https';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type Running } from '../../server/main.js';
@@ -178,4 +179,35 @@ describe('the Claude Code hook', () => {
     expect(post.code).toBe(0);
     expect(running?.runtime.desk.session('s-web')).toMatchObject({ tainted: true });
   });
+
+  it('keeps the http hook’s connection across a model’s pause: two calls 6 s apart share one TLS connection', async () => {
+    const gate = running;
+    if (gate === undefined) throw new Error('the gate of the test above is not running');
+    const token = readFileSync(join(home, 'data', 'hook-claude-code.token'), 'utf8').trim();
+    const agent = new Agent({ keepAlive: true, maxSockets: 1, ca: readFileSync(join(home, 'certs', 'ca.crt'), 'utf8') });
+    let connections = 0;
+    const count = () => (connections += 1);
+    gate.listening.server.on('secureConnection', count);
+    const call = () =>
+      new Promise<string>((resolve, reject) => {
+        const body = JSON.stringify({ session_id: 's-http', cwd: app, hook_event_name: 'PreToolUse', tool_name: 'Read', tool_input: { file_path: `${app}/b.txt` } });
+        const req = request(`${gate.url}/api/v1/hooks/claude-code`, { method: 'POST', agent, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' } }, (res) => {
+          let text = '';
+          res.on('data', (c: Buffer) => (text += c.toString('utf8')));
+          res.on('end', () => { resolve(text); });
+        });
+        req.on('error', reject);
+        req.end(body);
+      });
+    try {
+      expect(await call()).toContain('"permissionDecision":"allow"');
+      // Longer than Node's default keep-alive (5 s), which closed the connection under Claude Code.
+      await new Promise((r) => setTimeout(r, 6000));
+      expect(await call()).toContain('"permissionDecision":"allow"');
+      expect(connections).toBe(1);
+    } finally {
+      gate.listening.server.off('secureConnection', count);
+      agent.destroy();
+    }
+  }, 20_000);
 });
