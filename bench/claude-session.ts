@@ -108,7 +108,7 @@ export async function claudeSessionBench(): Promise<{ figures: Figure[]; connect
       }
     }
     VARIANTS.forEach((name, i) => figures.push(summarize(`claude code 10-call session: ${name}`, samples[i] ?? [])));
-    figures.push(...(await perCall(running.url, { gate: oracleHome, idle: idleHome }, project)));
+    figures.push(...(await perCall(running.url, { gate: oracleHome, idle: idleHome, user: home }, project)));
   } finally {
     await running.close();
     await api.close();
@@ -129,7 +129,7 @@ const HEADLESS_CALLS = 20;
  * kept-alive connection, as Claude Code sends its hook calls (counted in the sessions above), and
  * on a new connection resuming its TLS session, as it reconnects after the gate closed an idle one.
  */
-async function perCall(url: string, homes: { gate: string; idle: string }, project: string): Promise<Figure[]> {
+async function perCall(url: string, homes: { gate: string; idle: string; user: string }, project: string): Promise<Figure[]> {
   writeFileSync(join(project, 'src', 'hook-bench.ts'), 'export const v = 1;\n');
   const pre = (tool: string, input: Record<string, unknown>) => JSON.stringify({ hook_event_name: 'PreToolUse', session_id: 'bench', cwd: project, tool_name: tool, tool_input: input });
   const kinds: [string, string][] = [
@@ -146,35 +146,50 @@ async function perCall(url: string, homes: { gate: string; idle: string }, proje
     await measure('hook call: reference, node -e 0', CALLS, () => spawnOnce(process.execPath, ['-e', '0'])),
     await measure('hook call: reference, a minimal hook that prints allow', CALLS, () => spawnOnce(process.execPath, ['-e', MINIMAL_HOOK])),
   ];
+  // The hooks run as Claude Code starts them, with its HOME (the default policy's `~`), and every
+  // measured call must come back allowed: a figure of a refusal would measure the wrong path.
+  const env = { HOME: homes.user };
+  const allowed = (once: () => Promise<string>) => async () => {
+    const answer = await once();
+    if (!answer.includes('"permissionDecision":"allow"')) throw new Error(`the hook did not allow the bench's call: ${answer.slice(0, 300)}`);
+  };
   for (const [kind, payload] of kinds) {
-    figures.push(await measure(`hook call (${kind}): command hook, gate running`, CALLS, () => spawnOnce(process.execPath, [HOOK, 'hook', 'claude-code', '--home', homes.gate], {}, payload)));
-    figures.push(await measure(`hook call (${kind}): http hook, one HTTPS POST to the gate`, CALLS, () => post(`${url}/api/v1/hooks/claude-code`, { token, agent: kept }, payload)));
-    figures.push(await measure(`hook call (${kind}): http hook, on a new TLS connection (session resumed)`, CALLS, () => post(`${url}/api/v1/hooks/claude-code`, { token, agent: reconnecting }, payload)));
-    figures.push(await measure(`hook call (${kind}): command hook, no gate (headless)`, HEADLESS_CALLS, () => spawnOnce(process.execPath, [HOOK, 'hook', 'claude-code', '--home', homes.idle], {}, payload)));
+    const hook = `${url}/api/v1/hooks/claude-code`;
+    figures.push(await measure(`hook call (${kind}): command hook, gate running`, CALLS, allowed(() => spawnOnce(process.execPath, [HOOK, 'hook', 'claude-code', '--home', homes.gate], env, payload))));
+    figures.push(await measure(`hook call (${kind}): http hook, one HTTPS POST to the gate`, CALLS, allowed(() => post(hook, { token, agent: kept }, payload))));
+    figures.push(await measure(`hook call (${kind}): http hook, on a new TLS connection (session resumed)`, CALLS, allowed(() => post(hook, { token, agent: reconnecting }, payload))));
+    figures.push(await measure(`hook call (${kind}): command hook, no gate (headless)`, HEADLESS_CALLS, allowed(() => spawnOnce(process.execPath, [HOOK, 'hook', 'claude-code', '--home', homes.idle], env, payload))));
   }
   kept.destroy();
   reconnecting.destroy();
   return figures;
 }
 
-function spawnOnce(file: string, args: readonly string[], env: Readonly<Record<string, string>> = {}, input = ''): Promise<void> {
+/** Runs one process to its end; resolves with what it printed (refuses a non-zero exit). */
+function spawnOnce(file: string, args: readonly string[], env: Readonly<Record<string, string>> = {}, input = ''): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(file, args, { stdio: ['pipe', 'ignore', 'ignore'], env: { ...process.env, ...env } });
+    const child = spawn(file, args, { stdio: ['pipe', 'pipe', 'ignore'], env: { ...process.env, ...env } });
+    let out = '';
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (chunk: string) => (out += chunk));
     child.on('error', reject);
-    child.on('exit', (code) => {
-      if (code === 0) resolve();
+    child.on('close', (code) => {
+      if (code === 0) resolve(out);
       else reject(new Error(`${args.join(' ')} exited ${String(code)}`));
     });
     child.stdin.end(input);
   });
 }
 
-function post(url: string, how: { token: string; agent: Agent }, body: string): Promise<void> {
+/** One hook call over HTTPS; resolves with the answer's body. */
+function post(url: string, how: { token: string; agent: Agent }, body: string): Promise<string> {
   return new Promise((resolve, reject) => {
     const req = request(url, { method: 'POST', agent: how.agent, headers: { authorization: `Bearer ${how.token}`, 'content-type': 'application/json' } }, (res) => {
-      res.resume();
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (text += chunk));
       res.on('end', () => {
-        if (res.statusCode === 200) resolve();
+        if (res.statusCode === 200) resolve(text);
         else reject(new Error(`hook answered ${String(res.statusCode)}`));
       });
     });
