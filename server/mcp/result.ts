@@ -1,32 +1,53 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { RunResult } from '../core/lifecycle/headless.js';
 
+/** Where a result carries the gate's own account of it (`_meta`, beside what the tool produced). */
+export const GATE_META_KEY = 'oracle/gate';
+
 /**
  * One lifecycle result as an MCP tool result (SPEC §11). What ran comes back as text (already
- * redacted by the toolhost, SPEC §6) with a line naming the tier and rule; anything that did not
- * run, or failed, is `isError` with the reason: the deny code, the rule and the reasons, so an
- * agent can tell a policy refusal from a broken command.
+ * redacted by the toolhost, SPEC §6) and nothing else: a file's text is exactly the file's text, so
+ * no line in it can pass for the gate's and its last newline is its own. The gate's account (the
+ * decision, tier, rule, action id, undo id) travels in `_meta`. Anything that did not run, or
+ * failed, is `isError` with the reason: the deny code, the rule and the reasons, so an agent can
+ * tell a policy refusal from a broken command.
  */
 export function toolResult(result: RunResult): CallToolResult {
   const why = `${result.rule}${result.reasons.length > 0 ? `: ${result.reasons.join('; ')}` : ''}`;
+  const _meta = { [GATE_META_KEY]: gateMeta(result) };
   switch (result.decision) {
     // Deny: never executed; say which code and rule refused it.
     case 'deny':
-      return failure(`denied: ${result.code} (${why})`);
+      return { ...failure(`denied: ${result.code} (${why})`), _meta };
     // Needs a person: pending (with the id to wait on), refused, or approved and then run.
     case 'needs-approval':
-      if (!result.executed) return failure(notApproved(result, why));
+      if (!result.executed) return { ...failure(notApproved(result, why)), _meta };
       break;
     // Allowed: it ran, or the audit log or the gate stopped it first.
     case 'allow':
       break;
   }
-  const gate = `[oracle] ${result.decision} ${result.tier} (${result.rule}) action ${result.action_id}`;
   if (!result.executed || result.error !== undefined) {
     const error = result.error === undefined ? 'it did not run' : `${result.error.code}: ${result.error.message}`;
-    return failure([`failed: ${error}`, ...outputs(result), gate].join('\n'));
+    return { ...failure([`failed: ${error}`, ...outputs(result, false)].join('\n')), _meta };
   }
-  return { content: [{ type: 'text', text: [...outputs(result), gate].join('\n') }] };
+  // A file's text, alone: byte for byte what the toolhost read (and redacted).
+  if (typeof result.output === 'string' && result.undo_id === undefined && outputs(result, false).length === 1) return { content: [{ type: 'text', text: result.output }], _meta };
+  return { content: [{ type: 'text', text: outputs(result, true).join('\n') }], _meta };
+}
+
+function gateMeta(result: RunResult): Record<string, unknown> {
+  return {
+    decision: result.decision,
+    tier: result.tier,
+    rule: result.rule,
+    code: result.code,
+    action_id: result.action_id,
+    executed: result.executed,
+    ...(result.approval_id === undefined ? {} : { approval_id: result.approval_id }),
+    ...(result.undo_id === undefined ? {} : { undo_id: result.undo_id }),
+    ...(result.digest === undefined ? {} : { digest: result.digest }),
+  };
 }
 
 function notApproved(result: RunResult, why: string): string {
@@ -38,8 +59,8 @@ function notApproved(result: RunResult, why: string): string {
   return `not approved: ${error}; ${result.tier} (${why})`;
 }
 
-/** The tool's own output: file text, a listing or response as JSON, the streams of a program. */
-function outputs(result: RunResult): string[] {
+/** The tool's own output: file text, a listing or response as JSON, the streams of a program; `done` when it ran and said nothing. */
+function outputs(result: RunResult, ran: boolean): string[] {
   const parts: string[] = [];
   if (typeof result.output === 'string') parts.push(result.output);
   else if (result.output !== undefined) parts.push(JSON.stringify(result.output, null, 2));
@@ -47,7 +68,7 @@ function outputs(result: RunResult): string[] {
   if (result.stderr !== undefined && result.stderr !== '') parts.push(`stderr:\n${result.stderr}`);
   if (result.exit_code !== undefined && result.exit_code !== null && result.exit_code !== 0) parts.push(`exit code ${String(result.exit_code)}`);
   if (result.truncated === true) parts.push('(output truncated)');
-  if (parts.length === 0) parts.push(result.digest === undefined ? 'done' : `done, ${result.digest}`);
+  if (ran && parts.length === 0) parts.push(result.digest === undefined ? 'done' : `done, ${result.digest}`);
   if (result.undo_id !== undefined) parts.push(`undo id ${result.undo_id}`);
   return parts;
 }
