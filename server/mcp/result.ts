@@ -12,7 +12,7 @@ export const GATE_META_KEY = 'oracle/gate';
  * failed, is `isError` with the reason: the deny code, the rule and the reasons, so an agent can
  * tell a policy refusal from a broken command.
  */
-export function toolResult(result: RunResult): CallToolResult {
+export function toolResult(result: RunResult, canAsk = true): CallToolResult {
   const why = `${result.rule}${result.reasons.length > 0 ? `: ${result.reasons.join('; ')}` : ''}`;
   const _meta = { [GATE_META_KEY]: gateMeta(result) };
   switch (result.decision) {
@@ -21,7 +21,7 @@ export function toolResult(result: RunResult): CallToolResult {
       return { ...failure(`denied: ${result.code} (${why})`), _meta };
     // Needs a person: pending (with the id to wait on), refused, or approved and then run.
     case 'needs-approval':
-      if (!result.executed) return { ...failure(notApproved(result, why)), _meta };
+      if (!result.executed) return { ...failure(notApproved(result, why, canAsk)), _meta };
       break;
     // Allowed: it ran, or the audit log or the gate stopped it first.
     case 'allow':
@@ -50,8 +50,12 @@ function gateMeta(result: RunResult): Record<string, unknown> {
   };
 }
 
-function notApproved(result: RunResult, why: string): string {
+function notApproved(result: RunResult, why: string, canAsk: boolean): string {
   const approver = result.tier === 'T3' ? 'the desktop, with its typed phrase' : 'a person on a paired device';
+  if (result.error?.code === 'APPROVAL_PENDING' && result.approval_id !== undefined && !canAsk) {
+    // SPEC §12: never claim a device will answer when none can.
+    return `needs a person: ${result.tier} (${why}); no ORACLE gate runs with this home, so no desktop or phone can answer now. The request is kept as approval \`${result.approval_id}\`: once \`oracle serve\` runs and this MCP server is restarted (it then sends every call to the gate), call oracle_await with it`;
+  }
   if (result.error?.code === 'APPROVAL_PENDING' && result.approval_id !== undefined) {
     return `approval pending: ${result.tier} (${why}); approval \`${result.approval_id}\` waits for ${approver}; call oracle_await with it to continue`;
   }

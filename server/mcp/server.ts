@@ -7,6 +7,12 @@ import { openRuntime, type Runtime } from '../runtime.js';
 import { modeBanner } from '../cli/policy-check.js';
 import { MCP_TOOLS, actionArgs } from './tools.js';
 import { toolResult } from './result.js';
+import { GateUnavailable, remoteGate, type McpGate } from './gate.js';
+import { agentCredential } from '../adapters/agent-credential.js';
+import { localGate, localRequest } from '../adapters/local-client.js';
+import { resolveHome } from '../adapters/package-root.js';
+import { removeFile } from '../adapters/files.js';
+import { join } from 'node:path';
 
 export interface McpOptions {
   readonly home?: string | undefined;
@@ -28,19 +34,64 @@ const SETTLE_MS = 5000;
  * closes stdin or the process is told to stop.
  */
 export async function runMcp(options: McpOptions): Promise<number> {
+  const home = resolveHome(options.home, process.env);
+  // One gate per home (SPEC §12): with one running, this server is its client.
+  if (localGate(home) !== undefined) {
+    let client: McpGate;
+    try {
+      client = await gateClient(home, options);
+    } catch (e) {
+      process.stderr.write(`oracle: mcp cannot start: ${e instanceof Error ? e.message : 'unknown error'}\n`);
+      return 1;
+    }
+    return await serveStdio(client, options, () => Promise.resolve());
+  }
   let runtime: Runtime;
   try {
-    runtime = await openRuntime({ home: options.home, policy: options.policy, actor: 'mcp' });
+    runtime = await openRuntime({ home, policy: options.policy, actor: 'mcp' });
   } catch (e) {
     const message = e instanceof Error ? e.message : 'unknown error';
-    const shared = message.includes('another ORACLE process')
-      ? '; `oracle mcp` runs its own gate, so it cannot share a home with a running `oracle serve`: give it its own --home'
-      : '';
+    // Another MCP server is this home's gate: it holds the home until it ends.
+    const shared = message.includes('another ORACLE process') ? '; with `oracle serve` running on this home, any number of MCP servers share it as its clients' : '';
     process.stderr.write(`oracle: mcp cannot start: ${message}${shared}\n`);
     return 1;
   }
   report(runtime, options.agent);
-  const { server, settle } = createMcpServer(runtime, options);
+  write('no ORACLE gate runs with this home: this server is its own gate, so no desktop or phone can approve what needs a person (start `oracle serve` first to have them asked)');
+  // Nobody can be asked: what needs a person is kept as a pending approval at once, not waited on.
+  const own: McpGate = {
+    canAsk: false,
+    submit: (action, _waitMs, agent) => runtime.submit(action, 0, agent),
+    continueAction: (approvalId, _waitMs, agent) => runtime.continueAction(approvalId, 0, agent),
+  };
+  return await serveStdio(own, options, () => runtime.close());
+}
+
+/** The running gate as this server's gate: the agent's own credential, the gate found again per call (it may restart). */
+async function gateClient(home: string, options: McpOptions): Promise<McpGate> {
+  const gate = localGate(home);
+  write(`mcp server on stdio as agent \`${options.agent}\`, a client of the ORACLE gate at ${gate?.url ?? '?'} (pid ${String(gate?.pid ?? '?')}): its policy, approvals (desktop and paired phones), audit log and HALT`);
+  if (options.policy !== undefined) write('WARNING: --policy is ignored: the running gate decides with its own policy');
+  let token = await agentCredential(home, options.agent);
+  if (token === undefined) throw new Error(`\`${options.agent}\` cannot be an agent name here (letters, digits, . _ -)`);
+  return remoteGate(async (call) => {
+    const now = localGate(home);
+    if (now === undefined) throw new GateUnavailable('no ORACLE gate runs with this home any more; start `oracle serve` and call again');
+    const send = (authorization: string) => localRequest(home, now, { ...call, authorization });
+    let answer = await send(`Bearer ${token ?? ''}`);
+    if (answer.status === 401) {
+      // The kept credential was revoked (or lost to another first start): issue a new one, once.
+      removeFile(join(home, 'data', `agent-${options.agent}.token`));
+      token = await agentCredential(home, options.agent);
+      answer = await send(`Bearer ${token ?? ''}`);
+    }
+    return answer;
+  });
+}
+
+/** Serves MCP on stdio until the client closes stdin or the process is told to stop. */
+async function serveStdio(gate: McpGate, options: McpOptions, close: () => Promise<void>): Promise<number> {
+  const { server, settle } = createMcpServer(gate, options);
   const transport = new StdioServerTransport();
   const closed = new Promise<void>((resolve) => {
     transport.onclose = resolve;
@@ -61,7 +112,7 @@ export async function runMcp(options: McpOptions): Promise<number> {
     process.off('SIGINT', stop);
     // Calls already running finish and write their terminal audit records before the log closes.
     await settle(SETTLE_MS);
-    await runtime.close();
+    await close();
     // stdin stays referenced after the transport pauses it; let the process end.
     process.stdin.destroy();
   }
@@ -71,7 +122,7 @@ export async function runMcp(options: McpOptions): Promise<number> {
  * The server with every gated tool registered; exported for in-process use. `settle` waits (up
  * to a bound) for the calls still running.
  */
-export function createMcpServer(runtime: Runtime, options: Pick<McpOptions, 'agent' | 'waitMs'>): { server: McpServer; settle: (ms: number) => Promise<void> } {
+export function createMcpServer(gate: McpGate, options: Pick<McpOptions, 'agent' | 'waitMs'>): { server: McpServer; settle: (ms: number) => Promise<void> } {
   const server = new McpServer({ name: 'oracle', version: VERSION });
   const running = new Set<Promise<CallToolResult>>();
   const track = (call: Promise<CallToolResult>): Promise<CallToolResult> => {
@@ -83,7 +134,7 @@ export function createMcpServer(runtime: Runtime, options: Pick<McpOptions, 'age
   const session = `mcp-${randomBytes(8).toString('hex')}`;
   for (const def of MCP_TOOLS) {
     server.registerTool(def.name, { description: def.description, inputSchema: def.shape, annotations: def.hints }, (input: Record<string, unknown>) =>
-      track(guarded(async () => toolResult(await runtime.submit({ tool: def.tool, args: actionArgs(input), session, agent: options.agent }, options.waitMs, options.agent)))),
+      track(guarded(async () => toolResult(await gate.submit({ tool: def.tool, args: actionArgs(input), session }, options.waitMs, options.agent), gate.canAsk))),
     );
   }
   server.registerTool(
@@ -99,8 +150,8 @@ export function createMcpServer(runtime: Runtime, options: Pick<McpOptions, 'age
     ({ approval_id, wait }) =>
       track(
         guarded(async () => {
-          const result = await runtime.continueAction(approval_id, (wait ?? 30) * 1000, options.agent);
-          return result === undefined ? failure(`unknown approval \`${approval_id}\` for agent \`${options.agent}\``) : toolResult(result);
+          const result = await gate.continueAction(approval_id, (wait ?? 30) * 1000, options.agent);
+          return result === undefined ? failure(`unknown approval \`${approval_id}\` for agent \`${options.agent}\``) : toolResult(result, gate.canAsk);
         }),
       ),
   );
@@ -120,6 +171,7 @@ async function guarded(run: () => Promise<CallToolResult>): Promise<CallToolResu
   try {
     return await run();
   } catch (e) {
+    if (e instanceof GateUnavailable) return failure(`failed: ${e.message}`);
     return failure(`failed: internal error: ${e instanceof Error ? e.message : 'unknown'}`);
   }
 }
@@ -129,10 +181,11 @@ function failure(text: string): CallToolResult {
 }
 
 /** Loud lines on stderr: the mode, the principal, and the isolation children really get. */
+function write(line: string): void {
+  process.stderr.write(`oracle: ${line}\n`);
+}
+
 function report(runtime: Runtime, agent: string): void {
-  const write = (line: string): void => {
-    process.stderr.write(`oracle: ${line}\n`);
-  };
   if (runtime.mode() === 'halted') write('ORACLE IS HALTED: every action is denied until `oracle resume`');
   const banner = modeBanner(runtime.gate);
   if (banner !== undefined) write(banner);

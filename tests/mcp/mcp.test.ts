@@ -103,7 +103,7 @@ describe('oracle mcp', () => {
       { name: 'fs_write', input: { path: `${app}/b.txt`, content: 'bee\n' }, action: { tool: 'fs.write', args: { path: `${app}/b.txt`, content: 'bee\n' } }, expect: 'undo id' },
       { name: 'exec_run', input: { program: 'git', args: ['status'], cwd: app }, action: { tool: 'exec.run', args: { program: 'git', args: ['status'], cwd: app } }, expect: 'On branch main' },
       { name: 'exec_run', input: { program: 'rm', args: ['-rf', app] }, action: { tool: 'exec.run', args: { program: 'rm', args: ['-rf', app] } }, expect: 'denied: PROGRAM_UNKNOWN' },
-      { name: 'fs_delete', input: { path: `${app}/old.txt` }, action: { tool: 'fs.delete', args: { path: `${app}/old.txt` } }, expect: 'approval pending: T2' },
+      { name: 'fs_delete', input: { path: `${app}/old.txt` }, action: { tool: 'fs.delete', args: { path: `${app}/old.txt` } }, expect: 'needs a person: T2' },
       { name: 'git_status', input: { repo: app }, action: { tool: 'git.status', args: { repo: app } }, expect: '## main' },
       { name: 'net_fetch', input: { url: 'https://example.invalid/x' }, action: { tool: 'net.fetch', args: { url: 'https://example.invalid/x' } }, expect: 'denied: EGRESS_DENIED' },
     ];
@@ -122,7 +122,7 @@ describe('oracle mcp', () => {
       expect(result.isError === true, `${c.name}: ${text}`).toBe(want?.decision !== 'allow');
       // What the agent is told in words for a refusal; the gate's account of every call in `_meta`.
       if (want?.decision !== 'allow') {
-        const said = { deny: `denied: ${String(want?.code)} (`, 'needs-approval': `approval pending: ${String(want?.tier)} (` };
+        const said = { deny: `denied: ${String(want?.code)} (`, 'needs-approval': `needs a person: ${String(want?.tier)} (` };
         expect(text, c.name).toContain(`${said[want?.decision as keyof typeof said]}${String(want?.rule)}`);
       }
       expect(result._meta?.[GATE_META_KEY], c.name).toMatchObject({ decision: want?.decision, tier: want?.tier, rule: want?.rule });
@@ -151,7 +151,7 @@ describe('oracle mcp', () => {
     const check = await runOracle(['check', '--policy', policy, '--home', home], `${JSON.stringify({ tool: 'git.push', args: { repo: app, remote: 'origin', branch: 'main' }, agent: 'mcp' })}\n`);
     expect(JSON.parse(check.stdout) as CheckLine).toMatchObject({ decision: 'deny', code: 'GIT_REMOTE' });
     const text = textOf(await client.callTool({ name: 'git_push', arguments: { repo: app, remote: 'origin', branch: 'main' } }));
-    expect(text).toContain('approval pending: T2 (egress.allow[0]');
+    expect(text).toContain('needs a person: T2 (egress.allow[0]');
     expect(text).toContain('https://github.com/o/app.git');
   });
 
@@ -161,7 +161,7 @@ describe('oracle mcp', () => {
     expect(id).not.toBe('');
     const still = await client.callTool({ name: 'oracle_await', arguments: { approval_id: id, wait: 0 } });
     expect(still.isError).toBe(true);
-    expect(textOf(still)).toContain('approval pending');
+    expect(textOf(still)).toContain('needs a person');
     const unknown = await client.callTool({ name: 'oracle_await', arguments: { approval_id: 'ap_nope', wait: 0 } });
     expect(unknown.isError).toBe(true);
     expect(textOf(unknown)).toContain('unknown approval');
@@ -171,7 +171,7 @@ describe('oracle mcp', () => {
     const second = await runOracle(['mcp', '--home', home, '--policy', policy]);
     expect(second.code).toBe(1);
     expect(second.stderr).toContain('another ORACLE process');
-    expect(second.stderr).toContain('cannot share a home with a running `oracle serve`');
+    expect(second.stderr).toContain('with `oracle serve` running on this home, any number of MCP servers share it');
   });
 
   it('ends when the client closes stdin, releasing the home with an intact audit chain', async () => {

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { constants, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { open, type FileHandle } from 'node:fs/promises';
+import { open, rm, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { UndoRecord } from '../../toolhost/undo-store.js';
 import { commitFile, readNoFollow } from './files.js';
@@ -75,6 +75,12 @@ export class UndoFiles {
       }
       opened.push(await open(this.dir, constants.O_RDONLY | constants.O_DIRECTORY));
       await Promise.all(opened.map((f) => f.sync()));
+    } catch (e) {
+      // A full disk or an I/O error: the write is refused, and what was begun is not left behind.
+      await Promise.all(opened.map((f) => f.close()));
+      opened.length = 0;
+      await Promise.all(parts.map(([name]) => rm(join(this.dir, name), { force: true })));
+      throw e;
     } finally {
       await Promise.all(opened.map((f) => f.close()));
     }

@@ -1,0 +1,48 @@
+import type { RunResult } from '../core/lifecycle/headless.js';
+
+/**
+ * What the MCP server asks of a gate (SPEC §11, §12): the runtime of this process, or, when one
+ * runs with the home, the running gate (`oracle serve`) over its HTTPS API with the agent's own
+ * credential. Through the running gate, every MCP host shares its decisions, approvals (the
+ * desktop and the paired phones), audit chain and HALT.
+ */
+export interface McpGate {
+  submit(action: Record<string, unknown>, waitMs: number, agent: string): Promise<RunResult>;
+  continueAction(approvalId: string, waitMs: number, agent: string): Promise<RunResult | undefined>;
+  /** Whether a person can be asked at all: false for a gate of this process alone, which has no screen or phone. */
+  readonly canAsk: boolean;
+}
+
+/** The running gate refused or failed the request itself (not a decision): the message says why. */
+export class GateUnavailable extends Error {}
+
+/** One request to the running gate: status and JSON body (status 0 when it did not answer with JSON). */
+export type GateRequest = (call: { method: 'GET' | 'POST'; path: string; body?: unknown; timeoutMs: number }) => Promise<{ status: number; body: Record<string, unknown> }>;
+
+/** The REST API waits whole seconds, at most this long (server/http/routes/actions.ts). */
+const MAX_WAIT_S = 300;
+/** Beyond the wait, how long the gate may take to answer. */
+const ANSWER_MS = 30_000;
+
+export function remoteGate(request: GateRequest): McpGate {
+  const seconds = (ms: number): number => Math.min(MAX_WAIT_S, Math.max(0, Math.ceil(ms / 1000)));
+  const outcome = (answer: { status: number; body: Record<string, unknown> }): RunResult => {
+    if (answer.status === 200 || answer.status === 202) return answer.body as unknown as RunResult;
+    const error = answer.body['error'];
+    const text = (v: unknown, otherwise: string): string => (typeof v === 'string' ? v : otherwise);
+    const said = typeof error === 'object' && error !== null ? `${text((error as { code?: unknown }).code, 'ERROR')}: ${text((error as { message?: unknown }).message, 'no reason given')}` : text(error, 'no reason given');
+    throw new GateUnavailable(`the gate refused the request (HTTP ${String(answer.status)}): ${said}`);
+  };
+  return {
+    canAsk: true,
+    submit: async (action, waitMs) => {
+      const wait = seconds(waitMs);
+      return outcome(await request({ method: 'POST', path: `/api/v1/actions?wait=${String(wait)}`, body: action, timeoutMs: wait * 1000 + ANSWER_MS }));
+    },
+    continueAction: async (approvalId, waitMs) => {
+      const wait = seconds(waitMs);
+      const answer = await request({ method: 'GET', path: `/api/v1/actions/${encodeURIComponent(approvalId)}?wait=${String(wait)}`, timeoutMs: wait * 1000 + ANSWER_MS });
+      return answer.status === 404 ? undefined : outcome(answer);
+    },
+  };
+}

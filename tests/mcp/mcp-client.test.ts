@@ -1,0 +1,106 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type Running } from '../../server/main.js';
+import { GATE_META_KEY } from '../../server/mcp/result.js';
+import { auditRecords } from '../fixtures/audit-records.js';
+import { tempTree, type TempTree } from '../fixtures/temp-tree.js';
+import { ORACLE_BIN, runOracle } from '../cli/run-oracle.js';
+
+const textOf = (result: unknown): string =>
+  ((result as { content?: { type: string; text?: string }[] }).content ?? [])
+    .filter((c) => c.type === 'text')
+    .map((c) => c.text ?? '')
+    .join('\n');
+
+/**
+ * One gate per home (SPEC §12): with `oracle serve` running, every `oracle mcp` is its client.
+ * Two MCP hosts (the official SDK's client, each its own `oracle mcp` process through the built
+ * command) share the gate: a T2 call from one is approved by a paired device and its result
+ * returns to that host, and the gate's audit log holds every call once.
+ */
+describe('oracle mcp with a gate running', () => {
+  let tree: TempTree;
+  let home = '';
+  let policy = '';
+  let app = '';
+  let running: Running;
+  const hosts: { client: Client; stderr: () => string }[] = [];
+
+  const connect = async (): Promise<{ client: Client; stderr: () => string }> => {
+    let stderr = '';
+    const env = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined));
+    const transport = new StdioClientTransport({ command: process.execPath, args: [ORACLE_BIN, 'mcp', '--home', home, '--wait', '20'], env, stderr: 'pipe' });
+    transport.stderr?.on('data', (b: Buffer) => {
+      stderr += b.toString('utf8');
+    });
+    const client = new Client({ name: 'oracle-mcp-client-test', version: '0.0.0' });
+    await client.connect(transport);
+    return { client, stderr: () => stderr };
+  };
+
+  beforeAll(async () => {
+    tree = tempTree('oracle-mcp-client-');
+    home = tree.dir('home');
+    app = tree.dir('projects/app');
+    writeFileSync(`${app}/a.txt`, 'hello from a\n');
+    writeFileSync(`${app}/old.txt`, 'old\n');
+    policy = join(tree.root, 'policy.yaml');
+    writeFileSync(policy, `scopes:\n  projects: { roots: [{ path: "${tree.root}/projects", mode: rw }] }\nprincipals:\n  agents:\n    mcp: { capabilities: [fs.read, fs.write, fs.delete] }\n`);
+    running = await startServer({ home, policy, port: 0 });
+    hosts.push(await connect(), await connect());
+  });
+  afterAll(async () => {
+    for (const host of hosts) await host.client.close();
+    await running.close();
+    tree.dispose();
+  });
+
+  it('serves two MCP hosts at once on the one home, both clients of the running gate', async () => {
+    const reads = await Promise.all(hosts.map((h) => h.client.callTool({ name: 'fs_read', arguments: { path: `${app}/a.txt` } })));
+    for (const read of reads) expect(read.content).toEqual([{ type: 'text', text: 'hello from a\n' }]);
+    for (const host of hosts) expect(host.stderr()).toContain(`a client of the ORACLE gate at ${running.url}`);
+    // The gate's own log holds both reads: one audit chain for every host.
+    const ids = reads.map((r) => (r._meta?.[GATE_META_KEY] as { action_id?: string } | undefined)?.action_id);
+    const logged = auditRecords(home).filter((r) => ids.includes(r['action_id'] as string));
+    expect(new Set(logged.map((r) => r['action_id'])).size).toBe(2);
+  });
+
+  it('asks a person about a T2 call from one host; the approval from a paired device reaches that host', async () => {
+    const [first] = hosts;
+    if (first === undefined) throw new Error('no host');
+    const deleting = first.client.callTool({ name: 'fs_delete', arguments: { path: `${app}/old.txt` } });
+    let card: ReturnType<typeof running.runtime.desk.list>[number] | undefined;
+    for (let i = 0; i < 200 && card === undefined; i++) {
+      card = running.runtime.desk.list().find((c) => c.state === 'pending');
+      if (card === undefined) await new Promise((r) => setTimeout(r, 50));
+    }
+    if (card === undefined) throw new Error('no card reached the gate');
+    expect(card.tier).toBe('T2');
+    const phone = { id: 'dev_phone', kind: 'device' as const, approveT2: true, approveT3: false };
+    await running.runtime.desk.answer(card.approval_id, { approver: phone, verdict: 'approve', nonce: card.nonce, argHash: card.arg_hash });
+    const result = await deleting;
+    expect(result.isError, textOf(result)).not.toBe(true);
+    expect(result._meta?.[GATE_META_KEY]).toMatchObject({ decision: 'needs-approval', tier: 'T2', executed: true, undo_id: expect.stringMatching(/^un_/u) as unknown });
+    expect(existsSync(`${app}/old.txt`)).toBe(false);
+    // The action is in the gate's log once: decided, dispatched, done.
+    const actionId = (result._meta?.[GATE_META_KEY] as { action_id: string }).action_id;
+    const records = auditRecords(home).filter((r) => r['action_id'] === actionId);
+    expect(records.map((r) => r['kind'])).toContain('decision');
+    expect(records.filter((r) => r['outcome'] === 'ok')).toHaveLength(1);
+    const verify = await runOracle(['audit', 'verify', '--home', home]);
+    expect(verify.code, verify.stdout + verify.stderr).toBe(0);
+  });
+
+  it('keeps its own credential in the home, and fails closed with a reason once the gate is gone', async () => {
+    expect(readFileSync(join(home, 'data', 'agent-mcp.token'), 'utf8')).toMatch(/^oracle_ag_/u);
+    await running.close();
+    const [, second] = hosts;
+    if (second === undefined) throw new Error('no host');
+    const after = await second.client.callTool({ name: 'fs_read', arguments: { path: `${app}/a.txt` } });
+    expect(after.isError).toBe(true);
+    expect(textOf(after)).toContain('no ORACLE gate runs with this home any more');
+  });
+});
