@@ -5,7 +5,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { openRuntime, type Runtime } from '../runtime.js';
 import { modeBanner } from '../cli/policy-check.js';
-import { MCP_TOOLS, actionArgs } from './tools.js';
+import { MCP_TOOLS, actionArgs, inputSchemaOf } from './tools.js';
 import { toolResult } from './result.js';
 import { GateUnavailable, remoteGate, type McpGate } from './gate.js';
 import { agentCredential } from '../adapters/agent-credential.js';
@@ -24,6 +24,16 @@ export interface McpOptions {
 }
 
 const VERSION = '0.1.0';
+
+/** What a model is told at `initialize` (SPEC §4, §7, §11): how the gate answers and how to wait. */
+export const INSTRUCTIONS = [
+  'Every tool here is gated by ORACLE, a permission gate on this computer; the person who runs it wrote its policy.',
+  'Each call is judged before it runs and answered in one of three ways.',
+  'Allowed: it ran; reads (T0) just run, changes (T1) run and can be undone by the person (the undo id is in the result).',
+  'Denied: the result is an error that names the rule and the reason; asking again the same way will be denied again.',
+  'Needs a person (T2, T3 on the desktop only): the call waits for them to approve it on their desktop or phone; if nobody answered in time the result gives an approval id: call oracle_await with it to wait again, and do not retry the call itself.',
+  "After the session reads content from outside the person's projects (a fetched page, a dependency), it is tainted: later changes need a person, one tier higher.",
+].join(' ');
 const MAX_AWAIT_SECONDS = 600;
 const SETTLE_MS = 5000;
 
@@ -123,7 +133,7 @@ async function serveStdio(gate: McpGate, options: McpOptions, close: () => Promi
  * to a bound) for the calls still running.
  */
 export function createMcpServer(gate: McpGate, options: Pick<McpOptions, 'agent' | 'waitMs'>): { server: McpServer; settle: (ms: number) => Promise<void> } {
-  const server = new McpServer({ name: 'oracle', version: VERSION });
+  const server = new McpServer({ name: 'oracle', version: VERSION }, { instructions: INSTRUCTIONS });
   const running = new Set<Promise<CallToolResult>>();
   const track = (call: Promise<CallToolResult>): Promise<CallToolResult> => {
     running.add(call);
@@ -133,7 +143,7 @@ export function createMcpServer(gate: McpGate, options: Pick<McpOptions, 'agent'
   // One session per connection: what it reads (a fetched page, a dependency's files) taints it (SPEC §4, §11).
   const session = `mcp-${randomBytes(8).toString('hex')}`;
   for (const def of MCP_TOOLS) {
-    server.registerTool(def.name, { description: def.description, inputSchema: def.shape, annotations: def.hints }, (input: Record<string, unknown>) =>
+    server.registerTool(def.name, { description: def.description, inputSchema: inputSchemaOf(def), annotations: def.hints }, (input: Record<string, unknown>) =>
       track(guarded(async () => toolResult(await gate.submit({ tool: def.tool, args: actionArgs(input), session }, options.waitMs, options.agent), gate.canAsk))),
     );
   }
@@ -141,10 +151,10 @@ export function createMcpServer(gate: McpGate, options: Pick<McpOptions, 'agent'
     'oracle_await',
     {
       description: 'Wait for a person to answer an approval a gated tool returned, then run the action if approved (SPEC §7).',
-      inputSchema: {
-        approval_id: z.string(),
-        wait: z.number().min(0).max(MAX_AWAIT_SECONDS).optional().describe('seconds to wait (default 30)'),
-      },
+      inputSchema: z.strictObject({
+        approval_id: z.string().max(256).describe('the approval id a gated tool returned with its pending answer'),
+        wait: z.number().min(0).max(MAX_AWAIT_SECONDS).optional().describe('seconds to wait for the person (default 30)'),
+      }),
       annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: true },
     },
     ({ approval_id, wait }) =>

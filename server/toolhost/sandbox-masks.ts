@@ -14,6 +14,13 @@ export interface SandboxView {
   readonly readOnly: readonly string[];
 }
 
+/** Whether the gate would refuse every access to `path` (deny_always, ORACLE's own files, outside every root or excluded): what no agent is shown. */
+export function hiddenByPolicy(gate: CompiledPolicy, path: string): boolean {
+  if (gate.denied(path) !== undefined || protectionOf(gate, path) !== undefined) return true;
+  const root = gate.roots.find((r) => isUnder(path, r.real, gate.host.flavor));
+  return root === undefined || root.excluded(relativeTo(path, root.real)) !== undefined;
+}
+
 /**
  * What a job may see of the tree it works in (SPEC §6): everything the gate itself would let the
  * agent touch there, nothing it would refuse. The `.git` directory stays visible to git itself
@@ -22,11 +29,7 @@ export interface SandboxView {
  */
 export function sandboxView(gate: CompiledPolicy, bound: string, options: { readonly gitVisible: boolean }): SandboxView | undefined {
   const { flavor } = gate.host;
-  const masked = (path: string): boolean => {
-    if (gate.denied(path) !== undefined || protectionOf(gate, path) !== undefined) return true;
-    const root = gate.roots.find((r) => isUnder(path, r.real, flavor));
-    return root === undefined || root.excluded(relativeTo(path, root.real)) !== undefined;
-  };
+  const masked = (path: string): boolean => hiddenByPolicy(gate, path);
   const walk = walkTree(
     bound,
     (entry) => {

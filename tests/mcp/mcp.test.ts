@@ -91,6 +91,16 @@ describe('oracle mcp', () => {
     expect(names).toEqual([...OWN_MCP_TOOLS].sort());
     const write = tools.find((t) => t.name === 'fs_write');
     expect(write?.inputSchema.required).toEqual(['path', 'content']);
+    // What a client is shown is what the gate enforces: no other property, every one described.
+    for (const tool of tools) {
+      const schema = tool.inputSchema as { additionalProperties?: unknown; properties?: Record<string, { description?: string }> };
+      expect(schema.additionalProperties, tool.name).toBe(false);
+      for (const [key, property] of Object.entries(schema.properties ?? {})) expect(property.description, `${tool.name}.${key}`).toBeTruthy();
+    }
+    const exec = tools.find((t) => t.name === 'exec_run')?.inputSchema as { required?: string[]; properties: Record<string, { minimum?: number; maximum?: number }> } | undefined;
+    expect(exec?.required).toEqual(['program']);
+    expect(exec?.properties['timeout']).toMatchObject({ minimum: 1, maximum: 3600 });
+    expect(client.getInstructions()).toContain('oracle_await');
     expect(stderr).toContain('mcp server on stdio as agent `mcp`');
   });
 
@@ -144,6 +154,11 @@ describe('oracle mcp', () => {
     expect(missing.isError).toBe(true);
     expect(textOf(missing)).toMatch(/^failed: FS_NOT_A_FILE: .*nothing-here\.txt/u);
     expect(textOf(missing)).not.toContain('done');
+    // A listing leaves out what the gate would refuse to touch.
+    const names = (JSON.parse(textOf(await client.callTool({ name: 'fs_list', arguments: { path: app } }))) as { name: string }[]).map((e) => e.name);
+    expect(names).toContain('a.txt');
+    expect(names).not.toContain('.env');
+    expect(names).not.toContain('.git');
   });
 
   it('judges a push where it goes: the remote’s URL on an allow-listed host waits for a person, with the URL shown', async () => {

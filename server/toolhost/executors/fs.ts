@@ -1,7 +1,8 @@
 import { commitFile, FileOpError, listNoFollow, modeNoFollow, moveTree, probe, readNoFollow, sha256Bytes, treeDigest } from '../../adapters/agent/files.js';
 import type { ToolhostEnv } from '../env.js';
 import type { UndoRecord } from '../undo-store.js';
-import { sandboxView } from '../sandbox-masks.js';
+import { hiddenByPolicy, sandboxView } from '../sandbox-masks.js';
+import { join } from 'node:path';
 import { failed, type ExecutionResult, type PreparedAction } from '../types.js';
 
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
@@ -22,8 +23,10 @@ export function fsRead(action: PreparedAction, env: ToolhostEnv): ExecutionResul
   });
 }
 
-export function fsList(action: PreparedAction): ExecutionResult {
-  return guarded(() => ({ ok: true, output: listNoFollow(str(action.args['path'])) }));
+export function fsList(action: PreparedAction, env: ToolhostEnv): ExecutionResult {
+  // What the gate would refuse to touch (`.env`, keys, ORACLE's own files) is not shown either.
+  const dir = str(action.args['path']);
+  return guarded(() => ({ ok: true, output: listNoFollow(dir).filter((entry) => !hiddenByPolicy(env.gate, join(dir, entry.name))) }));
 }
 
 /**
