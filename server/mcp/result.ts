@@ -31,9 +31,21 @@ export function toolResult(result: RunResult, canAsk = true): CallToolResult {
     const error = result.error === undefined ? 'it did not run' : `${result.error.code}: ${result.error.message}`;
     return { ...failure([`failed: ${error}`, ...outputs(result, false)].join('\n')), _meta };
   }
-  // A file's text, alone: byte for byte what the toolhost read (and redacted).
-  if (typeof result.output === 'string' && result.undo_id === undefined && outputs(result, false).length === 1) return { content: [{ type: 'text', text: result.output }], _meta };
+  // A file's text, alone: byte for byte what the toolhost read (and redacted). Where a page ends
+  // before the file does, a second item says so: no line of the file can pass for it.
+  if (typeof result.output === 'string' && result.undo_id === undefined && outputs(result, false).length === 1) {
+    const more = pageNote(result);
+    return { content: [{ type: 'text', text: result.output }, ...(more === undefined ? [] : [{ type: 'text' as const, text: more }])], _meta };
+  }
   return { content: [{ type: 'text', text: outputs(result, true).join('\n') }], _meta };
+}
+
+function pageNote(result: RunResult): string | undefined {
+  const { page } = result;
+  if (page?.next_offset === undefined && page?.cut_line !== true) return undefined;
+  const cut = page.cut_line === true ? ` (line ${String(page.from)} is longer than a page and was cut)` : '';
+  const next = page.next_offset === undefined ? '' : `; read on with offset ${String(page.next_offset)}`;
+  return `[ORACLE: lines ${String(page.from)}–${String(page.to)} of ${String(page.total_lines)} shown${cut}${next}]`;
 }
 
 function gateMeta(result: RunResult): Record<string, unknown> {
@@ -47,6 +59,7 @@ function gateMeta(result: RunResult): Record<string, unknown> {
     ...(result.approval_id === undefined ? {} : { approval_id: result.approval_id }),
     ...(result.undo_id === undefined ? {} : { undo_id: result.undo_id }),
     ...(result.digest === undefined ? {} : { digest: result.digest }),
+    ...(result.page === undefined ? {} : { page: result.page }),
   };
 }
 

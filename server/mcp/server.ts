@@ -144,7 +144,7 @@ export function createMcpServer(gate: McpGate, options: Pick<McpOptions, 'agent'
   const session = `mcp-${randomBytes(8).toString('hex')}`;
   for (const def of MCP_TOOLS) {
     server.registerTool(def.name, { description: def.description, inputSchema: inputSchemaOf(def), annotations: def.hints }, (input: Record<string, unknown>) =>
-      track(guarded(async () => toolResult(await gate.submit({ tool: def.tool, args: actionArgs(input), session }, options.waitMs, options.agent), gate.canAsk))),
+      track(guarded(async () => toolResult(await gate.submit({ tool: def.tool, args: actionArgs(def, input), session }, options.waitMs, options.agent), gate.canAsk))),
     );
   }
   server.registerTool(

@@ -15,6 +15,9 @@ export interface McpToolDef {
   readonly hints: { readonly readOnlyHint: boolean; readonly destructiveHint: boolean; readonly openWorldHint: boolean };
 }
 
+/** Lines of a page when a model does not say (as Claude Code's own Read). */
+export const MCP_READ_LINES = 2000;
+
 const PATH = 'an absolute path (a relative one resolves against the gate’s working directory)';
 const REPO = 'the repository’s working tree, an absolute path';
 const READ = { readOnlyHint: true, destructiveHint: false, openWorldHint: false } as const;
@@ -22,7 +25,13 @@ const WRITE = { readOnlyHint: false, destructiveHint: false, openWorldHint: fals
 const GATED = ' Gated by ORACLE: a denial says which rule refused it and why.';
 
 export const MCP_TOOLS: readonly McpToolDef[] = [
-  { name: 'fs_read', tool: 'fs.read', description: `Read a text file; the result is the file's text exactly.${GATED}`, fields: { path: PATH }, hints: READ },
+  {
+    name: 'fs_read',
+    tool: 'fs.read',
+    description: `Read a text file: its text exactly, a page at a time (${String(MCP_READ_LINES)} lines or 256 KiB unless \`limit\` says otherwise; a note after the text says where the next page starts). Binary files are refused.${GATED}`,
+    fields: { path: PATH, offset: 'the first line to read, counting from 1 (default 1)', limit: `how many lines to read at most (default ${String(MCP_READ_LINES)})` },
+    hints: READ,
+  },
   { name: 'fs_list', tool: 'fs.list', description: `List a directory (JSON entries).${GATED}`, fields: { path: PATH }, hints: READ },
   {
     name: 'fs_write',
@@ -108,7 +117,8 @@ export function inputSchemaOf(def: McpToolDef): z.ZodObject {
   );
 }
 
-/** The action `args`: what the client sent, minus keys it left out (the contract fills defaults). */
-export function actionArgs(input: Readonly<Record<string, unknown>>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined));
+/** The action `args`: what the client sent, minus keys it left out (the contract fills defaults); a read is a page. */
+export function actionArgs(def: McpToolDef, input: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const args = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined));
+  return def.tool === 'fs.read' && args['limit'] === undefined ? { ...args, limit: MCP_READ_LINES } : args;
 }

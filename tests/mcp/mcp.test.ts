@@ -154,6 +154,22 @@ describe('oracle mcp', () => {
     expect(missing.isError).toBe(true);
     expect(textOf(missing)).toMatch(/^failed: FS_NOT_A_FILE: .*nothing-here\.txt/u);
     expect(textOf(missing)).not.toContain('done');
+    // A binary file is refused, saying why, never turned into mojibake.
+    writeFileSync(`${app}/logo.png`, Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00]));
+    const binary = await client.callTool({ name: 'fs_read', arguments: { path: `${app}/logo.png` } });
+    expect(binary.isError).toBe(true);
+    expect(textOf(binary)).toContain('FS_NOT_TEXT');
+    // A long file comes a page at a time; a separate item says where the next page starts.
+    writeFileSync(`${app}/long.txt`, Array.from({ length: 2500 }, (_, i) => `line ${String(i + 1)}\n`).join(''));
+    const first = await client.callTool({ name: 'fs_read', arguments: { path: `${app}/long.txt` } });
+    const items = first.content as { type: string; text: string }[];
+    expect(items).toHaveLength(2);
+    expect(items[0]?.text.split('\n')).toHaveLength(2001);
+    expect(items[0]?.text.endsWith('line 2000\n')).toBe(true);
+    expect(items[1]?.text).toBe('[ORACLE: lines 1–2000 of 2500 shown; read on with offset 2001]');
+    const rest = await client.callTool({ name: 'fs_read', arguments: { path: `${app}/long.txt`, offset: 2001 } });
+    expect(rest.content).toEqual([{ type: 'text', text: Array.from({ length: 500 }, (_, i) => `line ${String(i + 2001)}\n`).join('') }]);
+    expect(rest._meta?.[GATE_META_KEY]).toMatchObject({ page: { from: 2001, to: 2500, total_lines: 2500 } });
     // A listing leaves out what the gate would refuse to touch.
     const names = (JSON.parse(textOf(await client.callTool({ name: 'fs_list', arguments: { path: app } }))) as { name: string }[]).map((e) => e.name);
     expect(names).toContain('a.txt');

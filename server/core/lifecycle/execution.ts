@@ -1,3 +1,4 @@
+import type { TextPage } from '../tools/text-page.js';
 import type { Decision } from '../../../shared/decision.js';
 import type { ScopedPath } from '../paths/scope.js';
 import type { ToolName } from '../tools/registry.js';
@@ -29,6 +30,7 @@ export const EXEC_ERROR_CODES = [
   'HALTED',
   'FS_NOT_A_FILE',
   'FS_TOO_LARGE',
+  'FS_NOT_TEXT',
   'FS_IO',
   'UNDO_UNAVAILABLE',
   'GIT_FAILED',
@@ -50,6 +52,8 @@ export interface ExecutionResult {
   readonly digest?: string;
   readonly undo_id?: string;
   readonly truncated?: boolean;
+  /** For fs.read of a page: which lines the output holds, of how many, and where the next page starts. */
+  readonly page?: Omit<TextPage, 'text'>;
   /** The isolation actually in force for a process: `bubblewrap` or `none` (never assumed). */
   readonly sandbox?: string;
   /** Names (never values) of the secrets the execution read, for the audit log. */

@@ -73,7 +73,14 @@ const read = (key: string): PathArg => ({ key, access: 'read' });
 const write = (key: string): PathArg => ({ key, access: 'write' });
 
 const CONTRACTS: { readonly [K in ToolName]: Omit<ToolContract, 'name'> } = {
-  'fs.read': { capabilities: ['fs.read'], reversible: true, floor: 'T0', args: z.strictObject({ path: z.string() }), paths: [read('path')] },
+  'fs.read': {
+    capabilities: ['fs.read'],
+    reversible: true,
+    floor: 'T0',
+    // A page of the text (server/core/tools/text-page.ts): from line `offset`, at most `limit` lines.
+    args: z.strictObject({ path: z.string(), offset: z.number().int().min(1).max(100_000_000).optional(), limit: z.number().int().min(1).max(100_000).optional() }),
+    paths: [read('path')],
+  },
   'fs.list': { capabilities: ['fs.read'], reversible: true, floor: 'T0', args: z.strictObject({ path: z.string() }), paths: [read('path')] },
   'fs.write': {
     capabilities: ['fs.write'],

@@ -1,6 +1,7 @@
 import { commitFile, FileOpError, listNoFollow, modeNoFollow, moveTree, probe, readNoFollow, sha256Bytes, treeDigest } from '../../adapters/agent/files.js';
 import type { ToolhostEnv } from '../env.js';
 import type { UndoRecord } from '../undo-store.js';
+import { textPage } from '../../core/tools/text-page.js';
 import { hiddenByPolicy, sandboxView } from '../sandbox-masks.js';
 import { join } from 'node:path';
 import { failed, type ExecutionResult, type PreparedAction } from '../types.js';
@@ -16,10 +17,34 @@ function guarded(run: () => ExecutionResult): ExecutionResult {
   }
 }
 
+/** A page (`offset`/`limit`) holds at most this much text, so no read floods a model's context. */
+export const PAGE_BYTES = 256 * 1024;
+
+/**
+ * fs.read: the file's text, or a page of it. Only UTF-8 text is returned: a file holding a NUL
+ * byte or bytes that are not UTF-8 is refused with that reason, never turned into mojibake.
+ */
 export function fsRead(action: PreparedAction, env: ToolhostEnv): ExecutionResult {
   return guarded(() => {
-    const bytes = readNoFollow(str(action.args['path']), env.limits.maxReadBytes);
-    return { ok: true, output: env.redact(new TextDecoder('utf-8').decode(bytes), []), digest: sha256Bytes(bytes) };
+    const path = str(action.args['path']);
+    const bytes = readNoFollow(path, env.limits.maxReadBytes);
+    const digest = sha256Bytes(bytes);
+    let text: string;
+    try {
+      if (bytes.includes(0)) throw new TypeError('a NUL byte');
+      text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    } catch (e) {
+      const why = e instanceof TypeError && e.message === 'a NUL byte' ? 'it holds a NUL byte' : 'it is not valid UTF-8';
+      return failed('FS_NOT_TEXT', `\`${path}\` is not text (${String(bytes.length)} bytes; ${why}): fs.read returns text only`, { digest });
+    }
+    // Redacted whole, then paged: a secret across a page boundary (a PEM block) is still caught,
+    // and line numbers are those of the text the agent is shown, the same on every call.
+    const redacted = env.redact(text, []);
+    const offset = action.args['offset'];
+    const limit = action.args['limit'];
+    if (typeof offset !== 'number' && typeof limit !== 'number') return { ok: true, output: redacted, digest };
+    const { text: shown, ...page } = textPage(redacted, { offset: typeof offset === 'number' ? offset : 1, limit: typeof limit === 'number' ? limit : Number.MAX_SAFE_INTEGER, maxBytes: PAGE_BYTES });
+    return { ok: true, output: shown, digest, page };
   });
 }
 
