@@ -10,7 +10,8 @@ const AGENT_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/u;
  * The agent credential a local client of the gate (`oracle mcp`) presents, kept in the home's
  * private data directory (`data/agent-<name>.token`, 0600) and issued on first use. Issuing from
  * this process is safe while the gate runs: the gate's store reads the file again on every check.
- * Undefined for a name that cannot be a file name.
+ * Undefined for a name that cannot be a file name. Once revoked it stays revoked: only removing
+ * the file has a new one issued.
  */
 export async function agentCredential(home: string, agent: string): Promise<string | undefined> {
   if (!AGENT_NAME.test(agent)) return undefined;

@@ -11,7 +11,6 @@ import { GateUnavailable, remoteGate, type McpGate } from './gate.js';
 import { agentCredential } from '../adapters/agent-credential.js';
 import { localGate, localRequest } from '../adapters/local-client.js';
 import { resolveHome } from '../adapters/package-root.js';
-import { removeFile } from '../adapters/files.js';
 import { join } from 'node:path';
 
 export interface McpOptions {
@@ -82,19 +81,20 @@ async function gateClient(home: string, options: McpOptions): Promise<McpGate> {
   const gate = localGate(home);
   write(`mcp server on stdio as agent \`${options.agent}\`, a client of the ORACLE gate at ${gate?.url ?? '?'} (pid ${String(gate?.pid ?? '?')}): its policy, approvals (desktop and paired phones), audit log and HALT`);
   if (options.policy !== undefined) write('WARNING: --policy is ignored: the running gate decides with its own policy');
-  let token = await agentCredential(home, options.agent);
+  const token = await agentCredential(home, options.agent);
   if (token === undefined) throw new Error(`\`${options.agent}\` cannot be an agent name here (letters, digits, . _ -)`);
+  const kept = join(home, 'data', `agent-${options.agent}.token`);
   return remoteGate(async (call) => {
     const now = localGate(home);
     if (now === undefined) throw new GateUnavailable('no ORACLE gate runs with this home any more; start `oracle serve` and call again');
-    const send = (authorization: string) => localRequest(home, now, { ...call, authorization });
-    let answer = await send(`Bearer ${token ?? ''}`);
-    if (answer.status === 401) {
-      // The kept credential was revoked (or lost to another first start): issue a new one, once.
-      removeFile(join(home, 'data', `agent-${options.agent}.token`));
-      token = await agentCredential(home, options.agent);
-      answer = await send(`Bearer ${token ?? ''}`);
+    let answer: Awaited<ReturnType<typeof localRequest>>;
+    try {
+      answer = await localRequest(home, now, { ...call, authorization: `Bearer ${token}` });
+    } catch (e) {
+      throw new GateUnavailable(`the ORACLE gate at ${now.url} did not answer (${e instanceof Error ? e.message : 'unknown'}); whether the action ran is in its audit log`);
     }
+    // A revoked credential stays revoked: this server never issues itself a new one behind the person's back.
+    if (answer.status === 401) throw new GateUnavailable(`the gate refused this server's credential (revoked?); to have a new one issued on the next start, remove ${kept}`);
     return answer;
   });
 }

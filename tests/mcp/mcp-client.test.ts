@@ -94,8 +94,15 @@ describe('oracle mcp with a gate running', () => {
     expect(verify.code, verify.stdout + verify.stderr).toBe(0);
   });
 
-  it('keeps its own credential in the home, and fails closed with a reason once the gate is gone', async () => {
-    expect(readFileSync(join(home, 'data', 'agent-mcp.token'), 'utf8')).toMatch(/^oracle_ag_/u);
+  it('keeps its own credential in the home; once revoked it stays revoked; it fails closed once the gate is gone', async () => {
+    const token = readFileSync(join(home, 'data', 'agent-mcp.token'), 'utf8').trim();
+    const id = /^oracle_(ag_[0-9a-f]+)_/u.exec(token)?.[1] ?? '';
+    expect(running.credentials.revoke(id)).toBe(true);
+    const [first] = hosts;
+    const refused = await first?.client.callTool({ name: 'fs_read', arguments: { path: `${app}/a.txt` } });
+    expect(refused?.isError).toBe(true);
+    expect(textOf(refused)).toContain("refused this server's credential");
+    expect(readFileSync(join(home, 'data', 'agent-mcp.token'), 'utf8').trim()).toBe(token);
     await running.close();
     const [, second] = hosts;
     if (second === undefined) throw new Error('no host');
