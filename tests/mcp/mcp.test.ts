@@ -154,6 +154,9 @@ describe('oracle mcp', () => {
     expect(missing.isError).toBe(true);
     expect(textOf(missing)).toMatch(/^failed: FS_NOT_A_FILE: .*nothing-here\.txt/u);
     expect(textOf(missing)).not.toContain('done');
+    // A byte-order mark is part of the file's text.
+    writeFileSync(`${app}/bom.txt`, '\uFEFFwith a BOM\n');
+    expect((await client.callTool({ name: 'fs_read', arguments: { path: `${app}/bom.txt` } })).content).toEqual([{ type: 'text', text: '\uFEFFwith a BOM\n' }]);
     // A binary file is refused, saying why, never turned into mojibake.
     writeFileSync(`${app}/logo.png`, Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00]));
     const binary = await client.callTool({ name: 'fs_read', arguments: { path: `${app}/logo.png` } });

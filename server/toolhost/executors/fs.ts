@@ -29,13 +29,14 @@ export function fsRead(action: PreparedAction, env: ToolhostEnv): ExecutionResul
     const path = str(action.args['path']);
     const bytes = readNoFollow(path, env.limits.maxReadBytes);
     const digest = sha256Bytes(bytes);
+    const notText = (why: string): ExecutionResult => failed('FS_NOT_TEXT', `\`${path}\` is not text (${String(bytes.length)} bytes; ${why}): fs.read returns text only`, { digest });
+    if (bytes.includes(0)) return notText('it holds a NUL byte');
     let text: string;
     try {
-      if (bytes.includes(0)) throw new TypeError('a NUL byte');
-      text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-    } catch (e) {
-      const why = e instanceof TypeError && e.message === 'a NUL byte' ? 'it holds a NUL byte' : 'it is not valid UTF-8';
-      return failed('FS_NOT_TEXT', `\`${path}\` is not text (${String(bytes.length)} bytes; ${why}): fs.read returns text only`, { digest });
+      // A byte-order mark stays: the text is the file's, so writing it back changes nothing.
+      text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+    } catch {
+      return notText('it is not valid UTF-8');
     }
     // Redacted whole, then paged: a secret across a page boundary (a PEM block) is still caught,
     // and line numbers are those of the text the agent is shown, the same on every call.
