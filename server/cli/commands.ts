@@ -13,7 +13,7 @@ import { runHalt } from './halt.js';
 import { runCredentials } from './credentials.js';
 import { runPair } from './pair.js';
 import { runIntegrate } from './integrate.js';
-import { runMcp } from '../mcp/server.js';
+import { runMcp } from './mcp.js';
 import { MAX_WAIT_SECONDS, parseWaitMs } from '../mcp/options.js';
 import { runAcceptance } from './acceptance.js';
 import { HaltFile } from '../adapters/halt-file.js';

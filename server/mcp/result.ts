@@ -33,7 +33,7 @@ export function toolResult(result: RunResult, canAsk = true): CallToolResult {
   }
   // A file's text, alone: byte for byte what the toolhost read (and redacted). Where a page ends
   // before the file does, a second item says so: no line of the file can pass for it.
-  if (typeof result.output === 'string' && result.undo_id === undefined && outputs(result, false).length === 1) {
+  if (typeof result.output === 'string' && outputs(result, false).length === 1) {
     const more = pageNote(result);
     return { content: [{ type: 'text', text: result.output }, ...(more === undefined ? [] : [{ type: 'text' as const, text: more }])], _meta };
   }

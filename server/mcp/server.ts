@@ -1,17 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { openRuntime, type Runtime } from '../runtime.js';
-import { modeBanner } from '../cli/policy-check.js';
 import { MCP_TOOLS, actionArgs, inputSchemaOf } from './tools.js';
 import { toolResult } from './result.js';
-import { GateUnavailable, remoteGate, type McpGate } from './gate.js';
-import { agentCredential } from '../adapters/agent-credential.js';
-import { localGate, localRequest } from '../adapters/local-client.js';
-import { resolveHome } from '../adapters/package-root.js';
-import { join } from 'node:path';
+import { GateUnavailable, type McpGate } from './gate.js';
 
 export interface McpOptions {
   readonly home?: string | undefined;
@@ -34,99 +27,6 @@ export const INSTRUCTIONS = [
   "After the session reads content from outside the person's projects (a fetched page, a dependency), it is tainted: later changes need a person, one tier higher.",
 ].join(' ');
 const MAX_AWAIT_SECONDS = 600;
-const SETTLE_MS = 5000;
-
-/**
- * `oracle mcp` (SPEC §11, §12): a stdio MCP server whose tools are the gated ORACLE tools, run
- * through the whole lifecycle (decide, audit, approve, execute in the toolhost). stdout is the
- * protocol, so everything else goes to stderr. Resolves with the exit status when the client
- * closes stdin or the process is told to stop.
- */
-export async function runMcp(options: McpOptions): Promise<number> {
-  const home = resolveHome(options.home, process.env);
-  // One gate per home (SPEC §12): with one running, this server is its client.
-  if (localGate(home) !== undefined) {
-    let client: McpGate;
-    try {
-      client = await gateClient(home, options);
-    } catch (e) {
-      process.stderr.write(`oracle: mcp cannot start: ${e instanceof Error ? e.message : 'unknown error'}\n`);
-      return 1;
-    }
-    return await serveStdio(client, options, () => Promise.resolve());
-  }
-  let runtime: Runtime;
-  try {
-    runtime = await openRuntime({ home, policy: options.policy, actor: 'mcp' });
-  } catch (e) {
-    const message = e instanceof Error ? e.message : 'unknown error';
-    // Another MCP server is this home's gate: it holds the home until it ends.
-    const shared = message.includes('another ORACLE process') ? '; with `oracle serve` running on this home, any number of MCP servers share it as its clients' : '';
-    process.stderr.write(`oracle: mcp cannot start: ${message}${shared}\n`);
-    return 1;
-  }
-  report(runtime, options.agent);
-  write('no ORACLE gate runs with this home: this server is its own gate, so no desktop or phone can approve what needs a person (start `oracle serve` first to have them asked)');
-  // Nobody can be asked: what needs a person is kept as a pending approval at once, not waited on.
-  const own: McpGate = {
-    canAsk: false,
-    submit: (action, _waitMs, agent) => runtime.submit(action, 0, agent),
-    continueAction: (approvalId, _waitMs, agent) => runtime.continueAction(approvalId, 0, agent),
-  };
-  return await serveStdio(own, options, () => runtime.close());
-}
-
-/** The running gate as this server's gate: the agent's own credential, the gate found again per call (it may restart). */
-async function gateClient(home: string, options: McpOptions): Promise<McpGate> {
-  const gate = localGate(home);
-  write(`mcp server on stdio as agent \`${options.agent}\`, a client of the ORACLE gate at ${gate?.url ?? '?'} (pid ${String(gate?.pid ?? '?')}): its policy, approvals (desktop and paired phones), audit log and HALT`);
-  if (options.policy !== undefined) write('WARNING: --policy is ignored: the running gate decides with its own policy');
-  const token = await agentCredential(home, options.agent);
-  if (token === undefined) throw new Error(`\`${options.agent}\` cannot be an agent name here (letters, digits, . _ -)`);
-  const kept = join(home, 'data', `agent-${options.agent}.token`);
-  return remoteGate(async (call) => {
-    const now = localGate(home);
-    if (now === undefined) throw new GateUnavailable('no ORACLE gate runs with this home any more; start `oracle serve` and call again');
-    let answer: Awaited<ReturnType<typeof localRequest>>;
-    try {
-      answer = await localRequest(home, now, { ...call, authorization: `Bearer ${token}` });
-    } catch (e) {
-      throw new GateUnavailable(`the ORACLE gate at ${now.url} did not answer (${e instanceof Error ? e.message : 'unknown'}); whether the action ran is in its audit log`);
-    }
-    // A revoked credential stays revoked: this server never issues itself a new one behind the person's back.
-    if (answer.status === 401) throw new GateUnavailable(`the gate refused this server's credential (revoked?); to have a new one issued on the next start, remove ${kept}`);
-    return answer;
-  });
-}
-
-/** Serves MCP on stdio until the client closes stdin or the process is told to stop. */
-async function serveStdio(gate: McpGate, options: McpOptions, close: () => Promise<void>): Promise<number> {
-  const { server, settle } = createMcpServer(gate, options);
-  const transport = new StdioServerTransport();
-  const closed = new Promise<void>((resolve) => {
-    transport.onclose = resolve;
-  });
-  const stop = (): void => {
-    void transport.close();
-  };
-  process.stdin.once('end', stop);
-  process.once('SIGTERM', stop);
-  process.once('SIGINT', stop);
-  try {
-    await server.connect(transport);
-    await closed;
-    return 0;
-  } finally {
-    process.stdin.off('end', stop);
-    process.off('SIGTERM', stop);
-    process.off('SIGINT', stop);
-    // Calls already running finish and write their terminal audit records before the log closes.
-    await settle(SETTLE_MS);
-    await close();
-    // stdin stays referenced after the transport pauses it; let the process end.
-    process.stdin.destroy();
-  }
-}
 
 /**
  * The server with every gated tool registered; exported for in-process use. `settle` waits (up
@@ -188,19 +88,4 @@ async function guarded(run: () => Promise<CallToolResult>): Promise<CallToolResu
 
 function failure(text: string): CallToolResult {
   return { content: [{ type: 'text', text }], isError: true };
-}
-
-/** Loud lines on stderr: the mode, the principal, and the isolation children really get. */
-function write(line: string): void {
-  process.stderr.write(`oracle: ${line}\n`);
-}
-
-function report(runtime: Runtime, agent: string): void {
-  if (runtime.mode() === 'halted') write('ORACLE IS HALTED: every action is denied until `oracle resume`');
-  const banner = modeBanner(runtime.gate);
-  if (banner !== undefined) write(banner);
-  if (!runtime.gate.context.gate.policy.agents.has(agent)) write(`WARNING: agent \`${agent}\` is not in the policy's principals.agents: every call will be denied`);
-  const sandbox = runtime.toolhost.sandbox;
-  write(sandbox.kind === 'bubblewrap' ? `children run under bubblewrap (${sandbox.detail})` : `WARNING: children run WITHOUT isolation: ${sandbox.reason}`);
-  write(`mcp server on stdio as agent \`${agent}\`, home ${runtime.gate.home}`);
 }

@@ -1,19 +1,13 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type Running } from '../../server/main.js';
 import { GATE_META_KEY } from '../../server/mcp/result.js';
 import { auditRecords } from '../fixtures/audit-records.js';
 import { tempTree, type TempTree } from '../fixtures/temp-tree.js';
-import { ORACLE_BIN, runOracle } from '../cli/run-oracle.js';
-
-const textOf = (result: unknown): string =>
-  ((result as { content?: { type: string; text?: string }[] }).content ?? [])
-    .filter((c) => c.type === 'text')
-    .map((c) => c.text ?? '')
-    .join('\n');
+import { runOracle } from '../cli/run-oracle.js';
+import { mcpHost, textOf } from '../fixtures/mcp-host.js';
 
 /**
  * One gate per home (SPEC §12): with `oracle serve` running, every `oracle mcp` is its client.
@@ -29,17 +23,7 @@ describe('oracle mcp with a gate running', () => {
   let running: Running;
   const hosts: { client: Client; stderr: () => string }[] = [];
 
-  const connect = async (): Promise<{ client: Client; stderr: () => string }> => {
-    let stderr = '';
-    const env = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined));
-    const transport = new StdioClientTransport({ command: process.execPath, args: [ORACLE_BIN, 'mcp', '--home', home, '--wait', '20'], env, stderr: 'pipe' });
-    transport.stderr?.on('data', (b: Buffer) => {
-      stderr += b.toString('utf8');
-    });
-    const client = new Client({ name: 'oracle-mcp-client-test', version: '0.0.0' });
-    await client.connect(transport);
-    return { client, stderr: () => stderr };
-  };
+  const connect = () => mcpHost(['--home', home, '--wait', '20']);
 
   beforeAll(async () => {
     tree = tempTree('oracle-mcp-client-');

@@ -1,13 +1,13 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OWN_MCP_TOOLS } from '../../server/core/hook/claude-code-map.js';
 import { GATE_META_KEY } from '../../server/mcp/result.js';
 import { tempTree, type TempTree } from '../fixtures/temp-tree.js';
-import { ORACLE_BIN, runOracle } from '../cli/run-oracle.js';
+import { runOracle } from '../cli/run-oracle.js';
+import { mcpHost, textOf } from '../fixtures/mcp-host.js';
 
 interface CheckLine {
   readonly decision: string;
@@ -30,12 +30,6 @@ function git(cwd: string, ...args: string[]): string {
   return r.stdout.trim();
 }
 
-const textOf = (result: unknown): string =>
-  ((result as { content?: { type: string; text?: string }[] }).content ?? [])
-    .filter((c) => c.type === 'text')
-    .map((c) => c.text ?? '')
-    .join('\n');
-
 /**
  * `oracle mcp` (SPEC §11) through the official SDK client against the built command: every call
  * runs the lifecycle, and its decision is exactly what `oracle check` says for the same action.
@@ -46,7 +40,7 @@ describe('oracle mcp', () => {
   let policy = '';
   let app = '';
   let client: Client;
-  let stderr = '';
+  let stderr = (): string => '';
 
   beforeAll(async () => {
     tree = tempTree('oracle-mcp-');
@@ -69,13 +63,9 @@ describe('oracle mcp', () => {
         'egress: { allow: [{ host: github.com, why: code }], default: deny }\n' +
         'principals:\n  agents:\n    mcp: { description: test, capabilities: [fs.read, fs.write, fs.delete, proc.spawn, git.write, net.egress] }\n',
     );
-    const env = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined));
-    const transport = new StdioClientTransport({ command: process.execPath, args: [ORACLE_BIN, 'mcp', '--home', home, '--policy', policy], env, stderr: 'pipe' });
-    transport.stderr?.on('data', (b: Buffer) => {
-      stderr += b.toString('utf8');
-    });
-    client = new Client({ name: 'oracle-mcp-test', version: '0.0.0' });
-    await client.connect(transport);
+    const host = await mcpHost(['--home', home, '--policy', policy]);
+    client = host.client;
+    stderr = host.stderr;
   });
   afterAll(() => {
     tree.dispose();
@@ -101,7 +91,7 @@ describe('oracle mcp', () => {
     expect(exec?.required).toEqual(['program']);
     expect(exec?.properties['timeout']).toMatchObject({ minimum: 1, maximum: 3600 });
     expect(client.getInstructions()).toContain('oracle_await');
-    expect(stderr).toContain('mcp server on stdio as agent `mcp`');
+    expect(stderr()).toContain('mcp server on stdio as agent `mcp`');
   });
 
   it('decides every call exactly as `oracle check` does, and says why when it refuses', async () => {

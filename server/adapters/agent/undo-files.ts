@@ -67,6 +67,7 @@ export class UndoFiles {
     const parts: [string, Uint8Array][] = [[`${record.id}.json`, Buffer.from(JSON.stringify(record), 'utf8')]];
     if (previous !== undefined) parts.unshift([`${record.id}.prev`, previous]);
     const opened: FileHandle[] = [];
+    const closeAll = () => Promise.all(opened.map((f) => f.close()));
     try {
       for (const [name, bytes] of parts) {
         const file = await open(join(this.dir, name), constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
@@ -77,13 +78,11 @@ export class UndoFiles {
       await Promise.all(opened.map((f) => f.sync()));
     } catch (e) {
       // A full disk or an I/O error: the write is refused, and what was begun is not left behind.
-      await Promise.all(opened.map((f) => f.close()));
-      opened.length = 0;
+      await closeAll();
       await Promise.all(parts.map(([name]) => rm(join(this.dir, name), { force: true })));
       throw e;
-    } finally {
-      await Promise.all(opened.map((f) => f.close()));
     }
+    await closeAll();
   }
 
   get(id: string): UndoRecord | undefined {
