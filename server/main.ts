@@ -1,6 +1,6 @@
 import { homedir, hostname, networkInterfaces } from 'node:os';
 import { loadBashParser } from './adapters/bash-parser.js';
-import { answerHook } from './hook/claude-code.js';
+import { answerHook, hookSession } from './hook/claude-code.js';
 import { join } from 'node:path';
 import { advertise, type Advertised } from './adapters/mdns.js';
 import { getConnInfo } from '@hono/node-server/conninfo';
@@ -10,6 +10,7 @@ import { EventHub, visibleTo } from './events.js';
 import { ecdsaSign, importTlsSigner } from '../shared/pairing/protocol.js';
 import { createPairingService } from './http/pairing-service.js';
 import { createApp } from './http/app.js';
+import type { ClientProcess } from './http/routes/actions.js';
 import type { Caller, CallerVerifier } from './http/caller.js';
 import { listenLocal, SOCKET_NAME } from './adapters/local-socket.js';
 import { ensureTlsMaterial } from './adapters/certs.js';
@@ -88,7 +89,19 @@ async function serveRuntime(runtime: Runtime, hub: EventHub, options: ServeOptio
     audit: (body) => runtime.audit.append(body),
   });
   /** Claude Code's hook, answered here: over HTTPS (the http hook) and over the local channel. */
-  const claudeCodeHook = async (payload: unknown, agent: string): Promise<Readonly<Record<string, unknown>>> =>
+  const claudeCodeHook = async (payload: unknown, agent: string, client: ClientProcess): Promise<Readonly<Record<string, unknown>>> => {
+    // HALT reaches what this agent starts after this call (issue 13); placed before it is answered.
+    const release = registerClient(client, hookSession(payload));
+    try {
+      return await hookOutput(payload, agent);
+    } finally {
+      release();
+    }
+  };
+  // Called only once the listener is up (its port is the http hook's side of the connection).
+  const registerClient = (client: ClientProcess, session: string | undefined): (() => void) =>
+    client === undefined ? () => undefined : runtime.agents.register('pid' in client ? client : { peerPort: client.peerPort, ourPort: listening.port }, session);
+  const hookOutput = async (payload: unknown, agent: string): Promise<Readonly<Record<string, unknown>>> =>
     (
       await answerHook(
         payload,
@@ -147,6 +160,7 @@ async function serveRuntime(runtime: Runtime, hub: EventHub, options: ServeOptio
     desktop: { exchange: (code) => desktop.exchange(code) },
     pairing,
     clientAddress: (c) => getConnInfo(c).remote.address,
+    clientPort: (c) => getConnInfo(c).remote.port,
     events: {
       subscribe: (profile, lastId, send) => {
         const sub = hub.subscribe(lastId, (event) => {
@@ -189,6 +203,9 @@ async function serveRuntime(runtime: Runtime, hub: EventHub, options: ServeOptio
         runtime.taint(session, read);
       },
       claudeCodeHook,
+      registerClient: (client, session) => {
+        registerClient(client, session)();
+      },
     },
   });
   const listening = await listenHttps(app, { hostname: lan ? '0.0.0.0' : '127.0.0.1', port: options.port, key: tls.key, cert: tls.cert });
@@ -206,7 +223,7 @@ async function serveRuntime(runtime: Runtime, hub: EventHub, options: ServeOptio
   // Where `oracle pair` finds this gate and signs in as the desktop.
   const localFile = join(runtime.gate.home, 'data', 'server.json');
   // The hook's local channel: agent credentials only, the same check as the HTTPS API.
-  const channel = await listenLocal(join(runtime.gate.home, 'data', SOCKET_NAME), async ({ authorization, body }) => {
+  const channel = await listenLocal(join(runtime.gate.home, 'data', SOCKET_NAME), async ({ authorization, body, pid }) => {
     const caller = await callers.verify({ authorization, cookie: undefined, loopback: false, address: 'local' });
     if (caller?.kind !== 'agent') return { error: 'this channel needs an agent credential' };
     let payload: unknown;
@@ -215,7 +232,7 @@ async function serveRuntime(runtime: Runtime, hub: EventHub, options: ServeOptio
     } catch {
       payload = undefined;
     }
-    return claudeCodeHook(payload, caller.name);
+    return claudeCodeHook(payload, caller.name, pid === undefined ? undefined : { pid });
   }).catch((e: unknown) => {
     // Without the socket the hook's clients use the HTTPS API: slower, never less checked.
     report(`the local channel could not be opened (${e instanceof Error ? e.message : 'unknown'}); hooks use HTTPS`);

@@ -17,6 +17,7 @@ import { currentText } from './toolhost/preview.js';
 import type { ExecutionResult } from './toolhost/types.js';
 import { hostFacts } from './adapters/host.js';
 import { HaltFile } from './adapters/halt-file.js';
+import { AgentProcesses, type HaltReach } from './adapters/agent-processes.js';
 import { RuntimeLock } from './adapters/runtime-lock.js';
 import { mayResume, type HaltRecord } from './core/halt.js';
 import { ApprovalDesk } from './approval-desk.js';
@@ -66,6 +67,8 @@ export interface Runtime {
   continueAction(approvalId: string, waitMs: number, agent?: string): Promise<RunResult | undefined>;
   readonly desk: ApprovalDesk;
   readonly events: EventHub;
+  /** The agent processes this gate serves, registered by its clients; HALT reaches what they started. */
+  readonly agents: AgentProcesses;
   /**
    * One tool call of an agent that executes its own tools (Claude Code's hook, SPEC §11): every
    * part judged and audited, one card when a person must decide, spent at once; nothing runs here.
@@ -166,12 +169,14 @@ export async function openRuntime(options: GateOptions & { readonly actor: strin
   // Continuations: what a waiting action needs to run once its approval comes.
   const continuations = new Map<string, { evaluation: Evaluation; actionId: string; agent: string | undefined }>();
 
-  /** Stops everything in this process; the caller persists and audits. */
-  const stopAll = (): number => {
+  const agents = new AgentProcesses();
+  /** Stops everything this gate reaches: waiting calls, its jobs, its agents' tool processes; the caller persists and audits. */
+  const stopAll = (): HaltReach => {
     if (mode !== 'halted') events.publish('halt', { mode: 'halted' });
     mode = 'halted';
     desk.cancelAll();
-    return toolhost.supervisor.killAll();
+    toolhost.supervisor.killAll();
+    return agents.haltToolTrees();
   };
 
   /**
@@ -271,8 +276,8 @@ export async function openRuntime(options: GateOptions & { readonly actor: strin
   const unwatch = haltFile.watch(() => {
     const record = haltFile.read();
     if (record !== undefined && mode !== 'halted') {
-      stopAll();
-      void auditHalt(record).catch(() => undefined);
+      const reach = stopAll();
+      void auditHalt({ ...record, snapshot: { ...record.snapshot, agent_processes: reach } }).catch(() => undefined);
     } else if (record === undefined && mode === 'halted') {
       mode = gate.mode;
       desk.reopen();
@@ -323,6 +328,7 @@ export async function openRuntime(options: GateOptions & { readonly actor: strin
     },
     desk,
     events,
+    agents,
     run: async (action) => runHeadless(action, lifecycle(undefined, undefined, await lookUp(action))),
     submit: async (action, waitMs, agent) =>
       runHeadless(
@@ -400,9 +406,9 @@ export async function openRuntime(options: GateOptions & { readonly actor: strin
       return result;
     },
     async halt(reason, by) {
-      const snapshot = { running_processes: toolhost.supervisor.live, in_flight: [...inFlight] };
-      stopAll();
-      const record: HaltRecord = { reason, at: now().toISOString(), by, snapshot };
+      const running = { running_processes: toolhost.supervisor.live, in_flight: [...inFlight] };
+      const reach = stopAll();
+      const record: HaltRecord = { reason, at: now().toISOString(), by, snapshot: { ...running, agent_processes: reach } };
       haltFile.write(record);
       await auditHalt(record);
       return record;

@@ -1,3 +1,4 @@
+import { CLIENT_PID_HEADER } from '../../shared/client-process.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -37,7 +38,7 @@ export async function localRequest(home: string, gate: LocalGate, call: { method
   // Loaded here, not at the top: the hook's thin client uses the local channel and never pays for TLS.
   const { request } = await import('node:https');
   return new Promise((resolve, reject) => {
-    const req = request(`${gate.url}${path}`, { method, ca, headers: { authorization: call.authorization, 'content-type': 'application/json' }, timeout: call.timeoutMs ?? 150_000 }, (res) => {
+    const req = request(`${gate.url}${path}`, { method, ca, headers: { authorization: call.authorization, 'content-type': 'application/json', [CLIENT_PID_HEADER]: String(process.pid) }, timeout: call.timeoutMs ?? 150_000 }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {

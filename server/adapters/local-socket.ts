@@ -5,7 +5,8 @@ import { connect, createServer, type Server, type Socket } from 'node:net';
  * The local channel of one gate (SPEC §12): a Unix domain socket in the home's data directory
  * (0700; the socket itself 0600, so only the gate's user can connect), carrying one request per
  * connection and no TLS handshake, so a hook process that starts per tool call pays almost nothing
- * beyond starting Node. A request is one header line `{"v":1,"authorization":"Bearer …"}` and then
+ * beyond starting Node. A request is one header line `{"v":1,"authorization":"Bearer …","pid":N}` (N the client's
+ * own pid, so HALT can reach the agent above it) and then
  * the payload's raw bytes up to the end of the stream; the answer is one JSON object. The caller's
  * credential is checked exactly as on the HTTPS API; nothing else rides this channel.
  */
@@ -21,7 +22,8 @@ export interface LocalChannel {
   close(): Promise<void>;
 }
 
-export type LocalHandler = (request: { readonly authorization: string; readonly body: Buffer }) => Promise<Readonly<Record<string, unknown>>>;
+/** One request: the credential, the payload, and the client's own pid when it said it (issue 13: HALT reaches the agent above it). */
+export type LocalHandler = (request: { readonly authorization: string; readonly body: Buffer; readonly pid: number | undefined }) => Promise<Readonly<Record<string, unknown>>>;
 
 /** Listens on `path` (undefined when the path is too long for a socket); a stale socket is replaced. */
 export async function listenLocal(path: string, handle: LocalHandler): Promise<LocalChannel | undefined> {
@@ -77,21 +79,23 @@ function serveOne(socket: Socket, handle: LocalHandler): void {
   socket.on('end', () => {
     const all = Buffer.concat(chunks);
     const eol = all.indexOf(10);
-    const authorization = eol < 0 || eol > MAX_HEADER ? undefined : headerAuthorization(all.subarray(0, eol));
-    if (authorization === undefined) {
+    const header = eol < 0 || eol > MAX_HEADER ? undefined : readHeader(all.subarray(0, eol));
+    if (header === undefined) {
       answer({ error: 'the request does not start with a header line' });
       return;
     }
-    handle({ authorization, body: all.subarray(eol + 1) }).then(answer, () => {
+    handle({ ...header, body: all.subarray(eol + 1) }).then(answer, () => {
       answer({ error: 'internal error' });
     });
   });
 }
 
-function headerAuthorization(line: Buffer): string | undefined {
+function readHeader(line: Buffer): { authorization: string; pid: number | undefined } | undefined {
   try {
-    const header = JSON.parse(line.toString('utf8')) as { v?: unknown; authorization?: unknown };
-    return header.v === 1 && typeof header.authorization === 'string' ? header.authorization : undefined;
+    const header = JSON.parse(line.toString('utf8')) as { v?: unknown; authorization?: unknown; pid?: unknown };
+    if (header.v !== 1 || typeof header.authorization !== 'string') return undefined;
+    const pid = typeof header.pid === 'number' && Number.isSafeInteger(header.pid) && header.pid > 1 ? header.pid : undefined;
+    return { authorization: header.authorization, pid };
   } catch {
     return undefined;
   }
@@ -104,7 +108,7 @@ export function requestLocal(path: string, call: { authorization: string; body: 
     const chunks: Buffer[] = [];
     socket.setTimeout(call.timeoutMs, () => socket.destroy(new Error('the gate did not answer in time')));
     socket.on('connect', () => {
-      socket.write(`${JSON.stringify({ v: 1, authorization: call.authorization })}\n`);
+      socket.write(`${JSON.stringify({ v: 1, authorization: call.authorization, pid: process.pid })}\n`);
       socket.end(call.body);
     });
     socket.on('data', (c: Buffer) => chunks.push(c));

@@ -40,11 +40,17 @@ export interface RecordedCall {
 
 const plain = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/** The session a hook payload names, if it names one sanely. */
+export function hookSession(payload: unknown): string | undefined {
+  const id = plain(payload) ? payload['session_id'] : undefined;
+  return typeof id === 'string' && id.length <= 256 ? id : undefined;
+}
+
 export async function answerHook(payload: unknown, gate: HookGate, budgetMs = HOOK_BUDGET_MS): Promise<HookAnswer> {
   try {
     if (!plain(payload)) return await refused(gate, 'ORACLE: the hook payload is not a JSON object');
     const p = payload as HookPayload;
-    const session = typeof p.session_id === 'string' && p.session_id.length <= 256 ? p.session_id : undefined;
+    const session = hookSession(p);
     if (p.hook_event_name === 'PostToolUse') {
       const read = readProvenance(p);
       if (read.length > 0 && session !== undefined) gate.taint(session, read);

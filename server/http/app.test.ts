@@ -22,6 +22,9 @@ function appWith(callers: Record<string, Caller>, options: { assets?: Assets } =
     taint: () => {
       calls.push('taint');
     },
+    registerClient: (client, session) => {
+      calls.push(`register:${JSON.stringify(client)}:${session}`);
+    },
     continueAction: (id, _wait, name) => {
       calls.push(`continue:${id}:${name}`);
       return Promise.resolve(id === 'ap_1' ? { executed: true } : undefined);
@@ -33,6 +36,7 @@ function appWith(callers: Record<string, Caller>, options: { assets?: Assets } =
     tlsSign: () => Promise.resolve(new Uint8Array([1, 2, 3])),
     spki: new Uint8Array([9]),
     ca: { pem: '-----BEGIN CERTIFICATE-----\nX\n-----END CERTIFICATE-----\n', fingerprint256: 'AA:BB' },
+    clientPort: () => 40000,
     callers: {
       verify: (request) => {
         verified.push(request.authorization ?? '');

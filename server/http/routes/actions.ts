@@ -3,15 +3,32 @@ import { bodyLimit } from 'hono/body-limit';
 import type { Caller } from '../caller.js';
 import { PROVENANCE_KINDS, type ProvenanceKind } from '../../../shared/provenance.js';
 import { fail } from '../errors.js';
+import { CLIENT_PID_HEADER } from '../../../shared/client-process.js';
 
 /** What the actions routes need from the gate (the runtime implements it). */
 export interface ActionsService {
   submit(action: Record<string, unknown>, waitMs: number, agent: string): Promise<ActionOutcome>;
   continueAction(approvalId: string, waitMs: number, agent: string): Promise<ActionOutcome | undefined>;
   /** Claude Code's hook payload (http hook, or forwarded by the command hook): the JSON it reads back. */
-  claudeCodeHook(payload: unknown, agent: string): Promise<Readonly<Record<string, unknown>>>;
+  claudeCodeHook(payload: unknown, agent: string, client: ClientProcess): Promise<Readonly<Record<string, unknown>>>;
+  /** An ORACLE client (`oracle mcp`) says which process it is, so HALT reaches the agent above it. */
+  registerClient(client: ClientProcess, session: string): void;
   /** A session read foreign or external content (SPEC §4 taint). */
   taint(session: string, read: readonly { kind: ProvenanceKind; source: string }[]): void;
+}
+
+/**
+ * Which process is calling, as far as the request tells: an ORACLE client's own pid when it says so
+ * (header `x-oracle-client-pid`), else the TCP peer's port (Claude Code's http hook connects
+ * itself). The gate finds the agent process from either (issue 13).
+ */
+export type ClientProcess = { readonly pid: number } | { readonly peerPort: number } | undefined;
+
+export function clientProcess(c: Context, peerPort: (c: Context) => number | undefined): ClientProcess {
+  const claimed = Number(c.req.header(CLIENT_PID_HEADER) ?? Number.NaN);
+  if (Number.isSafeInteger(claimed) && claimed > 1) return { pid: claimed };
+  const port = peerPort(c);
+  return port === undefined ? undefined : { peerPort: port };
 }
 
 export interface ActionOutcome {
@@ -65,6 +82,9 @@ export function actionsRoutes(service: ActionsService): Hono<{ Variables: { call
   app.post('/', actionLimit, async (c) => {
     const read = await agentAction(c, 'only agent credentials submit actions');
     if ('error' in read) return read.error;
+    // Only a client that names its process registers here: a REST agent's own children are not its tools'.
+    const client = clientProcess(c, () => undefined);
+    if (client !== undefined && 'pid' in client) service.registerClient(client, `${read.agent}:${String(client.pid)}`);
     const outcome = await service.submit(read.action, read.wait, read.agent);
     return c.json(outcome, outcome.error?.code === 'APPROVAL_PENDING' ? 202 : 200);
   });
@@ -85,7 +105,7 @@ export function actionsRoutes(service: ActionsService): Hono<{ Variables: { call
  * answers its hook, after a person when the call needs one; and
  * `POST /api/v1/sessions/:id/provenance` records what a session has read.
  */
-export function hookRoutes(service: ActionsService): Hono<{ Variables: { caller: Caller } }> {
+export function hookRoutes(service: ActionsService, peerPort: (c: Context) => number | undefined): Hono<{ Variables: { caller: Caller } }> {
   const app = new Hono<{ Variables: { caller: Caller } }>();
   // Claude Code's own payload, posted by its http hook or forwarded by `oracle hook claude-code`.
   // Always a hook answer (a deny for anything malformed); only a missing credential is refused
@@ -99,7 +119,7 @@ export function hookRoutes(service: ActionsService): Hono<{ Variables: { caller:
     } catch {
       payload = undefined;
     }
-    return c.json(await service.claudeCodeHook(payload, caller.name));
+    return c.json(await service.claudeCodeHook(payload, caller.name, clientProcess(c, peerPort)));
   });
   app.post('/sessions/:id/provenance', async (c) => {
     const caller = c.get('caller');

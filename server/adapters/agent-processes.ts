@@ -1,0 +1,108 @@
+import { agentAbove, descendants, processKey, toolTrees, type ProcessEntry, type RegisteredAgent } from '../core/agents/process-tree.js';
+import { argvOf, PROC_SUPPORTED, readProcess, readProcessTable, signalProcess, tcpPeer } from './process-table.js';
+
+/**
+ * The agents this gate serves, by process (SPEC §8 (2), issue 13): every hook call and every
+ * `oracle mcp` session registers the agent process above it, and HALT kills what those agents
+ * started for their tool calls (Claude Code's Bash commands are its own children, which the gate's
+ * supervisor never sees). The agent itself is left running, so the person sees what happened and
+ * every later call from it is refused while the gate is halted.
+ *
+ * What counts as "started for a tool call": everything the agent started after it first reached the
+ * gate. What it had already started (an MCP host's servers) is left alone. Limits, stated where HALT
+ * reports them: a process that left the agent's tree (daemonised, `setsid` and reparented) is not
+ * found, and a host without /proc (macOS, Windows) registers nothing.
+ */
+export interface HaltReach {
+  readonly supported: boolean;
+  readonly agents: number;
+  readonly killed: number;
+}
+
+/** A client locates the agent it serves: by its own pid, or by the TCP connection it calls from. */
+export type ClientLocator = { readonly pid: number } | { readonly peerPort: number; readonly ourPort: number };
+
+/** How many stop rounds HALT runs: each catches what the previous round's processes had just forked. */
+const STOP_ROUNDS = 5;
+const MAX_AGENTS = 256;
+
+export class AgentProcesses {
+  private readonly agents = new Map<string, RegisteredAgent>();
+  private readonly sessions = new Map<string, string>();
+  /** Client processes waiting for an answer right now: HALT answers them, it does not kill them. */
+  private readonly waiting = new Map<number, number>();
+
+  get supported(): boolean {
+    return PROC_SUPPORTED;
+  }
+
+  /**
+   * Registers the agent behind a client; the answer releases the client's "waiting" mark. Cheap for
+   * a session already known; never throws (a client that cannot be placed is simply not reached).
+   */
+  register(client: ClientLocator, session: string | undefined): () => void {
+    const pid = 'pid' in client ? client.pid : undefined;
+    if (pid !== undefined) this.waiting.set(pid, (this.waiting.get(pid) ?? 0) + 1);
+    const release = (): void => {
+      if (pid === undefined) return;
+      const n = (this.waiting.get(pid) ?? 1) - 1;
+      if (n <= 0) this.waiting.delete(pid);
+      else this.waiting.set(pid, n);
+    };
+    if (!PROC_SUPPORTED) return release;
+    const known = session === undefined ? undefined : this.sessions.get(session);
+    if (known !== undefined && this.alive(known)) return release;
+    const agent = this.locate(client);
+    if (agent === undefined || agent.pid === process.pid) return release;
+    const key = processKey(agent);
+    if (!this.agents.has(key)) {
+      this.prune();
+      if (this.agents.size >= MAX_AGENTS) return release;
+      const table = readProcessTable();
+      const before = new Set((table === undefined ? [] : descendants(table, agent.pid)).map(processKey));
+      this.agents.set(key, { agent, before });
+    }
+    if (session !== undefined) this.sessions.set(session, key);
+    return release;
+  }
+
+  /** HALT's reach into agents: stops every tool tree first (so none forks away), then kills them all. */
+  haltToolTrees(): HaltReach {
+    if (!PROC_SUPPORTED) return { supported: false, agents: 0, killed: 0 };
+    this.prune();
+    // The gate itself too: a client run by hand from a terminal makes that shell its "agent".
+    const spared = new Set([...this.waiting.keys(), process.pid]);
+    const stopped = new Map<string, ProcessEntry>();
+    for (let round = 0; round < STOP_ROUNDS; round++) {
+      const table = readProcessTable();
+      if (table === undefined) break;
+      const fresh = [...this.agents.values()].flatMap((a) => toolTrees(table, a, spared)).filter((p) => !stopped.has(processKey(p)));
+      if (fresh.length === 0) break;
+      for (const p of fresh) if (signalProcess(p, 'SIGSTOP')) stopped.set(processKey(p), p);
+    }
+    let killed = 0;
+    for (const p of stopped.values()) if (signalProcess(p, 'SIGKILL')) killed += 1;
+    return { supported: true, agents: this.agents.size, killed };
+  }
+
+  private locate(client: ClientLocator): ProcessEntry | undefined {
+    if ('pid' in client) {
+      const table = new Map<number, ProcessEntry>();
+      // Only the chain above the client is read, not the whole table.
+      for (let p = readProcess(client.pid), hops = 0; p !== undefined && hops < 10; p = readProcess(p.ppid), hops++) table.set(p.pid, p);
+      return agentAbove(table, client.pid, argvOf);
+    }
+    const pid = tcpPeer(client.peerPort, client.ourPort);
+    return pid === undefined ? undefined : readProcess(pid);
+  }
+
+  private alive(key: string): boolean {
+    const agent = this.agents.get(key)?.agent;
+    return agent !== undefined && readProcess(agent.pid)?.start === agent.start;
+  }
+
+  private prune(): void {
+    for (const key of this.agents.keys()) if (!this.alive(key)) this.agents.delete(key);
+    for (const [session, key] of this.sessions) if (!this.agents.has(key)) this.sessions.delete(session);
+  }
+}

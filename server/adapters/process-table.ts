@@ -1,0 +1,111 @@
+import { readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs';
+import type { ProcessEntry, ProcessTable } from '../core/agents/process-tree.js';
+
+/**
+ * The host's processes as the agent registry needs them (issue 13), read from Linux's /proc. Every
+ * function answers `undefined` where /proc is not there (macOS, Windows): HALT then says it could
+ * not reach agents' processes instead of claiming it did.
+ */
+export const PROC_SUPPORTED = process.platform === 'linux';
+
+/** One process's entry, or undefined when it is gone (or /proc cannot be read). */
+export function readProcess(pid: number): ProcessEntry | undefined {
+  try {
+    const stat = readFileSync(`/proc/${String(pid)}/stat`, 'latin1');
+    // `pid (comm) state ppid …`: comm may hold spaces and parentheses, so split after the last `)`.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ppid = Number(fields[1]);
+    const start = fields[19];
+    if (!Number.isSafeInteger(ppid) || start === undefined) return undefined;
+    return { pid, ppid, uid: statSync(`/proc/${String(pid)}`).uid, start };
+  } catch {
+    return undefined;
+  }
+}
+
+export function readProcessTable(): ProcessTable | undefined {
+  if (!PROC_SUPPORTED) return undefined;
+  let names: string[];
+  try {
+    names = readdirSync('/proc');
+  } catch {
+    return undefined;
+  }
+  const table = new Map<number, ProcessEntry>();
+  for (const name of names) {
+    if (!/^[0-9]+$/u.test(name)) continue;
+    const entry = readProcess(Number(name));
+    if (entry !== undefined) table.set(entry.pid, entry);
+  }
+  return table;
+}
+
+/** A process's argv (NUL-separated in /proc), or undefined when it cannot be read. */
+export function argvOf(pid: number): readonly string[] | undefined {
+  try {
+    const raw = readFileSync(`/proc/${String(pid)}/cmdline`, 'utf8');
+    return raw.split('\0').filter((a, i, all) => a !== '' || i < all.length - 1);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The process at the other end of a loopback TCP connection to this gate: the socket whose local
+ * port is the peer's and whose remote port is ours, from /proc/net/tcp{,6}, then the process holding
+ * that socket among the processes of the socket's user. The http hook has no process of its own,
+ * so this is how the gate learns which Claude Code is calling.
+ */
+export function tcpPeer(peerPort: number, ourPort: number): number | undefined {
+  if (!PROC_SUPPORTED) return undefined;
+  const hex = (n: number): string => n.toString(16).toUpperCase().padStart(4, '0');
+  let socket: { inode: string; uid: number } | undefined;
+  for (const file of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    let text: string;
+    try {
+      text = readFileSync(file, 'latin1');
+    } catch {
+      continue;
+    }
+    for (const line of text.split('\n').slice(1)) {
+      const f = line.trim().split(/\s+/u);
+      const [local, remote, uid, inode] = [f[1], f[2], f[7], f[9]];
+      if (local?.endsWith(`:${hex(peerPort)}`) === true && remote?.endsWith(`:${hex(ourPort)}`) === true && inode !== undefined && inode !== '0') {
+        socket = { inode, uid: Number(uid) };
+        break;
+      }
+    }
+    if (socket !== undefined) break;
+  }
+  if (socket === undefined) return undefined;
+  const target = `socket:[${socket.inode}]`;
+  const table = readProcessTable();
+  for (const p of table?.values() ?? []) {
+    if (p.uid !== socket.uid || p.pid === process.pid) continue;
+    let fds: string[];
+    try {
+      fds = readdirSync(`/proc/${String(p.pid)}/fd`);
+    } catch {
+      continue;
+    }
+    for (const fd of fds) {
+      try {
+        if (readlinkSync(`/proc/${String(p.pid)}/fd/${fd}`) === target) return p.pid;
+      } catch {
+        // closed while we looked
+      }
+    }
+  }
+  return undefined;
+}
+
+/** Signals a process only if its pid still names the same process (its start time); true when sent. */
+export function signalProcess(p: ProcessEntry, name: 'SIGSTOP' | 'SIGKILL'): boolean {
+  if (readProcess(p.pid)?.start !== p.start) return false;
+  try {
+    process.kill(p.pid, name);
+    return true;
+  } catch {
+    return false; // gone already, or not ours to signal
+  }
+}
