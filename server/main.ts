@@ -195,6 +195,7 @@ async function serveRuntime(runtime: Runtime, hub: EventHub, options: ServeOptio
       undo: (id) => runtime.undo(id),
       auditRecent: (limit) => recentAuditRecords(runtime.gate.home, limit),
       auditVerify: () => verifyAuditHome(runtime.gate.home),
+      loginCode: () => desktop.mintCode(),
     },
     actions: {
       submit: (action, waitMs, agent) => runtime.submit(action, waitMs, agent),

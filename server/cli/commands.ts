@@ -16,6 +16,8 @@ import { runIntegrate } from './integrate.js';
 import { runMcp } from './mcp.js';
 import { MAX_WAIT_SECONDS, parseWaitMs } from '../mcp/options.js';
 import { runAcceptance } from './acceptance.js';
+import { runService } from './service.js';
+import { runDesktop } from './desktop.js';
 import { HaltFile } from '../adapters/halt-file.js';
 import { join } from 'node:path';
 
@@ -37,6 +39,9 @@ export const USAGE = `usage: oracle <command> [options]
   audit verify [--home DIR] [--json]                      check the audit chain and its signed checkpoint (exit 1: broken)
   mcp [--home DIR] [--policy FILE] [--agent NAME] [--wait SECONDS]
                                                           MCP server on stdio (own home: not beside a running serve)
+  service install [--port N] [--lan] | uninstall | status [--home DIR]
+                                                          run the gate as your systemd user service (Linux)
+  desktop [--home DIR]                                    a fresh one-time link to the running gate's desktop screen
   acceptance [--json] [--home DIR]                        host battery (SPEC §13) in a fresh home (DIR: empty; exit 1 on any FAIL)
 `;
 
@@ -145,6 +150,18 @@ export async function main(argv: readonly string[]): Promise<number> {
     case 'acceptance':
       if (sub !== undefined) break;
       return runAcceptance({ json: values.json === true, home: values.home }, { stdout: process.stdout, stderr: process.stderr });
+    case 'service': {
+      if (rest.length > 0) break;
+      const port = values.port === undefined ? undefined : Number(values.port);
+      if (port !== undefined && !(Number.isInteger(port) && port >= 1 && port <= 65_535)) {
+        process.stderr.write(`oracle: --port takes a port number from 1 to 65535\n${USAGE}`);
+        return 2;
+      }
+      return runService(sub, { home: resolveHome(values.home, process.env), port, lan: values.lan === true, env: process.env }, process.stdout);
+    }
+    case 'desktop':
+      if (sub !== undefined) break;
+      return runDesktop(resolveHome(values.home, process.env), process.stdout);
     case 'serve':
       return runServe({ home: values.home, policy: values.policy, port: values.port, lan: values.lan === true });
     default:

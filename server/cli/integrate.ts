@@ -90,6 +90,7 @@ async function checkInstalled(hook: OracleHook, where: { argv: readonly string[]
   if (hook.kind === 'http') {
     if (!gateRuns) {
       out.write('  check: no gate runs on this home yet, so Claude Code blocks every tool call until `oracle serve` runs (the hook fails closed)\n');
+      out.write(SERVICE_HINT);
       return 0;
     }
     const reply = await postHttpHook(hook.url, { Authorization: `Bearer ${hook.token}` }, hook.caFile, probe);
@@ -117,5 +118,9 @@ async function checkInstalled(hook: OracleHook, where: { argv: readonly string[]
     return 1;
   }
   out.write(`  check: ran the installed hook once; it refused a read of ORACLE's home as it must${gateRuns ? ' (answered by the running gate)' : ' (no gate running: decided here, headless)'}\n`);
+  if (!gateRuns) out.write(SERVICE_HINT);
   return 0;
 }
+
+/** Without a gate nobody can be asked: what needs a person is denied. The service keeps one running. */
+const SERVICE_HINT = '  no gate runs now, so what needs a person is denied; `oracle service install` keeps a gate running (Linux, systemd), or run `oracle serve`\n';

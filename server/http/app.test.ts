@@ -83,6 +83,10 @@ function appWith(callers: Record<string, Caller>, options: { assets?: Assets } =
         return [];
       },
       auditVerify: () => ({ ok: true }),
+      loginCode: () => {
+        calls.push('login-code');
+        return 'CODE';
+      },
     },
     assets: options.assets,
   });

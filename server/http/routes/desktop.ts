@@ -19,6 +19,8 @@ export interface DesktopViews {
   auditRecent(limit: number): readonly unknown[];
   /** The whole chain and checkpoint verified now, as `oracle audit verify` does. */
   auditVerify(): unknown;
+  /** A fresh one-time login code for the desktop screen (`oracle desktop`, a gate run as a service). */
+  loginCode(): string;
 }
 
 type Vars = { Variables: { caller: Caller } };
@@ -39,6 +41,13 @@ export function desktopRoutes(views: DesktopViews): Hono<Vars> {
     const result = await views.undo(c.req.param('id'));
     // Refused undos keep the toolhost's code and words (the shared error shape, 409).
     return result.ok ? c.json({ result }) : c.json({ error: result.error ?? { code: 'UNDO_REFUSED', message: 'the undo was refused' } }, 409);
+  });
+  // Only the desktop CLI's local token mints a login: a browser session already has one.
+  app.post('/login-code', async (c) => {
+    await c.req.text();
+    const caller = c.get('caller');
+    if (caller.kind !== 'desktop' || caller.via !== 'token') return fail(c, 'FORBIDDEN', 'only `oracle desktop` on this machine asks for a login code');
+    return c.json({ code: views.loginCode() });
   });
   app.get('/audit', (c) => {
     const raw = Number(c.req.query('limit') ?? '50');

@@ -1,0 +1,119 @@
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import type { Writable } from 'node:stream';
+import { ensureDir, fileExists, readOperatorFile, removeFile, writePrivateFile } from '../adapters/files.js';
+import { localGate } from '../adapters/local-client.js';
+import { ORACLE_BIN_PATH } from '../adapters/package-root.js';
+import { userSystemctl, type Systemctl } from '../adapters/systemctl.js';
+import { systemdUnit, UNIT_NAME } from '../core/service/systemd-unit.js';
+
+/**
+ * `oracle service install | uninstall | status` (issue 13): the gate as the user's systemd service,
+ * so the hooks and `oracle mcp` always have a gate to ask and a phone to reach. Linux with a systemd
+ * user manager only; elsewhere it says so and changes nothing.
+ */
+export interface ServiceOptions {
+  readonly home: string;
+  readonly port: number | undefined;
+  readonly lan: boolean;
+  readonly env: NodeJS.ProcessEnv;
+  readonly systemctl?: Systemctl;
+  /** How long install waits for the started gate to answer. */
+  readonly startMs?: number;
+}
+
+export function unitPath(env: NodeJS.ProcessEnv): string {
+  const config = env['XDG_CONFIG_HOME'] !== undefined && env['XDG_CONFIG_HOME'] !== '' ? env['XDG_CONFIG_HOME'] : join(env['HOME'] ?? homedir(), '.config');
+  return join(config, 'systemd', 'user', UNIT_NAME);
+}
+
+export async function runService(sub: string | undefined, options: ServiceOptions, out: Writable): Promise<number> {
+  const say = (line: string): void => {
+    out.write(`${line}\n`);
+  };
+  if (process.platform !== 'linux') {
+    say(`oracle service: runs the gate as a systemd user service, on Linux only; on ${process.platform} start \`oracle serve --home ${options.home}\` from a login item`);
+    return 2;
+  }
+  const systemctl = options.systemctl ?? userSystemctl;
+  const path = unitPath(options.env);
+  switch (sub ?? '') {
+    case 'install':
+      return install(options, { systemctl, path, say });
+    case 'uninstall': {
+      const disabled = await systemctl(['disable', '--now', UNIT_NAME]);
+      const had = fileExists(path);
+      removeFile(path);
+      await systemctl(['daemon-reload']);
+      say(had ? `removed ${path}; the gate service is stopped and disabled` : `no ORACLE unit at ${path}`);
+      if (had && disabled.code !== 0) say(`(systemctl: ${disabled.out})`);
+      return 0;
+    }
+    case 'status': {
+      const installed = fileExists(path);
+      const active = await systemctl(['is-active', UNIT_NAME]);
+      const enabled = await systemctl(['is-enabled', UNIT_NAME]);
+      const gate = localGate(options.home);
+      say(`unit: ${installed ? path : 'not installed (`oracle service install`)'}`);
+      say(`service: ${active.out || 'unknown'}, ${enabled.out || 'unknown'}`);
+      say(gate === undefined ? `gate: none running with home ${options.home}` : `gate: running at ${gate.url} (pid ${String(gate.pid)})`);
+      return active.code === 0 ? 0 : 3;
+    }
+    default:
+      say('usage: oracle service install [--port N] [--lan] | uninstall | status [--home DIR]');
+      return 2;
+  }
+}
+
+async function install(options: ServiceOptions, ctx: { systemctl: Systemctl; path: string; say: (line: string) => void }): Promise<number> {
+  const { systemctl, path, say } = ctx;
+  let unit: string;
+  try {
+    unit = systemdUnit({ node: process.execPath, entry: ORACLE_BIN_PATH, home: options.home, path: options.env['PATH'] ?? '/usr/bin:/bin', lan: options.lan, ...(options.port === undefined ? {} : { port: options.port }) });
+  } catch (e) {
+    say(`oracle service: ${e instanceof Error ? e.message : 'the unit cannot be written'}`);
+    return 2;
+  }
+  const old = readOperatorFile(path);
+  const changed = !old.ok || old.bytes.toString('utf8') !== unit;
+  ensureDir(join(path, '..'));
+  if (changed) writePrivateFile(path, unit);
+  say(`${changed ? (old.ok ? 'updated' : 'wrote') : 'kept'} ${path}`);
+  const reload = await systemctl(['daemon-reload']);
+  if (reload.code !== 0) {
+    say(`no systemd user manager answered (${reload.out}); the unit is written: run \`systemctl --user enable --now ${UNIT_NAME}\` in a session that has one`);
+    return 1;
+  }
+  // A gate already running on this home (started by hand) holds its lock: enabling is enough,
+  // and starting now would only fail against that lock.
+  const mainPid = Number((await systemctl(['show', '--property=MainPID', '--value', UNIT_NAME])).out);
+  const gate0 = localGate(options.home);
+  const running = gate0 !== undefined && gate0.pid !== mainPid ? gate0 : undefined;
+  const enabled = await systemctl(running === undefined ? ['enable', '--now', UNIT_NAME] : ['enable', UNIT_NAME]);
+  if (enabled.code !== 0) {
+    say(`systemctl could not enable the service: ${enabled.out}`);
+    return 1;
+  }
+  if (running !== undefined) {
+    say(`enabled; a gate already runs on this home (pid ${String(running.pid)}): stop it, then \`systemctl --user start ${UNIT_NAME}\``);
+    return 0;
+  }
+  if (changed) await systemctl(['restart', UNIT_NAME]);
+  const gate = await waitForGate(options.home, options.startMs ?? 15_000);
+  if (gate === undefined) {
+    const status = await systemctl(['status', '--no-pager', '--lines=5', UNIT_NAME]);
+    say(`the service did not bring a gate up on ${options.home}:\n${status.out}\n(see \`journalctl --user -u ${UNIT_NAME}\`)`);
+    return 1;
+  }
+  say(`ORACLE runs as your systemd user service at ${gate.url} (pid ${String(gate.pid)}), restarted if it fails and started at login`);
+  say('to start it at boot without logging in: `loginctl enable-linger`; the desktop screen: `oracle desktop`');
+  return 0;
+}
+
+async function waitForGate(home: string, ms: number): Promise<ReturnType<typeof localGate>> {
+  for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 200))) {
+    const gate = localGate(home);
+    if (gate !== undefined) return gate;
+  }
+  return localGate(home);
+}

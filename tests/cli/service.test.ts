@@ -1,0 +1,142 @@
+import { spawnSync } from 'node:child_process';
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { request } from 'node:https';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { systemdUnit, unitWord } from '../../server/core/service/systemd-unit.js';
+import { localGate } from '../../server/adapters/local-client.js';
+import { startUserManager, systemdUnavailable, type UserManager } from '../fixtures/systemd-user.js';
+import { tempTree, type TempTree } from '../fixtures/temp-tree.js';
+import { runOracle } from './run-oracle.js';
+
+const until = async <T>(probe: () => T | undefined, ms: number): Promise<T | undefined> => {
+  for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 100))) {
+    const value = probe();
+    if (value !== undefined) return value;
+  }
+  return probe();
+};
+
+const freePort = (): Promise<number> =>
+  new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => {
+        resolve(typeof address === 'object' && address !== null ? address.port : 0);
+      });
+    });
+  });
+
+describe('the systemd unit `oracle service install` writes', () => {
+  it('quotes every word as systemd reads it, and refuses what a unit cannot hold', () => {
+    expect(unitWord('/home/a b/%h/$HOME/"q"\\')).toBe('"/home/a b/%%h/$$HOME/\\"q\\"\\\\"');
+    expect(() => unitWord('a\nExecStartPre=/bin/evil')).toThrow(/control character/u);
+  });
+
+  it.skipIf(process.platform !== 'linux' || spawnSync('systemd-analyze', ['--version']).status !== 0)('passes `systemd-analyze verify`', () => {
+    const tree = tempTree('oracle-unit-verify-');
+    try {
+      const runtime = tree.dir('run');
+      chmodSync(runtime, 0o700);
+      const unit = join(tree.dir('units'), 'oracle.service');
+      writeFileSync(unit, systemdUnit({ node: process.execPath, entry: '/opt/oracle/dist/server/cli/oracle.js', home: '/home/a b/.oracle', path: '/usr/bin:/bin', port: 8443, lan: true }));
+      const verified = spawnSync('systemd-analyze', ['verify', '--user', unit], { env: { ...process.env, XDG_RUNTIME_DIR: runtime }, encoding: 'utf8' });
+      expect(verified.status, verified.stderr).toBe(0);
+      expect(verified.stderr).toBe('');
+    } finally {
+      tree.dispose();
+    }
+  });
+});
+
+/**
+ * `oracle service install | status | uninstall` against a real systemd user manager: the gate
+ * starts, answers, comes back after it is killed, comes back after the manager itself restarts (a
+ * new login or a reboot), hands out a desktop login, and is gone after uninstall.
+ */
+const unavailable = systemdUnavailable();
+describe.skipIf(unavailable !== undefined)(`oracle service with a real systemd user manager${unavailable === undefined ? '' : ` (skipped: ${unavailable})`}`, () => {
+  let tree: TempTree;
+  let manager: UserManager;
+  let env: NodeJS.ProcessEnv;
+  let home = '';
+  let port = 0;
+
+  beforeAll(async () => {
+    tree = tempTree('oracle-service-');
+    const runtime = tree.dir('xdg-run');
+    chmodSync(runtime, 0o700);
+    // A home whose path needs quoting in a unit: a space and a specifier character.
+    home = join(tree.root, 'my home %n');
+    mkdirSync(home);
+    port = await freePort();
+    env = { ...process.env, HOME: tree.dir('user'), XDG_RUNTIME_DIR: runtime, XDG_CONFIG_HOME: tree.dir('config') };
+    manager = await startUserManager(env);
+  }, 30_000);
+  afterAll(async () => {
+    await manager.stop();
+    tree.dispose();
+  });
+
+  const pidOf = () => localGate(home)?.pid;
+
+  it('installs, starts and enables the gate; it comes back after a crash and after the manager restarts', async () => {
+    const installed = await runOracle(['service', 'install', '--home', home, '--port', String(port)], '', env);
+    expect(installed.code, installed.stdout + installed.stderr).toBe(0);
+    expect(installed.stdout).toContain(`ORACLE runs as your systemd user service at https://127.0.0.1:${String(port)}`);
+    expect(manager.systemctl('is-enabled', 'oracle.service').out).toBe('enabled');
+    // systemd itself read the quoted home back as one argument.
+    expect(manager.systemctl('show', '--property=ExecStart', 'oracle.service').out).toContain(`--home ${home} `);
+
+    const first = pidOf();
+    expect(first).toBeDefined();
+    process.kill(first ?? 0, 'SIGKILL');
+    const second = await until(() => {
+      const pid = pidOf();
+      return pid !== undefined && pid !== first ? pid : undefined;
+    }, 20_000);
+    expect(second, 'systemd restarts the gate after it was killed').toBeDefined();
+    expect(Number(manager.systemctl('show', '--property=NRestarts', '--value', 'oracle.service').out)).toBeGreaterThanOrEqual(1);
+
+    // A reboot, as far as the user's services go: the manager stops (and the gate with it) and a
+    // new one starts the enabled gate by itself.
+    await manager.stop();
+    expect(await until(() => (pidOf() === undefined ? true : undefined), 10_000)).toBe(true);
+    manager = await startUserManager(env);
+    expect(await until(pidOf, 20_000), 'the enabled gate starts with the manager').toBeDefined();
+
+    const status = await runOracle(['service', 'status', '--home', home], '', env);
+    expect(status.code, status.stdout).toBe(0);
+    expect(status.stdout).toMatch(/service: active, enabled/u);
+    expect(status.stdout).toContain(`gate: running at https://127.0.0.1:${String(port)}`);
+  }, 90_000);
+
+  it('hands out a one-time desktop login for the service’s gate', async () => {
+    const printed = await runOracle(['desktop', '--home', home], '', env);
+    expect(printed.code, printed.stdout).toBe(0);
+    const url = /https:\/\/\S+login\?code=\S+/u.exec(printed.stdout)?.[0] ?? '';
+    const ca = readFileSync(join(home, 'certs', 'ca.crt'), 'utf8');
+    const get = () =>
+      new Promise<number>((resolve, reject) => {
+        request(url, { ca }, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        })
+          .on('error', reject)
+          .end();
+      });
+    expect(await get()).toBe(200);
+    // The code works once.
+    expect(await get()).not.toBe(200);
+  }, 30_000);
+
+  it('uninstalls: the gate stops, the unit is gone, status says so', async () => {
+    const removed = await runOracle(['service', 'uninstall', '--home', home], '', env);
+    expect(removed.code, removed.stdout).toBe(0);
+    expect(await until(() => (pidOf() === undefined ? true : undefined), 15_000)).toBe(true);
+    const status = await runOracle(['service', 'status', '--home', home], '', env);
+    expect(status.code).toBe(3);
+    expect(status.stdout).toContain('not installed');
+  }, 30_000);
+});
