@@ -21,6 +21,7 @@ import { openRuntime, type Runtime } from './runtime.js';
 import { loadAssets, pwaDirectory } from './adapters/pwa-assets.js';
 import { recentAuditRecords, verifyAuditHome } from './adapters/audit/read-log.js';
 import { undoTarget } from './toolhost/undo-store.js';
+import { agentView } from './core/policy/agent-view.js';
 
 export interface ServeOptions {
   readonly home?: string | undefined;
@@ -204,6 +205,7 @@ async function serveRuntime(runtime: Runtime, hub: EventHub, options: ServeOptio
         runtime.taint(session, read);
       },
       claudeCodeHook,
+      allowed: (agent) => agentView(runtime.gate.context.gate.policy, agent),
       registerClient: (client, session) => {
         registerClient(client, session)();
       },

@@ -13,10 +13,11 @@ import { openToolhost, type Toolhost } from './toolhost/open.js';
 import { applyUndo } from './toolhost/undo.js';
 import { keepForAgentWrite } from './toolhost/executors/fs.js';
 import { confirmChanges, keepChanges } from './toolhost/agent-changes.js';
-import { currentText } from './toolhost/preview.js';
+import { currentText, rawText } from './toolhost/preview.js';
 import type { ExecutionResult } from './toolhost/types.js';
 import { hostFacts } from './adapters/host.js';
 import { HaltFile } from './adapters/halt-file.js';
+import { editAsWrite } from './core/tools/edit-as-write.js';
 import { AgentProcesses, type HaltReach } from './adapters/agent-processes.js';
 import { RuntimeLock } from './adapters/runtime-lock.js';
 import { mayResume, type HaltRecord } from './core/halt.js';
@@ -53,6 +54,8 @@ export interface Runtime {
    */
   status(): { readonly mode: ShownMode; readonly audit: Unavailable | undefined };
   run(action: unknown): Promise<RunResult>;
+  /** The decision run() would act on (an edit as the write it makes), without running or auditing anything. */
+  judge(action: unknown, agent?: string): Evaluation;
   undo(id: string): Promise<ExecutionResult>;
   /** HALT (SPEC §8): kill every process tree, deny everything, persist, audit. */
   halt(reason: string, by: string): Promise<HaltRecord>;
@@ -204,8 +207,13 @@ export async function openRuntime(options: GateOptions & { readonly actor: strin
     return { push: await pushTarget(repo, String(first.args['remote']), String(first.args['branch']), toolhost.env) };
   };
 
-  /** The session's sticky taint feeds every decision; what the action says it read joins it. */
-  const judge = (action: unknown, agent?: string, facts?: ActionFacts): Evaluation => {
+  /**
+   * The session's sticky taint feeds every decision; what the action says it read joins it. An
+   * edit (fs.replace) is judged as the exact write it makes (core/tools/edit-as-write.ts).
+   */
+  const judge = (action: unknown, agent?: string, facts?: ActionFacts): Evaluation =>
+    editAsWrite(action, { judge: (a) => judgeOne(a, agent, facts), read: (path) => rawText(path, EDIT_MAX_BYTES) }) ?? judgeOne(action, agent, facts);
+  const judgeOne = (action: unknown, agent?: string, facts?: ActionFacts): Evaluation => {
     const request = actionRequestSchema.safeParse(action);
     const session = request.success ? request.data.session : undefined;
     if (request.success && Array.isArray(request.data.provenance)) desk.taint(session, request.data.provenance);
@@ -329,6 +337,7 @@ export async function openRuntime(options: GateOptions & { readonly actor: strin
     desk,
     events,
     agents,
+    judge: (action, agent) => judge(action, agent),
     run: async (action) => runHeadless(action, lifecycle(undefined, undefined, await lookUp(action))),
     submit: async (action, waitMs, agent) =>
       runHeadless(

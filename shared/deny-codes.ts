@@ -38,6 +38,8 @@ export const DENY_CODES = [
   'URL_INVALID',
   'TERM_MULTILINE',
   'TIER_T4',
+  /** An fs.replace whose edits do not apply to the file as it is (no match, ambiguous, not text). */
+  'EDIT_NOT_APPLIED',
   'EVALUATION_ERROR',
 ] as const;
 
@@ -79,6 +81,7 @@ export const DENY_CODE_HELP: Readonly<Record<DenyCode, string>> = {
   URL_INVALID: 'the URL is malformed or not http(s)',
   TERM_MULTILINE: 'term.write takes exactly one line',
   TIER_T4: 'the action is T4 and is never executed',
+  EDIT_NOT_APPLIED: 'the edit does not apply to the file as it is',
   EVALUATION_ERROR: 'the evaluation failed, so the gate denied',
 };
 

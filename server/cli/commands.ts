@@ -5,7 +5,8 @@ import { modeBanner, reportPolicy } from './policy-check.js';
 import { runServe } from './serve.js';
 import { openRuntime, type Runtime } from '../runtime.js';
 import { runLines } from './run.js';
-import { runUndo } from './undo.js';
+import { runUndo, runUndoViaGate } from './undo.js';
+import { localGate } from '../adapters/local-client.js';
 import { runSecrets } from './secrets.js';
 import { runAudit } from './audit.js';
 import { resolveHome } from '../gate.js';
@@ -101,6 +102,9 @@ export async function main(argv: readonly string[]): Promise<number> {
     }
     case 'undo': {
       if (sub === undefined || rest.length > 0) break;
+      const home = resolveHome(values.home, process.env);
+      const gate = localGate(home);
+      if (gate !== undefined) return runUndoViaGate(home, gate, sub, process.stdout);
       const runtime = await openRuntime({ home: values.home, policy: values.policy, actor: 'cli' });
       try {
         return await runUndo(runtime, sub, process.stdout);

@@ -7,6 +7,7 @@ import { GateUnavailable, remoteGate, type McpGate } from '../mcp/gate.js';
 import { createMcpServer, type McpOptions } from '../mcp/server.js';
 import { openRuntime, type Runtime } from '../runtime.js';
 import { modeBanner } from './policy-check.js';
+import { agentView } from '../core/policy/agent-view.js';
 
 /** How long calls still running may take to finish once the client went away. */
 const SETTLE_MS = 5000;
@@ -47,6 +48,7 @@ export async function runMcp(options: McpOptions): Promise<number> {
     canAsk: false,
     submit: (action, _waitMs, agent) => runtime.submit(action, 0, agent),
     continueAction: (approvalId, _waitMs, agent) => runtime.continueAction(approvalId, 0, agent),
+    allowed: (agent) => Promise.resolve(agentView(runtime.gate.context.gate.policy, agent)),
   };
   return await serveStdio(own, options, () => runtime.close());
 }

@@ -8,7 +8,7 @@ import { fail } from './errors.js';
 import { limitBodies } from './body-limits.js';
 import { ATTEST_NONCE, attestInput } from '../../shared/attest.js';
 import { RateLimiter } from '../core/pairing/rate-limit.js';
-import { actionsRoutes, hookRoutes, type ActionsService } from './routes/actions.js';
+import { actionsRoutes, allowedRoutes, hookRoutes, type ActionsService } from './routes/actions.js';
 import { controlRoutes, type DeviceRegistry, type GateControl } from './routes/control.js';
 import { eventRoutes, type EventSource } from './routes/events.js';
 import { pairingDesktopRoutes, pairingRoutes } from './routes/pairing.js';
@@ -129,6 +129,7 @@ export function createApp(deps: AppDeps): Hono<Vars> {
   });
   app.route('/api/v1/actions', actionsRoutes(deps.actions));
   app.route('/api/v1', hookRoutes(deps.actions, deps.clientPort));
+  app.route('/api/v1', allowedRoutes(deps.actions));
   app.route('/api/v1/events', eventRoutes(deps.events));
   app.route('/api/v1/pair', pairingDesktopRoutes(deps.pairing));
   app.route('/api/v1', controlRoutes(deps.control, deps.devices, { now: deps.now, sign: deps.tlsSign }));

@@ -1,4 +1,5 @@
 import type { RunResult } from '../core/lifecycle/headless.js';
+import type { AgentView } from '../core/policy/agent-view.js';
 
 /**
  * What the MCP server asks of a gate (SPEC §11, §12): the runtime of this process, or, when one
@@ -9,6 +10,8 @@ import type { RunResult } from '../core/lifecycle/headless.js';
 export interface McpGate {
   submit(action: Record<string, unknown>, waitMs: number, agent: string): Promise<RunResult>;
   continueAction(approvalId: string, waitMs: number, agent: string): Promise<RunResult | undefined>;
+  /** What the agent may use (scopes, programs, egress hosts, its ceiling). */
+  allowed(agent: string): Promise<AgentView>;
   /** Whether a person can be asked at all: false for a gate of this process alone, which has no screen or phone. */
   readonly canAsk: boolean;
 }
@@ -26,18 +29,26 @@ const ANSWER_MS = 30_000;
 
 export function remoteGate(request: GateRequest): McpGate {
   const seconds = (ms: number): number => Math.min(MAX_WAIT_S, Math.max(0, Math.ceil(ms / 1000)));
-  const outcome = (answer: { status: number; body: Record<string, unknown> }): RunResult => {
-    if (answer.status === 200 || answer.status === 202) return answer.body as unknown as RunResult;
+  const refusal = (answer: { status: number; body: Record<string, unknown> }): GateUnavailable => {
     const error = answer.body['error'];
     const text = (v: unknown, otherwise: string): string => (typeof v === 'string' ? v : otherwise);
     const said = typeof error === 'object' && error !== null ? `${text((error as { code?: unknown }).code, 'ERROR')}: ${text((error as { message?: unknown }).message, 'no reason given')}` : text(error, 'no reason given');
-    throw new GateUnavailable(`the gate refused the request (HTTP ${String(answer.status)}): ${said}`);
+    return new GateUnavailable(`the gate refused the request (HTTP ${String(answer.status)}): ${said}`);
+  };
+  const outcome = (answer: { status: number; body: Record<string, unknown> }): RunResult => {
+    if (answer.status === 200 || answer.status === 202) return answer.body as unknown as RunResult;
+    throw refusal(answer);
   };
   return {
     canAsk: true,
     submit: async (action, waitMs) => {
       const wait = seconds(waitMs);
       return outcome(await request({ method: 'POST', path: `/api/v1/actions?wait=${String(wait)}`, body: action, timeoutMs: wait * 1000 + ANSWER_MS }));
+    },
+    allowed: async () => {
+      const answer = await request({ method: 'GET', path: '/api/v1/allowed', timeoutMs: ANSWER_MS });
+      if (answer.status !== 200) throw refusal(answer);
+      return answer.body as unknown as AgentView;
     },
     continueAction: async (approvalId, waitMs) => {
       const wait = seconds(waitMs);

@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { MCP_TOOLS, actionArgs, inputSchemaOf } from './tools.js';
+import { GATED, MCP_TOOLS, PATH, actionArgs, inputSchemaOf } from './tools.js';
+import { EDIT_TOOL, MAX_EDITS } from '../core/tools/edit-as-write.js';
 import { toolResult } from './result.js';
 import { GateUnavailable, type McpGate } from './gate.js';
 
@@ -25,6 +26,7 @@ export const INSTRUCTIONS = [
   'Denied: the result is an error that names the rule and the reason; asking again the same way will be denied again.',
   'Needs a person (T2, T3 on the desktop only): the call waits for them to approve it on their desktop or phone; if nobody answered in time the result gives an approval id: call oracle_await with it to wait again, and do not retry the call itself.',
   "After the session reads content from outside the person's projects (a fetched page, a dependency), it is tainted: later changes need a person, one tier higher.",
+  'oracle_allowed lists the folders, programs and hosts the policy gives this agent: call it first to know where to work.',
 ].join(' ');
 const MAX_AWAIT_SECONDS = 600;
 
@@ -47,6 +49,29 @@ export function createMcpServer(gate: McpGate, options: Pick<McpOptions, 'agent'
       track(guarded(async () => toolResult(await gate.submit({ tool: def.tool, args: actionArgs(def, input), session }, options.waitMs, options.agent), gate.canAsk))),
     );
   }
+  // An edit is judged (and shown to the person) as the exact file it leaves: core/tools/edit-as-write.ts.
+  server.registerTool(
+    'fs_edit',
+    {
+      description: `Edit a text file by exact string replacement: each \`old_string\` must occur exactly once (or set \`replace_all\`), edits apply in order, and the gate judges the whole new file like fs_write (undoable; a person sees it as a diff when one is asked). If the file changes before the edit lands, nothing is written.${GATED}`,
+      inputSchema: z.strictObject({
+        path: z.string().describe(PATH),
+        edits: z
+          .array(
+            z.strictObject({
+              old_string: z.string().describe('the exact text to replace, as it is in the file (an empty one only creates an absent or empty file)'),
+              new_string: z.string().describe('the text to put in its place'),
+              replace_all: z.boolean().optional().describe('replace every occurrence (default: exactly one must exist)'),
+            }),
+          )
+          .min(1)
+          .max(MAX_EDITS)
+          .describe('the replacements, applied in order'),
+      }),
+      annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
+    },
+    ({ path, edits }) => track(guarded(async () => toolResult(await gate.submit({ tool: EDIT_TOOL, args: { path, edits }, session }, options.waitMs, options.agent), gate.canAsk))),
+  );
   server.registerTool(
     'oracle_await',
     {
@@ -62,6 +87,22 @@ export function createMcpServer(gate: McpGate, options: Pick<McpOptions, 'agent'
         guarded(async () => {
           const result = await gate.continueAction(approval_id, (wait ?? 30) * 1000, options.agent);
           return result === undefined ? failure(`unknown approval \`${approval_id}\` for agent \`${options.agent}\``) : toolResult(result, gate.canAsk);
+        }),
+      ),
+  );
+  server.registerTool(
+    'oracle_allowed',
+    {
+      description:
+        'What this agent may use, from the policy the person wrote: the folders (scopes) with their mode (ro: read only, rw: read and write), the names always refused (deny_always), the programs with their allow/confirm/deny rules, the hosts egress may reach, and the capabilities of this agent. Every call is still judged; this tells where to look, not what will be allowed.',
+      inputSchema: z.strictObject({}),
+      annotations: { readOnlyHint: true, destructiveHint: false, openWorldHint: false },
+    },
+    () =>
+      track(
+        guarded(async () => {
+          const view = await gate.allowed(options.agent);
+          return { content: [{ type: 'text', text: JSON.stringify(view, null, 2) }], structuredContent: { ...view } };
         }),
       ),
   );

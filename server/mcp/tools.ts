@@ -18,11 +18,11 @@ export interface McpToolDef {
 /** Lines of a page when a model does not say (as Claude Code's own Read). */
 export const MCP_READ_LINES = 2000;
 
-const PATH = 'an absolute path (a relative one resolves against the gate’s working directory)';
+export const PATH = 'an absolute path (a relative one resolves against the gate’s working directory)';
 const REPO = 'the repository’s working tree, an absolute path';
 const READ = { readOnlyHint: true, destructiveHint: false, openWorldHint: false } as const;
 const WRITE = { readOnlyHint: false, destructiveHint: false, openWorldHint: false } as const;
-const GATED = ' Gated by ORACLE: a denial says which rule refused it and why.';
+export const GATED = ' Gated by ORACLE: a denial says which rule refused it and why.';
 
 export const MCP_TOOLS: readonly McpToolDef[] = [
   {
@@ -34,10 +34,37 @@ export const MCP_TOOLS: readonly McpToolDef[] = [
   },
   { name: 'fs_list', tool: 'fs.list', description: `List a directory (JSON entries).${GATED}`, fields: { path: PATH }, hints: READ },
   {
+    name: 'fs_search',
+    tool: 'fs.search',
+    description: `Find the lines holding a literal text in the text files under a folder (or in one file), as \`path:line: text\`. Skips what the policy hides, \`.git\`, and dependency folders (node_modules, vendor, …) unless the search starts inside one.${GATED}`,
+    fields: {
+      path: 'the folder (or file) to search, an absolute path',
+      text: 'the literal text to find (not a pattern)',
+      glob: 'only files whose name matches, e.g. `*.ts`; with a `/`, matched against the path under the folder, e.g. `src/**/*.ts`',
+      ignore_case: 'match regardless of case',
+      limit: 'the most matching lines to return (default 100)',
+    },
+    hints: READ,
+  },
+  {
     name: 'fs_write',
     tool: 'fs.write',
     description: `Create or replace a file with the given text; undoable.${GATED}`,
     fields: { path: PATH, content: 'the whole new text of the file' },
+    hints: WRITE,
+  },
+  {
+    name: 'fs_mkdir',
+    tool: 'fs.mkdir',
+    description: `Create a folder and any missing folders above it (as \`mkdir -p\`); undo removes what it made while it is still empty.${GATED}`,
+    fields: { path: PATH },
+    hints: WRITE,
+  },
+  {
+    name: 'fs_move',
+    tool: 'fs.move',
+    description: `Move or rename a file or folder to a path where nothing is yet (never over an existing one), into a folder that exists; undoable.${GATED}`,
+    fields: { from: 'what to move, an absolute path', to: 'where it goes, an absolute path that does not exist yet' },
     hints: WRITE,
   },
   {

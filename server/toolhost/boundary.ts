@@ -3,6 +3,8 @@ import type { ToolName } from '../core/tools/registry.js';
 import type { ToolhostEnv } from './env.js';
 import { execRun, execRunWithSecrets } from './executors/exec.js';
 import { fsDelete, fsList, fsRead, fsWrite } from './executors/fs.js';
+import { fsMkdir, fsMove } from './executors/fs-tree.js';
+import { fsSearch } from './executors/fs-search.js';
 import { gitCommit, gitDiff, gitLog, gitPush, gitStatus } from './executors/git.js';
 import { netFetch } from './executors/net.js';
 import { failed, type Executed, type ExecutionResult, type PreparedAction } from './types.js';
@@ -31,14 +33,16 @@ const AGENT_RUNTIME = unavailable('this change is made by the calling agent’s 
 const EXECUTORS: { readonly [K in ToolName]: Executor } = {
   'fs.read': plain(fsRead),
   'fs.list': plain(fsList),
+  'fs.search': plain(fsSearch),
   'fs.write': plain(fsWrite),
   'fs.delete': plain(fsDelete),
   // What an agent's own runtime does (Claude Code's Bash): judged, and kept for undo by the gate
-  // (agent-changes.ts) before that runtime acts. ORACLE's own agents write through fs.write/fs.delete.
-  'fs.mkdir': AGENT_RUNTIME,
+  // (agent-changes.ts) before that runtime acts. ORACLE's own agents write through fs.write,
+  // fs.delete, fs.mkdir and fs.move.
+  'fs.mkdir': plain(fsMkdir),
   'fs.touch': AGENT_RUNTIME,
   'fs.copy': AGENT_RUNTIME,
-  'fs.move': AGENT_RUNTIME,
+  'fs.move': plain(fsMove),
   'fs.link': AGENT_RUNTIME,
   'fs.edit': AGENT_RUNTIME,
   'exec.run': execRun,

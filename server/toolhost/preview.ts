@@ -1,4 +1,5 @@
-import { FileOpError, probe, readNoFollow } from '../adapters/agent/files.js';
+import { FileOpError, probe, readNoFollow, sha256Bytes } from '../adapters/agent/files.js';
+import type { RawText } from '../core/tools/edit-as-write.js';
 
 /**
  * What a write would replace, for the person's approval card (SPEC §10: "the exact … diff"): the
@@ -24,5 +25,27 @@ export function currentText(path: string, max = PREVIEW_MAX_BYTES): CurrentText 
     return { kind: 'text', text: new TextDecoder('utf-8', { fatal: true }).decode(bytes) };
   } catch {
     return { kind: 'unavailable', reason: 'the current file is not UTF-8 text' };
+  }
+}
+
+/**
+ * A file as an edit (fs.replace) reads it: the exact text, a byte-order mark kept (so writing the
+ * edited text back changes nothing else), and the digest of its bytes for the write's
+ * `expect_before`. Read the way the executor writes (no final link followed, bounded).
+ */
+export function rawText(path: string, max: number): RawText {
+  const what = probe(path);
+  if (what === 'missing') return { kind: 'absent' };
+  if (what !== 'file') return { kind: 'unavailable', reason: `the path is a ${what === 'dir' ? 'directory' : what === 'link' ? 'link' : 'special file'}` };
+  let bytes: Buffer;
+  try {
+    bytes = readNoFollow(path, max);
+  } catch (e) {
+    return { kind: 'unavailable', reason: e instanceof FileOpError && e.code === 'FS_TOO_LARGE' ? `the file is over ${String(max / (1024 * 1024))} MiB; write it whole instead` : 'the file cannot be read' };
+  }
+  try {
+    return { kind: 'text', text: new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes), digest: sha256Bytes(bytes) };
+  } catch {
+    return { kind: 'unavailable', reason: 'the file is not UTF-8 text' };
   }
 }

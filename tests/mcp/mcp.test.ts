@@ -75,7 +75,25 @@ describe('oracle mcp', () => {
     const { tools } = await client.listTools();
     const names = tools.map((t) => t.name).sort();
     expect(names).toEqual(
-      ['exec_run', 'fs_delete', 'fs_list', 'fs_read', 'fs_write', 'git_commit', 'git_diff', 'git_log', 'git_push', 'git_status', 'net_fetch', 'oracle_await'].sort(),
+      [
+        'exec_run',
+        'fs_delete',
+        'fs_edit',
+        'fs_list',
+        'fs_mkdir',
+        'fs_move',
+        'fs_read',
+        'fs_search',
+        'fs_write',
+        'git_commit',
+        'git_diff',
+        'git_log',
+        'git_push',
+        'git_status',
+        'net_fetch',
+        'oracle_allowed',
+        'oracle_await',
+      ].sort(),
     );
     // The hook lets exactly these through as `mcp__oracle__*`, because this server gates them itself.
     expect(names).toEqual([...OWN_MCP_TOOLS].sort());

@@ -46,6 +46,22 @@ describe('fs and git through the toolhost', () => {
     expect(readFileSync(`${tree.root}/outside/secret.txt`, 'utf8')).toBe('outside secret');
   });
 
+  it('an edit (fs.replace) lands only on the file it was computed from: changed in between, nothing is written', async () => {
+    writeFileSync(`${app}/edit.txt`, 'alpha\n');
+    const judged = runtime.judge({ tool: 'fs.replace', args: { path: `${app}/edit.txt`, edits: [{ old_string: 'alpha', new_string: 'beta' }] } });
+    expect(judged.tool).toBe('fs.write');
+    expect(judged.args).toMatchObject({ content: 'beta\n', expect_before: expect.stringMatching(/^sha256:/u) as unknown });
+    // Someone else writes the file between the decision (or the person's approval) and the write.
+    writeFileSync(`${app}/edit.txt`, 'alpha, changed\n');
+    const executed = await runtime.toolhost.boundary.execute({ actionId: 'e', tool: 'fs.write', args: judged.args ?? {}, paths: judged.paths, decision: judged.decision });
+    expect(executed.result.error?.code).toBe('FS_CHANGED');
+    expect(readFileSync(`${app}/edit.txt`, 'utf8')).toBe('alpha, changed\n');
+    // The same edit computed now applies to what is there.
+    const again = await runtime.run({ tool: 'fs.replace', args: { path: `${app}/edit.txt`, edits: [{ old_string: 'alpha', new_string: 'beta' }] } });
+    expect(again.executed, JSON.stringify(again)).toBe(true);
+    expect(readFileSync(`${app}/edit.txt`, 'utf8')).toBe('beta, changed\n');
+  });
+
   it('writes by exact commit and undoes once; a changed file refuses undo', async () => {
     const first = await runtime.run({ tool: 'fs.write', args: { path: `${app}/a.txt`, content: 'two\n' } });
     expect(first).toMatchObject({ executed: true, tier: 'T1' });

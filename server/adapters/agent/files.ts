@@ -206,6 +206,11 @@ export function copyTreeBounded(from: string, to: string, limits: { readonly ent
   return true;
 }
 
+/** A folder and the missing folders above it, with the default permissions (as `mkdir -p`). */
+export function makeDirs(path: string): void {
+  mkdirSync(path, { recursive: true });
+}
+
 /** Removes whatever is at `path` (a file, a link, a whole tree); nothing there is fine. */
 export function removeAny(path: string): void {
   rmSync(path, { recursive: true, force: true });

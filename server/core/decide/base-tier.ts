@@ -47,6 +47,7 @@ export function baseTier(input: TierInput): TierResult {
   switch (tool) {
     case 'fs.read':
     case 'fs.list':
+    case 'fs.search':
       // Reading inside a scope is the everyday case; it must not prompt (SPEC §1.6).
       return plain(tiered('T0', rule, `${tool} reads${where}`));
     case 'git.status':

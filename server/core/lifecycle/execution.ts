@@ -32,6 +32,11 @@ export const EXEC_ERROR_CODES = [
   'FS_TOO_LARGE',
   'FS_NOT_TEXT',
   'FS_IO',
+  /** The destination of a move or the folder of a new directory is in the way (or missing). */
+  'FS_EXISTS',
+  'FS_NO_PARENT',
+  /** An edit's file changed since the edit was computed (and shown to the person). */
+  'FS_CHANGED',
   'UNDO_UNAVAILABLE',
   'GIT_FAILED',
   'EGRESS_REFUSED',

@@ -11,7 +11,8 @@ const FETCHED_REF = /^(?:--all|--remotes(?:=.*)?|--branches=.*\/.*|FETCH_HEAD|[^
 /** git commands that print commits, messages and content. */
 const GIT_SHOWS = new Set(['log', 'show', 'diff', 'blame', 'shortlog', 'whatchanged', 'cat-file', 'grep']);
 
-const foreignPath = (path: string): boolean => path.split('/').some((segment) => FOREIGN.has(segment));
+/** Whether a path lies in a folder of someone else's files (a dependency, a vendored tree). */
+export const foreignPath = (path: string): boolean => path.split('/').some((segment) => FOREIGN.has(segment));
 
 /**
  * What an action brought into the agent's context: a fetched page or a fetcher's output is
@@ -22,7 +23,8 @@ const foreignPath = (path: string): boolean => path.split('/').some((segment) =>
  */
 export function provenanceOfResult(tool: string, args: Readonly<Record<string, unknown>>): ProvenanceEntry[] {
   if (tool === 'net.fetch' && typeof args['url'] === 'string') return [{ kind: 'external', source: args['url'] }];
-  if ((tool === 'fs.read' || tool === 'fs.list') && typeof args['path'] === 'string') {
+  // fs.search never descends into such folders on its own, so only a search rooted in one reads them.
+  if ((tool === 'fs.read' || tool === 'fs.list' || tool === 'fs.search') && typeof args['path'] === 'string') {
     const path = args['path'];
     if (foreignPath(path)) return [{ kind: 'local_foreign', source: path }];
   }

@@ -45,6 +45,7 @@ const name = z.string().min(1).max(255);
 export const TOOL_NAMES = [
   'fs.read',
   'fs.list',
+  'fs.search',
   'fs.write',
   'fs.delete',
   'fs.mkdir',
@@ -82,11 +83,26 @@ const CONTRACTS: { readonly [K in ToolName]: Omit<ToolContract, 'name'> } = {
     paths: [read('path')],
   },
   'fs.list': { capabilities: ['fs.read'], reversible: true, floor: 'T0', args: z.strictObject({ path: z.string() }), paths: [read('path')] },
+  'fs.search': {
+    capabilities: ['fs.read'],
+    reversible: true,
+    floor: 'T0',
+    args: z.strictObject({
+      path: z.string(),
+      text: z.string().min(1).max(1024),
+      glob: z.string().min(1).max(256).optional(),
+      ignore_case: z.boolean().optional(),
+      limit: z.int().min(1).max(1000).optional(),
+    }),
+    paths: [read('path')],
+  },
   'fs.write': {
     capabilities: ['fs.write'],
     reversible: true,
     floor: 'T1',
-    args: z.strictObject({ path: z.string(), content: text }),
+    // `expect_before`: what the file must hold when the write lands (`absent`, or its digest), as
+    // when the gate turned an edit into this write (fs.replace): otherwise FS_CHANGED, nothing written.
+    args: z.strictObject({ path: z.string(), content: text, expect_before: z.string().regex(/^(?:absent|sha256:[0-9a-f]{64})$/u).optional() }),
     paths: [write('path')],
   },
   'fs.delete': { capabilities: ['fs.delete'], reversible: true, floor: 'T1', args: z.strictObject({ path: z.string() }), paths: [{ key: 'path', access: 'delete' }] },

@@ -4,6 +4,7 @@ import type { Caller } from '../caller.js';
 import { PROVENANCE_KINDS, type ProvenanceKind } from '../../../shared/provenance.js';
 import { fail } from '../errors.js';
 import { CLIENT_PID_HEADER } from '../../../shared/client-process.js';
+import type { AgentView } from '../../core/policy/agent-view.js';
 
 /** What the actions routes need from the gate (the runtime implements it). */
 export interface ActionsService {
@@ -11,6 +12,8 @@ export interface ActionsService {
   continueAction(approvalId: string, waitMs: number, agent: string): Promise<ActionOutcome | undefined>;
   /** Claude Code's hook payload (http hook, or forwarded by the command hook): the JSON it reads back. */
   claudeCodeHook(payload: unknown, agent: string, client: ClientProcess): Promise<Readonly<Record<string, unknown>>>;
+  /** What this agent may use: scopes, programs, egress hosts, its ceiling (the policy's text). */
+  allowed(agent: string): AgentView;
   /** An ORACLE client (`oracle mcp`) says which process it is, so HALT reaches the agent above it. */
   registerClient(client: ClientProcess, session: string): void;
   /** A session read foreign or external content (SPEC §4 taint). */
@@ -140,6 +143,17 @@ export function hookRoutes(service: ActionsService, peerPort: (c: Context) => nu
     });
     service.taint(c.req.param('id').slice(0, 256), entries);
     return c.json({ ok: true });
+  });
+  return app;
+}
+
+/** `GET /api/v1/allowed`: an agent asks what it may use (its own view only). */
+export function allowedRoutes(service: ActionsService): Hono<{ Variables: { caller: Caller } }> {
+  const app = new Hono<{ Variables: { caller: Caller } }>();
+  app.get('/allowed', (c) => {
+    const caller = c.get('caller');
+    if (caller.kind !== 'agent') return fail(c, 'FORBIDDEN', 'an agent asks what it may use; people see the policy on the desktop');
+    return c.json(service.allowed(caller.name));
   });
   return app;
 }

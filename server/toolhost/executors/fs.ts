@@ -63,7 +63,8 @@ export function fsWrite(action: PreparedAction, env: ToolhostEnv): ExecutionResu
   return guarded(() => {
     const path = str(action.args['path']);
     const content = Buffer.from(str(action.args['content']), 'utf8');
-    const kept = keepForUndo(env, { path, content, actionId: action.actionId });
+    const expect = action.args['expect_before'];
+    const kept = keepForUndo(env, { path, content, actionId: action.actionId, ...(typeof expect === 'string' ? { expect } : {}) });
     if (!kept.ok) return kept.result;
     commitFile(path, content, kept.mode);
     return { ok: true, digest: kept.digest, undo_id: kept.id };
@@ -84,7 +85,7 @@ interface UndoKeep {
  * What a write to `path` replaces, kept with the digest of what the write leaves, so an undo
  * restores it only while the file still holds exactly that. Used by fs.write before it commits.
  */
-export function keepForUndo(env: ToolhostEnv, write: { path: string; content: Uint8Array; actionId: string }): { ok: true; id: string; mode: number; digest: string } | { ok: false; result: ExecutionResult } {
+export function keepForUndo(env: ToolhostEnv, write: { path: string; content: Uint8Array; actionId: string; expect?: string }): { ok: true; id: string; mode: number; digest: string } | { ok: false; result: ExecutionResult } {
   const kept = undoKeep(env, write);
   if (kept.ok) env.undo.save(kept.record, kept.previous);
   return kept;
@@ -101,7 +102,7 @@ export async function keepForAgentWrite(env: ToolhostEnv, write: { path: string;
   return kept;
 }
 
-function undoKeep(env: ToolhostEnv, write: { path: string; content: Uint8Array; actionId: string }): UndoKeep | { ok: false; result: ExecutionResult } {
+function undoKeep(env: ToolhostEnv, write: { path: string; content: Uint8Array; actionId: string; expect?: string }): UndoKeep | { ok: false; result: ExecutionResult } {
   const { path } = write;
   const before = probe(path);
   if (before !== 'missing' && before !== 'file') return { ok: false, result: failed('FS_NOT_A_FILE', `\`${path}\` is a ${before}; only regular files are written`) };
@@ -115,6 +116,10 @@ function undoKeep(env: ToolhostEnv, write: { path: string; content: Uint8Array; 
       throw e;
     }
     mode = modeNoFollow(path);
+  }
+  // An edit's write lands only on the file it was computed from (and shown to the person as a diff).
+  if (write.expect !== undefined && write.expect !== (previous === undefined ? 'absent' : sha256Bytes(previous))) {
+    return { ok: false, result: failed('FS_CHANGED', `\`${path}\` changed since the edit was computed; nothing was written: read it again and redo the edit`) };
   }
   const id = env.undo.newId();
   const digest = sha256Bytes(write.content);

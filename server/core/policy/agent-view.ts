@@ -1,0 +1,40 @@
+import type { Capability } from '../../../shared/capabilities.js';
+import type { Policy } from './types.js';
+
+/**
+ * What one agent may use, as the agent can be told (issue 13; the reference filesystem server's
+ * `list_allowed_directories`, widened to everything ORACLE judges): the folders and their modes,
+ * the names always refused, the programs with their rules, the hosts egress may reach, and the
+ * agent's own ceiling. It is the policy's text, nothing more: telling it gives away no secret,
+ * and the gate still judges every call.
+ */
+export interface AgentView {
+  readonly agent: string;
+  /** Empty when the policy has no `principals.agents.<agent>`: then the agent may do nothing. */
+  readonly capabilities: readonly Capability[];
+  readonly scopes: readonly { readonly name: string; readonly roots: readonly { readonly path: string; readonly mode: 'ro' | 'rw'; readonly exclude: readonly string[] }[] }[];
+  readonly deny_always: readonly string[];
+  readonly programs: readonly { readonly name: string; readonly allow: readonly string[]; readonly confirm: readonly string[]; readonly deny: readonly string[]; readonly args_matching: readonly string[] }[];
+  /** A program the policy does not name: refused, or a person's call. */
+  readonly other_programs: 'deny' | 'confirm';
+  readonly egress: { readonly allow: readonly string[]; readonly other_hosts: 'deny' | 'confirm' };
+}
+
+export function agentView(policy: Policy, agent: string): AgentView {
+  const ceiling = policy.agents.get(agent)?.capabilities;
+  return {
+    agent,
+    capabilities: ceiling === undefined ? [] : [...ceiling].filter((c) => policy.capabilities.has(c)).sort(),
+    scopes: policy.scopes.map((s) => ({ name: s.name, roots: s.roots.map((r) => ({ path: r.path, mode: r.mode, exclude: [...r.exclude] })) })),
+    deny_always: policy.denyAlways.map((d) => d.pattern),
+    programs: [...policy.programs.values()].map((p) => ({
+      name: p.name,
+      allow: p.allow.map((g) => g.text),
+      confirm: p.confirm.map((g) => g.text),
+      deny: p.deny.map((g) => g.text),
+      args_matching: p.argPatterns.map((a) => a.pattern),
+    })),
+    other_programs: policy.programDefault,
+    egress: { allow: policy.egress.allow.map((h) => (h.port === undefined ? h.host : `${h.host}:${h.port}`)), other_hosts: policy.egress.default },
+  };
+}

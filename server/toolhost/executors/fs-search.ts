@@ -1,0 +1,90 @@
+import { relative } from 'node:path';
+import picomatch from 'picomatch';
+import { FileOpError, probe, readNoFollow } from '../../adapters/agent/files.js';
+import { walkTree, type WalkEntry } from '../../adapters/agent/tree-walk.js';
+import { foreignPath } from '../../core/lifecycle/provenance-of.js';
+import type { ToolhostEnv } from '../env.js';
+import { hiddenByPolicy } from '../sandbox-masks.js';
+import { failed, type ExecutionResult, type PreparedAction } from '../types.js';
+
+/**
+ * fs.search (T0): the lines holding a literal text in the text files under a folder, as
+ * `path:line: text`. What the gate would refuse to read (`.env`, keys, excluded paths) is not
+ * searched, nor `.git`, nor a dependency folder unless the search starts inside one (and then the
+ * session is tainted like any read there). Each file is redacted before it is searched, so a
+ * search never finds (or confirms) a secret. Bounded in entries, bytes and matches; a cut says so.
+ */
+const MAX_ENTRIES = 20_000;
+const MAX_FILE_BYTES = 1024 * 1024;
+const MAX_TOTAL_BYTES = 64 * 1024 * 1024;
+const MAX_LINE_CHARS = 300;
+const DEFAULT_LIMIT = 100;
+
+export function fsSearch(action: PreparedAction, env: ToolhostEnv): ExecutionResult {
+  const root = String(action.args['path']);
+  const text = String(action.args['text']);
+  const ignoreCase = action.args['ignore_case'] === true;
+  const limit = typeof action.args['limit'] === 'number' ? action.args['limit'] : DEFAULT_LIMIT;
+  const glob = typeof action.args['glob'] === 'string' ? action.args['glob'] : undefined;
+  const matchesGlob = glob === undefined ? () => true : globTest(glob);
+  const needle = ignoreCase ? text.toLowerCase() : text;
+  const insideForeign = foreignPath(root);
+  const lines: string[] = [];
+  let bytes = 0;
+  let files = 0;
+  let cut: string | undefined;
+
+  const search = (path: string): void => {
+    let raw: Buffer;
+    try {
+      raw = readNoFollow(path, MAX_FILE_BYTES);
+    } catch (e) {
+      if (e instanceof FileOpError) return; // too large or unreadable: not text a search shows
+      throw e;
+    }
+    bytes += raw.length;
+    if (raw.includes(0)) return;
+    let content: string;
+    try {
+      content = new TextDecoder('utf-8', { fatal: true }).decode(raw);
+    } catch {
+      return;
+    }
+    files += 1;
+    const shown = env.redact(content, []).split('\n');
+    for (const [i, line] of shown.entries()) {
+      if (!(ignoreCase ? line.toLowerCase() : line).includes(needle)) continue;
+      if (lines.length >= limit) {
+        cut = `more than ${String(limit)} matches`;
+        return;
+      }
+      lines.push(`${path}:${String(i + 1)}: ${line.length > MAX_LINE_CHARS ? `${line.slice(0, MAX_LINE_CHARS)}…` : line}`);
+    }
+  };
+
+  const kind = probe(root);
+  if (kind === 'file') search(root);
+  else if (kind === 'dir') {
+    const walk = walkTree(
+      root,
+      (entry: WalkEntry) => {
+        if (cut !== undefined || hiddenByPolicy(env.gate, entry.path)) return 'skip';
+        if (entry.kind === 'dir') return entry.name === '.git' || (!insideForeign && foreignPath(`/${entry.name}`)) ? 'skip' : 'descend';
+        if (bytes >= MAX_TOTAL_BYTES) cut ??= `more than ${String(MAX_TOTAL_BYTES / (1024 * 1024))} MiB read`;
+        else if (matchesGlob(relative(root, entry.path), entry.name)) search(entry.path);
+        return 'skip';
+      },
+      MAX_ENTRIES,
+    );
+    if (!walk.complete) cut ??= `more than ${String(MAX_ENTRIES)} entries under the folder`;
+  } else return failed('FS_NOT_A_FILE', `\`${root}\` ${kind === 'missing' ? 'does not exist' : 'is neither a file nor a folder'}`);
+
+  const summary = `${String(lines.length)} match${lines.length === 1 ? '' : 'es'} in ${String(files)} file${files === 1 ? '' : 's'} searched${cut === undefined ? '' : `; stopped: ${cut} (narrow the folder or the glob)`}`;
+  return { ok: true, output: [...lines, summary].join('\n'), ...(cut === undefined ? {} : { truncated: true }) };
+}
+
+/** A glob with a `/` matches the path under the search root; one without, the file's name. */
+function globTest(glob: string): (relativePath: string, name: string) => boolean {
+  const test = picomatch(glob, { dot: true });
+  return glob.includes('/') ? (path) => test(path) : (_path, name) => test(name);
+}

@@ -1,0 +1,71 @@
+import { dirname } from 'node:path';
+import { makeDirs, moveTree, probe } from '../../adapters/agent/files.js';
+import { confirmChanges, keepChanges, type PlannedChange } from '../agent-changes.js';
+import type { ToolhostEnv } from '../env.js';
+import { failed, type ExecutionResult, type PreparedAction } from '../types.js';
+
+/**
+ * fs.mkdir and fs.move run by the gate itself (for `oracle mcp` and REST agents; Claude Code makes
+ * these changes in its own runtime). Each keeps what it changes first, the way the hook does for
+ * an agent's own `mkdir` and `mv` (agent-changes.ts), so it is T1 and undoable: undo removes the
+ * folders it made, or moves the tree back, only while nothing changed there since.
+ */
+const str = (v: unknown): string => (typeof v === 'string' ? v : '');
+
+function changing(env: ToolhostEnv, action: PreparedAction, changes: readonly PlannedChange[], run: () => ExecutionResult): ExecutionResult {
+  const call = `gate:${action.actionId}`;
+  const kept = keepChanges(env, { changes, actionId: action.actionId, call, summary: `${action.tool} ${changes.map((c) => c.path).join(' → ')}` });
+  if (!kept.ok) return failed('UNDO_UNAVAILABLE', `${kept.reason}, so nothing was changed`);
+  let result: ExecutionResult;
+  try {
+    result = run();
+  } catch (e) {
+    env.undo.drop(kept.id);
+    return failed('FS_IO', e instanceof Error ? e.message : 'the change failed');
+  }
+  if (!result.ok) {
+    env.undo.drop(kept.id);
+    return result;
+  }
+  confirmChanges(env, call);
+  return { ...result, undo_id: kept.id };
+}
+
+export function fsMkdir(action: PreparedAction, env: ToolhostEnv): ExecutionResult {
+  const path = str(action.args['path']);
+  const kind = probe(path);
+  if (kind === 'dir') return { ok: true, output: { created: false, path } };
+  if (kind !== 'missing') return failed('FS_EXISTS', `\`${path}\` exists and is not a folder`);
+  return changing(env, action, [{ path, removes: false }], () => {
+    makeDirs(path);
+    return { ok: true, output: { created: true, path } };
+  });
+}
+
+/**
+ * A file or folder moved (renamed) to a path where nothing is: never over an existing one, and
+ * into a folder that exists. (Between this check and the rename another process could create the
+ * destination; a file there would then be replaced, and the undo, which checks every path first,
+ * would refuse to move anything back over it.)
+ */
+export function fsMove(action: PreparedAction, env: ToolhostEnv): ExecutionResult {
+  const from = str(action.args['from']);
+  const to = str(action.args['to']);
+  const source = probe(from);
+  if (source === 'missing') return failed('FS_NOT_A_FILE', `\`${from}\` does not exist`);
+  if (source === 'other') return failed('FS_NOT_A_FILE', `\`${from}\` is neither a file, a folder nor a link`);
+  if (probe(to) !== 'missing') return failed('FS_EXISTS', `\`${to}\` exists; a move never replaces anything (delete it first, or pick another name)`);
+  if (probe(dirname(to)) !== 'dir') return failed('FS_NO_PARENT', `the folder \`${dirname(to)}\` does not exist; create it first (fs_mkdir)`);
+  return changing(
+    env,
+    action,
+    [
+      { path: from, removes: true },
+      { path: to, removes: false },
+    ],
+    () => {
+      moveTree(from, to);
+      return { ok: true, output: { from, to } };
+    },
+  );
+}

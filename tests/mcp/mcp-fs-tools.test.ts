@@ -1,0 +1,148 @@
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GATE_META_KEY } from '../../server/mcp/result.js';
+import { startServer, type Running } from '../../server/main.js';
+import { auditRecords } from '../fixtures/audit-records.js';
+import { mcpHost, textOf } from '../fixtures/mcp-host.js';
+import { tempTree, type TempTree } from '../fixtures/temp-tree.js';
+import { runOracle } from '../cli/run-oracle.js';
+
+const meta = (result: unknown) => (result as { _meta?: Record<string, Record<string, unknown> | undefined> })._meta?.[GATE_META_KEY] ?? {};
+
+/**
+ * The MCP tools beyond read and write (issue 13): what they do, that each is judged like its fs
+ * action, and that each change can be undone.
+ */
+describe('oracle mcp: edit, search, mkdir, move and what the agent may use', () => {
+  let tree: TempTree;
+  let home = '';
+  let app = '';
+  let client: Client;
+  let running: Running;
+
+  beforeAll(async () => {
+    tree = tempTree('oracle-mcp-fs-');
+    home = tree.dir('home');
+    app = tree.dir('projects/app');
+    tree.file('projects/app/src/main.ts', '\uFEFFconst name = "old";\nexport const greeting = `hello ${name}`;\n');
+    tree.file('projects/app/src/twice.ts', 'x = 1;\nx = 1;\n');
+    tree.file('projects/app/.env', 'TOKEN=needle-in-env\n');
+    tree.file('projects/app/notes.md', 'a needle here\nno match\nNEEDLE upper\n');
+    tree.file('projects/app/node_modules/dep/index.js', 'needle in a dependency\n');
+    tree.file('projects/app/keys.txt', 'key sk-ant-api03-aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa needle\n');
+    tree.file('outside/secret.txt', 'needle outside\n');
+    const policy = join(tree.root, 'policy.yaml');
+    writeFileSync(
+      policy,
+      `scopes:\n  projects: { roots: [{ path: "${tree.root}/projects", mode: rw }] }\ndeny_always: [".env"]\nprograms:\n  git: { subcommands: { allow: [status] } }\negress: { allow: [{ host: example.com }] }\nprincipals:\n  agents:\n    mcp: { capabilities: [fs.read, fs.write, fs.delete] }\n`,
+    );
+    // As it is used: `oracle serve` is the gate, `oracle mcp` and `oracle undo` its clients.
+    running = await startServer({ home, policy, port: 0 });
+    ({ client } = await mcpHost(['--home', home]));
+  });
+  afterAll(async () => {
+    await client.close();
+    await running.close();
+    tree.dispose();
+  });
+
+  it('edits by exact replacement, as the exact write it makes (a byte-order mark kept), and undo restores it', async () => {
+    const file = `${app}/src/main.ts`;
+    const before = readFileSync(file);
+    const edited = await client.callTool({ name: 'fs_edit', arguments: { path: file, edits: [{ old_string: '"old"', new_string: '"new"' }] } });
+    expect(edited.isError, textOf(edited)).not.toBe(true);
+    expect(readFileSync(file, 'utf8')).toBe('\uFEFFconst name = "new";\nexport const greeting = `hello ${name}`;\n');
+    // The audit log holds it as the write it made, bound to the file it was computed from.
+    const id = meta(edited)['action_id'];
+    const decision = auditRecords(home).find((r) => r['action_id'] === id && r['kind'] === 'decision');
+    expect(decision?.['tool']).toBe('fs.write');
+    expect((JSON.parse(String(decision?.['args_preview'])) as { content: string }).content).toContain('const name = "new"');
+    const undo = await runOracle(['undo', String(meta(edited)['undo_id']), '--home', home]);
+    expect(undo.code, undo.stdout + undo.stderr).toBe(0);
+    expect(readFileSync(file)).toEqual(before);
+  });
+
+  it('refuses an edit that does not apply, with the reason, and writes nothing', async () => {
+    const missing = await client.callTool({ name: 'fs_edit', arguments: { path: `${app}/src/main.ts`, edits: [{ old_string: 'absent text', new_string: 'x' }] } });
+    expect(missing.isError).toBe(true);
+    expect(textOf(missing)).toContain('EDIT_NOT_APPLIED');
+    expect(textOf(missing)).toContain('does not occur');
+    const twice = await client.callTool({ name: 'fs_edit', arguments: { path: `${app}/src/twice.ts`, edits: [{ old_string: 'x = 1;', new_string: 'x = 2;' }] } });
+    expect(textOf(twice)).toContain('occurs 2 times');
+    const all = await client.callTool({ name: 'fs_edit', arguments: { path: `${app}/src/twice.ts`, edits: [{ old_string: 'x = 1;', new_string: 'x = 2;', replace_all: true }] } });
+    expect(all.isError, textOf(all)).not.toBe(true);
+    expect(readFileSync(`${app}/src/twice.ts`, 'utf8')).toBe('x = 2;\nx = 2;\n');
+  });
+
+  it('judges the path before reading it: an edit outside the scope or of a denied name learns nothing', async () => {
+    const outside = await client.callTool({ name: 'fs_edit', arguments: { path: `${tree.root}/outside/secret.txt`, edits: [{ old_string: 'not there', new_string: 'x' }] } });
+    expect(textOf(outside)).toContain('PATH_OUTSIDE_SCOPE');
+    expect(textOf(outside)).not.toContain('does not occur');
+    const env = await client.callTool({ name: 'fs_edit', arguments: { path: `${app}/.env`, edits: [{ old_string: 'TOKEN', new_string: 'X' }] } });
+    expect(textOf(env)).toContain('PATH_DENY_ALWAYS');
+    expect(readFileSync(`${app}/.env`, 'utf8')).toBe('TOKEN=needle-in-env\n');
+  });
+
+  it('creates folders and moves files, each undoable, never over an existing file', async () => {
+    const made = await client.callTool({ name: 'fs_mkdir', arguments: { path: `${app}/src/utils/deep` } });
+    expect(made.isError, textOf(made)).not.toBe(true);
+    expect(statSync(`${app}/src/utils/deep`).isDirectory()).toBe(true);
+    const undoMkdir = await runOracle(['undo', String(meta(made)['undo_id']), '--home', home]);
+    expect(undoMkdir.code, undoMkdir.stdout + undoMkdir.stderr).toBe(0);
+    expect(existsSync(`${app}/src/utils`)).toBe(false);
+
+    writeFileSync(`${app}/a.txt`, 'moving\n');
+    const moved = await client.callTool({ name: 'fs_move', arguments: { from: `${app}/a.txt`, to: `${app}/src/b.txt` } });
+    expect(moved.isError, textOf(moved)).not.toBe(true);
+    expect(readFileSync(`${app}/src/b.txt`, 'utf8')).toBe('moving\n');
+    expect(existsSync(`${app}/a.txt`)).toBe(false);
+    const over = await client.callTool({ name: 'fs_move', arguments: { from: `${app}/notes.md`, to: `${app}/src/b.txt` } });
+    expect(textOf(over)).toContain('FS_EXISTS');
+    expect(readFileSync(`${app}/notes.md`, 'utf8')).toContain('needle');
+    const undoMove = await runOracle(['undo', String(meta(moved)['undo_id']), '--home', home]);
+    expect(undoMove.code, undoMove.stdout).toBe(0);
+    expect(readFileSync(`${app}/a.txt`, 'utf8')).toBe('moving\n');
+    expect(existsSync(`${app}/src/b.txt`)).toBe(false);
+    const outside = await client.callTool({ name: 'fs_move', arguments: { from: `${app}/a.txt`, to: `${tree.root}/outside/a.txt` } });
+    expect(textOf(outside)).toContain('PATH_OUTSIDE_SCOPE');
+  });
+
+  it('tells the agent what it may use: scopes, names always refused, programs, hosts, its ceiling', async () => {
+    const allowed = await client.callTool({ name: 'oracle_allowed', arguments: {} });
+    expect(allowed.structuredContent).toMatchObject({
+      agent: 'mcp',
+      capabilities: ['fs.delete', 'fs.read', 'fs.write'],
+      scopes: [{ name: 'projects', roots: [{ path: `${tree.root}/projects`, mode: 'rw' }] }],
+      deny_always: ['.env'],
+      programs: [{ name: 'git', allow: ['status'] }],
+      egress: { allow: ['example.com'], other_hosts: 'deny' },
+    });
+    expect(JSON.parse(textOf(allowed))).toEqual(allowed.structuredContent);
+  });
+  it('searches text files, skipping what the policy hides, dependencies, and secrets', async () => {
+    const found = await client.callTool({ name: 'fs_search', arguments: { path: app, text: 'needle' } });
+    expect(found.isError, textOf(found)).not.toBe(true);
+    const text = textOf(found);
+    expect(text).toContain(`${app}/notes.md:1: a needle here`);
+    expect(text).not.toContain('.env');
+    expect(text).not.toContain('node_modules');
+    // The key is redacted before the file is searched: the line is found, the key is not shown.
+    expect(text).toContain(`${app}/keys.txt:1:`);
+    expect(text).not.toContain('sk-ant-api03');
+    // Case matters unless asked: `NEEDLE` is not a match here.
+    expect(text).toMatch(/2 matches in \d+ files searched/u);
+    const folded = await client.callTool({ name: 'fs_search', arguments: { path: app, text: 'needle', ignore_case: true, glob: '*.md' } });
+    expect(textOf(folded)).toContain('notes.md:3: NEEDLE upper');
+    expect(textOf(folded)).not.toContain('keys.txt');
+    const inDependency = await client.callTool({ name: 'fs_search', arguments: { path: `${app}/node_modules`, text: 'needle' } });
+    expect(textOf(inDependency)).toContain('needle in a dependency');
+    // Reading a dependency taints the session (SPEC §4): its next change waits for a person.
+    const after = await client.callTool({ name: 'fs_mkdir', arguments: { path: `${app}/later` } });
+    expect(textOf(after)).toContain('approval pending: T2');
+    expect(textOf(after)).toContain('node_modules');
+    const outside = await client.callTool({ name: 'fs_search', arguments: { path: `${tree.root}/outside`, text: 'needle' } });
+    expect(textOf(outside)).toContain('PATH_OUTSIDE_SCOPE');
+  });
+});
