@@ -199,7 +199,7 @@ async function serveRuntime(runtime: Runtime, hub: EventHub, options: ServeOptio
       loginCode: () => desktop.mintCode(),
     },
     actions: {
-      submit: (action, waitMs, agent) => runtime.submit(action, waitMs, agent),
+      submit: (action, waitMs, agent, signal) => runtime.submit(action, waitMs, agent, signal),
       continueAction: (approvalId, waitMs, agent) => runtime.continueAction(approvalId, waitMs, agent),
       taint: (session, read) => {
         runtime.taint(session, read);

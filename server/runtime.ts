@@ -65,7 +65,7 @@ export interface Runtime {
    * The lifecycle for callers that can wait (SPEC §7, §11): needs-approval waits up to `waitMs`
    * for a person, or comes back with the approval id to wait on later.
    */
-  submit(action: unknown, waitMs: number, agent?: string): Promise<RunResult>;
+  submit(action: unknown, waitMs: number, agent?: string, signal?: AbortSignal): Promise<RunResult>;
   /** Wait again on an approval a submit returned (the resumable continuation); only its agent may. */
   continueAction(approvalId: string, waitMs: number, agent?: string): Promise<RunResult | undefined>;
   readonly desk: ApprovalDesk;
@@ -256,7 +256,7 @@ export async function openRuntime(options: GateOptions & { readonly actor: strin
   // Terminal records are idempotent on actionId:state (SPEC §7): a retried write is not a second event.
   const written = new Set<string>();
   const auditOnce = (body: Parameters<typeof audit.append>[0]): Promise<unknown> => {
-    const once = body.kind === 'dispatched' || body.kind === 'succeeded' || body.kind === 'failed';
+    const once = body.kind === 'dispatched' || body.kind === 'succeeded' || body.kind === 'failed' || body.kind === 'cancelled';
     const key = `${body.action_id ?? ''}:${body.kind}`;
     if (once && written.has(key)) return Promise.resolve();
     return audit.append(body).then((record) => {
@@ -339,18 +339,30 @@ export async function openRuntime(options: GateOptions & { readonly actor: strin
     agents,
     judge: (action, agent) => judge(action, agent),
     run: async (action) => runHeadless(action, lifecycle(undefined, undefined, await lookUp(action))),
-    submit: async (action, waitMs, agent) =>
-      runHeadless(
-        action,
-        lifecycle(async (evaluation, actionId) => {
-          const grant = await desk.obtain(evaluation, actionId, { waitMs, project: evaluation.paths[0]?.root.real ?? null, agent });
-          if (grant.kind === 'pending') {
-            continuations.set(grant.approvalId, { evaluation, actionId, agent });
-            desk.keepRequest(grant.approvalId, { action, agent: agent ?? null, action_id: actionId });
+    submit: async (action, waitMs, agent, signal) => {
+      const steps = lifecycle(
+        async (evaluation, actionId) => {
+          // A caller that withdraws while a person is asked withdraws the card too.
+          const withdraw = (): void => {
+            desk.withdrawFor(actionId);
+          };
+          signal?.addEventListener('abort', withdraw, { once: true });
+          try {
+            const grant = await desk.obtain(evaluation, actionId, { waitMs, project: evaluation.paths[0]?.root.real ?? null, agent });
+            if (grant.kind === 'pending' && signal?.aborted !== true) {
+              continuations.set(grant.approvalId, { evaluation, actionId, agent });
+              desk.keepRequest(grant.approvalId, { action, agent: agent ?? null, action_id: actionId });
+            }
+            return signal?.aborted === true && grant.kind !== 'approved' ? { kind: 'refused', code: 'CANCELLED', message: 'the caller withdrew the action while a person was asked; the card is withdrawn' } : grant;
+          } finally {
+            signal?.removeEventListener('abort', withdraw);
           }
-          return grant;
-        }, agent, await lookUp(action)),
-      ),
+        },
+        agent,
+        await lookUp(action),
+      );
+      return runHeadless(action, signal === undefined ? steps : { ...steps, signal });
+    },
     async continueAction(approvalId, waitMs, agent) {
       let saved = continuations.get(approvalId);
       if (saved === undefined) {

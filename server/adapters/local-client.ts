@@ -32,7 +32,7 @@ export function desktopRequest(home: string, gate: LocalGate, call: { method: st
  * a JSON object in answer is reported as status 0 with the reason: a caller never mistakes a broken
  * answer for an empty one.
  */
-export async function localRequest(home: string, gate: LocalGate, call: { method: string; path: string; body?: unknown; authorization: string; timeoutMs?: number }): Promise<{ status: number; body: Record<string, unknown> }> {
+export async function localRequest(home: string, gate: LocalGate, call: { method: string; path: string; body?: unknown; authorization: string; timeoutMs?: number; signal?: AbortSignal }): Promise<{ status: number; body: Record<string, unknown> }> {
   const { method, path, body } = call;
   const ca = readFileSync(join(home, 'certs', 'ca.crt'), 'utf8');
   // Loaded here, not at the top: the hook's thin client uses the local channel and never pays for TLS.
@@ -54,6 +54,9 @@ export async function localRequest(home: string, gate: LocalGate, call: { method
       res.on('error', reject);
     });
     req.on('timeout', () => req.destroy(new Error('the gate did not answer in time')));
+    // Hanging up is how a caller withdraws what it asked (the gate sees the connection close).
+    if (call.signal?.aborted === true) req.destroy(new Error('withdrawn by the caller'));
+    call.signal?.addEventListener('abort', () => req.destroy(new Error('withdrawn by the caller')), { once: true });
     req.on('error', reject);
     req.end(body === undefined ? undefined : Buffer.isBuffer(body) ? body : JSON.stringify(body));
   });

@@ -46,7 +46,7 @@ export async function runMcp(options: McpOptions): Promise<number> {
   // Nobody can be asked: what needs a person is kept as a pending approval at once, not waited on.
   const own: McpGate = {
     canAsk: false,
-    submit: (action, _waitMs, agent) => runtime.submit(action, 0, agent),
+    submit: (action, _waitMs, agent, signal) => runtime.submit(action, 0, agent, signal),
     continueAction: (approvalId, _waitMs, agent) => runtime.continueAction(approvalId, 0, agent),
     allowed: (agent) => Promise.resolve(agentView(runtime.gate.context.gate.policy, agent)),
   };
@@ -78,7 +78,7 @@ async function gateClient(home: string, options: McpOptions): Promise<McpGate> {
 
 /** Serves MCP on stdio until the client closes stdin or the process is told to stop. */
 async function serveStdio(gate: McpGate, options: McpOptions, close: () => Promise<void>): Promise<number> {
-  const { server, settle } = createMcpServer(gate, options);
+  const { server, settle, withdrawAll } = createMcpServer(gate, options);
   const transport = new StdioServerTransport();
   const closed = new Promise<void>((resolve) => {
     transport.onclose = resolve;
@@ -97,7 +97,9 @@ async function serveStdio(gate: McpGate, options: McpOptions, close: () => Promi
     process.stdin.off('end', stop);
     process.off('SIGTERM', stop);
     process.off('SIGINT', stop);
-    // Calls already running finish and write their terminal audit records before the log closes.
+    // The host is gone, so nobody will read what a running call returns: each is withdrawn (its job
+    // killed, a `cancelled` record) and has its terminal record written before the log closes.
+    withdrawAll();
     await settle(SETTLE_MS);
     await close();
     // stdin stays referenced after the transport pauses it; let the process end.

@@ -8,7 +8,8 @@ import type { AgentView } from '../core/policy/agent-view.js';
  * desktop and the paired phones), audit chain and HALT.
  */
 export interface McpGate {
-  submit(action: Record<string, unknown>, waitMs: number, agent: string): Promise<RunResult>;
+  /** `signal` withdraws the call (the host cancelled it or went away): a running job is killed. */
+  submit(action: Record<string, unknown>, waitMs: number, agent: string, signal?: AbortSignal): Promise<RunResult>;
   continueAction(approvalId: string, waitMs: number, agent: string): Promise<RunResult | undefined>;
   /** What the agent may use (scopes, programs, egress hosts, its ceiling). */
   allowed(agent: string): Promise<AgentView>;
@@ -20,7 +21,7 @@ export interface McpGate {
 export class GateUnavailable extends Error {}
 
 /** One request to the running gate: status and JSON body (status 0 when it did not answer with JSON). */
-export type GateRequest = (call: { method: 'GET' | 'POST'; path: string; body?: unknown; timeoutMs: number }) => Promise<{ status: number; body: Record<string, unknown> }>;
+export type GateRequest = (call: { method: 'GET' | 'POST'; path: string; body?: unknown; timeoutMs: number; signal?: AbortSignal }) => Promise<{ status: number; body: Record<string, unknown> }>;
 
 /** The REST API waits whole seconds, at most this long (server/http/routes/actions.ts). */
 const MAX_WAIT_S = 300;
@@ -41,9 +42,10 @@ export function remoteGate(request: GateRequest): McpGate {
   };
   return {
     canAsk: true,
-    submit: async (action, waitMs) => {
+    // A withdrawn call hangs up on the gate, which withdraws the action: its job killed, a `cancelled` record.
+    submit: async (action, waitMs, _agent, signal) => {
       const wait = seconds(waitMs);
-      return outcome(await request({ method: 'POST', path: `/api/v1/actions?wait=${String(wait)}`, body: action, timeoutMs: wait * 1000 + ANSWER_MS }));
+      return outcome(await request({ method: 'POST', path: `/api/v1/actions?wait=${String(wait)}`, body: action, timeoutMs: wait * 1000 + ANSWER_MS, ...(signal === undefined ? {} : { signal }) }));
     },
     allowed: async () => {
       const answer = await request({ method: 'GET', path: '/api/v1/allowed', timeoutMs: ANSWER_MS });

@@ -34,8 +34,12 @@ const MAX_AWAIT_SECONDS = 600;
  * The server with every gated tool registered; exported for in-process use. `settle` waits (up
  * to a bound) for the calls still running.
  */
-export function createMcpServer(gate: McpGate, options: Pick<McpOptions, 'agent' | 'waitMs'>): { server: McpServer; settle: (ms: number) => Promise<void> } {
+export function createMcpServer(gate: McpGate, options: Pick<McpOptions, 'agent' | 'waitMs'>): { server: McpServer; settle: (ms: number) => Promise<void>; withdrawAll: () => void } {
   const server = new McpServer({ name: 'oracle', version: VERSION }, { instructions: INSTRUCTIONS });
+  // A call ends when the host cancels it (`notifications/cancelled`) or goes away: either withdraws
+  // the action from the gate, which kills its job and writes a `cancelled` record.
+  const closing = new AbortController();
+  const withdrawnBy = (extra: { signal: AbortSignal }): AbortSignal => AbortSignal.any([extra.signal, closing.signal]);
   const running = new Set<Promise<CallToolResult>>();
   const track = (call: Promise<CallToolResult>): Promise<CallToolResult> => {
     running.add(call);
@@ -45,8 +49,8 @@ export function createMcpServer(gate: McpGate, options: Pick<McpOptions, 'agent'
   // One session per connection: what it reads (a fetched page, a dependency's files) taints it (SPEC §4, §11).
   const session = `mcp-${randomBytes(8).toString('hex')}`;
   for (const def of MCP_TOOLS) {
-    server.registerTool(def.name, { description: def.description, inputSchema: inputSchemaOf(def), annotations: def.hints }, (input: Record<string, unknown>) =>
-      track(guarded(async () => toolResult(await gate.submit({ tool: def.tool, args: actionArgs(def, input), session }, options.waitMs, options.agent), gate.canAsk))),
+    server.registerTool(def.name, { description: def.description, inputSchema: inputSchemaOf(def), annotations: def.hints }, (input: Record<string, unknown>, extra) =>
+      track(guarded(async () => toolResult(await gate.submit({ tool: def.tool, args: actionArgs(def, input), session }, options.waitMs, options.agent, withdrawnBy(extra)), gate.canAsk))),
     );
   }
   // An edit is judged (and shown to the person) as the exact file it leaves: core/tools/edit-as-write.ts.
@@ -70,7 +74,7 @@ export function createMcpServer(gate: McpGate, options: Pick<McpOptions, 'agent'
       }),
       annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
     },
-    ({ path, edits }) => track(guarded(async () => toolResult(await gate.submit({ tool: EDIT_TOOL, args: { path, edits }, session }, options.waitMs, options.agent), gate.canAsk))),
+    ({ path, edits }, extra) => track(guarded(async () => toolResult(await gate.submit({ tool: EDIT_TOOL, args: { path, edits }, session }, options.waitMs, options.agent, withdrawnBy(extra)), gate.canAsk))),
   );
   server.registerTool(
     'oracle_await',
@@ -114,7 +118,13 @@ export function createMcpServer(gate: McpGate, options: Pick<McpOptions, 'agent'
     await Promise.race([Promise.allSettled([...running]).then(() => undefined), bound]);
     clearTimeout(timer);
   };
-  return { server, settle };
+  return {
+    server,
+    settle,
+    withdrawAll: () => {
+      closing.abort();
+    },
+  };
 }
 
 /** A handler never throws: a failure is a tool error the agent can read. */

@@ -20,6 +20,8 @@ export interface JobSpec {
   readonly secrets?: readonly string[];
   /** What stays hidden inside the binds (see sandbox-masks.ts). */
   readonly view?: SandboxView;
+  /** Aborted when the caller withdrew the action: the job's process group is killed. */
+  readonly signal?: AbortSignal;
 }
 
 export interface JobOutcome {
@@ -88,6 +90,7 @@ async function runInJob(spec: JobSpec, jobDir: string, env: ToolhostEnv): Promis
     timeoutMs: spec.timeoutMs,
     // A margin past the cap, so a secret straddling the cut is whole when the sink sees it.
     maxOutputBytes: env.limits.maxOutputBytes + REDACTION_MARGIN,
+    ...(spec.signal === undefined ? {} : { signal: spec.signal }),
   });
   const secrets = spec.secrets ?? [];
   const stdout = capAfterRedaction(env.redact(run.stdout, secrets), env.limits.maxOutputBytes);
@@ -102,6 +105,7 @@ async function runInJob(spec: JobSpec, jobDir: string, env: ToolhostEnv): Promis
   if (run.spawnError !== null) return failed('SPAWN_FAILED', `the program could not start: ${run.spawnError}`, streams);
   if (run.killed === 'timeout') return failed('TIMEOUT', `killed with its whole process group after ${spec.timeoutMs} ms`, streams);
   if (run.killed === 'halt') return failed('HALTED', 'killed with its whole process group by HALT', streams);
+  if (run.killed === 'cancelled') return failed('CANCELLED', 'the caller withdrew the action; killed with its whole process group', streams);
   if (run.exitCode !== 0) return failed('EXIT_NONZERO', `exited with ${String(run.exitCode ?? run.signal)}`, streams);
   return { ok: true, ...streams };
 }

@@ -18,6 +18,8 @@ export interface SpawnSpec {
   readonly env: Readonly<Record<string, string>>;
   readonly timeoutMs: number;
   readonly maxOutputBytes: number;
+  /** Aborted when the caller withdrew the action: the whole group is killed (`killed: 'cancelled'`). */
+  readonly signal?: AbortSignal;
 }
 
 export interface SpawnResult {
@@ -28,7 +30,7 @@ export interface SpawnResult {
   readonly stdoutTruncated: boolean;
   readonly stderrTruncated: boolean;
   /** Why ORACLE killed it, if it did. */
-  readonly killed: 'timeout' | 'halt' | null;
+  readonly killed: 'timeout' | 'halt' | 'cancelled' | null;
   readonly durationMs: number;
   readonly spawnError: string | null;
 }
@@ -55,7 +57,7 @@ class Capped {
 }
 
 export class ProcessSupervisor {
-  private readonly groups = new Map<number, (reason: 'timeout' | 'halt') => void>();
+  private readonly groups = new Map<number, (reason: 'timeout' | 'halt' | 'cancelled') => void>();
 
   get live(): number {
     return this.groups.size;
@@ -73,7 +75,7 @@ export class ProcessSupervisor {
     return new Promise((resolve) => {
       const out = new Capped(spec.maxOutputBytes);
       const err = new Capped(spec.maxOutputBytes);
-      let killed: 'timeout' | 'halt' | null = null;
+      let killed: 'timeout' | 'halt' | 'cancelled' | null = null;
       const child = childProcesses().spawn(spec.file, [...spec.argv], {
         cwd: spec.cwd,
         env: { ...spec.env },
@@ -83,7 +85,7 @@ export class ProcessSupervisor {
         windowsHide: true,
       });
       const pid = child.pid;
-      const killGroup = (reason: 'timeout' | 'halt' | null): void => {
+      const killGroup = (reason: 'timeout' | 'halt' | 'cancelled' | null): void => {
         if (reason !== null && killed === null) killed = reason;
         if (pid === undefined) return;
         try {
@@ -96,6 +98,11 @@ export class ProcessSupervisor {
       const timer = setTimeout(() => {
         killGroup('timeout');
       }, spec.timeoutMs);
+      const cancel = (): void => {
+        killGroup('cancelled');
+      };
+      if (spec.signal?.aborted === true) cancel();
+      else spec.signal?.addEventListener('abort', cancel, { once: true });
       child.stdout.on('data', (c: Buffer) => {
         out.push(c);
       });
@@ -113,6 +120,7 @@ export class ProcessSupervisor {
       });
       child.on('close', (code, signal) => {
         clearTimeout(timer);
+        spec.signal?.removeEventListener('abort', cancel);
         if (pid !== undefined) this.groups.delete(pid);
         resolve({
           exitCode: code,

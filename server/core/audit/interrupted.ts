@@ -2,9 +2,9 @@
  * After a crash (issue 14 point 5): the actions the last process dispatched and never finished.
  * Records come newest first; the walk stops at the `policy.load` that opened that process, so it
  * reads one run of the log, not all of it. An action whose `dispatched` has no `succeeded`,
- * `failed` or `interrupted` after it was cut off mid-way: the next start says so in the log.
+ * `failed`, `cancelled` or `interrupted` after it was cut off mid-way: the next start says so in the log.
  */
-const TERMINAL = new Set(['succeeded', 'failed', 'interrupted']);
+const TERMINAL = new Set(['succeeded', 'failed', 'interrupted', 'cancelled']);
 
 export function interruptedActions(newestFirst: Iterable<unknown>): string[] {
   const finished = new Set<string>();

@@ -13,6 +13,8 @@ export const AUDIT_KINDS = [
   'failed',
   /** Written on the next start for an action dispatched when the gate died (never finished). */
   'interrupted',
+  /** The caller withdrew the action (MCP `notifications/cancelled`, a dropped connection): stopped, its job killed. */
+  'cancelled',
   'undo',
   'job.cleanup',
   'audit.repair',

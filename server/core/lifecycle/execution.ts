@@ -18,6 +18,8 @@ export interface PreparedAction {
   readonly approvalId?: string;
   /** The agent session the action belongs to (for taint). */
   readonly session?: string;
+  /** Aborted when the caller withdraws the action: a running job is killed (`CANCELLED`). */
+  readonly signal?: AbortSignal;
 }
 
 export const EXEC_ERROR_CODES = [
@@ -28,6 +30,8 @@ export const EXEC_ERROR_CODES = [
   'SPAWN_FAILED',
   'TIMEOUT',
   'HALTED',
+  /** The caller withdrew the action while it ran or waited; its job was killed. */
+  'CANCELLED',
   'FS_NOT_A_FILE',
   'FS_TOO_LARGE',
   'FS_NOT_TEXT',

@@ -31,6 +31,11 @@ export interface LifecycleDeps {
    */
   readonly obtainApproval?: (evaluation: Evaluation, actionId: string) => Promise<Grant>;
   /**
+   * Aborted when the caller withdraws the action (MCP `notifications/cancelled`, a connection that
+   * went away): it does not start, or its job is killed; either way its terminal record is `cancelled`.
+   */
+  readonly signal?: AbortSignal;
+  /**
    * Resolves true once the audit log can be written again after a failure, false when it never
    * will (the gate is closing). Absent: a failed terminal record is reported at once.
    */
@@ -109,20 +114,24 @@ export async function runHeadless(action: unknown, deps: LifecycleDeps): Promise
       return { ...line, executed: false, error: auditError(e) };
     }
   }
-  const executed = await deps.execute({
-    actionId,
-    tool,
-    args,
-    paths: evaluation.paths,
-    decision,
-    ...(approvalId === undefined ? {} : { approvalId }),
-    ...(evaluation.session === undefined ? {} : { session: evaluation.session }),
-  });
+  const withdrawn = deps.signal?.aborted === true;
+  const executed: Executed = withdrawn
+    ? { result: { ok: false, error: { code: 'CANCELLED', message: 'the caller withdrew the action before it started; nothing ran' } } }
+    : await deps.execute({
+        actionId,
+        tool,
+        args,
+        paths: evaluation.paths,
+        decision,
+        ...(approvalId === undefined ? {} : { approvalId }),
+        ...(evaluation.session === undefined ? {} : { session: evaluation.session }),
+        ...(deps.signal === undefined ? {} : { signal: deps.signal }),
+      });
   const { ok, ...result } = executed.result;
   const terminal: AuditBody = {
     ...base,
     ts: deps.now().toISOString(),
-    kind: ok ? 'succeeded' : 'failed',
+    kind: ok ? 'succeeded' : result.error?.code === 'CANCELLED' ? 'cancelled' : 'failed',
     outcome: ok ? 'ok' : (result.error?.code ?? 'failed'),
     duration_ms: deps.now().getTime() - started,
     detail: {
@@ -147,7 +156,7 @@ export async function runHeadless(action: unknown, deps: LifecycleDeps): Promise
     // It ran; say plainly that its terminal record is missing.
     return { ...line, executed: true, ...result, error: { code: 'AUDIT_WRITE_FAILED', message: `it ran, but its terminal audit record could not be written: ${e instanceof Error ? e.message : 'unknown error'}` } };
   }
-  return { ...line, executed: true, ...result };
+  return { ...line, executed: !withdrawn, ...result };
 }
 
 /** Appends, and after a failure waits for the log to be writable again and retries, until closing. */

@@ -8,7 +8,8 @@ import type { AgentView } from '../../core/policy/agent-view.js';
 
 /** What the actions routes need from the gate (the runtime implements it). */
 export interface ActionsService {
-  submit(action: Record<string, unknown>, waitMs: number, agent: string): Promise<ActionOutcome>;
+  /** `signal` aborts when the caller's connection goes away: the action is withdrawn (a `cancelled` record). */
+  submit(action: Record<string, unknown>, waitMs: number, agent: string, signal?: AbortSignal): Promise<ActionOutcome>;
   continueAction(approvalId: string, waitMs: number, agent: string): Promise<ActionOutcome | undefined>;
   /** Claude Code's hook payload (http hook, or forwarded by the command hook): the JSON it reads back. */
   claudeCodeHook(payload: unknown, agent: string, client: ClientProcess): Promise<Readonly<Record<string, unknown>>>;
@@ -88,7 +89,8 @@ export function actionsRoutes(service: ActionsService): Hono<{ Variables: { call
     // Only a client that names its process registers here: a REST agent's own children are not its tools'.
     const client = clientProcess(c, () => undefined);
     if (client !== undefined && 'pid' in client) service.registerClient(client, `${read.agent}:${String(client.pid)}`);
-    const outcome = await service.submit(read.action, read.wait, read.agent);
+    // A caller that hangs up withdraws its action (an MCP host's `notifications/cancelled`, a host that quit).
+    const outcome = await service.submit(read.action, read.wait, read.agent, c.req.raw.signal);
     return c.json(outcome, outcome.error?.code === 'APPROVAL_PENDING' ? 202 : 200);
   });
   app.get('/:id', async (c) => {

@@ -60,6 +60,7 @@ async function runProgram(action: PreparedAction, env: ToolhostEnv, secrets: Rea
       timeoutMs: timeout * 1000,
       extraEnv: { ...(isGit ? { GIT_CONFIG_NOSYSTEM: '1', GIT_TERMINAL_PROMPT: '0', GIT_LITERAL_PATHSPECS: '1', ...env.gitIdentity } : {}), ...secrets },
       secrets: Object.values(secrets),
+      ...(action.signal === undefined ? {} : { signal: action.signal }),
     },
     env,
   );

@@ -28,12 +28,13 @@ export const NEUTRAL = [
 interface GitRun {
   readonly args: readonly string[];
   readonly network?: boolean;
+  readonly signal?: AbortSignal;
 }
 
 function git(action: PreparedAction, env: ToolhostEnv, run: GitRun): Promise<ExecutionResult & { cleanupError?: string }> {
   const repo = action.paths[0];
   if (repo === undefined) return Promise.resolve(failed('EXECUTOR_UNAVAILABLE', 'no repository path'));
-  return gitIn(repo, env, run);
+  return gitIn(repo, env, action.signal === undefined ? run : { ...run, signal: action.signal });
 }
 
 async function gitIn(repo: ScopedPath, env: ToolhostEnv, run: GitRun): Promise<ExecutionResult & { cleanupError?: string }> {
@@ -51,6 +52,7 @@ async function gitIn(repo: ScopedPath, env: ToolhostEnv, run: GitRun): Promise<E
       timeoutMs: 120_000,
       // Literal pathspecs: `[.]env` names a file called `[.]env`, never `.env` (a glob around deny_always).
       extraEnv: { ...env.gitIdentity, GIT_TERMINAL_PROMPT: '0', GIT_CONFIG_NOSYSTEM: '1', GIT_OPTIONAL_LOCKS: '0', GIT_LITERAL_PATHSPECS: '1' },
+      ...(run.signal === undefined ? {} : { signal: run.signal }),
     },
     env,
   );
