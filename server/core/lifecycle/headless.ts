@@ -1,7 +1,7 @@
 import type { Decision } from '../../../shared/decision.js';
 import type { AuditBody } from '../audit/record.js';
 import type { Evaluation } from '../decide/decide.js';
-import { isToolName } from '../tools/registry.js';
+import { isToolName, lookupTool } from '../tools/registry.js';
 import type { Executed, ExecutionResult, PreparedAction } from './execution.js';
 
 /**
@@ -73,7 +73,7 @@ export async function runHeadless(action: unknown, deps: LifecycleDeps): Promise
   const line = { ...decision, action_id: actionId, tool, args };
   const headless = decision.decision === 'needs-approval' && deps.obtainApproval === undefined;
   const runnable = decision.decision === 'allow' && tool !== null && args !== null && isToolName(tool);
-  const decided = deps.audit({
+  const decisionBody: AuditBody = {
     ...base,
     kind: 'decision',
     tier: decision.tier,
@@ -82,10 +82,27 @@ export async function runHeadless(action: unknown, deps: LifecycleDeps): Promise
     rule: decision.rule,
     reasons: decision.reasons,
     ...(headless ? { outcome: 'refused-headless' } : {}),
-  });
+  };
+  const dispatchedBody = (): AuditBody => ({ ...base, ts: deps.now().toISOString(), kind: 'dispatched', tier: decision.tier, rule: decision.rule });
+  // A read the gate runs in its own process changes nothing: it runs first, and its decision,
+  // `dispatched` and terminal record go in one group commit, durable before its result leaves.
+  // (What the INVARIANT below protects still holds: nothing changed unrecorded, and nobody saw
+  // what was read until the record of it was durable.)
+  if (runnable && lookupTool(tool)?.readsOnly === true && deps.signal?.aborted !== true) {
+    const executed = await deps.execute({ actionId, tool, args, paths: evaluation.paths, decision, ...(evaluation.session === undefined ? {} : { session: evaluation.session }) });
+    try {
+      await Promise.all([deps.audit(decisionBody), deps.audit(dispatchedBody()), deps.audit(terminalBody(base, executed, deps.now().getTime() - started, deps.now()))]);
+    } catch (e) {
+      // Read, but not recorded: the result is withheld.
+      return { ...line, executed: false, error: auditError(e) };
+    }
+    const { ok: _ok, ...result } = executed.result;
+    return { ...line, executed: true, ...result };
+  }
+  const decided = deps.audit(decisionBody);
   // An allowed action's `dispatched` goes with its decision, in the same group commit (one
   // write, one fsync, the decision first in the file): durable together, or neither is.
-  const dispatched = runnable ? deps.audit({ ...base, ts: deps.now().toISOString(), kind: 'dispatched', tier: decision.tier, rule: decision.rule }) : undefined;
+  const dispatched = runnable ? deps.audit(dispatchedBody()) : undefined;
   try {
     await Promise.all([decided, dispatched]);
   } catch (e) {
@@ -127,21 +144,8 @@ export async function runHeadless(action: unknown, deps: LifecycleDeps): Promise
         ...(evaluation.session === undefined ? {} : { session: evaluation.session }),
         ...(deps.signal === undefined ? {} : { signal: deps.signal }),
       });
-  const { ok, ...result } = executed.result;
-  const terminal: AuditBody = {
-    ...base,
-    ts: deps.now().toISOString(),
-    kind: ok ? 'succeeded' : result.error?.code === 'CANCELLED' ? 'cancelled' : 'failed',
-    outcome: ok ? 'ok' : (result.error?.code ?? 'failed'),
-    duration_ms: deps.now().getTime() - started,
-    detail: {
-      ...(result.exit_code === undefined ? {} : { exit_code: result.exit_code }),
-      ...(result.digest === undefined ? {} : { digest: result.digest }),
-      ...(result.undo_id === undefined ? {} : { undo_id: result.undo_id }),
-      ...(result.sandbox === undefined ? {} : { sandbox: result.sandbox }),
-      ...(result.error === undefined ? {} : { error: result.error.message }),
-    },
-  };
+  const { ok: _ok, ...result } = executed.result;
+  const terminal = terminalBody(base, executed, deps.now().getTime() - started, deps.now());
   // It ran: its answer waits until what happened is durable (a full disk delays it, never drops it).
   const audits: Promise<unknown>[] = [durably(terminal, deps)];
   if (result.secrets_read !== undefined && result.secrets_read.length > 0) {
@@ -157,6 +161,25 @@ export async function runHeadless(action: unknown, deps: LifecycleDeps): Promise
     return { ...line, executed: true, ...result, error: { code: 'AUDIT_WRITE_FAILED', message: `it ran, but its terminal audit record could not be written: ${e instanceof Error ? e.message : 'unknown error'}` } };
   }
   return { ...line, executed: !withdrawn, ...result };
+}
+
+/** The record of how an execution ended: succeeded, cancelled or failed, with what it left. */
+function terminalBody(base: Omit<AuditBody, 'kind'>, executed: Executed, durationMs: number, at: Date): AuditBody {
+  const { ok, ...result } = executed.result;
+  return {
+    ...base,
+    ts: at.toISOString(),
+    kind: ok ? 'succeeded' : result.error?.code === 'CANCELLED' ? 'cancelled' : 'failed',
+    outcome: ok ? 'ok' : (result.error?.code ?? 'failed'),
+    duration_ms: durationMs,
+    detail: {
+      ...(result.exit_code === undefined ? {} : { exit_code: result.exit_code }),
+      ...(result.digest === undefined ? {} : { digest: result.digest }),
+      ...(result.undo_id === undefined ? {} : { undo_id: result.undo_id }),
+      ...(result.sandbox === undefined ? {} : { sandbox: result.sandbox }),
+      ...(result.error === undefined ? {} : { error: result.error.message }),
+    },
+  };
 }
 
 /** Appends, and after a failure waits for the log to be writable again and retries, until closing. */

@@ -11,6 +11,11 @@ import type { Redaction } from './kinds.js';
 
 const VALUE = String.raw`(?:(?:Bearer|Basic|Token|bearer|basic|token)[ \t]+)?([A-Za-z0-9+/=_.~-]{20,})`;
 const ASSIGNMENT = new RegExp(String.raw`(?<![A-Za-z0-9_.-])(["']?)([A-Za-z_][A-Za-z0-9_.-]{0,63})\1[ \t]*(?:=>|=|:)[ \t]*["']?${VALUE}`, 'dgu');
+/**
+ * What every ASSIGNMENT match contains from its operator on: a text without it cannot match, and
+ * the full pattern (a look-behind tried at every position) is not run over it. Exact, not a guess.
+ */
+const ASSIGNMENT_NEEDS = new RegExp(String.raw`(?:=>|=|:)[ 	]*["']?(?:(?:Bearer|Basic|Token|bearer|basic|token)[ 	]+)?[A-Za-z0-9+/=_.~-]{20}`, 'u');
 const FLAG = new RegExp(String.raw`(?<![A-Za-z0-9_-])--?([A-Za-z][A-Za-z0-9_-]{0,63})(?:=|[ \t]+)["']?${VALUE}`, 'dgu');
 
 /**
@@ -31,6 +36,7 @@ export function findAssignments(text: string): Redaction[] {
     [ASSIGNMENT, 2, 3],
     [FLAG, 1, 2],
   ] as const) {
+    if (re === ASSIGNMENT && !ASSIGNMENT_NEEDS.test(text)) continue;
     for (const m of text.matchAll(re)) {
       const name = m[nameGroup] ?? '';
       const value = m[valueGroup] ?? '';

@@ -16,35 +16,43 @@ interface Pattern {
   readonly re: RegExp;
   readonly group: number;
   readonly accept?: (m: RegExpMatchArray) => boolean;
+  /**
+   * Text every match contains (any one of the strings, or a match of the regex): a text without it
+   * cannot match, so the pattern's regex is not run over it. Exact, never a heuristic: each entry
+   * is a literal the regex requires.
+   */
+  readonly needs: readonly string[] | RegExp;
 }
 
 const DATABASE_SCHEMES = /^(?:postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?|rediss?|amqps?|mssql|sqlserver|jdbc:[a-z]+|clickhouse|cockroachdb|couchdb)$/iu;
 
 const PATTERNS: readonly Pattern[] = [
-  { kind: 'anthropic-key', re: /(?<![A-Za-z0-9_-])sk-ant-[A-Za-z0-9_-]{20,}/dgu, group: 0 },
+  { kind: 'anthropic-key', re: /(?<![A-Za-z0-9_-])sk-ant-[A-Za-z0-9_-]{20,}/dgu, group: 0, needs: ['sk-ant-'] },
   {
     kind: 'openai-key',
     re: /(?<![A-Za-z0-9_-])sk-(?!ant-)(?:proj-|svcacct-|admin-)?([A-Za-z0-9_-]{20,})/dgu,
     group: 0,
     accept: (m) => looksLikeOpaqueToken(m[1] ?? ''),
+    needs: ['sk-'],
   },
-  { kind: 'github-token', re: /(?<![A-Za-z0-9_])gh[pousr]_[A-Za-z0-9]{36,255}(?![A-Za-z0-9])/dgu, group: 0 },
-  { kind: 'github-token', re: /(?<![A-Za-z0-9_])github_pat_[A-Za-z0-9_]{22,255}/dgu, group: 0 },
-  { kind: 'aws-access-key-id', re: /(?<![A-Za-z0-9])(?:AKIA|ASIA)[0-9A-Z]{16}(?![A-Za-z0-9])/dgu, group: 0 },
+  { kind: 'github-token', re: /(?<![A-Za-z0-9_])gh[pousr]_[A-Za-z0-9]{36,255}(?![A-Za-z0-9])/dgu, group: 0, needs: ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_'] },
+  { kind: 'github-token', re: /(?<![A-Za-z0-9_])github_pat_[A-Za-z0-9_]{22,255}/dgu, group: 0, needs: ['github_pat_'] },
+  { kind: 'aws-access-key-id', re: /(?<![A-Za-z0-9])(?:AKIA|ASIA)[0-9A-Z]{16}(?![A-Za-z0-9])/dgu, group: 0, needs: ['AKIA', 'ASIA'] },
   {
     // The secret access key has no prefix of its own; it is found by the name it sits under.
     kind: 'aws-secret-access-key',
     re: /(?<![A-Za-z0-9])(?:aws[_-]?)?secret[_-]?access[_-]?key["']?\s*(?:=|:|=>)\s*["']?([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])/dgiu,
     group: 1,
+    needs: /secret/iu,
   },
-  { kind: 'slack-token', re: /(?<![A-Za-z0-9_-])xox(?:[baprs]|e(?:\.xox[bp])?)-[A-Za-z0-9-]{10,}/dgu, group: 0 },
-  { kind: 'slack-webhook', re: /https:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9_/-]{20,}/dgu, group: 0 },
-  { kind: 'google-api-key', re: /(?<![A-Za-z0-9_-])AIza[0-9A-Za-z_-]{35}(?![A-Za-z0-9_-])/dgu, group: 0 },
-  { kind: 'stripe-key', re: /(?<![A-Za-z0-9_])(?:(?:sk|rk)_(?:live|test)_[0-9A-Za-z]{20,}|whsec_[0-9A-Za-z]{24,})/dgu, group: 0 },
-  { kind: 'npm-token', re: /(?<![A-Za-z0-9_])npm_[A-Za-z0-9]{36}(?![A-Za-z0-9])/dgu, group: 0 },
+  { kind: 'slack-token', re: /(?<![A-Za-z0-9_-])xox(?:[baprs]|e(?:\.xox[bp])?)-[A-Za-z0-9-]{10,}/dgu, group: 0, needs: ['xox'] },
+  { kind: 'slack-webhook', re: /https:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9_/-]{20,}/dgu, group: 0, needs: ['https://hooks.slack.com/'] },
+  { kind: 'google-api-key', re: /(?<![A-Za-z0-9_-])AIza[0-9A-Za-z_-]{35}(?![A-Za-z0-9_-])/dgu, group: 0, needs: ['AIza'] },
+  { kind: 'stripe-key', re: /(?<![A-Za-z0-9_])(?:(?:sk|rk)_(?:live|test)_[0-9A-Za-z]{20,}|whsec_[0-9A-Za-z]{24,})/dgu, group: 0, needs: ['sk_live_', 'sk_test_', 'rk_live_', 'rk_test_', 'whsec_'] },
+  { kind: 'npm-token', re: /(?<![A-Za-z0-9_])npm_[A-Za-z0-9]{36}(?![A-Za-z0-9])/dgu, group: 0, needs: ['npm_'] },
   // A JWT's header and payload are JSON objects, so both start `eyJ` (base64url of `{"`). The
   // signature may be empty (`alg: none`): still a bearer credential.
-  { kind: 'jwt', re: /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*/dgu, group: 0 },
+  { kind: 'jwt', re: /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*/dgu, group: 0, needs: ['eyJ'] },
   {
     // scheme://user:password@host. RFC 3986 userinfo ends at the authority's last `@`; the
     // password may hold unescaped `:` or `@` in the wild, so it runs greedily to that last `@`
@@ -54,12 +62,16 @@ const PATTERNS: readonly Pattern[] = [
     kind: (m) => (DATABASE_SCHEMES.test(m[1] ?? '') ? 'connection-string' : 'url-credentials'),
     re: /(?<![A-Za-z0-9+.-])([A-Za-z][A-Za-z0-9+.:-]{1,30}):\/\/[^\s'"`<>/?#@:[\]]*:([^\s'"`<>/?#]+)@/dgu,
     group: 2,
+    needs: ['://'],
   },
 ];
+
+const mayMatch = (needs: readonly string[] | RegExp, text: string): boolean => (needs instanceof RegExp ? needs.test(text) : needs.some((n) => text.includes(n)));
 
 export function findPatterns(text: string): Redaction[] {
   const out: Redaction[] = findPrivateKeys(text);
   for (const p of PATTERNS) {
+    if (!mayMatch(p.needs, text)) continue;
     for (const m of text.matchAll(p.re)) {
       if (p.accept !== undefined && !p.accept(m)) continue;
       const span = m.indices?.[p.group];

@@ -22,6 +22,11 @@ export interface ToolContract {
    * like writing it, so `cp x package.json` is not a way around a rule on package.json.
    */
   readonly writesContent?: boolean;
+  /**
+   * Runs inside the gate's own process and changes nothing (no file, no process, no network), so
+   * the lifecycle may record it after it ran, before its result leaves (core/lifecycle/headless.ts).
+   */
+  readonly readsOnly?: boolean;
 }
 
 export interface PathArg {
@@ -78,15 +83,17 @@ const CONTRACTS: { readonly [K in ToolName]: Omit<ToolContract, 'name'> } = {
     capabilities: ['fs.read'],
     reversible: true,
     floor: 'T0',
+    readsOnly: true,
     // A page of the text (server/core/tools/text-page.ts): from line `offset`, at most `limit` lines.
     args: z.strictObject({ path: z.string(), offset: z.number().int().min(1).max(100_000_000).optional(), limit: z.number().int().min(1).max(100_000).optional() }),
     paths: [read('path')],
   },
-  'fs.list': { capabilities: ['fs.read'], reversible: true, floor: 'T0', args: z.strictObject({ path: z.string() }), paths: [read('path')] },
+  'fs.list': { capabilities: ['fs.read'], reversible: true, floor: 'T0', readsOnly: true, args: z.strictObject({ path: z.string() }), paths: [read('path')] },
   'fs.search': {
     capabilities: ['fs.read'],
     reversible: true,
     floor: 'T0',
+    readsOnly: true,
     args: z.strictObject({
       path: z.string(),
       text: z.string().min(1).max(1024),

@@ -1,5 +1,5 @@
 import { Hono, type Context } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
+import { limitBody } from '../body-limits.js';
 import type { Caller } from '../caller.js';
 import { PROVENANCE_KINDS, type ProvenanceKind } from '../../../shared/provenance.js';
 import { fail } from '../errors.js';
@@ -51,10 +51,10 @@ function waitMs(raw: string | undefined): number | undefined {
 
 type Vars = { Variables: { caller: Caller } };
 
-const actionLimit = bodyLimit({ maxSize: 1_048_576, onError: (c) => fail(c, 'PAYLOAD_TOO_LARGE', 'an action is at most 1 MiB') });
+const actionLimit = limitBody(1_048_576, (c) => fail(c, 'PAYLOAD_TOO_LARGE', 'an action is at most 1 MiB'));
 
 /** Claude Code sends a Write's whole content in the payload; the command hook reads at most this too. */
-const hookLimit = bodyLimit({ maxSize: 8 * 1_048_576, onError: (c) => c.json({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'ORACLE: the hook payload is over 8 MiB' } }) });
+const hookLimit = limitBody(8 * 1_048_576, (c) => c.json({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'ORACLE: the hook payload is over 8 MiB' } }));
 
 /**
  * One action from an agent: its credential (never a field of the body) is the principal, `wait`
