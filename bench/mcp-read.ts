@@ -29,7 +29,7 @@ export async function mcpReadBench(): Promise<Figure[]> {
   const app = join(root, 'projects', 'app');
   mkdirSync(app, { recursive: true });
   const file = join(app, 'notes.md');
-  const text = `${'a line of notes in a project, forty-ish\n'.repeat(100)}`;
+  const text = 'a line of notes in a project, forty-ish\n'.repeat(100);
   writeFileSync(file, text);
   const policy = join(root, 'policy.yaml');
   writeFileSync(policy, `scopes:\n  projects: { roots: [{ path: "${root}/projects", mode: rw }] }\nprincipals:\n  agents:\n    mcp: { capabilities: [fs.read] }\n`);

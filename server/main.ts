@@ -226,16 +226,24 @@ async function serveRuntime(runtime: Runtime, hub: EventHub, options: ServeOptio
   // Where `oracle pair` finds this gate and signs in as the desktop.
   const localFile = join(runtime.gate.home, 'data', 'server.json');
   // The hook's local channel: agent credentials only, the same check as the HTTPS API.
-  const channel = await listenLocal(join(runtime.gate.home, 'data', SOCKET_NAME), async ({ authorization, body, pid }) => {
+  const channel = await listenLocal(join(runtime.gate.home, 'data', SOCKET_NAME), async ({ authorization, body, pid, route, signal }) => {
     const caller = await callers.verify({ authorization, cookie: undefined, loopback: false, address: 'local' });
-    if (caller?.kind !== 'agent') return { error: 'this channel needs an agent credential' };
+    if (caller?.kind !== 'agent') return route.kind === 'hook' ? { error: 'this channel needs an agent credential' } : { refused: { code: 'UNAUTHENTICATED', message: 'this channel needs an agent credential' } };
     let payload: unknown;
     try {
       payload = JSON.parse(body.toString('utf8'));
     } catch {
       payload = undefined;
     }
-    return claudeCodeHook(payload, caller.name, pid === undefined ? undefined : { pid });
+    if (route.kind === 'hook') return claudeCodeHook(payload, caller.name, pid === undefined ? undefined : { pid });
+    // An action of `oracle mcp`, exactly as `POST /api/v1/actions` takes it (one JSON object; the
+    // credential is the principal), answered as { outcome }, or { refused: { code, message } } when
+    // the channel itself refuses, so that is never mistaken for the action's own error.
+    if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) return { refused: { code: 'INPUT_INVALID', message: 'the action is one JSON object' } };
+    if (pid !== undefined) registerClient({ pid }, `${caller.name}:${String(pid)}`)();
+    // The credential is the principal, never a field of the body.
+    const { agent: _claimed, ...action } = payload as Record<string, unknown>;
+    return { outcome: await runtime.submit(action, route.waitS * 1000, caller.name, signal) };
   }).catch((e: unknown) => {
     // Without the socket the hook's clients use the HTTPS API: slower, never less checked.
     report(`the local channel could not be opened (${e instanceof Error ? e.message : 'unknown'}); hooks use HTTPS`);

@@ -25,10 +25,12 @@ export type ClientLocator = { readonly pid: number } | { readonly peerPort: numb
 /** How many stop rounds HALT runs: each catches what the previous round's processes had just forked. */
 const STOP_ROUNDS = 5;
 const MAX_AGENTS = 256;
+const RECHECK_MS = 1000;
 
 export class AgentProcesses {
   private readonly agents = new Map<string, RegisteredAgent>();
   private readonly sessions = new Map<string, string>();
+  private readonly seen = new Map<string, number>();
   /** Client processes waiting for an answer right now: HALT answers them, it does not kill them. */
   private readonly waiting = new Map<number, number>();
 
@@ -51,7 +53,12 @@ export class AgentProcesses {
     };
     if (!PROC_SUPPORTED) return release;
     const known = session === undefined ? undefined : this.sessions.get(session);
-    if (known !== undefined && this.alive(known)) return release;
+    // A session seen within the last second is taken as still served by the same agent: no /proc read per call.
+    if (known !== undefined && session !== undefined && Date.now() - (this.seen.get(session) ?? 0) < RECHECK_MS) return release;
+    if (known !== undefined && session !== undefined && this.alive(known)) {
+      this.seen.set(session, Date.now());
+      return release;
+    }
     const agent = this.locate(client);
     if (agent === undefined || agent.pid === process.pid) return release;
     const key = processKey(agent);
@@ -62,7 +69,10 @@ export class AgentProcesses {
       const before = new Set((table === undefined ? [] : descendants(table, agent.pid)).map(processKey));
       this.agents.set(key, { agent, before });
     }
-    if (session !== undefined) this.sessions.set(session, key);
+    if (session !== undefined) {
+      this.sessions.set(session, key);
+      this.seen.set(session, Date.now());
+    }
     return release;
   }
 
@@ -103,6 +113,10 @@ export class AgentProcesses {
 
   private prune(): void {
     for (const key of this.agents.keys()) if (!this.alive(key)) this.agents.delete(key);
-    for (const [session, key] of this.sessions) if (!this.agents.has(key)) this.sessions.delete(session);
+    for (const [session, key] of this.sessions) {
+      if (this.agents.has(key)) continue;
+      this.sessions.delete(session);
+      this.seen.delete(session);
+    }
   }
 }

@@ -8,12 +8,15 @@ import { connect, createServer, type Server, type Socket } from 'node:net';
  * beyond starting Node. A request is one header line `{"v":1,"authorization":"Bearer …","pid":N}` (N the client's
  * own pid, so HALT can reach the agent above it) and then
  * the payload's raw bytes up to the end of the stream; the answer is one JSON object. The caller's
- * credential is checked exactly as on the HTTPS API; nothing else rides this channel.
+ * credential is checked exactly as on the HTTPS API. Besides hook payloads, `oracle mcp` submits its
+ * actions here (`"route":"action","wait":S`); nothing else rides this channel.
  */
 export const SOCKET_NAME = 'gate.sock';
 /** sun_path holds 108 bytes on Linux and 104 on macOS: a longer home uses HTTPS only. */
 const MAX_PATH = 100;
 const MAX_HEADER = 4096;
+/** As the REST API: an action waits for a person at most this many seconds per request. */
+const MAX_WAIT_S = 300;
 /** As large as a hook payload may be (Claude Code sends a Write's whole content). */
 const MAX_BODY = 8 * 1024 * 1024;
 
@@ -22,8 +25,17 @@ export interface LocalChannel {
   close(): Promise<void>;
 }
 
-/** One request: the credential, the payload, and the client's own pid when it said it (issue 13: HALT reaches the agent above it). */
-export type LocalHandler = (request: { readonly authorization: string; readonly body: Buffer; readonly pid: number | undefined }) => Promise<Readonly<Record<string, unknown>>>;
+/**
+ * What a request asks: a hook payload answered (`hook`, the default), or one action submitted
+ * (`action`, from `oracle mcp`: the action's JSON as the payload, `wait` in whole seconds).
+ */
+export type LocalRoute = { readonly kind: 'hook' } | { readonly kind: 'action'; readonly waitS: number };
+
+/**
+ * One request: the credential, the payload, the client's own pid when it said it (issue 13: HALT
+ * reaches the agent above it), and a signal that aborts when the client hangs up before its answer.
+ */
+export type LocalHandler = (request: { readonly authorization: string; readonly body: Buffer; readonly pid: number | undefined; readonly route: LocalRoute; readonly signal: AbortSignal }) => Promise<Readonly<Record<string, unknown>>>;
 
 /** Listens on `path` (undefined when the path is too long for a socket); a stale socket is replaced. */
 export async function listenLocal(path: string, handle: LocalHandler): Promise<LocalChannel | undefined> {
@@ -63,11 +75,33 @@ export async function listenLocal(path: string, handle: LocalHandler): Promise<L
 function serveOne(socket: Socket, handle: LocalHandler): void {
   const chunks: Buffer[] = [];
   let size = 0;
+  const hungUp = new AbortController();
+  let started = false;
+  let answered = false;
   const answer = (value: unknown): void => {
+    answered = true;
     socket.end(`${JSON.stringify(value)}\n`);
   };
+  const start = (all: Buffer, eol: number, header: Header): void => {
+    started = true;
+    handle({ ...header, body: all.subarray(eol + 1, header.length === undefined ? undefined : eol + 1 + header.length), signal: hungUp.signal }).then(answer, () => {
+      answer({ error: 'internal error' });
+    });
+  };
+  // A client that hangs up before its answer withdraws what it asked (an MCP host's cancel). Only
+  // a request that declared its length keeps its side open while it waits, so only it can be seen
+  // hanging up; a hook payload runs to the end of the stream and is answered whatever happens.
+  const gone = (): void => {
+    if (started && !answered) hungUp.abort();
+  };
+  socket.on('close', gone);
   socket.on('error', () => socket.destroy());
   socket.on('data', (chunk: Buffer) => {
+    if (started) {
+      gone(); // nothing may follow a request whose length was declared
+      socket.destroy();
+      return;
+    }
     size += chunk.length;
     if (size > MAX_HEADER + MAX_BODY) {
       answer({ error: 'the request is larger than any hook payload' });
@@ -75,8 +109,17 @@ function serveOne(socket: Socket, handle: LocalHandler): void {
       return;
     }
     chunks.push(chunk);
+    const all = Buffer.concat(chunks);
+    const eol = all.indexOf(10);
+    if (eol < 0 || eol > MAX_HEADER) return;
+    const header = readHeader(all.subarray(0, eol));
+    if (header?.length !== undefined && all.length - eol - 1 >= header.length) start(all, eol, header);
   });
   socket.on('end', () => {
+    if (started) {
+      gone();
+      return;
+    }
     const all = Buffer.concat(chunks);
     const eol = all.indexOf(10);
     const header = eol < 0 || eol > MAX_HEADER ? undefined : readHeader(all.subarray(0, eol));
@@ -84,32 +127,48 @@ function serveOne(socket: Socket, handle: LocalHandler): void {
       answer({ error: 'the request does not start with a header line' });
       return;
     }
-    handle({ ...header, body: all.subarray(eol + 1) }).then(answer, () => {
-      answer({ error: 'internal error' });
-    });
+    start(all, eol, header);
   });
 }
 
-function readHeader(line: Buffer): { authorization: string; pid: number | undefined } | undefined {
+interface Header {
+  readonly authorization: string;
+  readonly pid: number | undefined;
+  readonly route: LocalRoute;
+  /** The payload's length in bytes, when the client keeps its side open while it waits. */
+  readonly length: number | undefined;
+}
+
+function readHeader(line: Buffer): Header | undefined {
   try {
-    const header = JSON.parse(line.toString('utf8')) as { v?: unknown; authorization?: unknown; pid?: unknown };
+    const header = JSON.parse(line.toString('utf8')) as { v?: unknown; authorization?: unknown; pid?: unknown; route?: unknown; wait?: unknown; length?: unknown };
     if (header.v !== 1 || typeof header.authorization !== 'string') return undefined;
     const pid = typeof header.pid === 'number' && Number.isSafeInteger(header.pid) && header.pid > 1 ? header.pid : undefined;
-    return { authorization: header.authorization, pid };
+    const length = typeof header.length === 'number' && Number.isSafeInteger(header.length) && header.length >= 0 && header.length <= MAX_BODY ? header.length : undefined;
+    if (header.length !== undefined && length === undefined) return undefined;
+    if (header.route === undefined || header.route === 'hook') return { authorization: header.authorization, pid, route: { kind: 'hook' }, length };
+    if (header.route !== 'action' || typeof header.wait !== 'number' || !Number.isInteger(header.wait) || header.wait < 0 || header.wait > MAX_WAIT_S) return undefined;
+    return { authorization: header.authorization, pid, route: { kind: 'action', waitS: header.wait }, length };
   } catch {
     return undefined;
   }
 }
 
-/** One request over the local channel; the answer must be a JSON object. */
-export function requestLocal(path: string, call: { authorization: string; body: Buffer; timeoutMs: number }): Promise<Record<string, unknown>> {
+/** One request over the local channel; the answer must be a JSON object. Aborting `signal` hangs up. */
+export function requestLocal(path: string, call: { authorization: string; body: Buffer; timeoutMs: number; route?: LocalRoute; signal?: AbortSignal }): Promise<Record<string, unknown>> {
   return new Promise((resolve, reject) => {
     const socket = connect(path);
+    if (call.signal?.aborted === true) socket.destroy(new Error('withdrawn by the caller'));
+    call.signal?.addEventListener('abort', () => socket.destroy(new Error('withdrawn by the caller')), { once: true });
     const chunks: Buffer[] = [];
     socket.setTimeout(call.timeoutMs, () => socket.destroy(new Error('the gate did not answer in time')));
     socket.on('connect', () => {
-      socket.write(`${JSON.stringify({ v: 1, authorization: call.authorization, pid: process.pid })}\n`);
-      socket.end(call.body);
+      // An action declares its length and keeps the connection open while it waits, so hanging
+      // up can withdraw it; a hook payload is sent to the end of the stream.
+      const route = call.route?.kind === 'action' ? { route: 'action', wait: call.route.waitS, length: call.body.length } : {};
+      socket.write(`${JSON.stringify({ v: 1, authorization: call.authorization, pid: process.pid, ...route })}\n`);
+      if (call.route?.kind === 'action') socket.write(call.body);
+      else socket.end(call.body);
     });
     socket.on('data', (c: Buffer) => chunks.push(c));
     socket.on('error', reject);

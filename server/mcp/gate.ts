@@ -28,7 +28,10 @@ const MAX_WAIT_S = 300;
 /** Beyond the wait, how long the gate may take to answer. */
 const ANSWER_MS = 30_000;
 
-export function remoteGate(request: GateRequest): McpGate {
+/** An action sent over the gate's local channel instead (no TLS, no HTTP): the same answer shape. */
+export type LocalSubmit = (action: Record<string, unknown>, waitS: number, signal: AbortSignal | undefined) => Promise<{ status: number; body: Record<string, unknown> }>;
+
+export function remoteGate(request: GateRequest, local?: LocalSubmit): McpGate {
   const seconds = (ms: number): number => Math.min(MAX_WAIT_S, Math.max(0, Math.ceil(ms / 1000)));
   const refusal = (answer: { status: number; body: Record<string, unknown> }): GateUnavailable => {
     const error = answer.body['error'];
@@ -45,6 +48,7 @@ export function remoteGate(request: GateRequest): McpGate {
     // A withdrawn call hangs up on the gate, which withdraws the action: its job killed, a `cancelled` record.
     submit: async (action, waitMs, _agent, signal) => {
       const wait = seconds(waitMs);
+      if (local !== undefined) return outcome(await local(action, wait, signal));
       return outcome(await request({ method: 'POST', path: `/api/v1/actions?wait=${String(wait)}`, body: action, timeoutMs: wait * 1000 + ANSWER_MS, ...(signal === undefined ? {} : { signal }) }));
     },
     allowed: async () => {
