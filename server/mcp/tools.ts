@@ -1,3 +1,4 @@
+import { posix } from 'node:path';
 import { z } from 'zod';
 import { lookupTool, type ToolName } from '../core/tools/registry.js';
 
@@ -105,7 +106,7 @@ export const MCP_TOOLS: readonly McpToolDef[] = [
     name: 'git_commit',
     tool: 'git.commit',
     description: `Commit in a repository (only the given paths when named); undoable.${GATED}`,
-    fields: { repo: REPO, message: 'the commit message', paths: 'commit only these files (absolute paths inside the repository)' },
+    fields: { repo: REPO, message: 'the commit message', paths: 'commit only these files: paths inside the repository, relative to it (as `git status` prints them) or absolute' },
     hints: WRITE,
   },
   {
@@ -144,8 +145,17 @@ export function inputSchemaOf(def: McpToolDef): z.ZodObject {
   );
 }
 
-/** The action `args`: what the client sent, minus keys it left out (the contract fills defaults); a read is a page. */
+/**
+ * The action `args`: what the client sent, minus keys it left out (the contract fills defaults); a
+ * read is a page; a commit's relative paths are the repository's (as git prints them), never the
+ * gate's working directory.
+ */
 export function actionArgs(def: McpToolDef, input: Readonly<Record<string, unknown>>): Record<string, unknown> {
   const args = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined));
-  return def.tool === 'fs.read' && args['limit'] === undefined ? { ...args, limit: MCP_READ_LINES } : args;
+  if (def.tool === 'fs.read' && args['limit'] === undefined) return { ...args, limit: MCP_READ_LINES };
+  const repo = args['repo'];
+  if (def.tool === 'git.commit' && typeof repo === 'string' && posix.isAbsolute(repo) && Array.isArray(args['paths'])) {
+    return { ...args, paths: args['paths'].map((p: unknown) => (typeof p === 'string' && !posix.isAbsolute(p) ? posix.join(repo, p) : p)) };
+  }
+  return args;
 }

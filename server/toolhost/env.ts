@@ -34,7 +34,8 @@ export interface ToolhostEnv {
   /** git for the intent tools, pinned at start like every program. */
   readonly git: Pin;
   /** Identity for commits, read once at start from the user's git config. */
-  readonly gitIdentity: Readonly<Record<string, string>>;
+  /** Who commits, unless the repository says otherwise (see gitHomeFiles). */
+  readonly gitIdentity: GitIdentity | undefined;
   readonly limits: ToolhostLimits;
   readonly redact: Redactor;
   /** Named secrets (OS keyring or the 0600 file store); undefined when neither opened. */
@@ -43,4 +44,21 @@ export interface ToolhostEnv {
   /** DNS for the egress broker, resolved once per hop (injected so tests can rebind). */
   readonly resolve: (host: string) => Promise<string[]>;
   readonly now: () => Date;
+}
+
+export interface GitIdentity {
+  readonly name: string;
+  readonly email: string;
+}
+
+/**
+ * A git job's HOME holds this as `.gitconfig`: the user's identity as the job's *global* config, so
+ * git's own order applies and a repository's `user.name` / `user.email` win over it (an identity
+ * in the environment would override the repository's). Values are quoted as git-config(1) reads
+ * them; a line break cannot be part of a name and is dropped.
+ */
+export function gitHomeFiles(identity: GitIdentity | undefined): Readonly<Record<string, string>> {
+  if (identity === undefined) return {};
+  const quote = (v: string): string => `"${v.replace(/[\r\n]/gu, ' ').replace(/[\\"]/gu, (c) => `\\${c}`)}"`;
+  return { '.gitconfig': `[user]\n\tname = ${quote(identity.name)}\n\temail = ${quote(identity.email)}\n` };
 }

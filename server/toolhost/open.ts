@@ -9,7 +9,7 @@ import { pinOne } from '../adapters/pin-programs.js';
 import { openSecretStore, type SecretStore } from '../adapters/secrets/index.js';
 import type { CompiledPolicy } from '../core/policy/compile.js';
 import { ExecutionBoundary, type GrantVerifier } from './boundary.js';
-import { DEFAULT_LIMITS, type Redactor, type ToolhostEnv } from './env.js';
+import { DEFAULT_LIMITS, type GitIdentity, type Redactor, type ToolhostEnv } from './env.js';
 
 export interface ToolhostOptions {
   readonly home: string;
@@ -73,7 +73,7 @@ export async function openToolhost(options: ToolhostOptions): Promise<Toolhost> 
     sandbox,
     undo: UndoFiles.open(join(options.home, 'data', 'undo')),
     git,
-    gitIdentity: git.ok && runs ? await gitIdentity(supervisor, git.path) : {},
+    gitIdentity: git.ok && runs ? await gitIdentity(supervisor, git.path) : undefined,
     limits: DEFAULT_LIMITS,
     redact: (text, known) => options.redact(text, [...known, ...knownValues]),
     secrets,
@@ -94,13 +94,15 @@ async function probe(supervisor: ProcessSupervisor, jobs: JobRoot, options: Tool
   }
 }
 
-/** The user's name and e-mail for commits; a clearly labelled identity when none is set. */
-async function gitIdentity(supervisor: ProcessSupervisor, git: string): Promise<Record<string, string>> {
+/**
+ * The user's name and e-mail for commits, from their global git config (a job's HOME is its own
+ * folder, where git finds no config of the user's); a clearly labelled identity when none is set.
+ * It reaches a job as that job's global config, so a repository's own `user.name` still wins.
+ */
+async function gitIdentity(supervisor: ProcessSupervisor, git: string): Promise<GitIdentity> {
   const read = async (key: string): Promise<string> => {
     const r = await supervisor.run({ file: git, argv: ['config', '--global', '--get', key], cwd: homedir(), env: { HOME: homedir(), PATH: '/usr/bin:/bin' }, timeoutMs: 5000, maxOutputBytes: 4096 });
     return r.exitCode === 0 ? r.stdout.trim() : '';
   };
-  const name = (await read('user.name')) || 'ORACLE agent';
-  const email = (await read('user.email')) || 'oracle-agent@localhost';
-  return { GIT_AUTHOR_NAME: name, GIT_AUTHOR_EMAIL: email, GIT_COMMITTER_NAME: name, GIT_COMMITTER_EMAIL: email };
+  return { name: (await read('user.name')) || 'ORACLE agent', email: (await read('user.email')) || 'oracle-agent@localhost' };
 }

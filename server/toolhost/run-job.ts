@@ -1,3 +1,5 @@
+import { join } from 'node:path';
+import { commitFile } from '../adapters/agent/files.js';
 import { childEnvironment } from './child-env.js';
 import type { ToolhostEnv } from './env.js';
 import { SYSTEM_PATHS, sandboxArgv } from './sandbox-plan.js';
@@ -22,6 +24,8 @@ export interface JobSpec {
   readonly view?: SandboxView;
   /** Aborted when the caller withdrew the action: the job's process group is killed. */
   readonly signal?: AbortSignal;
+  /** Files written into the job directory (the child's HOME) before it starts, by name. */
+  readonly homeFiles?: Readonly<Record<string, string>>;
 }
 
 export interface JobOutcome {
@@ -62,6 +66,7 @@ export async function runJob(spec: JobSpec, env: ToolhostEnv): Promise<JobOutcom
 
 async function runInJob(spec: JobSpec, jobDir: string, env: ToolhostEnv): Promise<ExecutionResult> {
   const cwd = spec.cwd ?? jobDir;
+  for (const [name, text] of Object.entries(spec.homeFiles ?? {})) commitFile(join(jobDir, name), Buffer.from(text, 'utf8'), 0o600);
   let file = spec.program;
   let argv = [...spec.args];
   if (env.sandbox.kind === 'bubblewrap') {

@@ -1,4 +1,4 @@
-import type { ToolhostEnv } from '../env.js';
+import { gitHomeFiles, type ToolhostEnv } from '../env.js';
 import { runJob, type JobOutcome } from '../run-job.js';
 import { failed, type PreparedAction } from '../types.js';
 import { batBadButRefusal } from '../batbadbut.js';
@@ -58,7 +58,8 @@ async function runProgram(action: PreparedAction, env: ToolhostEnv, secrets: Rea
       binds: cwd === undefined ? [] : [{ path: cwd.real, mode: cwd.root.mode }],
       network: false, // exec.run is not granted net.egress (SPEC §4 table)
       timeoutMs: timeout * 1000,
-      extraEnv: { ...(isGit ? { GIT_CONFIG_NOSYSTEM: '1', GIT_TERMINAL_PROMPT: '0', GIT_LITERAL_PATHSPECS: '1', ...env.gitIdentity } : {}), ...secrets },
+      extraEnv: { ...(isGit ? { GIT_CONFIG_NOSYSTEM: '1', GIT_TERMINAL_PROMPT: '0', GIT_LITERAL_PATHSPECS: '1' } : {}), ...secrets },
+      ...(isGit ? { homeFiles: gitHomeFiles(env.gitIdentity) } : {}),
       secrets: Object.values(secrets),
       ...(action.signal === undefined ? {} : { signal: action.signal }),
     },

@@ -1,7 +1,7 @@
 import type { ScopedPath } from '../../core/paths/scope.js';
 import type { LeavingCommit, PushFacts } from '../../core/decide/push.js';
 import type { RemoteFacts } from '../../core/decide/git-fetch.js';
-import type { ToolhostEnv } from '../env.js';
+import { gitHomeFiles, type ToolhostEnv } from '../env.js';
 import { runJob } from '../run-job.js';
 import { sandboxView } from '../sandbox-masks.js';
 import { failed, type ExecutionResult, type PreparedAction } from '../types.js';
@@ -51,7 +51,8 @@ async function gitIn(repo: ScopedPath, env: ToolhostEnv, run: GitRun): Promise<E
       network: run.network === true,
       timeoutMs: 120_000,
       // Literal pathspecs: `[.]env` names a file called `[.]env`, never `.env` (a glob around deny_always).
-      extraEnv: { ...env.gitIdentity, GIT_TERMINAL_PROMPT: '0', GIT_CONFIG_NOSYSTEM: '1', GIT_OPTIONAL_LOCKS: '0', GIT_LITERAL_PATHSPECS: '1' },
+      extraEnv: { GIT_TERMINAL_PROMPT: '0', GIT_CONFIG_NOSYSTEM: '1', GIT_OPTIONAL_LOCKS: '0', GIT_LITERAL_PATHSPECS: '1' },
+      homeFiles: gitHomeFiles(env.gitIdentity),
       ...(run.signal === undefined ? {} : { signal: run.signal }),
     },
     env,
