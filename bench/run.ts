@@ -10,13 +10,14 @@ import { scaleBench } from './scale.js';
 import { throughputBench } from './throughput.js';
 import { requestBench } from './requests.js';
 import { roundTripBench } from './round-trip.js';
+import { mcpReadBench } from './mcp-read.js';
 import { table, type Figure } from './stats.js';
 import { measurePwa } from '../scripts/pwa-size.js';
 import { join } from 'node:path';
 
 /** `npm run bench [-- --json]`: every figure measured in this run, printed as a table or JSON. */
 const engines = policyEnginesBench();
-const figures: Figure[] = [...engines.figures, ...(await authBench()), ...(await requestBench()), ...(await auditBench()), ...(await roundTripBench()), ...(await haltBench()), ...(await haltStreamsBench()), ...(await scaleBench()), ...(await approvalsBench()), ...(await throughputBench()), ...(await coldStartBench())];
+const figures: Figure[] = [...engines.figures, ...(await authBench()), ...(await requestBench()), ...(await auditBench()), ...(await roundTripBench()), ...(await haltBench()), ...(await haltStreamsBench()), ...(await scaleBench()), ...(await approvalsBench()), ...(await throughputBench()), ...(await coldStartBench()), ...(await mcpReadBench())];
 const claude = await claudeSessionBench();
 figures.push(...claude.figures);
 // What the phone downloads, from the build this run made (`npm run build` precedes it), against its budget.
@@ -47,5 +48,8 @@ const scaleText = `A decision with 10,000 against 100 (p50, budget 2×): ${grows
 const rate = (name: string): number => figures.find((f) => f.name === name)?.per_second ?? Number.NaN;
 const ceilingShare = [1, 16, 64].map((n) => `${String(n)}: ${(rate(`throughput, ${String(n)} agents: POST /api/v1/actions T0 read through the gate`) / rate(`throughput, ${String(n)} agents: reference, bare Hono constant JSON, same TLS`)).toFixed(2)}×`);
 const throughputText = `Gate throughput as a share of the bare Hono ceiling, by concurrent agents (budget at 64: 0.5×): ${ceilingShare.join(', ')}`;
+// Issue 13: an MCP read through the gate against the reference filesystem server, same client, same run.
+const mcpRatio = call('mcp read 4 KiB: oracle mcp fs_read, client of the running gate') / call('mcp read 4 KiB: reference, @modelcontextprotocol/server-filesystem read_text_file');
+const mcpText = `An MCP read through the gate against @modelcontextprotocol/server-filesystem (p50, same client, interleaved; budget 1.5×): ${within(mcpRatio, 1.5)}`;
 if (process.argv.includes('--json')) process.stdout.write(`${JSON.stringify({ node: process.version, figures, policy_engines: engines.report, pwa, claude_code_http_connections: claude.connections }, null, 2)}\n`);
-else process.stdout.write(`${table(figures)}\n\n${pwaText}\n\n${sessionText}\n${hookText}\n${scaleText}\n${throughputText}\n\n${enginesText(engines.report)}\n`);
+else process.stdout.write(`${table(figures)}\n\n${pwaText}\n\n${sessionText}\n${hookText}\n${scaleText}\n${throughputText}\n${mcpText}\n\n${enginesText(engines.report)}\n`);

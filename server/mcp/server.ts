@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { z } from 'zod';
 import { GATED, MCP_TOOLS, PATH, actionArgs, inputSchemaOf } from './tools.js';
 import { EDIT_TOOL, MAX_EDITS } from '../core/tools/edit-as-write.js';
@@ -24,7 +25,7 @@ export const INSTRUCTIONS = [
   'Each call is judged before it runs and answered in one of three ways.',
   'Allowed: it ran; reads (T0) just run, changes (T1) run and can be undone by the person (the undo id is in the result).',
   'Denied: the result is an error that names the rule and the reason; asking again the same way will be denied again.',
-  'Needs a person (T2, T3 on the desktop only): the call waits for them to approve it on their desktop or phone; if nobody answered in time the result gives an approval id: call oracle_await with it to wait again, and do not retry the call itself.',
+  'Needs a person (T2, T3 on the desktop only): the call waits for them to approve it on their desktop or phone (with a progress token, progress is reported every 5 s while it waits); if nobody answered in time the result gives an approval id: call oracle_await with it to wait again, and do not retry the call itself.',
   "After the session reads content from outside the person's projects (a fetched page, a dependency), it is tainted: later changes need a person, one tier higher.",
   'oracle_allowed lists the folders, programs and hosts the policy gives this agent: call it first to know where to work.',
 ].join(' ');
@@ -41,16 +42,23 @@ export function createMcpServer(gate: McpGate, options: Pick<McpOptions, 'agent'
   const closing = new AbortController();
   const withdrawnBy = (extra: { signal: AbortSignal }): AbortSignal => AbortSignal.any([extra.signal, closing.signal]);
   const running = new Set<Promise<CallToolResult>>();
-  const track = (call: Promise<CallToolResult>): Promise<CallToolResult> => {
+  const track = (call: Promise<CallToolResult>, extra?: Progressing): Promise<CallToolResult> => {
     running.add(call);
-    void call.finally(() => running.delete(call));
+    const stop = extra === undefined ? () => undefined : reportProgress(extra);
+    void call.finally(() => {
+      stop();
+      running.delete(call);
+    });
     return call;
   };
   // One session per connection: what it reads (a fetched page, a dependency's files) taints it (SPEC §4, §11).
   const session = `mcp-${randomBytes(8).toString('hex')}`;
   for (const def of MCP_TOOLS) {
     server.registerTool(def.name, { description: def.description, inputSchema: inputSchemaOf(def), annotations: def.hints }, (input: Record<string, unknown>, extra) =>
-      track(guarded(async () => toolResult(await gate.submit({ tool: def.tool, args: actionArgs(def, input), session }, options.waitMs, options.agent, withdrawnBy(extra)), gate.canAsk))),
+      track(
+        guarded(async () => toolResult(await gate.submit({ tool: def.tool, args: actionArgs(def, input), session }, options.waitMs, options.agent, withdrawnBy(extra)), gate.canAsk)),
+        extra,
+      ),
     );
   }
   // An edit is judged (and shown to the person) as the exact file it leaves: core/tools/edit-as-write.ts.
@@ -74,7 +82,7 @@ export function createMcpServer(gate: McpGate, options: Pick<McpOptions, 'agent'
       }),
       annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
     },
-    ({ path, edits }, extra) => track(guarded(async () => toolResult(await gate.submit({ tool: EDIT_TOOL, args: { path, edits }, session }, options.waitMs, options.agent, withdrawnBy(extra)), gate.canAsk))),
+    ({ path, edits }, extra) => track(guarded(async () => toolResult(await gate.submit({ tool: EDIT_TOOL, args: { path, edits }, session }, options.waitMs, options.agent, withdrawnBy(extra)), gate.canAsk)), extra),
   );
   server.registerTool(
     'oracle_await',
@@ -86,12 +94,13 @@ export function createMcpServer(gate: McpGate, options: Pick<McpOptions, 'agent'
       }),
       annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: true },
     },
-    ({ approval_id, wait }) =>
+    ({ approval_id, wait }, extra) =>
       track(
         guarded(async () => {
           const result = await gate.continueAction(approval_id, (wait ?? 30) * 1000, options.agent);
           return result === undefined ? failure(`unknown approval \`${approval_id}\` for agent \`${options.agent}\``) : toolResult(result, gate.canAsk);
         }),
+        extra,
       ),
   );
   server.registerTool(
@@ -124,6 +133,31 @@ export function createMcpServer(gate: McpGate, options: Pick<McpOptions, 'agent'
     withdrawAll: () => {
       closing.abort();
     },
+  };
+}
+
+/** What a handler needs to tell its host a call is still going (MCP progress, by the host's token). */
+type Progressing = Pick<RequestHandlerExtra<ServerRequest, ServerNotification>, '_meta' | 'sendNotification'>;
+
+/** How often a long call says it is still going, when the host asked for progress. */
+const PROGRESS_EVERY_MS = 5000;
+
+/**
+ * While a call runs or waits for a person, a host that sent a progress token hears every 5 s that
+ * it is still going (and can keep its timeout from firing: the SDK's `resetTimeoutOnProgress`).
+ */
+function reportProgress(extra: Progressing): () => void {
+  const token = extra._meta?.progressToken;
+  if (token === undefined) return () => undefined;
+  const started = Date.now();
+  const timer = setInterval(() => {
+    const seconds = Math.round((Date.now() - started) / 1000);
+    void extra
+      .sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: seconds, message: `still going after ${String(seconds)} s: running, or waiting for a person to answer on the desktop or a paired phone` } })
+      .catch(() => undefined);
+  }, PROGRESS_EVERY_MS);
+  return () => {
+    clearInterval(timer);
   };
 }
 

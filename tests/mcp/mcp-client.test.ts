@@ -78,6 +78,21 @@ describe('oracle mcp with a gate running', () => {
     expect(verify.code, verify.stdout + verify.stderr).toBe(0);
   });
 
+  it('tells a host that asked for progress that a call waiting for a person is still going', async () => {
+    const [first] = hosts;
+    if (first === undefined) throw new Error('no host');
+    writeFileSync(`${app}/later.txt`, 'later\n');
+    const heard: { progress: number; message?: string }[] = [];
+    const deleting = first.client.callTool({ name: 'fs_delete', arguments: { path: `${app}/later.txt` } }, undefined, { onprogress: (p) => heard.push(p), resetTimeoutOnProgress: true });
+    for (let i = 0; i < 200 && heard.length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(heard[0]?.message).toContain('waiting for a person');
+    const card = running.runtime.desk.list().find((c) => c.state === 'pending');
+    if (card === undefined) throw new Error('no card');
+    const phone = { id: 'dev_phone', kind: 'device' as const, approveT2: true, approveT3: false };
+    await running.runtime.desk.answer(card.approval_id, { approver: phone, verdict: 'approve', nonce: card.nonce, argHash: card.arg_hash });
+    expect((await deleting).isError).not.toBe(true);
+  }, 30_000);
+
   it('keeps its own credential in the home; once revoked it stays revoked; it fails closed once the gate is gone', async () => {
     const token = readFileSync(join(home, 'data', 'agent-mcp.token'), 'utf8').trim();
     const id = /^oracle_(ag_[0-9a-f]+)_/u.exec(token)?.[1] ?? '';
