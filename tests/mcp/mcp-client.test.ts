@@ -82,7 +82,7 @@ describe('oracle mcp with a gate running', () => {
     const [first] = hosts;
     if (first === undefined) throw new Error('no host');
     writeFileSync(`${app}/later.txt`, 'later\n');
-    const heard: { progress: number; message?: string }[] = [];
+    const heard: { progress: number; message?: string | undefined }[] = [];
     const deleting = first.client.callTool({ name: 'fs_delete', arguments: { path: `${app}/later.txt` } }, undefined, { onprogress: (p) => heard.push(p), resetTimeoutOnProgress: true });
     for (let i = 0; i < 200 && heard.length === 0; i++) await new Promise((r) => setTimeout(r, 50));
     expect(heard[0]?.message).toContain('waiting for a person');
