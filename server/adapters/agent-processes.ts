@@ -1,5 +1,5 @@
 import { agentAbove, descendants, processKey, toolTrees, type ProcessEntry, type RegisteredAgent } from '../core/agents/process-tree.js';
-import { argvOf, PROC_SUPPORTED, readProcess, readProcessTable, signalProcess, tcpPeer } from './process-table.js';
+import { argvOf, PROC_SUPPORTED, readProcess, readProcessTable, signalProcess, socketOwner, tcpPeerSocket } from './process-table.js';
 
 /**
  * The agents this gate serves, by process (SPEC §8 (2), issue 13): every hook call and every
@@ -26,11 +26,16 @@ export type ClientLocator = { readonly pid: number } | { readonly peerPort: numb
 const STOP_ROUNDS = 5;
 const MAX_AGENTS = 256;
 const RECHECK_MS = 1000;
+/** How long a connection's lookup is kept (the gate keeps an idle connection 60 s). */
+const CONNECTION_MS = 60_000;
+const MAX_CONNECTIONS = 1024;
 
 export class AgentProcesses {
   private readonly agents = new Map<string, RegisteredAgent>();
   private readonly sessions = new Map<string, string>();
   private readonly seen = new Map<string, number>();
+  /** TCP peers already looked up (by the peer's port): the agent they belong to, if any, and when. */
+  private readonly connections = new Map<string, { readonly key: string | undefined; readonly at: number }>();
   /** Client processes waiting for an answer right now: HALT answers them, it does not kill them. */
   private readonly waiting = new Map<number, number>();
 
@@ -59,8 +64,21 @@ export class AgentProcesses {
       this.seen.set(session, Date.now());
       return release;
     }
-    const agent = this.locate(client);
-    if (agent === undefined || agent.pid === process.pid) return release;
+    // A connection already placed (Claude Code keeps one per session; its socket's inode names it)
+    // is not looked up again, and one that could not be placed is not retried on every call:
+    // finding a socket's owner reads every process's descriptors.
+    const socket = 'peerPort' in client ? tcpPeerSocket(client.peerPort, client.ourPort) : undefined;
+    const connection = socket === undefined ? undefined : `tcp:${socket.inode}`;
+    const placed = connection === undefined ? undefined : this.connections.get(connection);
+    if (placed !== undefined && Date.now() - placed.at < CONNECTION_MS) {
+      if (placed.key !== undefined && session !== undefined && this.agents.has(placed.key)) this.remember(session, placed.key);
+      return release;
+    }
+    const agent = this.locate(client, socket);
+    // An agent of another user is never registered: HALT never kills another user's processes.
+    const unplaceable = agent === undefined || agent.pid === process.pid || agent.uid !== process.getuid?.();
+    if (connection !== undefined) this.placeConnection(connection, unplaceable ? undefined : processKey(agent));
+    if (unplaceable) return release;
     const key = processKey(agent);
     if (!this.agents.has(key)) {
       this.prune();
@@ -69,11 +87,18 @@ export class AgentProcesses {
       const before = new Set((table === undefined ? [] : descendants(table, agent.pid)).map(processKey));
       this.agents.set(key, { agent, before });
     }
-    if (session !== undefined) {
-      this.sessions.set(session, key);
-      this.seen.set(session, Date.now());
-    }
+    if (session !== undefined) this.remember(session, key);
     return release;
+  }
+
+  private remember(session: string, key: string): void {
+    this.sessions.set(session, key);
+    this.seen.set(session, Date.now());
+  }
+
+  private placeConnection(connection: string, key: string | undefined): void {
+    if (this.connections.size >= MAX_CONNECTIONS) this.connections.clear();
+    this.connections.set(connection, { key, at: Date.now() });
   }
 
   /** HALT's reach into agents: stops every tool tree first (so none forks away), then kills them all. */
@@ -95,14 +120,14 @@ export class AgentProcesses {
     return { supported: true, agents: this.agents.size, killed };
   }
 
-  private locate(client: ClientLocator): ProcessEntry | undefined {
+  private locate(client: ClientLocator, socket: Parameters<typeof socketOwner>[0] | undefined): ProcessEntry | undefined {
     if ('pid' in client) {
       const table = new Map<number, ProcessEntry>();
       // Only the chain above the client is read, not the whole table.
       for (let p = readProcess(client.pid), hops = 0; p !== undefined && hops < 10; p = readProcess(p.ppid), hops++) table.set(p.pid, p);
       return agentAbove(table, client.pid, argvOf);
     }
-    const pid = tcpPeer(client.peerPort, client.ourPort);
+    const pid = socket === undefined ? undefined : socketOwner(socket);
     return pid === undefined ? undefined : readProcess(pid);
   }
 

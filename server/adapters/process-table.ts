@@ -51,15 +51,13 @@ export function argvOf(pid: number): readonly string[] | undefined {
 }
 
 /**
- * The process at the other end of a loopback TCP connection to this gate: the socket whose local
- * port is the peer's and whose remote port is ours, from /proc/net/tcp{,6}, then the process holding
- * that socket among the processes of the socket's user. The http hook has no process of its own,
- * so this is how the gate learns which Claude Code is calling.
+ * The socket at the other end of a loopback TCP connection to this gate: the one whose local port
+ * is the peer's and whose remote port is ours, from /proc/net/tcp{,6} (one small read). Its inode
+ * names the connection for as long as it is open.
  */
-export function tcpPeer(peerPort: number, ourPort: number): number | undefined {
+export function tcpPeerSocket(peerPort: number, ourPort: number): { readonly inode: string; readonly uid: number } | undefined {
   if (!PROC_SUPPORTED) return undefined;
   const hex = (n: number): string => n.toString(16).toUpperCase().padStart(4, '0');
-  let socket: { inode: string; uid: number } | undefined;
   for (const file of ['/proc/net/tcp', '/proc/net/tcp6']) {
     let text: string;
     try {
@@ -70,17 +68,20 @@ export function tcpPeer(peerPort: number, ourPort: number): number | undefined {
     for (const line of text.split('\n').slice(1)) {
       const f = line.trim().split(/\s+/u);
       const [local, remote, uid, inode] = [f[1], f[2], f[7], f[9]];
-      if (local?.endsWith(`:${hex(peerPort)}`) === true && remote?.endsWith(`:${hex(ourPort)}`) === true && inode !== undefined && inode !== '0') {
-        socket = { inode, uid: Number(uid) };
-        break;
-      }
+      if (local?.endsWith(`:${hex(peerPort)}`) === true && remote?.endsWith(`:${hex(ourPort)}`) === true && inode !== undefined && inode !== '0') return { inode, uid: Number(uid) };
     }
-    if (socket !== undefined) break;
   }
-  if (socket === undefined) return undefined;
+  return undefined;
+}
+
+/**
+ * The process holding a socket, among the processes of the socket's user: every descriptor of
+ * theirs is looked at, so callers look up a connection once. The http hook has no process of its
+ * own, so this is how the gate learns which Claude Code is calling.
+ */
+export function socketOwner(socket: { readonly inode: string; readonly uid: number }): number | undefined {
   const target = `socket:[${socket.inode}]`;
-  const table = readProcessTable();
-  for (const p of table?.values() ?? []) {
+  for (const p of readProcessTable()?.values() ?? []) {
     if (p.uid !== socket.uid || p.pid === process.pid) continue;
     let fds: string[];
     try {

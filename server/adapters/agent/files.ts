@@ -63,8 +63,12 @@ export function modeNoFollow(path: string): number {
   return lstatSync(path).mode & 0o777;
 }
 
-/** Reads a regular file through O_NOFOLLOW, refusing more than `max` bytes. */
-export function readNoFollow(path: string, max: number): Buffer {
+/**
+ * Reads a regular file through O_NOFOLLOW, refusing more than `max` bytes. With `exact` (a path
+ * with no link in it, as a walk of real folders makes), the opened file must be that very path
+ * (Linux: its /proc/self/fd entry), so a folder swapped for a link mid-walk reads nothing.
+ */
+export function readNoFollow(path: string, max: number, exact = false): Buffer {
   // A FIFO or device would block the whole gate on open: only a regular file is opened, and
   // O_NONBLOCK covers the moment between this look and the open.
   if (probe(path) !== 'file') throw new FileOpError('FS_NOT_A_FILE', `\`${path}\` is not a regular file`);
@@ -75,6 +79,7 @@ export function readNoFollow(path: string, max: number): Buffer {
     throw new FileOpError('FS_NOT_A_FILE', `cannot open \`${path}\`: ${(e as NodeJS.ErrnoException).code ?? 'error'}`);
   }
   try {
+    if (exact && process.platform === 'linux' && readlinkSync(`/proc/self/fd/${String(fd)}`) !== path) throw new FileOpError('PATH_CHANGED', `\`${path}\` resolves elsewhere now`);
     const stat = fstatSync(fd);
     if (!stat.isFile()) throw new FileOpError('FS_NOT_A_FILE', `\`${path}\` is not a regular file`);
     if (stat.size > max) throw new FileOpError('FS_TOO_LARGE', `\`${path}\` is ${stat.size} bytes; the limit is ${max}`);

@@ -37,7 +37,8 @@ export function fsSearch(action: PreparedAction, env: ToolhostEnv): ExecutionRes
   const search = (path: string): void => {
     let raw: Buffer;
     try {
-      raw = readNoFollow(path, MAX_FILE_BYTES);
+      // Exactly the walked path: a folder swapped for a link during the search is read through no link.
+      raw = readNoFollow(path, MAX_FILE_BYTES, true);
     } catch (e) {
       if (e instanceof FileOpError) return; // too large or unreadable: not text a search shows
       throw e;
