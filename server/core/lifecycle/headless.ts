@@ -7,7 +7,9 @@ import type { Executed, ExecutionResult, PreparedAction } from './execution.js';
 /**
  * The action lifecycle for callers that cannot wait for a person (SPEC §7, §12 `oracle run`):
  * evaluate → audit the decision → (allow only) audit `dispatched`, durably, before anything runs
- * → execute → audit the terminal state. A failed `dispatched` write means the action does not
+ * → execute → audit the terminal state. (A read the gate runs in its own process, `readsOnly` in
+ * the registry, changes nothing: it runs first and all three records are durable before its
+ * result is returned.) A failed `dispatched` write means the action does not
  * run; a failed terminal write is retried until it is durable before anyone is told it ran.
  * Without `obtainApproval`, needs-approval is refused without asking anyone. Pure: every effect
  * is injected.
