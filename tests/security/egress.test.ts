@@ -450,6 +450,16 @@ describe('egress broker: one deadline for the whole fetch (SPEC §6)', () => {
     expect(Date.now() - started).toBeLessThan(2000);
   });
 
+  it('stops a fetch the caller withdrew, long before its deadline', async () => {
+    const withdrawn = new AbortController();
+    const started = Date.now();
+    setTimeout(() => {
+      withdrawn.abort();
+    }, 100);
+    expectFailure(await brokeredFetch(get(`http://127.0.0.1:${server.port}/stall`), { ...options([allowServer()], { timeoutMs: 20_000 }), signal: withdrawn.signal }), 'CANCELLED');
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+
   it('times out on a resolver that never answers', async () => {
     const hang = (): Promise<string[]> => new Promise<string[]>(() => undefined);
     const result = await brokeredFetch(get('https://slow.test/'), { ...options([{ host: 'slow.test', port: undefined, why: 't' }], { timeoutMs: 200 }), resolve: hang });

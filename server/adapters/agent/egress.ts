@@ -31,6 +31,8 @@ export interface BrokerOptions {
   /** One budget for the whole fetch: every lookup, connection, redirect and body byte. */
   readonly timeoutMs: number;
   readonly maxRedirects: number;
+  /** Aborted when the caller withdraws the action: the fetch stops where it is. */
+  readonly signal?: AbortSignal;
 }
 
 export interface BrokerRequest {
@@ -49,6 +51,8 @@ export const BROKER_ERROR_CODES = [
   'EGRESS_REDIRECT',
   'EGRESS_TIMEOUT',
   'EGRESS_NETWORK',
+  /** The caller withdrew the action while the fetch ran: the connection was closed. */
+  'CANCELLED',
 ] as const;
 
 export type BrokerErrorCode = (typeof BROKER_ERROR_CODES)[number];
@@ -117,11 +121,18 @@ export async function brokeredFetch(request: BrokerRequest, options: BrokerOptio
   const timer = setTimeout(() => {
     deadline.abort();
   }, options.timeoutMs);
+  const withdraw = (): void => {
+    deadline.abort();
+  };
+  if (options.signal?.aborted === true) withdraw();
+  else options.signal?.addEventListener('abort', withdraw, { once: true });
   try {
     const body = request.body === undefined ? undefined : Buffer.from(request.body, 'utf8');
-    return await follow({ method, headers: headers.kept, body }, request.url, options, deadline.signal);
+    const result = await follow({ method, headers: headers.kept, body }, request.url, options, deadline.signal);
+    return !result.ok && options.signal?.aborted === true ? failure('CANCELLED', 'the caller withdrew the action; the fetch was stopped') : result;
   } finally {
     clearTimeout(timer);
+    options.signal?.removeEventListener('abort', withdraw);
   }
 }
 

@@ -14,7 +14,7 @@ export async function netFetch(action: PreparedAction, env: ToolhostEnv): Promis
   const body = action.args['body'];
   const result = await brokeredFetch(
     { url: str(action.args['url']), method: str(action.args['method']), headers, ...(typeof body === 'string' ? { body } : {}) },
-    { allow: env.gate.policy.egress.allow, resolve: env.resolve, maxBytes: env.limits.maxReadBytes, timeoutMs: 30_000, maxRedirects: 5 },
+    { allow: env.gate.policy.egress.allow, resolve: env.resolve, maxBytes: env.limits.maxReadBytes, timeoutMs: 30_000, maxRedirects: 5, ...(action.signal === undefined ? {} : { signal: action.signal }) },
   );
   if (!result.ok) return failed(result.code, result.message);
   return {
