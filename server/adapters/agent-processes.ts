@@ -29,12 +29,13 @@ const RECHECK_MS = 1000;
 /** How long a connection's lookup is kept (the gate keeps an idle connection 60 s). */
 const CONNECTION_MS = 60_000;
 const MAX_CONNECTIONS = 1024;
+const MAX_SESSIONS = 4096;
 
 export class AgentProcesses {
   private readonly agents = new Map<string, RegisteredAgent>();
   private readonly sessions = new Map<string, string>();
   private readonly seen = new Map<string, number>();
-  /** TCP peers already looked up (by the peer's port): the agent they belong to, if any, and when. */
+  /** TCP connections already looked up (by their socket's inode): the agent they belong to, if any, and when. */
   private readonly connections = new Map<string, { readonly key: string | undefined; readonly at: number }>();
   /** Client processes waiting for an answer right now: HALT answers them, it does not kill them. */
   private readonly waiting = new Map<number, number>();
@@ -92,6 +93,12 @@ export class AgentProcesses {
   }
 
   private remember(session: string, key: string): void {
+    // Bounded: the oldest sessions go first (a Map iterates in insertion order).
+    for (const old of this.sessions.keys()) {
+      if (this.sessions.size < MAX_SESSIONS) break;
+      this.sessions.delete(old);
+      this.seen.delete(old);
+    }
     this.sessions.set(session, key);
     this.seen.set(session, Date.now());
   }

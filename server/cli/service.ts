@@ -17,10 +17,10 @@ export interface ServiceOptions {
   readonly port: number | undefined;
   readonly lan: boolean;
   readonly env: NodeJS.ProcessEnv;
-  readonly systemctl?: Systemctl;
-  /** How long install waits for the started gate to answer. */
-  readonly startMs?: number;
 }
+
+/** How long install waits for the started gate to answer. */
+const START_MS = 15_000;
 
 export function unitPath(env: NodeJS.ProcessEnv): string {
   const config = env['XDG_CONFIG_HOME'] !== undefined && env['XDG_CONFIG_HOME'] !== '' ? env['XDG_CONFIG_HOME'] : join(env['HOME'] ?? homedir(), '.config');
@@ -35,7 +35,7 @@ export async function runService(sub: string | undefined, options: ServiceOption
     say(`oracle service: runs the gate as a systemd user service, on Linux only; on ${process.platform} start \`oracle serve --home ${options.home}\` from a login item`);
     return 2;
   }
-  const systemctl = options.systemctl ?? userSystemctl;
+  const systemctl = userSystemctl;
   const path = unitPath(options.env);
   switch (sub ?? '') {
     case 'install':
@@ -99,7 +99,7 @@ async function install(options: ServiceOptions, ctx: { systemctl: Systemctl; pat
     return 0;
   }
   if (changed) await systemctl(['restart', UNIT_NAME]);
-  const gate = await waitForGate(options.home, options.startMs ?? 15_000);
+  const gate = await waitForGate(options.home, START_MS);
   if (gate === undefined) {
     const status = await systemctl(['status', '--no-pager', '--lines=5', UNIT_NAME]);
     say(`the service did not bring a gate up on ${options.home}:\n${status.out}\n(see \`journalctl --user -u ${UNIT_NAME}\`)`);
