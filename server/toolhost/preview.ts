@@ -11,18 +11,28 @@ export type CurrentText = { readonly kind: 'text'; readonly text: string } | { r
 /** Cards travel to phones over the live stream: a larger file is described, not shown. */
 export const PREVIEW_MAX_BYTES = 64 * 1024;
 
-export function currentText(path: string, max = PREVIEW_MAX_BYTES): CurrentText {
+/** A regular file's bytes, read the way the executor would; or why there are none to show. */
+type Bytes = { readonly kind: 'bytes'; readonly bytes: Buffer } | { readonly kind: 'absent' } | { readonly kind: 'unavailable'; readonly reason: string } | { readonly kind: 'too-large' } | { readonly kind: 'unreadable' };
+
+function fileBytes(path: string, max: number): Bytes {
   const what = probe(path);
   if (what === 'missing') return { kind: 'absent' };
   if (what !== 'file') return { kind: 'unavailable', reason: `the path is a ${what === 'dir' ? 'directory' : what === 'link' ? 'link' : 'special file'}` };
-  let bytes: Buffer;
   try {
-    bytes = readNoFollow(path, max);
+    return { kind: 'bytes', bytes: readNoFollow(path, max) };
   } catch (e) {
-    return { kind: 'unavailable', reason: e instanceof FileOpError && e.code === 'FS_TOO_LARGE' ? `the current file is over ${String(max / 1024)} KiB` : 'the current file cannot be read' };
+    return e instanceof FileOpError && e.code === 'FS_TOO_LARGE' ? { kind: 'too-large' } : { kind: 'unreadable' };
   }
+}
+
+export function currentText(path: string, max = PREVIEW_MAX_BYTES): CurrentText {
+  const read = fileBytes(path, max);
+  if (read.kind === 'absent') return read;
+  if (read.kind === 'too-large') return { kind: 'unavailable', reason: `the current file is over ${String(max / 1024)} KiB` };
+  if (read.kind === 'unreadable') return { kind: 'unavailable', reason: 'the current file cannot be read' };
+  if (read.kind === 'unavailable') return read;
   try {
-    return { kind: 'text', text: new TextDecoder('utf-8', { fatal: true }).decode(bytes) };
+    return { kind: 'text', text: new TextDecoder('utf-8', { fatal: true }).decode(read.bytes) };
   } catch {
     return { kind: 'unavailable', reason: 'the current file is not UTF-8 text' };
   }
@@ -34,17 +44,13 @@ export function currentText(path: string, max = PREVIEW_MAX_BYTES): CurrentText 
  * `expect_before`. Read the way the executor writes (no final link followed, bounded).
  */
 export function rawText(path: string, max: number): RawText {
-  const what = probe(path);
-  if (what === 'missing') return { kind: 'absent' };
-  if (what !== 'file') return { kind: 'unavailable', reason: `the path is a ${what === 'dir' ? 'directory' : what === 'link' ? 'link' : 'special file'}` };
-  let bytes: Buffer;
+  const read = fileBytes(path, max);
+  if (read.kind === 'absent') return read;
+  if (read.kind === 'too-large') return { kind: 'unavailable', reason: `the file is over ${String(max / (1024 * 1024))} MiB; write it whole instead` };
+  if (read.kind === 'unreadable') return { kind: 'unavailable', reason: 'the file cannot be read' };
+  if (read.kind === 'unavailable') return read;
   try {
-    bytes = readNoFollow(path, max);
-  } catch (e) {
-    return { kind: 'unavailable', reason: e instanceof FileOpError && e.code === 'FS_TOO_LARGE' ? `the file is over ${String(max / (1024 * 1024))} MiB; write it whole instead` : 'the file cannot be read' };
-  }
-  try {
-    return { kind: 'text', text: new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes), digest: sha256Bytes(bytes) };
+    return { kind: 'text', text: new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(read.bytes), digest: sha256Bytes(read.bytes) };
   } catch {
     return { kind: 'unavailable', reason: 'the file is not UTF-8 text' };
   }
