@@ -40,10 +40,6 @@ export class AgentProcesses {
   /** Client processes waiting for an answer right now: HALT answers them, it does not kill them. */
   private readonly waiting = new Map<number, number>();
 
-  get supported(): boolean {
-    return PROC_SUPPORTED;
-  }
-
   /**
    * Registers the agent behind a client; the answer releases the client's "waiting" mark. Cheap for
    * a session already known; never throws (a client that cannot be placed is simply not reached).

@@ -220,7 +220,6 @@ export class CheckpointStore {
 
   /** Resolves when every requested checkpoint is on disk (or the store has failed); no pause. */
   async idle(): Promise<void> {
-    this.hurry?.();
     while (this.running !== undefined) {
       this.hurry?.();
       await this.running;
