@@ -1,4 +1,5 @@
 import { readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { runningWith, until } from '../fixtures/processes.js';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,23 +13,6 @@ import { pairScriptedPhone, type ScriptedPhone } from '../fixtures/scripted-phon
 import { startStandInAgent, type StandInAgent } from '../fixtures/stand-in-agent.js';
 import { tempTree, type TempTree } from '../fixtures/temp-tree.js';
 
-/** Whether a process whose argv holds `word` runs (each test's `sleep` has its own length). */
-const running = (word: string): boolean => {
-  for (const p of readProcessTable()?.values() ?? []) {
-    try {
-      const argv = readFileSync(`/proc/${String(p.pid)}/cmdline`, 'utf8').split('\0');
-      const state = readFileSync(`/proc/${String(p.pid)}/stat`, 'latin1');
-      if (argv.includes(word) && !state.includes(') Z ')) return true;
-    } catch {
-      // gone while we looked
-    }
-  }
-  return false;
-};
-const until = async (ok: () => boolean, ms: number): Promise<boolean> => {
-  for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 50))) if (ok()) return true;
-  return ok();
-};
 const actionOf = (result: unknown): string => String(((result as { _meta?: Record<string, { action_id?: string }> })._meta?.[GATE_META_KEY] ?? {}).action_id);
 
 /**
@@ -109,10 +93,10 @@ describe.runIf(process.platform === 'linux')('one gate, many agents', () => {
     const allowed = await agent.ask(bash(`sleep ${sleepHook}`));
     expect(allowed?.permissionDecision, allowed?.permissionDecisionReason).toBe('allow');
     await agent.runTool(Number(sleepHook));
-    expect(await until(() => running(sleepA) && running(sleepB) && running(sleepHook), 15_000), 'all three are running').toBe(true);
+    expect(await until(() => runningWith(sleepA) && runningWith(sleepB) && runningWith(sleepHook), 15_000), 'all three are running').toBe(true);
 
     expect((await phone.halt('e2e: stop everything')).status).toBe(200);
-    expect(await until(() => !running(sleepA) && !running(sleepB) && !running(sleepHook), 3000), 'all three are dead').toBe(true);
+    expect(await until(() => !runningWith(sleepA) && !runningWith(sleepB) && !runningWith(sleepHook), 3000), 'all three are dead').toBe(true);
     for (const result of await Promise.all([execA, execB])) {
       expect(result.isError).toBe(true);
       expect(textOf(result)).toContain('HALTED');

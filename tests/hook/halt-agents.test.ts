@@ -3,18 +3,13 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type Running } from '../../server/main.js';
 import { descendants } from '../../server/core/agents/process-tree.js';
-import { readProcess, readProcessTable } from '../../server/adapters/process-table.js';
+import { readProcessTable } from '../../server/adapters/process-table.js';
+import { alive, until } from '../fixtures/processes.js';
 import { runOracle } from '../cli/run-oracle.js';
 import { auditRecords } from '../fixtures/audit-records.js';
 import { pairScriptedPhone, type ScriptedPhone } from '../fixtures/scripted-phone.js';
 import { startStandInAgent, type StandInAgent } from '../fixtures/stand-in-agent.js';
 import { tempTree, type TempTree } from '../fixtures/temp-tree.js';
-
-const alive = (pid: number): boolean => readProcess(pid) !== undefined && !readFileSync(`/proc/${String(pid)}/stat`, 'latin1').includes(') Z ');
-const until = async (ok: () => boolean, ms: number): Promise<boolean> => {
-  for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 25))) if (ok()) return true;
-  return ok();
-};
 
 /**
  * HALT reaches what agents started (SPEC §8 (2), issue 13): an agent that runs its own tools

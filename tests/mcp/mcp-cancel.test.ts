@@ -1,9 +1,9 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type Running } from '../../server/main.js';
-import { readProcessTable } from '../../server/adapters/process-table.js';
+import { runningWith, until } from '../fixtures/processes.js';
 import { auditRecords } from '../fixtures/audit-records.js';
 import { mcpHost } from '../fixtures/mcp-host.js';
 import { tempTree, type TempTree } from '../fixtures/temp-tree.js';
@@ -11,21 +11,6 @@ import { runOracle } from '../cli/run-oracle.js';
 
 /** A `sleep` with this many seconds is ours: nothing else on the machine sleeps that long. */
 const marker = (n: number): string => String(86_000 + n);
-const sleeping = (seconds: string): boolean => {
-  for (const p of readProcessTable()?.values() ?? []) {
-    try {
-      if (readFileSync(`/proc/${String(p.pid)}/cmdline`, 'utf8').split('\0').includes(seconds)) return true;
-    } catch {
-      // gone
-    }
-  }
-  return false;
-};
-const until = async (ok: () => boolean, ms: number): Promise<boolean> => {
-  for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 50))) if (ok()) return true;
-  return ok();
-};
-
 /** The terminal record of the exec.run whose preview names `seconds`, once there is one. */
 const terminalOf = (home: string, seconds: string): Record<string, unknown> | undefined => {
   const records = auditRecords(home);
@@ -77,10 +62,10 @@ describe.runIf(process.platform === 'linux')('cancelling an MCP call', () => {
         const seconds = marker(i * 2);
         const abort = new AbortController();
         const call = client.callTool({ name: 'exec_run', arguments: { program: 'sleep', args: [seconds], cwd: app } }, undefined, { signal: abort.signal });
-        expect(await until(() => sleeping(seconds), 10_000), 'the job started').toBe(true);
+        expect(await until(() => runningWith(seconds), 10_000), 'the job started').toBe(true);
         abort.abort('the user pressed escape');
         await expect(call).rejects.toThrow();
-        expect(await until(() => !sleeping(seconds), 5000), 'the job was killed').toBe(true);
+        expect(await until(() => !runningWith(seconds), 5000), 'the job was killed').toBe(true);
         expect(await until(() => terminalOf(home(), seconds) !== undefined, 5000)).toBe(true);
         expect(terminalOf(home(), seconds)).toMatchObject({ kind: 'cancelled', outcome: 'CANCELLED' });
       }, 30_000);
@@ -88,10 +73,10 @@ describe.runIf(process.platform === 'linux')('cancelling an MCP call', () => {
       it('withdraws what runs when the host goes away', async () => {
         const seconds = marker(i * 2 + 1);
         const call = client.callTool({ name: 'exec_run', arguments: { program: 'sleep', args: [seconds], cwd: app } }).catch(() => undefined);
-        expect(await until(() => sleeping(seconds), 10_000), 'the job started').toBe(true);
+        expect(await until(() => runningWith(seconds), 10_000), 'the job started').toBe(true);
         await client.close();
         await call;
-        expect(await until(() => !sleeping(seconds), 8000), 'the job was killed').toBe(true);
+        expect(await until(() => !runningWith(seconds), 8000), 'the job was killed').toBe(true);
         expect(await until(() => terminalOf(home(), seconds) !== undefined, 8000)).toBe(true);
         expect(terminalOf(home(), seconds)).toMatchObject({ kind: 'cancelled' });
         const verify = await runOracle(['audit', 'verify', '--home', home()]);
