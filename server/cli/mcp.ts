@@ -86,7 +86,8 @@ async function gateClient(home: string, options: McpOptions): Promise<McpGate> {
     if (typeof answer['error'] === 'string') throw new GateUnavailable(`the gate refused the request: ${answer['error']}`);
     const result = answer['outcome'] as Record<string, unknown> | undefined;
     if (result === undefined) throw new GateUnavailable('the gate answered without an outcome');
-    return { status: result['error'] !== undefined && (result['error'] as { code?: unknown }).code === 'APPROVAL_PENDING' ? 202 : 200, body: result };
+    // remoteGate reads 200 and 202 alike: the outcome itself says whether it waits for a person.
+    return { status: 200, body: result };
   };
   const http: GateRequest = async (call) => {
     const now = found();
