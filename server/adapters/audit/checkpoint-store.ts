@@ -168,6 +168,8 @@ export class CheckpointStore {
   private running: Promise<void> | undefined;
   /** Ends the pause between two checkpoints now (close, repair, a caller waiting on idle()). */
   private hurry: (() => void) | undefined;
+  /** Callers waiting in idle(): while any waits, no pause starts (a hook process exits at once). */
+  private waiting = 0;
   private failed: Error | undefined;
 
   private constructor(
@@ -220,9 +222,14 @@ export class CheckpointStore {
 
   /** Resolves when every requested checkpoint is on disk (or the store has failed); no pause. */
   async idle(): Promise<void> {
-    while (this.running !== undefined) {
-      this.hurry?.();
-      await this.running;
+    this.waiting += 1;
+    try {
+      while (this.running !== undefined) {
+        this.hurry?.();
+        await this.running;
+      }
+    } finally {
+      this.waiting -= 1;
     }
   }
 
@@ -248,6 +255,8 @@ export class CheckpointStore {
   }
 
   private pause(): Promise<void> {
+    // Someone waits for the checkpoint (close, a repair): write the next one now, not in 100 ms.
+    if (this.waiting > 0) return Promise.resolve();
     return new Promise((resolve) => {
       const done = (): void => {
         clearTimeout(timer);
