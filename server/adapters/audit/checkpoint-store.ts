@@ -19,8 +19,8 @@ const POSIX = typeof process.getuid === 'function';
 const MAX_FILE_BYTES = 16 * 1024;
 const STALE_TEMP_MS = 60_000;
 /**
- * The most often the head is checkpointed under steady load; the first flush after a quiet spell
- * is checkpointed at once. Records cut from the log's tail within this window (plus the write in
+ * The most often the head is checkpointed; the first flush after a quiet spell (an interval with
+ * no checkpoint) is checkpointed at once. Records cut from the log's tail within this window (plus the write in
  * flight) are not caught by the checkpoint; see AuditAppender.
  */
 export const CHECKPOINT_INTERVAL_MS = 100;
@@ -239,19 +239,16 @@ export class CheckpointStore {
         this.wanted = undefined;
         await this.write(signCheckpoint(head, this.now().toISOString(), this.signer));
         // At most one checkpoint per interval: one signature, temp file, fsync and rename cost more
-        // than the flush they follow. The head after the pause covers everything that came in it.
-        if (this.pending()) await this.pause();
+        // than the flush they follow (with one agent, every action was a quiet spell of its own).
+        // The head after the pause covers everything that came in it; none came: the drain ends,
+        // and the next head, an interval or more after this write, is checkpointed at once.
+        await this.pause();
       }
     } catch (e) {
       this.failed = new AuditCheckpointError(`cannot write the audit checkpoint: ${errno(e)}`);
     } finally {
       this.running = undefined;
     }
-  }
-
-  /** Whether a head came in while the last checkpoint was written (the loop's await hides it from narrowing). */
-  private pending(): boolean {
-    return this.wanted !== undefined;
   }
 
   private pause(): Promise<void> {

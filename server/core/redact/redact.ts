@@ -51,6 +51,9 @@ function sameSpans(a: readonly Redaction[], b: readonly Redaction[]): boolean {
  */
 function redactUnchecked(text: string, known: readonly string[]): RedactResult {
   let spans = mergeSpans(detect(text, known));
+  // Nothing found: the text is its own output, and detecting again on the same text finds the
+  // same nothing (detection is a pure function of text and known), so it is not run twice.
+  if (spans.length === 0) return { text, redactions: spans };
   let result = new Redacted(text, spans);
   for (let round = 1; ; round += 1) {
     const more = detect(result.text, known);
