@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { startServer } from '../server/main.js';
 import { runClaude } from '../tests/fixtures/claude-cli.js';
 import { startMessagesApi, type Script } from '../tests/fixtures/messages-api.js';
-import { measure, summarize, type Figure } from './stats.js';
+import { summarize, type Figure } from './stats.js';
 
 /**
  * What ORACLE costs Claude Code (SPEC §11, §14): the real CLI runs one scripted 10-call session
@@ -119,8 +119,8 @@ export async function claudeSessionBench(): Promise<{ figures: Figure[]; connect
 
 /** A hook that answers allow and does nothing else: what any command hook pays at least. */
 const MINIMAL_HOOK = `process.stdout.write(JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow' } }))`;
-/** Without a gate each call opens one, so fewer calls keep the bench short. */
-const HEADLESS_CALLS = 20;
+/** Without a gate each call opens one, so it is sampled every other round to keep the bench short. */
+const HEADLESS_EVERY = 2;
 
 /**
  * One PreToolUse call as Claude Code pays it, for each payload kind (Bash, Read, Edit, Write):
@@ -128,6 +128,10 @@ const HEADLESS_CALLS = 20;
  * running (over the local socket) and without one, and the http hook's one HTTPS POST: on a
  * kept-alive connection, as Claude Code sends its hook calls (counted in the sessions above), and
  * on a new connection resuming its TLS session, as it reconnects after the gate closed an idle one.
+ *
+ * Round-robin: each round takes one sample of every variant in turn, so a burst of load on this
+ * (shared, noisy) machine weighs on the reference and on ORACLE alike instead of on whichever
+ * block of samples it happened to fall in. The first round warms up and is not counted.
  */
 async function perCall(url: string, homes: { gate: string; idle: string; user: string }, project: string): Promise<Figure[]> {
   writeFileSync(join(project, 'src', 'hook-bench.ts'), 'export const v = 1;\n');
@@ -142,10 +146,6 @@ async function perCall(url: string, homes: { gate: string; idle: string; user: s
   const ca = readFileSync(join(homes.gate, 'certs', 'ca.crt'), 'utf8');
   const kept = new Agent({ keepAlive: true, maxSockets: 1, ca });
   const reconnecting = new Agent({ keepAlive: false, ca });
-  const figures = [
-    await measure('hook call: reference, node -e 0', CALLS, () => spawnOnce(process.execPath, ['-e', '0'])),
-    await measure('hook call: reference, a minimal hook that prints allow', CALLS, () => spawnOnce(process.execPath, ['-e', MINIMAL_HOOK])),
-  ];
   // The hooks run as Claude Code starts them, with its HOME (the default policy's `~`), and every
   // measured call must come back allowed: a figure of a refusal would measure the wrong path.
   const env = { HOME: homes.user };
@@ -153,16 +153,31 @@ async function perCall(url: string, homes: { gate: string; idle: string; user: s
     const answer = await once();
     if (!answer.includes('"permissionDecision":"allow"')) throw new Error(`the hook did not allow the bench's call: ${answer.slice(0, 300)}`);
   };
+  const hook = `${url}/api/v1/hooks/claude-code`;
+  const variants: { name: string; once: () => Promise<unknown>; every: number }[] = [
+    { name: 'hook call: reference, node -e 0', once: () => spawnOnce(process.execPath, ['-e', '0']), every: 1 },
+    { name: 'hook call: reference, a minimal hook that prints allow', once: () => spawnOnce(process.execPath, ['-e', MINIMAL_HOOK]), every: 1 },
+  ];
   for (const [kind, payload] of kinds) {
-    const hook = `${url}/api/v1/hooks/claude-code`;
-    figures.push(await measure(`hook call (${kind}): command hook, gate running`, CALLS, allowed(() => spawnOnce(process.execPath, [HOOK, 'hook', 'claude-code', '--home', homes.gate], env, payload))));
-    figures.push(await measure(`hook call (${kind}): http hook, one HTTPS POST to the gate`, CALLS, allowed(() => post(hook, { token, agent: kept }, payload))));
-    figures.push(await measure(`hook call (${kind}): http hook, on a new TLS connection (session resumed)`, CALLS, allowed(() => post(hook, { token, agent: reconnecting }, payload))));
-    figures.push(await measure(`hook call (${kind}): command hook, no gate (headless)`, HEADLESS_CALLS, allowed(() => spawnOnce(process.execPath, [HOOK, 'hook', 'claude-code', '--home', homes.idle], env, payload))));
+    variants.push(
+      { name: `hook call (${kind}): command hook, gate running`, once: allowed(() => spawnOnce(process.execPath, [HOOK, 'hook', 'claude-code', '--home', homes.gate], env, payload)), every: 1 },
+      { name: `hook call (${kind}): http hook, one HTTPS POST to the gate`, once: allowed(() => post(hook, { token, agent: kept }, payload)), every: 1 },
+      { name: `hook call (${kind}): http hook, on a new TLS connection (session resumed)`, once: allowed(() => post(hook, { token, agent: reconnecting }, payload)), every: 1 },
+      { name: `hook call (${kind}): command hook, no gate (headless)`, once: allowed(() => spawnOnce(process.execPath, [HOOK, 'hook', 'claude-code', '--home', homes.idle], env, payload)), every: HEADLESS_EVERY },
+    );
+  }
+  const samples = variants.map((): number[] => []);
+  for (let round = 0; round <= CALLS; round++) {
+    for (const [i, v] of variants.entries()) {
+      if (round % v.every !== 0) continue;
+      const t = process.hrtime.bigint();
+      await v.once();
+      if (round > 0) samples[i]?.push(Number(process.hrtime.bigint() - t) / 1000);
+    }
   }
   kept.destroy();
   reconnecting.destroy();
-  return figures;
+  return variants.map((v, i) => summarize(v.name, samples[i] ?? []));
 }
 
 /** Runs one process to its end; resolves with what it printed (refuses a non-zero exit). */

@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
-import { join } from 'node:path';
-import { REPO } from '../arch/source-files.js';
+import { built } from '../fixtures/built.js';
 
-export const ORACLE_BIN = join(REPO, 'dist', 'server', 'cli', 'oracle.js');
+/** The built command; importing this throws when dist/ is older than the sources (tests/fixtures/built.ts). */
+export const ORACLE_BIN = built('server', 'cli', 'oracle.js');
 
 export interface Run {
   readonly code: number | null;

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemdUnit, unitWord } from '../../server/core/service/systemd-unit.js';
 import { localGate } from '../../server/adapters/local-client.js';
 import { startUserManager, systemdUnavailable, type UserManager } from '../fixtures/systemd-user.js';
+import { skipping } from '../fixtures/privileges.js';
 import { tempTree, type TempTree } from '../fixtures/temp-tree.js';
 import { runOracle } from './run-oracle.js';
 
@@ -55,8 +56,7 @@ describe('the systemd unit `oracle service install` writes', () => {
  * starts, answers, comes back after it is killed, comes back after the manager itself restarts (a
  * new login or a reboot), hands out a desktop login, and is gone after uninstall.
  */
-const unavailable = systemdUnavailable();
-describe.skipIf(unavailable !== undefined)(`oracle service with a real systemd user manager${unavailable === undefined ? '' : ` (skipped: ${unavailable})`}`, () => {
+describe.skipIf(skipping('oracle service with a real systemd user manager', systemdUnavailable()))('oracle service with a real systemd user manager', () => {
   let tree: TempTree;
   let manager: UserManager;
   let env: NodeJS.ProcessEnv;

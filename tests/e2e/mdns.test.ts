@@ -1,6 +1,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { notRootOnLinux, skipping } from '../fixtures/privileges.js';
 import { REPO } from '../arch/source-files.js';
 
 const ip = (...args: string[]) => spawnSync('ip', args, { encoding: 'utf8' });
@@ -9,7 +10,7 @@ const ip = (...args: string[]) => spawnSync('ip', args, { encoding: 'utf8' });
  * Real mDNS across two network namespaces joined by a veth pair (SPEC §9): the advertisement
  * carries the port and a short key hash, and nothing else.
  */
-describe('mDNS discovery', () => {
+describe.skipIf(skipping('mDNS discovery across network namespaces', notRootOnLinux()))('mDNS discovery', () => {
   const tag = String(process.pid % 10_000);
   const a = `oracle-a-${tag}`;
   const b = `oracle-b-${tag}`;

@@ -228,6 +228,7 @@ describe.skipIf(process.env['ORACLE_SKIP_BROWSER'] === '1')('the PWA in Chromium
     await shot(ph, 'phone-halt-confirm');
     await ph.locator('oracle-halt button.confirm').click();
     const reply = await running1;
+    // The job sleeps 30 s: it ended this early only because HALT killed it.
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(reply.body).not.toMatchObject({ exit_code: 0 });
     expect(running.runtime.toolhost.supervisor.live).toBe(0);

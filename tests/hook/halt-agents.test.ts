@@ -60,12 +60,12 @@ describe.runIf(process.platform === 'linux')('HALT and the agents’ own process
       expect(allowed?.permissionDecision, allowed?.permissionDecisionReason).toBe('allow');
       const tool = await agent.runTool(300);
       let grandchild: number | undefined;
-      expect(await until(() => (grandchild = readProcessTable()?.get(tool) === undefined ? undefined : descendants(readProcessTable() ?? new Map(), tool)[0]?.pid) !== undefined, 5000)).toBe(true);
+      expect(await until(() => (grandchild = readProcessTable()?.get(tool) === undefined ? undefined : descendants(readProcessTable() ?? new Map(), tool)[0]?.pid) !== undefined, 5000), 'the tool started its child').toBe(true);
 
       const halted = await phone.halt(`test via ${via}`);
       expect(halted.status, JSON.stringify(halted.body)).toBe(200);
       // The whole tool tree is gone at once; the agent and what it ran before asking are not.
-      expect(await until(() => !alive(tool) && grandchild !== undefined && !alive(grandchild), 2000)).toBe(true);
+      expect(await until(() => !alive(tool) && grandchild !== undefined && !alive(grandchild), 5000), 'the tool and its child are dead after HALT').toBe(true);
       expect(alive(agent.pid)).toBe(true);
       expect(alive(agent.helper)).toBe(true);
       const halt = auditRecords(home).filter((r) => r['kind'] === 'halt').at(-1);
@@ -82,7 +82,9 @@ describe.runIf(process.platform === 'linux')('HALT and the agents’ own process
     agents.push(agent);
     const tool = await agent.runTool(300);
     await phone.halt('an agent that never reached the gate');
-    await new Promise((r) => setTimeout(r, 300));
+    // The gate signals before it answers and records what it killed: nothing, and the tool runs on.
+    const halt = auditRecords(home).filter((r) => r['kind'] === 'halt').at(-1);
+    expect(halt?.['detail']).toMatchObject({ reason: 'an agent that never reached the gate', agent_processes: { supported: true, killed: 0 } });
     expect(alive(tool)).toBe(true);
     for (const p of [tool, ...descendants(readProcessTable() ?? new Map(), tool).map((d) => d.pid)]) process.kill(p, 'SIGKILL');
   }, 30_000);

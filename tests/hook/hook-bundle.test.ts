@@ -1,8 +1,8 @@
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO } from '../arch/source-files.js';
 import { runNode, runOracle } from '../cli/run-oracle.js';
+import { built } from '../fixtures/built.js';
 import { tempTree, type TempTree } from '../fixtures/temp-tree.js';
 
 /**
@@ -11,7 +11,7 @@ import { tempTree, type TempTree } from '../fixtures/temp-tree.js';
  * kept from the last call. Each shortcut is checked to be taken, and never to outlive what it
  * stands for: an edited policy is read at once.
  */
-const BUNDLE = join(REPO, 'dist', 'hook');
+const BUNDLE = built('hook');
 
 describe('the bundled hook', () => {
   let tree: TempTree;

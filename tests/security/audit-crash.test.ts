@@ -6,7 +6,8 @@ import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuditWriteError, openAuditLog } from '../../server/adapters/audit/appender.js';
 import { monthFiles, verifyAuditHome } from '../../server/adapters/audit/read-log.js';
-import { REPO } from '../arch/source-files.js';
+import { built } from '../fixtures/built.js';
+import { cannotMountTmpfs, skipping } from '../fixtures/privileges.js';
 import { tempTree, type TempTree } from '../fixtures/temp-tree.js';
 
 /**
@@ -18,7 +19,7 @@ import { tempTree, type TempTree } from '../fixtures/temp-tree.js';
  */
 const ROUNDS = 25;
 const WRITERS = 4;
-const APPENDER = pathToFileURL(join(REPO, 'dist', 'server', 'adapters', 'audit', 'appender.js')).href;
+const APPENDER = pathToFileURL(built('server', 'adapters', 'audit', 'appender.js')).href;
 
 let tree: TempTree;
 let child = '';
@@ -130,26 +131,24 @@ describe('audit log under SIGKILL (seed 001 "Audit": crash test)', () => {
     expect(final.files).toBeGreaterThanOrEqual(2);
     expect(acked).toBeGreaterThan(ROUNDS);
     const seconds = (performance.now() - started) / 1000;
+    // How long it took is reported, not asserted: it says nothing about the chain (bench/ measures).
     process.stderr.write(`audit crash test: ${ROUNDS} rounds, ${acked} acknowledged records, ${final.records} in the log, ${torn} torn by a kill, ${seconds.toFixed(1)} s\n`);
-    expect(seconds).toBeLessThan(20);
   });
 });
 
-/** A tiny tmpfs as the home (root only); skipped with the reason where mounting is impossible. */
-function mountTiny(dir: string): string | undefined {
-  if (process.platform !== 'linux' || process.getuid?.() !== 0) return 'needs root on linux to mount a tmpfs';
+/** A tiny tmpfs as the home (root only: the tests that use it are skipped, saying why, elsewhere). */
+function mountTiny(dir: string): void {
   const r = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=64k,mode=0700', 'tmpfs', dir], { encoding: 'utf8' });
-  return r.status === 0 ? undefined : `mount failed: ${r.stderr.trim()}`;
+  if (r.status !== 0) throw new Error(`mounting the tmpfs failed: ${r.stderr.trim()}`);
 }
 
 const umount = (dir: string): void => void spawnSync('umount', [dir]);
 const body = (n: number, size = 16) => ({ kind: 'decision' as const, ts: '2024-03-01T00:00:00.000Z', actor: 'agent', args_preview: 'x'.repeat(size), detail: { n } });
 
-describe('audit writes fail closed (SPEC §1: audit write failed → deny)', () => {
-  it('a full disk makes appends reject with AuditWriteError, and they keep rejecting', async (ctx) => {
+describe.skipIf(skipping('audit writes fail closed', cannotMountTmpfs()))('audit writes fail closed (SPEC §1: audit write failed → deny)', () => {
+  it('a full disk makes appends reject with AuditWriteError, and they keep rejecting', async () => {
     const home = tree.dir('full-home');
-    const skip = mountTiny(home);
-    if (skip !== undefined) return ctx.skip(skip);
+    mountTiny(home);
     try {
       const audit = openAuditLog(home);
       await audit.append(body(1));
@@ -176,10 +175,9 @@ describe('audit writes fail closed (SPEC §1: audit write failed → deny)', () 
     }
   });
 
-  it('a read-only log directory makes appends reject, and they keep rejecting', async (ctx) => {
+  it('a read-only log directory makes appends reject, and they keep rejecting', async () => {
     const home = tree.dir('ro-home');
-    const skip = mountTiny(home);
-    if (skip !== undefined) return ctx.skip(skip);
+    mountTiny(home);
     try {
       const audit = openAuditLog(home);
       expect(spawnSync('mount', ['-o', 'remount,ro', home]).status).toBe(0);

@@ -6,21 +6,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type Running } from '../../server/main.js';
 import { runOracle } from '../cli/run-oracle.js';
 import { call, type Reply } from '../fixtures/https-client.js';
+import { cannotMountTmpfs, skipping } from '../fixtures/privileges.js';
 
-/** Whether this machine lets the test mount a tmpfs (root, or a user namespace that may). */
 function mountTmpfs(dir: string): string | undefined {
   const r = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=2m,mode=0700', 'tmpfs', dir]);
   return r.status === 0 ? undefined : r.stderr.toString().trim() || `mount exited ${String(r.status)}`;
 }
-
-const cannotMount = (() => {
-  const probe = mkdtempSync(join(tmpdir(), 'oracle-mount-probe-'));
-  const why = mountTmpfs(probe);
-  if (why === undefined) spawnSync('umount', [probe]);
-  rmSync(probe, { recursive: true, force: true });
-  return why;
-})();
-if (cannotMount !== undefined) console.warn(`disk-full test skipped: a tmpfs cannot be mounted here (${cannotMount})`);
 
 /** Fills the file system holding `path` to the last page, then gives back `spare` bytes. */
 function fill(path: string, spare: number): void {
@@ -57,7 +48,7 @@ function records(home: string): Record<string, unknown>[] {
  * cannot be written; once space is back the gate is normal again without a restart, the torn
  * tail is repaired with a record, and `oracle audit verify` finds the chain intact.
  */
-describe.skipIf(cannotMount !== undefined)('the gate on a full disk', () => {
+describe.skipIf(skipping('the gate on a full disk', cannotMountTmpfs()))('the gate on a full disk', () => {
   let root = '';
   let mounted = '';
   let running: Running | undefined;

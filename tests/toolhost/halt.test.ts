@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Runtime } from '../../server/runtime.js';
 import type { AuditRecord } from '../../server/core/audit/record.js';
 import { runOracle } from '../cli/run-oracle.js';
+import { until, within } from '../fixtures/processes.js';
 import { tempTree, type TempTree } from '../fixtures/temp-tree.js';
 import { processesWith, runtimeFor } from './runtime-fixture.js';
 
@@ -32,16 +33,15 @@ describe('HALT', () => {
   it('from `oracle halt` in another process: kills every process tree, denies everything, audits, survives a restart, lifts only on resume', async () => {
     const marker = `sleep 317.${String(process.pid)}`;
     const running = [runtime.run(workload(marker)), runtime.run(workload(marker))];
-    for (let i = 0; i < 100 && procs(marker).length < 6; i++) await new Promise((r) => setTimeout(r, 50));
-    expect(procs(marker).length).toBeGreaterThanOrEqual(6);
+    expect(await until(() => procs(marker).length >= 6, 10_000), 'both workloads run three sleeps each').toBe(true);
 
     const home = runtime.gate.home;
     const halt = await runOracle(['halt', '--reason', 'the agent is looping', '--home', home]);
     expect(halt.stdout).toContain('HALT sent to the running gate');
-    const results = await Promise.all(running);
+    // Each job runs `sleep 317`: it ends within the deadline only because HALT killed it.
+    const results = await within(Promise.all(running), 10_000, 'the running jobs ended after HALT');
     expect(results.map((r) => r.error?.code)).toEqual(['HALTED', 'HALTED']);
-    await new Promise((r) => setTimeout(r, 200));
-    expect(procs(marker)).toEqual([]);
+    expect(await until(() => procs(marker).length === 0, 10_000), 'every process of both workloads is gone, the setsid one included').toBe(true);
     expect(runtime.mode()).toBe('halted');
     expect(await runtime.run(read)).toMatchObject({ decision: 'deny', code: 'HALTED', executed: false });
 

@@ -1,4 +1,5 @@
 import { createServer, type Server } from 'node:http';
+import { createServer as createTcpServer, type Server as TcpServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOOL_NAMES } from '../../server/core/tools/registry.js';
 import type { Runtime } from '../../server/runtime.js';
@@ -13,6 +14,10 @@ describe('net.fetch through the lifecycle', () => {
   let server: Server;
   let port = 0;
   const seen: { url: string; authorization: string | undefined }[] = [];
+  // Another port on loopback, not on the allowlist: it counts every connection made to it.
+  let elsewhere: TcpServer;
+  let elsewherePort = 0;
+  let connectionsElsewhere = 0;
 
   beforeAll(async () => {
     server = createServer((req, res) => {
@@ -22,11 +27,23 @@ describe('net.fetch through the lifecycle', () => {
         res.end();
         return;
       }
+      if (req.url === '/redirect-elsewhere') {
+        res.writeHead(302, { location: `http://127.0.0.1:${String(elsewherePort)}/` });
+        res.end();
+        return;
+      }
       res.end(`hello token=ghp_${'a1B2c3D4e5F6g7H8i9J0'.repeat(2)}`);
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const address = server.address();
     port = typeof address === 'object' && address !== null ? address.port : 0;
+    elsewhere = createTcpServer((socket) => {
+      connectionsElsewhere += 1;
+      socket.destroy();
+    });
+    await new Promise<void>((resolve) => elsewhere.listen(0, '127.0.0.1', resolve));
+    const other = elsewhere.address();
+    elsewherePort = typeof other === 'object' && other !== null ? other.port : 0;
     tree = tempTree('oracle-net-');
     runtime = await runtimeFor(tree, `egress:\n  allow: [{ host: "127.0.0.1:${String(port)}", why: local test server }]\n`, {
       resolve: () => Promise.reject(new Error('no DNS for IP literals')),
@@ -35,6 +52,7 @@ describe('net.fetch through the lifecycle', () => {
   afterAll(async () => {
     await runtime.close();
     server.close();
+    elsewhere.close();
     tree.dispose();
   });
 
@@ -48,10 +66,18 @@ describe('net.fetch through the lifecycle', () => {
     expect(seen.at(-1)?.authorization).toBeUndefined();
   });
 
-  it('refuses a redirect to a private address, and never connects there', async () => {
+  it('refuses a redirect to a private address: the hop is checked against the allowlist', async () => {
     const result = await runtime.run({ tool: 'net.fetch', args: { url: `http://127.0.0.1:${String(port)}/redirect-private` } });
     expect(result.executed).toBe(true);
-    expect(result.error?.code).toMatch(/^EGRESS_/u);
+    expect(result.error).toMatchObject({ code: 'EGRESS_DENIED', message: expect.stringMatching(/^redirect to `10\.0\.0\.1:80` is not in the egress allowlist/u) as unknown });
+  });
+
+  it('never connects to where a refused redirect points (a listener there counts connections)', async () => {
+    const result = await runtime.run({ tool: 'net.fetch', args: { url: `http://127.0.0.1:${String(port)}/redirect-elsewhere` } });
+    expect(result.error).toMatchObject({ code: 'EGRESS_DENIED', message: expect.stringMatching(/^redirect to `127\.0\.0\.1:\d+` is not in the egress allowlist/u) as unknown });
+    // Had the broker connected, it would have waited for that listener, which ends each connection
+    // as it counts it: the count is final once the result is back.
+    expect(connectionsElsewhere, 'connections made to the refused redirect target').toBe(0);
   });
 
   it('refuses a port the allowlist does not name, at the gate', async () => {
