@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openRuntime } from '../server/runtime.js';
+import { openRuntime } from '../server/app/runtime.js';
 import { processesWith } from '../tests/toolhost/runtime-fixture.js';
 import { summarize, type Figure } from './stats.js';
 

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { evaluate } from '../server/core/decide/decide.js';
-import { openGate } from '../server/gate.js';
+import { loadGatePolicy } from '../server/app/gate-policy.js';
 import { measure, summarize, type Figure } from './stats.js';
 
 /**
@@ -53,7 +53,7 @@ function decisions(base: string, name: string, size: { readonly globs: number; r
   const globs = Array.from({ length: size.globs }, (_, i) => `  - "${denyGlob(i)}"`).join('\n');
   const policy = join(dir, 'policy.yaml');
   writeFileSync(policy, `scopes:\n  projects:\n    roots:\n${roots}\ndeny_always:\n  - ".env"\n${globs}\n`);
-  const gate = openGate({ home: join(dir, 'home'), policy, env: process.env });
+  const gate = loadGatePolicy({ home: join(dir, 'home'), policy, env: process.env });
   if (gate.mode !== 'normal') throw new Error(`the bench policy did not load: ${JSON.stringify(gate.errors.slice(0, 2))}`);
   const actions = Array.from({ length: 1000 }, (_, i) => {
     const project = join(projects, `p${String((i * 7919) % size.roots)}`);

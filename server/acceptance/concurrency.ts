@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { listDir, makeDir, pathFacts, processesWith, writeText } from '../adapters/acceptance-host.js';
-import type { RunResult } from '../core/lifecycle/headless.js';
+import type { RunResult } from '../core/lifecycle/run-action.js';
 import { JOB_ID } from './isolation.js';
 import { describeJob, evidence, linesOf, probeAction, probeRan, until } from './probe-kit.js';
 import { itemResult, OUTCOME, type Evidence, type ItemResult } from './model.js';

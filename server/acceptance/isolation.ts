@@ -5,7 +5,7 @@ import { describeJob, evidence, dangerouslyForcePastGate, gateRefused, linesOf, 
 import { itemResult, OUTCOME, type Evidence, type ItemResult } from './model.js';
 import type { SandboxReport, Subject } from './subject.js';
 import type { ExecutionResult } from '../toolhost/types.js';
-import type { RunResult } from '../core/lifecycle/headless.js';
+import type { RunResult } from '../core/lifecycle/run-action.js';
 
 /**
  * Item 2, isolation (seed 000 D-O5-6 item 2): a child tries to read the policy, the ORACLE home,

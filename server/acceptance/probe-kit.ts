@@ -1,5 +1,5 @@
 import type { AllowDecision } from '../../shared/decision.js';
-import type { RunResult } from '../core/lifecycle/headless.js';
+import type { RunResult } from '../core/lifecycle/run-action.js';
 import { isToolName } from '../core/tools/registry.js';
 import type { ExecutionResult } from '../toolhost/types.js';
 import { PROBE_SCRIPT } from './fixtures.js';

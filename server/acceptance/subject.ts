@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { isEmptyOrAbsent, makeDir, makeTempRoot, readText, removeTree, writeText } from '../adapters/acceptance-host.js';
 import { FileSecretStore, openSecretStore } from '../adapters/secrets/index.js';
 import { evaluate, type Evaluation } from '../core/decide/decide.js';
-import type { RunResult } from '../core/lifecycle/headless.js';
+import type { RunResult } from '../core/lifecycle/run-action.js';
 import type { GateMode } from '../core/decide/context.js';
 import { startServer, type Running } from '../main.js';
 import type { Executed, PreparedAction } from '../toolhost/types.js';

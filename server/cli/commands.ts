@@ -1,15 +1,15 @@
 import { parseArgs } from 'node:util';
-import { openGate } from '../gate.js';
+import { loadGatePolicy } from '../app/gate-policy.js';
 import { runCheck } from './check.js';
 import { modeBanner, reportPolicy } from './policy-check.js';
 import { runServe } from './serve.js';
-import { openRuntime, type Runtime } from '../runtime.js';
+import { openRuntime, type Runtime } from '../app/runtime.js';
 import { runLines } from './run.js';
 import { runUndo, runUndoViaGate } from './undo.js';
 import { localGate } from '../adapters/local-client.js';
 import { runSecrets } from './secrets.js';
 import { runAudit } from './audit.js';
-import { resolveHome } from '../gate.js';
+import { resolveHome } from '../app/gate-policy.js';
 import { runHalt } from './halt.js';
 import { runCredentials } from './credentials.js';
 import { runPair } from './pair.js';
@@ -78,7 +78,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   }
   switch (command) {
     case 'check': {
-      const gate = openGate({ home: values.home, policy: values.policy });
+      const gate = loadGatePolicy({ home: values.home, policy: values.policy });
       const banner = modeBanner(gate);
       if (banner !== undefined) process.stderr.write(`oracle: ${banner}\n`);
       // HALT is a file of the home (SPEC §8): a halted home answers deny here too, as the gate would.
@@ -88,7 +88,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     }
     case 'policy': {
       if (sub !== 'check' || rest.length > 1) break;
-      const gate = openGate({ home: values.home, policy: rest[0] ?? values.policy });
+      const gate = loadGatePolicy({ home: values.home, policy: rest[0] ?? values.policy });
       return reportPolicy(gate, process.stdout);
     }
     case 'run': {
@@ -122,7 +122,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     }
     case 'integrate': {
       if (sub !== 'claude-code' || rest.length > 0) break;
-      const gate = openGate({ home: values.home, policy: values.policy });
+      const gate = loadGatePolicy({ home: values.home, policy: values.policy });
       return runIntegrate(gate, { project: values.project, remove: values.remove === true, http: values.http === true }, process.stdout);
     }
     case 'pair':
@@ -130,7 +130,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       return runPair(resolveHome(values.home, process.env), { stdin: process.stdin, stdout: process.stdout, typed: values.typed === true });
     case 'agents':
     case 'devices': {
-      const gate = openGate({ home: values.home, policy: values.policy });
+      const gate = loadGatePolicy({ home: values.home, policy: values.policy });
       return runCredentials(gate, command, positionals.slice(1), process.stdout);
     }
     case 'halt':

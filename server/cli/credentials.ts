@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { Writable } from 'node:stream';
 import { CredentialStore } from '../adapters/credentials-store.js';
 import { ensurePrivateDir } from '../adapters/files.js';
-import type { GateState } from '../gate.js';
+import type { GateState } from '../app/gate-policy.js';
 
 /**
  * `oracle agents add NAME | list | revoke ID` and `oracle devices list | revoke ID` (SPEC §11, §12).

@@ -2,8 +2,8 @@ import { join } from 'node:path';
 import type { Writable } from 'node:stream';
 import { HaltFile } from '../adapters/halt-file.js';
 import { RuntimeLock } from '../adapters/runtime-lock.js';
-import { openRuntime } from '../runtime.js';
-import { resolveHome } from '../gate.js';
+import { openRuntime } from '../app/runtime.js';
+import { resolveHome } from '../app/gate-policy.js';
 
 /**
  * `oracle halt --reason TEXT` and `oracle resume` (SPEC §8, §12). With a gate running on this home

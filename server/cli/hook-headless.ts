@@ -2,7 +2,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { loadBashParser } from '../adapters/bash-parser.js';
 import { answerHook, type HookAnswer } from '../hook/claude-code.js';
-import { openRuntime, type Runtime } from '../runtime.js';
+import { openRuntime, type Runtime } from '../app/runtime.js';
 import { cachedPolicyLoader } from '../adapters/policy-cache.js';
 import { buildId } from '../adapters/build-id.js';
 

@@ -8,7 +8,7 @@ import { hookToken, localGate } from '../adapters/local-client.js';
 import { postHttpHook, runCommandHook } from '../adapters/hook-probe.js';
 import { HOOK_ROUTE, withOracleHooks, withoutOracleHooks, type OracleHook } from '../core/hook/settings-merge.js';
 import { HOOK_TIMEOUT_S } from '../hook/answer.js';
-import type { GateState } from '../gate.js';
+import type { GateState } from '../app/gate-policy.js';
 import { scopeProject } from './project-scope.js';
 
 /**

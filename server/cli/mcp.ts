@@ -6,7 +6,7 @@ import { resolveHome } from '../adapters/package-root.js';
 import { GateUnavailable, remoteGate, type GateRequest, type LocalSubmit, type McpGate } from '../mcp/gate.js';
 import { requestLocal } from '../adapters/local-socket.js';
 import { createMcpServer, type McpOptions } from '../mcp/server.js';
-import { openRuntime, type Runtime } from '../runtime.js';
+import { openRuntime, type Runtime } from '../app/runtime.js';
 import { modeBanner } from './policy-check.js';
 import { agentView } from '../core/policy/agent-view.js';
 

@@ -1,5 +1,5 @@
 import type { Writable } from 'node:stream';
-import type { GateState } from '../gate.js';
+import type { GateState } from '../app/gate-policy.js';
 
 /** `oracle policy check [FILE]`: the digest, the mode, every error with its line (SPEC §12). */
 export function reportPolicy(gate: GateState, out: Writable): number {

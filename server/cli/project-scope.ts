@@ -5,7 +5,7 @@ import { ensureDir, readOperatorFile, writePrivateFile } from '../adapters/files
 import { packageRoot } from '../adapters/host.js';
 import { decide } from '../core/decide/decide.js';
 import { withProjectRoot } from '../core/policy/add-root.js';
-import { openGate, type GateState } from '../gate.js';
+import { loadGatePolicy, type GateState } from '../app/gate-policy.js';
 
 /**
  * `oracle integrate claude-code --project DIR` puts DIR in scope (read-write) so the integrated
@@ -46,7 +46,7 @@ export function scopeProject(gate: GateState, project: string, out: Writable): G
   const previous = target === gate.policyFile ? before : undefined;
   ensureDir(dirname(target));
   writePrivateFile(target, added.text);
-  const next = openGate({ home: gate.home, policy: target });
+  const next = loadGatePolicy({ home: gate.home, policy: target });
   if (next.errors.length > 0) {
     // Never leave a policy that would put the gate in read-only mode.
     if (previous !== undefined) writePrivateFile(target, previous);

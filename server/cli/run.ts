@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import type { Readable, Writable } from 'node:stream';
 import { deny } from '../../shared/decision.js';
-import type { Runtime } from '../runtime.js';
+import type { Runtime } from '../app/runtime.js';
 import { MAX_LINE_BYTES } from './check.js';
 import { readLines } from './lines.js';
 

@@ -1,5 +1,5 @@
 import type { Writable } from 'node:stream';
-import type { Runtime } from '../runtime.js';
+import type { Runtime } from '../app/runtime.js';
 import { undoTarget } from '../toolhost/undo-store.js';
 import { desktopRequest, type LocalGate } from '../adapters/local-client.js';
 import type { UndoView } from '../http/routes/desktop.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CallAnswer } from '../call-authorizer.js';
+import type { CallAnswer } from '../app/call-authorizer.js';
 import { answerHook, type HookGate } from './claude-code.js';
 
 /** The hook's answer waits for the audit: a record that cannot be written denies (SPEC §1.2). */

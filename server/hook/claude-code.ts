@@ -2,7 +2,7 @@ import type { ParseBashSync } from '../core/hook/bash-ast.js';
 import type { TextEdit } from '../core/hook/edits.js';
 import { bashVerdict } from '../core/hook/bash-actions.js';
 import { mapToolCall, readProvenance, type GateAction, type HookPayload } from '../core/hook/claude-code-map.js';
-import type { CallAnswer, CallRequest } from '../call-authorizer.js';
+import type { CallAnswer, CallRequest } from '../app/call-authorizer.js';
 import type { ProvenanceEntry } from '../../shared/provenance.js';
 import { HOOK_BUDGET_MS, preToolAnswer, type HookAnswer, type HookDecision } from './answer.js';
 

@@ -1,4 +1,4 @@
-import type { RunResult } from '../core/lifecycle/headless.js';
+import type { RunResult } from '../core/lifecycle/run-action.js';
 import type { AgentView } from '../core/policy/agent-view.js';
 
 /**

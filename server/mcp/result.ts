@@ -1,5 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { RunResult } from '../core/lifecycle/headless.js';
+import type { RunResult } from '../core/lifecycle/run-action.js';
 
 /** Where a result carries the gate's own account of it (`_meta`, beside what the tool produced). */
 export const GATE_META_KEY = 'oracle/gate';

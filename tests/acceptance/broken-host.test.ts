@@ -12,7 +12,7 @@ import { isolationItem } from '../../server/acceptance/isolation.js';
 import { buildReport, STATUS, type ItemResult } from '../../server/acceptance/model.js';
 import { renderJson, type HostSection } from '../../server/acceptance/render.js';
 import { openBattery, type OpenedBattery, type Subject } from '../../server/acceptance/subject.js';
-import { runHeadless } from '../../server/core/lifecycle/headless.js';
+import { runAction } from '../../server/core/lifecycle/run-action.js';
 import { ExecutionBoundary } from '../../server/toolhost/boundary.js';
 
 /**
@@ -91,7 +91,7 @@ describe('the battery against a boundary that leaks while bubblewrap is reported
     leakyAll = {
       ...leakyForce,
       run: (action) =>
-        runHeadless(action, {
+        runAction(action, {
           evaluate: (a) => subject.judge(a),
           audit: () => Promise.resolve(),
           execute: (prepared) => leaky.execute(prepared),

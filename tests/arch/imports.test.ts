@@ -30,10 +30,22 @@ describe('architecture: import rules (SPEC §2)', () => {
     ['server/cli/x.ts', "import { ProcessSupervisor } from '../adapters/agent/process.js';", 'only the toolhost uses the agent adapters (one execution boundary)'],
     ['server/http/x.ts', "import { commitFile } from '../adapters/agent/files.js';", 'only the toolhost uses the agent adapters (one execution boundary)'],
     ['server/cli/x.ts', "import { memoryReader } from '../../tests/fixtures/memory-fs.js';", 'nothing outside tests imports tests'],
+    ['server/app/x.ts', "import { createApp } from '../http/app.js';", 'app never imports the edges (http, cli, mcp, main)'],
+    ['server/app/x.ts', "import type { Running } from '../main.js';", 'app never imports the edges (http, cli, mcp, main)'],
+    ['server/app/x.ts', "import { runMcp } from '../mcp/server.js';", 'app never imports the edges (http, cli, mcp, main)'],
+    ['server/core/x.ts', "import type { Runtime } from '../app/runtime.js';", 'core, adapters, toolhost, shared and pwa never import app'],
+    ['server/toolhost/x.ts', "import { ApprovalDesk } from '../app/approval-desk.js';", 'core, adapters, toolhost, shared and pwa never import app'],
+    ['server/adapters/x.ts', "import { EventHub } from '../app/events.js';", 'core, adapters, toolhost, shared and pwa never import app'],
     ['server/cli/x.ts', "const m = await import(name);", 'computed imports and createRequire hide what is imported'],
     ['server/cli/x.ts', "import { createRequire } from 'node:module'; const r = createRequire(import.meta.url);", 'computed imports and createRequire hide what is imported'],
   ])('catches %s: %s', (path, text, rule) => {
     expect(checkImports([{ path, text }]).map((v) => v.rule)).toContain(rule);
+  });
+
+  it('lets the edges use the application layer', () => {
+    for (const path of ['server/http/x.ts', 'server/cli/x.ts', 'server/mcp/x.ts', 'server/main.ts']) {
+      expect(checkImports([{ path, text: path === 'server/main.ts' ? "import { openRuntime } from './app/runtime.js';" : "import { openRuntime } from '../app/runtime.js';" }])).toEqual([]);
+    }
   });
 
   it('lets adapters and tests use the node APIs they need', () => {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type Running } from '../../server/main.js';
 import { CLASSIFIED_TOOLS } from '../../server/core/hook/claude-code-map.js';
-import { CALL_TOOL } from '../../server/call-authorizer.js';
+import { CALL_TOOL } from '../../server/app/call-authorizer.js';
 import { REPO } from '../arch/source-files.js';
 import { runOracle } from '../cli/run-oracle.js';
 import { claudeUnavailable, runClaude, type PermissionMode } from '../fixtures/claude-cli.js';

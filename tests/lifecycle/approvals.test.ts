@@ -1,13 +1,13 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApprovalDesk } from '../../server/approval-desk.js';
+import { ApprovalDesk } from '../../server/app/approval-desk.js';
 import { ApprovalsFile } from '../../server/adapters/approvals-store.js';
 import { sha256Text } from '../../server/adapters/audit/appender.js';
 import { confirmationPhrase, type Approver } from '../../server/core/approvals/approval.js';
 import { argHash } from '../../server/core/approvals/arg-hash.js';
 import { evaluate } from '../../server/core/decide/decide.js';
-import type { Runtime } from '../../server/runtime.js';
+import type { Runtime } from '../../server/app/runtime.js';
 import { tempTree, type TempTree } from '../fixtures/temp-tree.js';
 import { runtimeFor } from '../toolhost/runtime-fixture.js';
 

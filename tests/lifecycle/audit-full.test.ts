@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Runtime } from '../../server/runtime.js';
+import type { Runtime } from '../../server/app/runtime.js';
 import { cannotMountTmpfs, skipping } from '../fixtures/privileges.js';
 import { tempTree, type TempTree } from '../fixtures/temp-tree.js';
 import { runtimeFor } from '../toolhost/runtime-fixture.js';

@@ -2,7 +2,7 @@ import { chmodSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { evaluate } from '../../server/core/decide/decide.js';
-import type { Runtime } from '../../server/runtime.js';
+import type { Runtime } from '../../server/app/runtime.js';
 import { batBadButRefusal } from '../../server/toolhost/batbadbut.js';
 import { tempTree, type TempTree } from '../fixtures/temp-tree.js';
 import { processesWith, runtimeFor } from './runtime-fixture.js';

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { evaluate } from '../../server/core/decide/decide.js';
-import type { Runtime } from '../../server/runtime.js';
+import type { Runtime } from '../../server/app/runtime.js';
 import { JobRoot } from '../../server/adapters/agent/jobs.js';
 import { tempTree, type TempTree } from '../fixtures/temp-tree.js';
 import { runtimeFor } from './runtime-fixture.js';

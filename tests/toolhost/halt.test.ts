@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Runtime } from '../../server/runtime.js';
+import type { Runtime } from '../../server/app/runtime.js';
 import type { AuditRecord } from '../../server/core/audit/record.js';
 import { runOracle } from '../cli/run-oracle.js';
 import { until, within } from '../fixtures/processes.js';

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openRuntime } from '../../server/runtime.js';
+import { openRuntime } from '../../server/app/runtime.js';
 import { tempTree } from '../fixtures/temp-tree.js';
 
 /**

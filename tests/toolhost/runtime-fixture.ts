@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { openRuntime, type Runtime } from '../../server/runtime.js';
+import { openRuntime, type Runtime } from '../../server/app/runtime.js';
 import type { TempTree } from '../fixtures/temp-tree.js';
 
 /** A real runtime (gate, toolhost, audit log) over a temp tree, with its own home and policy. */

@@ -1,7 +1,7 @@
 import { chmodSync, existsSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { evaluate } from '../../server/core/decide/decide.js';
-import type { Runtime } from '../../server/runtime.js';
+import type { Runtime } from '../../server/app/runtime.js';
 import { tempTree, type TempTree } from '../fixtures/temp-tree.js';
 import { runtimeFor } from './runtime-fixture.js';
 

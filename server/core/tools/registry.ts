@@ -24,7 +24,7 @@ export interface ToolContract {
   readonly writesContent?: boolean;
   /**
    * Runs inside the gate's own process and changes nothing (no file, no process, no network), so
-   * the lifecycle may record it after it ran, before its result leaves (core/lifecycle/headless.ts).
+   * the lifecycle may record it after it ran, before its result leaves (core/lifecycle/run-action.ts).
    */
   readonly readsOnly?: boolean;
 }

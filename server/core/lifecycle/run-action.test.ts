@@ -3,7 +3,7 @@ import { deny, type Decision } from '../../../shared/decision.js';
 import type { AuditBody } from '../audit/record.js';
 import type { Evaluation } from '../decide/decide.js';
 import type { Executed, PreparedAction } from './execution.js';
-import { runHeadless, type LifecycleDeps } from './headless.js';
+import { runAction, type LifecycleDeps } from './run-action.js';
 
 const allow: Decision = { decision: 'allow', tier: 'T1', approver: null, code: null, rule: 'r', reasons: [] };
 
@@ -29,7 +29,7 @@ function deps(evaluation: Partial<Evaluation>, options: { failAudit?: (body: Aud
   return { d, log };
 }
 
-describe('runHeadless', () => {
+describe('runAction (the lifecycle)', () => {
   it('answers a run only once its terminal record is durable: an outage is waited out, a record that cannot be written is reported', async () => {
     let outage = true;
     const { d, log } = deps({});
@@ -42,7 +42,7 @@ describe('runHeadless', () => {
         return Promise.resolve(true);
       },
     };
-    expect(await runHeadless({}, waiting)).toMatchObject({ executed: true, undo_id: 'un_x' });
+    expect(await runAction({}, waiting)).toMatchObject({ executed: true, undo_id: 'un_x' });
     expect(log.slice(0, 3)).toEqual(['audit:decision', 'audit:dispatched', 'execute:fs.write']);
     expect(log.indexOf('writable again')).toBeLessThan(log.indexOf('audit:succeeded'));
     // Not an outage (say, no canonical JSON form): retrying cannot help, so no wait and no loop.
@@ -55,47 +55,47 @@ describe('runHeadless', () => {
         return Promise.resolve(true);
       },
     };
-    expect(await runHeadless({}, never)).toMatchObject({ executed: true, error: { code: 'AUDIT_WRITE_FAILED' } });
+    expect(await runAction({}, never)).toMatchObject({ executed: true, error: { code: 'AUDIT_WRITE_FAILED' } });
     expect(asked).toBe(0);
   });
 
   it('audits the decision, then dispatched durably, then executes, then the terminal state', async () => {
     const { d, log } = deps({});
-    const result = await runHeadless({}, d);
+    const result = await runAction({}, d);
     expect(result).toMatchObject({ executed: true, undo_id: 'un_x', action_id: 'ac_1' });
     expect(log).toEqual(['audit:decision', 'audit:dispatched', 'execute:fs.write', 'audit:succeeded', 'audit:secret.access']);
   });
 
   it('runs nothing when dispatched cannot be written (fail closed)', async () => {
     const { d, log } = deps({}, { failAudit: (b) => b.kind === 'dispatched' });
-    const result = await runHeadless({}, d);
+    const result = await runAction({}, d);
     expect(result).toMatchObject({ executed: false, error: { code: 'AUDIT_WRITE_FAILED' } });
     expect(log).not.toContain('execute:fs.write');
   });
 
   it('runs nothing when even the decision cannot be recorded', async () => {
     const { d, log } = deps({}, { failAudit: () => true });
-    expect((await runHeadless({}, d)).executed).toBe(false);
+    expect((await runAction({}, d)).executed).toBe(false);
     expect(log).toEqual([]);
   });
 
   it('refuses needs-approval without asking anyone, and denies what is denied', async () => {
     const t2: Decision = { decision: 'needs-approval', tier: 'T2', approver: 'any-device', code: null, rule: 'r', reasons: [] };
     const { d, log } = deps({ decision: t2 });
-    expect(await runHeadless({}, d)).toMatchObject({ executed: false, error: { code: 'APPROVAL_REQUIRED' } });
+    expect(await runAction({}, d)).toMatchObject({ executed: false, error: { code: 'APPROVAL_REQUIRED' } });
     const denied = deps({ decision: deny('PATH_OUTSIDE_SCOPE', 'scopes', ['x']) });
-    expect(await runHeadless({}, denied.d)).toMatchObject({ executed: false, decision: 'deny' });
+    expect(await runAction({}, denied.d)).toMatchObject({ executed: false, decision: 'deny' });
     expect([...log, ...denied.log]).toEqual(['audit:decision', 'audit:decision']);
   });
 
   it('says so when it ran but the terminal record could not be written', async () => {
     const { d } = deps({}, { failAudit: (b) => b.kind === 'succeeded' });
-    expect(await runHeadless({}, d)).toMatchObject({ executed: true, error: { code: 'AUDIT_WRITE_FAILED' } });
+    expect(await runAction({}, d)).toMatchObject({ executed: true, error: { code: 'AUDIT_WRITE_FAILED' } });
   });
 
   it('audits a job directory that could not be removed', async () => {
     const { d, log } = deps({}, { result: { result: { ok: true }, cleanupError: 'busy' } });
-    await runHeadless({}, d);
+    await runAction({}, d);
     expect(log).toContain('audit:job.cleanup');
   });
 });

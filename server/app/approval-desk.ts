@@ -1,14 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import type { AuditBody } from './core/audit/record.js';
-import { cancel, consumeApproval, decideApproval, expireDue, requestApproval, type Approval, type Transition, type Verdict } from './core/approvals/approval.js';
-import { matchRemembered, rememberFrom, type RememberedRule } from './core/approvals/remember.js';
-import type { RuntimeState } from './core/decide/context.js';
-import type { Evaluation } from './core/decide/decide.js';
-import type { Grant } from './core/lifecycle/headless.js';
-import { isTainting, type ProvenanceEntry } from '../shared/provenance.js';
-import type { ApprovalsFile, Change, WaitingRequest } from './adapters/approvals-store.js';
-import { redactDeep } from './core/redact/index.js';
-import type { CurrentText } from './toolhost/preview.js';
+import type { AuditBody } from '../core/audit/record.js';
+import { cancel, consumeApproval, decideApproval, expireDue, requestApproval, type Approval, type Transition, type Verdict } from '../core/approvals/approval.js';
+import { matchRemembered, rememberFrom, type RememberedRule } from '../core/approvals/remember.js';
+import type { RuntimeState } from '../core/decide/context.js';
+import type { Evaluation } from '../core/decide/decide.js';
+import type { Grant } from '../core/lifecycle/run-action.js';
+import { isTainting, type ProvenanceEntry } from '../../shared/provenance.js';
+import type { ApprovalsFile, Change, WaitingRequest } from '../adapters/approvals-store.js';
+import { redactDeep } from '../core/redact/index.js';
+import type { CurrentText } from '../toolhost/preview.js';
 
 /** Woken with the approval's new state, or with nothing when the gate stops. */
 type Waiter = (approval: Approval | undefined) => void;

@@ -1,13 +1,13 @@
-import { decisionFromTier, deny, type Decision } from '../shared/decision.js';
-import { applyEdits, type TextEdit } from './core/hook/edits.js';
-import { provenanceOfResult } from './core/lifecycle/provenance-of.js';
-import type { CurrentText } from './toolhost/preview.js';
-import type { PlannedChange } from './toolhost/agent-changes.js';
-import { lookupTool } from './core/tools/registry.js';
-import { bumpTier, maxTier, type Tier } from '../shared/tiers.js';
+import { decisionFromTier, deny, type Decision } from '../../shared/decision.js';
+import { applyEdits, type TextEdit } from '../core/hook/edits.js';
+import { provenanceOfResult } from '../core/lifecycle/provenance-of.js';
+import type { CurrentText } from '../toolhost/preview.js';
+import type { PlannedChange } from '../toolhost/agent-changes.js';
+import { lookupTool } from '../core/tools/registry.js';
+import { bumpTier, maxTier, type Tier } from '../../shared/tiers.js';
 import type { ApprovalDesk } from './approval-desk.js';
-import type { Evaluation } from './core/decide/decide.js';
-import type { ActionFacts, GateMode } from './core/decide/context.js';
+import type { Evaluation } from '../core/decide/decide.js';
+import type { ActionFacts, GateMode } from '../core/decide/context.js';
 
 /** The tool name on a card for one whole agent tool call (several parts, or a person's call). */
 export const CALL_TOOL = 'agent.call';

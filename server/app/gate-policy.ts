@@ -1,19 +1,21 @@
 import { join, resolve } from 'node:path';
-import { CAPABILITIES } from '../shared/capabilities.js';
-import type { DecideContext, GateMode } from './core/decide/context.js';
-import { lexPath } from './core/paths/lex.js';
-import { resolveReal } from './core/paths/resolve.js';
-import { compilePolicy, type CompiledPolicy } from './core/policy/compile.js';
-import { emptyPolicy, loadPolicy, type LoadOptions, type LoadResult, type PolicyIssue } from './core/policy/load.js';
-import type { Policy } from './core/policy/types.js';
-import { fileExists, readOperatorFile } from './adapters/files.js';
-import { hostFacts, packageRoot, resolveHome, sha256Hex, toCanonicalForm, type HostFacts } from './adapters/host.js';
-import { nodeLinkReader } from './adapters/link-reader.js';
-import { pinPrograms } from './adapters/pin-programs.js';
+import { CAPABILITIES } from '../../shared/capabilities.js';
+import type { DecideContext, GateMode } from '../core/decide/context.js';
+import { lexPath } from '../core/paths/lex.js';
+import { resolveReal } from '../core/paths/resolve.js';
+import { compilePolicy, type CompiledPolicy } from '../core/policy/compile.js';
+import { emptyPolicy, loadPolicy, type LoadOptions, type LoadResult, type PolicyIssue } from '../core/policy/load.js';
+import type { Policy } from '../core/policy/types.js';
+import { fileExists, readOperatorFile } from '../adapters/files.js';
+import { hostFacts, packageRoot, resolveHome, sha256Hex, toCanonicalForm, type HostFacts } from '../adapters/host.js';
+import { nodeLinkReader } from '../adapters/link-reader.js';
+import { pinPrograms } from '../adapters/pin-programs.js';
 
 /**
- * Composition of the policy gate: home, policy file, load, compile, pins. Used by `oracle serve`
- * (main.ts) and the CLI, so both decide exactly alike.
+ * The policy a gate decides by, loaded for one home: which home, which policy file (read from
+ * disk), the policy parsed and compiled against this host, and the programs it names pinned to
+ * their files on PATH (I/O: file reads, realpath and PATH lookups). Used by `oracle serve`
+ * (main.ts), the hook and the CLI, so all decide exactly alike.
  */
 export interface GateState {
   readonly mode: GateMode;
@@ -45,7 +47,7 @@ export function resolvePolicyFile(flag: string | undefined, home: string): strin
   return fileExists(inHome) ? inHome : join(packageRoot(), 'config', 'policy.yaml');
 }
 
-export function openGate(options: GateOptions = {}): GateState {
+export function loadGatePolicy(options: GateOptions = {}): GateState {
   const env = options.env ?? process.env;
   const host = options.host ?? hostFacts();
   const home = resolveHome(options.home, env);

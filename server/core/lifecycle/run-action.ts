@@ -2,17 +2,20 @@ import type { Decision } from '../../../shared/decision.js';
 import type { AuditBody } from '../audit/record.js';
 import type { Evaluation } from '../decide/decide.js';
 import { isToolName, lookupTool } from '../tools/registry.js';
+import { actionBase, decisionRecord } from './action-records.js';
 import type { Executed, ExecutionResult, PreparedAction } from './execution.js';
 
 /**
- * The action lifecycle for callers that cannot wait for a person (SPEC §7, §12 `oracle run`):
- * evaluate → audit the decision → (allow only) audit `dispatched`, durably, before anything runs
- * → execute → audit the terminal state. (A read the gate runs in its own process, `readsOnly` in
- * the registry, changes nothing: it runs first and all three records are durable before its
- * result is returned.) A failed `dispatched` write means the action does not
- * run; a failed terminal write is retried until it is durable before anyone is told it ran.
- * Without `obtainApproval`, needs-approval is refused without asking anyone. Pure: every effect
- * is injected.
+ * One action's whole lifecycle, on every path (SPEC §7): evaluate → audit the decision →
+ * (needs-approval) obtain a person's answer → audit `dispatched`, durably, before anything runs →
+ * execute → audit the terminal state. A failed `dispatched` write means the action does not run;
+ * a failed terminal write is retried until it is durable before anyone is told it ran. A read the
+ * gate runs in its own process (`readsOnly` in the registry) changes nothing: it runs first, and
+ * its three records are durable before its result is returned.
+ *
+ * How needs-approval is answered is the caller's: `submit` (REST, MCP) waits for a person or
+ * returns the approval id to wait on; without `obtainApproval` (`oracle run`, headless) it is
+ * refused without asking anyone. Pure: every effect is injected.
  */
 export interface LifecycleDeps {
   readonly evaluate: (action: unknown) => Evaluation;
@@ -59,32 +62,16 @@ export type RunResult = Decision & {
   readonly approval_id?: string;
 } & Omit<ExecutionResult, 'ok'>;
 
-export async function runHeadless(action: unknown, deps: LifecycleDeps): Promise<RunResult> {
+export async function runAction(action: unknown, deps: LifecycleDeps): Promise<RunResult> {
   const started = deps.now().getTime();
   const evaluation = deps.evaluate(action);
   const { decision, tool, args } = evaluation;
   const actionId = deps.newActionId();
-  const base = {
-    ts: deps.now().toISOString(),
-    actor: deps.actor,
-    action_id: actionId,
-    ...(evaluation.session === undefined ? {} : { session: evaluation.session }),
-    ...(tool === null ? {} : { tool }),
-    ...(args === null ? {} : { args_digest: deps.digest(args), args_preview: deps.preview(args) }),
-  };
+  const base = actionBase(evaluation, { actionId, actor: deps.actor, now: deps.now, digest: deps.digest, preview: deps.preview });
   const line = { ...decision, action_id: actionId, tool, args };
   const headless = decision.decision === 'needs-approval' && deps.obtainApproval === undefined;
   const runnable = decision.decision === 'allow' && tool !== null && args !== null && isToolName(tool);
-  const decisionBody: AuditBody = {
-    ...base,
-    kind: 'decision',
-    tier: decision.tier,
-    decision: decision.decision,
-    code: decision.code,
-    rule: decision.rule,
-    reasons: decision.reasons,
-    ...(headless ? { outcome: 'refused-headless' } : {}),
-  };
+  const decisionBody = decisionRecord(base, evaluation, headless ? 'refused-headless' : undefined);
   const dispatchedBody = (): AuditBody => ({ ...base, ts: deps.now().toISOString(), kind: 'dispatched', tier: decision.tier, rule: decision.rule });
   // A read the gate runs in its own process changes nothing: it runs first, and its decision,
   // `dispatched` and terminal record go in one group commit, durable before its result leaves.

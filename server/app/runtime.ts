@@ -1,42 +1,44 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { openAuditLog, sha256Text, type AuditAppender, type Unavailable } from './adapters/audit/appender.js';
-import { canonicalJson } from './core/audit/record.js';
-import { interruptedActions } from './core/audit/interrupted.js';
-import { recordsNewestFirst } from './adapters/audit/read-log.js';
-import { durably, runHeadless, type RunResult } from './core/lifecycle/headless.js';
-import type { AuditBody } from './core/audit/record.js';
-import { evaluate } from './core/decide/decide.js';
-import { redact, redactDeep } from './core/redact/index.js';
-import { openGate, type GateOptions, type GateState } from './gate.js';
-import { openToolhost, type Toolhost } from './toolhost/open.js';
-import { applyUndo } from './toolhost/undo.js';
-import { keepForAgentWrite } from './toolhost/executors/fs.js';
-import { confirmChanges, keepChanges } from './toolhost/agent-changes.js';
-import { currentText, rawText } from './toolhost/preview.js';
-import type { ExecutionResult } from './toolhost/types.js';
-import { hostFacts } from './adapters/host.js';
-import { HaltFile } from './adapters/halt-file.js';
-import { editAsWrite } from './core/tools/edit-as-write.js';
-import { AgentProcesses, type HaltReach } from './adapters/agent-processes.js';
-import { RuntimeLock } from './adapters/runtime-lock.js';
-import { mayResume, type HaltRecord } from './core/halt.js';
+import { openAuditLog, sha256Text, type AuditAppender, type Unavailable } from '../adapters/audit/appender.js';
+import { canonicalJson } from '../core/audit/record.js';
+import { interruptedActions } from '../core/audit/interrupted.js';
+import { recordsNewestFirst } from '../adapters/audit/read-log.js';
+import { durably, runAction, type RunResult } from '../core/lifecycle/run-action.js';
+import { actionBase, decisionRecord } from '../core/lifecycle/action-records.js';
+import type { AuditBody } from '../core/audit/record.js';
+import { evaluate } from '../core/decide/decide.js';
+import { redact, redactDeep } from '../core/redact/index.js';
+import { loadGatePolicy, type GateOptions, type GateState } from './gate-policy.js';
+import { openToolhost, type Toolhost } from '../toolhost/open.js';
+import { applyUndo } from '../toolhost/undo.js';
+import { keepForAgentWrite } from '../toolhost/executors/fs.js';
+import { confirmChanges, keepChanges } from '../toolhost/agent-changes.js';
+import { currentText, rawText } from '../toolhost/preview.js';
+import type { ExecutionResult } from '../toolhost/types.js';
+import { hostFacts } from '../adapters/host.js';
+import { HaltFile } from '../adapters/halt-file.js';
+import { editAsWrite } from '../core/tools/edit-as-write.js';
+import { AgentProcesses } from '../adapters/agent-processes.js';
+import { RuntimeLock } from '../adapters/runtime-lock.js';
+import type { HaltRecord } from '../core/halt.js';
+import { HaltControl } from './halt-control.js';
 import { ApprovalDesk } from './approval-desk.js';
 import { EventHub } from './events.js';
-import { ApprovalsFile } from './adapters/approvals-store.js';
-import { argHash } from './core/approvals/arg-hash.js';
-import { provenanceOfResult } from './core/lifecycle/provenance-of.js';
-import { actionRequestSchema } from '../shared/action.js';
-import type { ProvenanceEntry } from '../shared/provenance.js';
-import type { Evaluation } from './core/decide/decide.js';
-import type { Executed, PreparedAction } from './core/lifecycle/execution.js';
-import type { Grant } from './core/lifecycle/headless.js';
-import type { ActionFacts, GateMode, ShownMode } from './core/decide/context.js';
-import { fetchSource, pushTarget } from './toolhost/executors/git.js';
-import { fetchRemoteArg, isGitFetch } from './core/decide/git-fetch.js';
-import { ensurePrivateDir } from './adapters/files.js';
+import { ApprovalsFile } from '../adapters/approvals-store.js';
+import { argHash } from '../core/approvals/arg-hash.js';
+import { provenanceOfResult } from '../core/lifecycle/provenance-of.js';
+import { actionRequestSchema } from '../../shared/action.js';
+import type { ProvenanceEntry } from '../../shared/provenance.js';
+import type { Evaluation } from '../core/decide/decide.js';
+import type { Executed, PreparedAction } from '../core/lifecycle/execution.js';
+import type { Grant } from '../core/lifecycle/run-action.js';
+import type { ActionFacts, GateMode, ShownMode } from '../core/decide/context.js';
+import { fetchSource, pushTarget } from '../toolhost/executors/git.js';
+import { fetchRemoteArg, isGitFetch } from '../core/decide/git-fetch.js';
+import { ensurePrivateDir } from '../adapters/files.js';
 import { authorizeCall, type CallAnswer, type CallRequest } from './call-authorizer.js';
-import type { RecordedCall } from './hook/claude-code.js';
+import type { RecordedCall } from '../hook/claude-code.js';
 
 /**
  * The whole gate for one process: policy, toolhost and audit log, wired once (composition root
@@ -89,6 +91,9 @@ export interface Runtime {
 }
 
 const PREVIEW_CHARS = 160;
+
+/** Every action's id, minted here only: 96 random bits. */
+export const newActionId = (): string => `ac_${randomBytes(12).toString('hex')}`;
 /** An Edit is judged on the whole file it leaves; as large as a hook payload may be. */
 const EDIT_MAX_BYTES = 8 * 1024 * 1024;
 
@@ -108,7 +113,7 @@ export function previewArgs(args: Readonly<Record<string, unknown>> | null): str
 /** `runs: false`: a runtime that only answers hooks (no sandbox probe, no secrets; nothing executes). */
 export async function openRuntime(options: GateOptions & { readonly actor: string; readonly resolve?: (host: string) => Promise<string[]>; readonly events?: EventHub; readonly runs?: boolean }): Promise<Runtime> {
   const events = options.events ?? new EventHub();
-  const gate = openGate(options);
+  const gate = loadGatePolicy(options);
   const host = options.host ?? hostFacts();
   const dataDir = join(gate.home, 'data');
   ensurePrivateDir(dataDir);
@@ -133,20 +138,28 @@ export async function openRuntime(options: GateOptions & { readonly actor: strin
     await audit.append({ kind: 'interrupted', ts: now().toISOString(), actor: 'oracle', action_id: actionId, outcome: 'interrupted', detail: { reason: 'the gate stopped while this action ran; whether it finished is unknown' } });
   }
   const halted = haltFile.read();
-  let mode: GateMode = halted === undefined ? gate.mode : 'halted';
+  // The mode every decision reads: HALT control's, once it runs (below); until then, as opened.
+  const halts: { control?: HaltControl } = {};
+  const mode = (): GateMode => halts.control?.mode() ?? (halted === undefined ? gate.mode : 'halted');
   /** What happened after an action ran waits for a full disk to clear; never dropped while the gate runs. */
   const appendOrWait = { audit: (body: AuditBody) => audit.append(body), auditWritable: () => audit.writable() };
   // People are told when the log stops, and starts again, taking records (the screens show the mode).
   const unlisten = audit.onAvailability((state) => {
-    events.publish('mode', { mode: state === undefined || mode === 'halted' ? mode : 'degraded', audit: state ?? null });
+    events.publish('mode', { mode: state === undefined || mode() === 'halted' ? mode() : 'degraded', audit: state ?? null });
   });
-  await audit.append({
+  const loadRecord = {
     kind: 'policy.load',
     ts: now().toISOString(),
     actor: 'oracle',
-    outcome: mode,
+    outcome: mode(),
     detail: { policy: gate.policyFile, digest: gate.digest, errors: gate.errors.length, ...(halted === undefined ? {} : { halted_since: halted.at, halt_reason: halted.reason }) },
-  });
+  } as const;
+  // A gate that serves waits for its load record: a log it cannot write is a start failure. A
+  // runtime that only judges one hook call (runs: false) sends it with the call's own records,
+  // first in the same group commit: if it cannot be written, neither can they, and the call is
+  // denied (one write and one sync per call instead of two).
+  if (options.runs === false) audit.appendWithNext(loadRecord).catch(() => undefined);
+  else await audit.append(loadRecord);
   const desk = new ApprovalDesk({
     file: new ApprovalsFile(dataDir),
     audit: (body) => audit.append(body),
@@ -173,14 +186,20 @@ export async function openRuntime(options: GateOptions & { readonly actor: strin
   const continuations = new Map<string, { evaluation: Evaluation; actionId: string; agent: string | undefined }>();
 
   const agents = new AgentProcesses();
-  /** Stops everything this gate reaches: waiting calls, its jobs, its agents' tool processes; the caller persists and audits. */
-  const stopAll = (): HaltReach => {
-    if (mode !== 'halted') events.publish('halt', { mode: 'halted' });
-    mode = 'halted';
-    desk.cancelAll();
-    toolhost.supervisor.killAll();
-    return agents.haltToolTrees();
-  };
+  const haltControl = new HaltControl(
+    {
+      file: haltFile,
+      policyMode: gate.mode,
+      events,
+      audit: (body) => audit.append(body),
+      now,
+      approvals: desk,
+      jobs: { live: () => toolhost.supervisor.live, inFlight: () => [...inFlight], killAll: () => void toolhost.supervisor.killAll() },
+      agents,
+    },
+    halted,
+  );
+  halts.control = haltControl;
 
   /**
    * Facts only I/O learns, for the judgements that need them: where a git.push goes, and where a
@@ -193,7 +212,7 @@ export async function openRuntime(options: GateOptions & { readonly actor: strin
     if (!toolhost.env.runs || typeof action !== 'object' || action === null) return undefined;
     const tool = (action as { tool?: unknown }).tool;
     if (tool !== 'git.push' && tool !== 'exec.run') return undefined;
-    const first = evaluate(action, { ...gate.context, mode });
+    const first = evaluate(action, { ...gate.context, mode: mode() });
     const repo = first.paths[0];
     if (first.args === null || repo === undefined) return undefined;
     if (first.tool === 'exec.run') {
@@ -219,12 +238,12 @@ export async function openRuntime(options: GateOptions & { readonly actor: strin
     if (request.success && Array.isArray(request.data.provenance)) desk.taint(session, request.data.provenance);
     // A credentialed agent is its own principal: its policy ceiling, or nothing at all.
     const principal = agent === undefined ? gate.context.principal : { name: agent, capabilities: gate.context.gate.policy.agents.get(agent)?.capabilities ?? new Set<never>() };
-    return evaluate(action, { ...gate.context, mode, principal, runtime: desk.session(session), ...(facts === undefined ? {} : { facts }) });
+    return evaluate(action, { ...gate.context, mode: mode(), principal, runtime: desk.session(session), ...(facts === undefined ? {} : { facts }) });
   };
 
   const execute = async (prepared: PreparedAction): Promise<Executed> => {
     // HALT may have landed between the decision and now: check again at the boundary.
-    if (mode === 'halted') return { result: { ok: false, error: { code: 'HALTED', message: 'the gate was halted before this action started' } } };
+    if (mode() === 'halted') return { result: { ok: false, error: { code: 'HALTED', message: 'the gate was halted before this action started' } } };
     inFlight.add(prepared.actionId);
     try {
       const executed = await toolhost.boundary.execute(prepared);
@@ -272,27 +291,13 @@ export async function openRuntime(options: GateOptions & { readonly actor: strin
     audit: auditOnce,
     execute,
     now,
-    newActionId: () => `ac_${randomBytes(12).toString('hex')}`,
+    newActionId,
     digest,
     preview: previewArgs,
     actor: options.actor,
     auditWritable: appendOrWait.auditWritable,
     ...(obtainApproval === undefined ? {} : { obtainApproval }),
   });
-  const auditHalt = (record: HaltRecord) => audit.append({ kind: 'halt', ts: now().toISOString(), actor: record.by, outcome: 'halted', detail: { reason: record.reason, ...record.snapshot } });
-  // `oracle halt` from another process writes the file; this process obeys within moments.
-  const unwatch = haltFile.watch(() => {
-    const record = haltFile.read();
-    if (record !== undefined && mode !== 'halted') {
-      const reach = stopAll();
-      void auditHalt({ ...record, snapshot: { ...record.snapshot, agent_processes: reach } }).catch(() => undefined);
-    } else if (record === undefined && mode === 'halted') {
-      mode = gate.mode;
-      desk.reopen();
-      void audit.append({ kind: 'resume', ts: now().toISOString(), actor: 'cli', outcome: mode }).catch(() => undefined);
-    }
-  });
-
   /** Before an agent's own runtime writes a whole file, what it replaces goes to the undo store. */
   const keepUndo = async (path: string, content: string, actionId: string): Promise<{ ok: true; undoId: string } | { ok: false; reason: string }> => {
     try {
@@ -305,23 +310,8 @@ export async function openRuntime(options: GateOptions & { readonly actor: strin
 
   /** The decision record of an action its caller executes itself (the hook's agents). */
   const auditDecision = (evaluation: Evaluation, actor: string): { actionId: string; durable: Promise<unknown> } => {
-    const { decision, tool, args } = evaluation;
-    const actionId = `ac_${randomBytes(12).toString('hex')}`;
-    const durable = audit.append({
-      kind: 'decision',
-      ts: now().toISOString(),
-      actor,
-      action_id: actionId,
-      ...(evaluation.session === undefined ? {} : { session: evaluation.session }),
-      ...(tool === null ? {} : { tool }),
-      ...(args === null ? {} : { args_digest: digest(args), args_preview: previewArgs(args) }),
-      tier: decision.tier,
-      decision: decision.decision,
-      code: decision.code,
-      rule: decision.rule,
-      reasons: decision.reasons,
-      outcome: 'caller-executes',
-    });
+    const actionId = newActionId();
+    const durable = audit.append(decisionRecord(actionBase(evaluation, { actionId, actor, now, digest, preview: previewArgs }), evaluation, 'caller-executes'));
     return { actionId, durable };
   };
 
@@ -329,16 +319,16 @@ export async function openRuntime(options: GateOptions & { readonly actor: strin
     gate,
     toolhost,
     audit,
-    mode: () => mode,
+    mode,
     status: () => {
       const unavailable = audit.unavailable;
-      return { mode: unavailable !== undefined && mode !== 'halted' ? 'degraded' : mode, audit: unavailable };
+      return { mode: unavailable !== undefined && mode() !== 'halted' ? 'degraded' : mode(), audit: unavailable };
     },
     desk,
     events,
     agents,
     judge: (action, agent) => judge(action, agent),
-    run: async (action) => runHeadless(action, lifecycle(undefined, undefined, await lookUp(action))),
+    run: async (action) => runAction(action, lifecycle(undefined, undefined, await lookUp(action))),
     submit: async (action, waitMs, agent, signal) => {
       const steps = lifecycle(
         async (evaluation, actionId) => {
@@ -361,7 +351,7 @@ export async function openRuntime(options: GateOptions & { readonly actor: strin
         agent,
         await lookUp(action),
       );
-      return runHeadless(action, signal === undefined ? steps : { ...steps, signal });
+      return runAction(action, signal === undefined ? steps : { ...steps, signal });
     },
     async continueAction(approvalId, waitMs, agent) {
       let saved = continuations.get(approvalId);
@@ -376,12 +366,12 @@ export async function openRuntime(options: GateOptions & { readonly actor: strin
       const grant = await desk.wait(approvalId, waitMs);
       if (grant.kind !== 'pending') continuations.delete(approvalId);
       const evaluation = saved.evaluation;
-      return runHeadless(null, { ...lifecycle(() => Promise.resolve(grant)), evaluate: () => evaluation, newActionId: () => saved.actionId });
+      return runAction(null, { ...lifecycle(() => Promise.resolve(grant)), evaluate: () => evaluation, newActionId: () => saved.actionId });
     },
     authorizeCall: (call, waitMs, agent) =>
       authorizeCall(
         {
-          mode: () => mode,
+          mode,
           judge,
           lookUp,
           auditDecision,
@@ -417,7 +407,7 @@ export async function openRuntime(options: GateOptions & { readonly actor: strin
       desk.taint(session, read);
     },
     async undo(id) {
-      if (mode === 'halted') return { ok: false, error: { code: 'HALTED', message: 'the gate is halted' } };
+      if (mode() === 'halted') return { ok: false, error: { code: 'HALTED', message: 'the gate is halted' } };
       // An undo is a side effect too: durable in the log before it touches anything.
       const body = { kind: 'undo' as const, actor: options.actor, detail: { undo_id: id } };
       await audit.append({ ...body, ts: now().toISOString(), outcome: 'dispatched' });
@@ -426,29 +416,14 @@ export async function openRuntime(options: GateOptions & { readonly actor: strin
       await audit.append({ ...body, ts: now().toISOString(), outcome: result.ok ? 'ok' : (result.error?.code ?? 'failed'), detail: { undo_id: id, ...error } });
       return result;
     },
-    async halt(reason, by) {
-      const running = { running_processes: toolhost.supervisor.live, in_flight: [...inFlight] };
-      const reach = stopAll();
-      const record: HaltRecord = { reason, at: now().toISOString(), by, snapshot: { ...running, agent_processes: reach } };
-      haltFile.write(record);
-      await auditHalt(record);
-      return record;
-    },
-    async resume(by) {
-      if (!mayResume(by)) return false;
-      haltFile.remove();
-      mode = gate.mode;
-      desk.reopen();
-      events.publish('resume', { mode });
-      await audit.append({ kind: 'resume', ts: now().toISOString(), actor: by, outcome: mode });
-      return true;
-    },
+    halt: (reason, by) => haltControl.halt(reason, by),
+    resume: (by) => haltControl.resume(by),
     stopWaiting: () => {
       desk.releaseWaiters();
     },
     async close() {
       desk.releaseWaiters();
-      unwatch();
+      haltControl.close();
       unlisten();
       desk.close();
       await audit.close();

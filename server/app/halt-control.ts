@@ -1,0 +1,100 @@
+import type { HaltReach } from '../adapters/agent-processes.js';
+import type { HaltFile } from '../adapters/halt-file.js';
+import type { AuditBody } from '../core/audit/record.js';
+import type { GateMode } from '../core/decide/context.js';
+import { mayResume, type HaltRecord } from '../core/halt.js';
+import type { EventHub } from './events.js';
+
+/** What HALT reaches and where it is kept (SPEC §8). */
+export interface HaltDeps {
+  /** `<home>/data/halt.json`: a HALT survives restarts and reaches this gate from `oracle halt`. */
+  readonly file: HaltFile;
+  /** The mode the policy gives when no HALT is in force. */
+  readonly policyMode: GateMode;
+  readonly events: EventHub;
+  readonly audit: (body: AuditBody) => Promise<unknown>;
+  readonly now: () => Date;
+  /** Every waiting caller is answered "halted"; a resume lets cards be asked for again. */
+  readonly approvals: { cancelAll(): void; reopen(): void };
+  /** The gate's own jobs: how many run, which actions are in flight, and kill them all. */
+  readonly jobs: { live(): number; inFlight(): readonly string[]; killAll(): void };
+  /** The agents' own tool processes (adapters/agent-processes.ts). */
+  readonly agents: { haltToolTrees(): HaltReach };
+}
+
+/**
+ * HALT and resume for one gate (SPEC §8): the mode every decision reads, what stops when a HALT
+ * lands (waiting calls, the gate's jobs, the agents' tool trees), the file that keeps it and the
+ * records that say so. A HALT written by another process (`oracle halt`) is obeyed within moments.
+ */
+export class HaltControl {
+  private current: GateMode;
+  private readonly unwatch: () => void;
+
+  /** `halted`: the HALT on file when the gate opened (read once by the caller, for its load record). */
+  constructor(
+    private readonly deps: HaltDeps,
+    halted: HaltRecord | undefined,
+  ) {
+    this.current = halted === undefined ? deps.policyMode : 'halted';
+    this.unwatch = deps.file.watch(() => {
+      this.onFileChange();
+    });
+  }
+
+  /** The mode in force now: the policy's, or `halted`. */
+  mode(): GateMode {
+    return this.current;
+  }
+
+  /** Kills every process tree, denies everything, persists, audits. */
+  async halt(reason: string, by: string): Promise<HaltRecord> {
+    const running = { running_processes: this.deps.jobs.live(), in_flight: [...this.deps.jobs.inFlight()] };
+    const reach = this.stopAll();
+    const record: HaltRecord = { reason, at: this.deps.now().toISOString(), by, snapshot: { ...running, agent_processes: reach } };
+    this.deps.file.write(record);
+    await this.auditHalt(record);
+    return record;
+  }
+
+  /** Lifts a HALT; only the desktop or the CLI may (false for anyone else). */
+  async resume(by: string): Promise<boolean> {
+    if (!mayResume(by)) return false;
+    this.deps.file.remove();
+    this.current = this.deps.policyMode;
+    this.deps.approvals.reopen();
+    this.deps.events.publish('resume', { mode: this.current });
+    await this.deps.audit({ kind: 'resume', ts: this.deps.now().toISOString(), actor: by, outcome: this.current });
+    return true;
+  }
+
+  close(): void {
+    this.unwatch();
+  }
+
+  /** Stops everything this gate reaches; the caller persists and audits. */
+  private stopAll(): HaltReach {
+    if (this.current !== 'halted') this.deps.events.publish('halt', { mode: 'halted' });
+    this.current = 'halted';
+    this.deps.approvals.cancelAll();
+    this.deps.jobs.killAll();
+    return this.deps.agents.haltToolTrees();
+  }
+
+  private auditHalt(record: HaltRecord): Promise<unknown> {
+    return this.deps.audit({ kind: 'halt', ts: this.deps.now().toISOString(), actor: record.by, outcome: 'halted', detail: { reason: record.reason, ...record.snapshot } });
+  }
+
+  /** `oracle halt` or `oracle resume` from another process changed the file. */
+  private onFileChange(): void {
+    const record = this.deps.file.read();
+    if (record !== undefined && this.current !== 'halted') {
+      const reach = this.stopAll();
+      void this.auditHalt({ ...record, snapshot: { ...record.snapshot, agent_processes: reach } }).catch(() => undefined);
+    } else if (record === undefined && this.current === 'halted') {
+      this.current = this.deps.policyMode;
+      this.deps.approvals.reopen();
+      void this.deps.audit({ kind: 'resume', ts: this.deps.now().toISOString(), actor: 'cli', outcome: this.current }).catch(() => undefined);
+    }
+  }
+}
