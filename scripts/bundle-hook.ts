@@ -1,8 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { build } from 'esbuild';
+import { dirname, join } from 'node:path';
+import { build, type Plugin } from 'esbuild';
 
 /**
  * The hook Claude Code starts on every tool call (SPEC §11), bundled: Node spends longer finding,
@@ -25,6 +25,21 @@ const root = join(import.meta.dirname, '..');
 const cli = join(root, 'dist', 'server', 'cli');
 const out = join(root, 'dist', 'hook');
 const external = ['web-tree-sitter', 'tree-sitter-bash', 'argon2', '@napi-rs/keyring'];
+
+/**
+ * zod re-exports every one of its ~50 message locales as `z.locales`, so a bundle that imports zod
+ * carries all of them: a quarter of the headless bundle, compiled (or read from the code cache)
+ * on every call. ORACLE's messages are English, zod's default; in the bundles the locale index
+ * holds `en` alone. (The server and the CLI load zod from node_modules, whole.)
+ */
+const englishOnly: Plugin = {
+  name: 'zod-english-only',
+  setup(b) {
+    // esbuild's filters are Go regular expressions, which take no `u` flag.
+    b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) => (args.importer.includes(join('node_modules', 'zod')) ? { path: join(dirname(args.importer), '..', 'locales', 'index.js'), namespace: 'zod-locales' } : undefined));
+    b.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({ contents: `export { default as en } from ${JSON.stringify(join(dirname(args.path), 'en.js'))};\n`, loader: 'js', resolveDir: dirname(args.path) }));
+  },
+};
 
 rmSync(out, { recursive: true, force: true });
 await build({
@@ -60,6 +75,7 @@ await build({
 const headless = await build({
   entryPoints: [join(cli, 'hook-headless.js')],
   outfile: join(out, 'headless.cjs'),
+  plugins: [englishOnly],
   bundle: true,
   format: 'cjs',
   platform: 'node',

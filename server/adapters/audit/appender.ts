@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readSync, fstatSync, ftruncateSync } from 'node:fs';
+import { closeSync, constants, fsyncSync, mkdirSync, openSync, readdirSync, readSync, fstatSync, ftruncateSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { GENESIS, monthFileName, recomputeHash, sealRecord, type AuditBody, type AuditRecord, type ChainHead } from '../../core/audit/record.js';
@@ -275,15 +275,26 @@ export class AuditAppender {
   private async handle(file: string): Promise<FileHandle> {
     let handle = this.files.get(file);
     if (handle === undefined) {
-      handle = await open(join(this.dir, file), 'a', 0o600);
+      const path = join(this.dir, file);
+      let created = false;
+      try {
+        handle = await open(path, constants.O_WRONLY | constants.O_APPEND);
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+        handle = await open(path, 'a', 0o600);
+        created = true;
+      }
       this.files.set(file, handle);
       this.durable.set(file, (await handle.stat()).size);
-      // A new month file must survive a crash too: sync the directory entry.
-      const dir = await open(this.dir, 'r');
-      try {
-        await dir.sync();
-      } finally {
-        await dir.close();
+      // A new month file must survive a crash too: sync the directory entry (one that already
+      // existed has its entry durable since it was made; each hook process opens it anew).
+      if (created) {
+        const dir = await open(this.dir, 'r');
+        try {
+          await dir.sync();
+        } finally {
+          await dir.close();
+        }
       }
     }
     return handle;
