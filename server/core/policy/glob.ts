@@ -29,7 +29,11 @@ export interface Glob {
 export function compileGlob(pattern: string, options: GlobOptions, relativeToRoot = false): Glob {
   // Parentheses are literal: escaped for picomatch, which would read `+(x)` as an extended glob.
   const base = globBase(pattern, relativeToRoot).replace(/[()]/gu, '\\$&');
-  const test = picomatch(base.endsWith('/**') ? [base] : [base, `${base}/**`], { ...options, nonegate: true });
+  // Compiled on first use: a decision tries only the globs its path's index bucket holds, and a
+  // process that judges one hook call would otherwise build a regex for every pattern of the
+  // policy. (load.ts already checked that each pattern compiles; a throw here denies.)
+  let matcher: ((path: string) => boolean) | undefined;
+  const test = (path: string): boolean => (matcher ??= picomatch(base.endsWith('/**') ? [base] : [base, `${base}/**`], { ...options, nonegate: true }))(path);
   const pieces = literalPieces(base, options.nocase);
   return { pattern, base, test, pieces, prefix: pieces === null ? null : literalPrefix(base, options.nocase) };
 }
