@@ -13,7 +13,7 @@ function appWith(callers: Record<string, Caller>, options: { assets?: Assets } =
   const actions: ActionsService = {
     submit: (action, waitMs, name) => {
       calls.push(`submit:${name}:${String(waitMs)}:${JSON.stringify(action)}`);
-      return Promise.resolve({ executed: false, approval_id: 'ap_1', error: { code: 'APPROVAL_PENDING', message: 'wait' } });
+      return Promise.resolve({ status: 'pending' as const, executed: false, approval_id: 'ap_1' });
     },
     claudeCodeHook: (payload, name) => {
       calls.push(`hook:${name}:${JSON.stringify(payload)}`);
@@ -28,7 +28,7 @@ function appWith(callers: Record<string, Caller>, options: { assets?: Assets } =
     },
     continueAction: (id, _wait, name) => {
       calls.push(`continue:${id}:${name}`);
-      return Promise.resolve(id === 'ap_1' ? { executed: true } : undefined);
+      return Promise.resolve(id === 'ap_1' ? { status: 'ran' as const, executed: true } : undefined);
     },
   };
   const app = createApp({

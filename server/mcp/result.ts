@@ -65,11 +65,11 @@ function gateMeta(result: RunResult): Record<string, unknown> {
 
 function notApproved(result: RunResult, why: string, canAsk: boolean): string {
   const approver = result.tier === 'T3' ? 'the desktop, with its typed phrase' : 'a person on a paired device';
-  if (result.error?.code === 'APPROVAL_PENDING' && result.approval_id !== undefined && !canAsk) {
+  if (result.status === 'pending' && result.approval_id !== undefined && !canAsk) {
     // SPEC §12: never claim a device will answer when none can.
     return `needs a person: ${result.tier} (${why}); no ORACLE gate runs with this home, so no desktop or phone can answer now. The request is kept as approval \`${result.approval_id}\`: once \`oracle serve\` runs and this MCP server is restarted (it then sends every call to the gate), call oracle_await with it`;
   }
-  if (result.error?.code === 'APPROVAL_PENDING' && result.approval_id !== undefined) {
+  if (result.status === 'pending' && result.approval_id !== undefined) {
     return `approval pending: ${result.tier} (${why}); approval \`${result.approval_id}\` waits for ${approver}; call oracle_await with it to continue`;
   }
   const error = result.error === undefined ? 'not approved' : `${result.error.code}: ${result.error.message}`;

@@ -61,7 +61,8 @@ describe('approvals through the lifecycle (SPEC §7)', () => {
     writeFileSync(`${app}/b.txt`, 'x');
     const submitted = runtime.submit({ tool: 'fs.delete', args: { path: `${app}/b.txt` } }, 50);
     const pending = await submitted;
-    expect(pending.error?.code).toBe('APPROVAL_PENDING');
+    expect(pending.status).toBe('pending');
+    expect(pending.error).toBeUndefined();
     const card = runtime.desk.get(pending.approval_id ?? '');
     if (card === undefined) throw new Error('no card');
     const other = argHash({ path: `${app}/other.txt` }, sha256Text);
@@ -109,7 +110,8 @@ describe('approvals through the lifecycle (SPEC §7)', () => {
   it('keeps a waiting action across a restart: approved afterwards, it runs from its kept request', async () => {
     writeFileSync(`${app}/restart.txt`, 'x');
     const pending = await runtime.submit({ tool: 'fs.delete', args: { path: `${app}/restart.txt` } }, 0, 'claude-code');
-    expect(pending.error?.code).toBe('APPROVAL_PENDING');
+    expect(pending.status).toBe('pending');
+    expect(pending.error).toBeUndefined();
     const id = pending.approval_id ?? '';
     await runtime.close();
     runtime = await runtimeFor(tree, `scopes:\n  projects: { roots: [{ path: "${tree.root}/projects", mode: rw }] }\negress: { allow: [{ host: example.com }] }\nprincipals:\n  agents:\n    claude-code: { capabilities: [fs.read, fs.delete] }\n`);

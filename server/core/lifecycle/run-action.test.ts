@@ -30,6 +30,18 @@ function deps(evaluation: Partial<Evaluation>, options: { failAudit?: (body: Aud
 }
 
 describe('runAction (the lifecycle)', () => {
+  it('says where every action stands: ran, pending (not an error), or not run', async () => {
+    expect(await runAction({}, deps({}).d)).toMatchObject({ status: 'ran', executed: true });
+    const needs: Decision = { ...allow, decision: 'needs-approval', tier: 'T2', approver: 'any-device' };
+    const waiting = { ...deps({ decision: needs }).d, obtainApproval: () => Promise.resolve({ kind: 'pending' as const, approvalId: 'ap_1' }) };
+    const pending = await runAction({}, waiting);
+    expect(pending).toMatchObject({ status: 'pending', executed: false, approval_id: 'ap_1' });
+    expect(pending.error).toBeUndefined();
+    expect(await runAction({}, deps({ decision: deny('PATH_OUTSIDE_SCOPE', 'scope', ['out']) }).d)).toMatchObject({ status: 'not-run', executed: false });
+    const refused = { ...deps({ decision: needs }).d, obtainApproval: () => Promise.resolve({ kind: 'refused' as const, code: 'APPROVAL_DENIED', message: 'no' }) };
+    expect(await runAction({}, refused)).toMatchObject({ status: 'not-run', error: { code: 'APPROVAL_DENIED' } });
+  });
+
   it('answers a run only once its terminal record is durable: an outage is waited out, a record that cannot be written is reported', async () => {
     let outage = true;
     const { d, log } = deps({});

@@ -53,16 +53,32 @@ export type Grant =
   | { readonly kind: 'refused'; readonly code: string; readonly message: string }
   | { readonly kind: 'pending'; readonly approvalId: string };
 
+/**
+ * Where an action stands when its caller is answered: it ran (`ran`, which may still carry the
+ * error it ran into), it waits for a person (`pending`: not an error; wait on `approval_id`), or
+ * it did not run and will not (`not-run`: denied, refused, cancelled, unrecorded).
+ */
+export type ActionStatus = 'ran' | 'pending' | 'not-run';
+
 export type RunResult = Decision & {
   readonly action_id: string;
   readonly tool: string | null;
   readonly args: Readonly<Record<string, unknown>> | null;
+  readonly status: ActionStatus;
   readonly executed: boolean;
   /** For a needs-approval action: the approval to wait on or that granted it. */
   readonly approval_id?: string;
 } & Omit<ExecutionResult, 'ok'>;
 
+/** What the steps answer; runAction names the status of every answer but a pending one. */
+type Answer = (RunResult extends infer R ? (R extends unknown ? Omit<R, 'status'> : never) : never) & { readonly status?: 'pending' };
+
 export async function runAction(action: unknown, deps: LifecycleDeps): Promise<RunResult> {
+  const answer = await lifecycle(action, deps);
+  return { ...answer, status: answer.status ?? (answer.executed ? 'ran' : 'not-run') };
+}
+
+async function lifecycle(action: unknown, deps: LifecycleDeps): Promise<Answer> {
   const started = deps.now().getTime();
   const evaluation = deps.evaluate(action);
   const { decision, tool, args } = evaluation;
@@ -104,7 +120,7 @@ export async function runAction(action: unknown, deps: LifecycleDeps): Promise<R
   let approvalId: string | undefined;
   if (decision.decision === 'needs-approval' && deps.obtainApproval !== undefined) {
     const grant = await deps.obtainApproval(evaluation, actionId);
-    if (grant.kind === 'pending') return { ...line, executed: false, approval_id: grant.approvalId, error: { code: 'APPROVAL_PENDING', message: 'nobody answered yet; wait on the approval id' } };
+    if (grant.kind === 'pending') return { ...line, status: 'pending', executed: false, approval_id: grant.approvalId };
     if (grant.kind === 'refused') return { ...line, executed: false, error: { code: grant.code, message: grant.message } };
     approvalId = grant.approvalId;
   } else if (decision.decision !== 'allow') {

@@ -36,6 +36,8 @@ export function clientProcess(c: Context, peerPort: (c: Context) => number | und
 }
 
 export interface ActionOutcome {
+  /** `pending`: a person has not answered yet (202); wait on `approval_id`. */
+  readonly status: 'ran' | 'pending' | 'not-run';
   readonly executed: boolean;
   readonly approval_id?: string;
   readonly error?: { readonly code: string; readonly message: string };
@@ -91,7 +93,7 @@ export function actionsRoutes(service: ActionsService): Hono<{ Variables: { call
     if (client !== undefined && 'pid' in client) service.registerClient(client, `${read.agent}:${String(client.pid)}`);
     // A caller that hangs up withdraws its action (an MCP host's `notifications/cancelled`, a host that quit).
     const outcome = await service.submit(read.action, read.wait, read.agent, c.req.raw.signal);
-    return c.json(outcome, outcome.error?.code === 'APPROVAL_PENDING' ? 202 : 200);
+    return c.json(outcome, outcome.status === 'pending' ? 202 : 200);
   });
   app.get('/:id', async (c) => {
     const caller = c.get('caller');
@@ -100,7 +102,7 @@ export function actionsRoutes(service: ActionsService): Hono<{ Variables: { call
     if (wait === undefined) return fail(c, 'INPUT_INVALID', '`wait` is a number of seconds');
     const outcome = await service.continueAction(c.req.param('id'), wait, caller.name);
     if (outcome === undefined) return fail(c, 'NOT_FOUND', 'no waiting action with that id for this agent');
-    return c.json(outcome, outcome.error?.code === 'APPROVAL_PENDING' ? 202 : 200);
+    return c.json(outcome, outcome.status === 'pending' ? 202 : 200);
   });
   return app;
 }
