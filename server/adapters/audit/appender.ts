@@ -44,9 +44,10 @@ interface OpenState {
  * With a checkpoint store (SPEC §7 signed checkpoint), a fresh log is anchored at GENESIS before
  * its first record, and each flush is followed by one signed checkpoint of the new head,
  * coalesced and off the commit path: a record is acknowledged once it is durable in the log, and
- * the checkpoint catches up one write later, and at most every CHECKPOINT_INTERVAL_MS (100 ms). Cutting only the records of that last window is not caught by
- * the checkpoint; awaiting it on every flush would close the window at about half the
- * group-commit throughput with few writers (measured: ~3.5k vs ~12k records/s with 8 writers).
+ * the checkpoint catches up one write later, at most every CHECKPOINT_INTERVAL_MS (100 ms).
+ * Cutting only the records of that last window is not caught by the checkpoint; awaiting it on
+ * every flush would close the window at about half the group-commit throughput with few writers
+ * (measured: ~3.5k vs ~12k records/s with 8 writers).
  */
 export class AuditAppender {
   private head: ChainHead;

@@ -20,8 +20,8 @@ const MAX_FILE_BYTES = 16 * 1024;
 const STALE_TEMP_MS = 60_000;
 /**
  * The most often the head is checkpointed; the first flush after a quiet spell (an interval with
- * no checkpoint) is checkpointed at once. Records cut from the log's tail within this window (plus the write in
- * flight) are not caught by the checkpoint; see AuditAppender.
+ * no checkpoint) is checkpointed at once. Records cut from the log's tail within this window
+ * (plus the write in flight) are not caught by the checkpoint; see AuditAppender.
  */
 export const CHECKPOINT_INTERVAL_MS = 100;
 const TEMP = /^\.audit-checkpoint\.json\.[0-9a-f]{16}\.tmp$/u;
