@@ -23,7 +23,7 @@ interface BuildRecord {
   readonly files: Readonly<Record<string, string>>;
 }
 
-function walk(root: string, at: string, out: string[]): void {
+function walk(at: string, out: string[]): void {
   let entries;
   try {
     entries = readdirSync(at, { withFileTypes: true });
@@ -38,7 +38,7 @@ function walk(root: string, at: string, out: string[]): void {
   for (const entry of entries) {
     if (SKIP.has(entry.name)) continue;
     const path = join(at, entry.name);
-    if (entry.isDirectory()) walk(root, path, out);
+    if (entry.isDirectory()) walk(path, out);
     else if (entry.isFile() && !entry.name.endsWith('.test.ts')) out.push(path);
   }
 }
@@ -46,7 +46,7 @@ function walk(root: string, at: string, out: string[]): void {
 /** The digest of every build input, by its repository-relative path (with `/`). */
 export function inputDigests(root: string): Record<string, string> {
   const files: string[] = [];
-  for (const input of INPUTS) walk(root, join(root, input), files);
+  for (const input of INPUTS) walk(join(root, input), files);
   const out: Record<string, string> = {};
   for (const file of files.sort()) out[relative(root, file).split(sep).join('/')] = createHash('sha256').update(readFileSync(file)).digest('hex');
   return out;

@@ -93,7 +93,7 @@ export interface Runtime {
 const PREVIEW_CHARS = 160;
 
 /** Every action's id, minted here only: 96 random bits. */
-export const newActionId = (): string => `ac_${randomBytes(12).toString('hex')}`;
+const newActionId = (): string => `ac_${randomBytes(12).toString('hex')}`;
 /** An Edit is judged on the whole file it leaves; as large as a hook payload may be. */
 const EDIT_MAX_BYTES = 8 * 1024 * 1024;
 
@@ -138,20 +138,13 @@ export async function openRuntime(options: GateOptions & { readonly actor: strin
     await audit.append({ kind: 'interrupted', ts: now().toISOString(), actor: 'oracle', action_id: actionId, outcome: 'interrupted', detail: { reason: 'the gate stopped while this action ran; whether it finished is unknown' } });
   }
   const halted = haltFile.read();
-  // The mode every decision reads: HALT control's, once it runs (below); until then, as opened.
-  const halts: { control?: HaltControl } = {};
-  const mode = (): GateMode => halts.control?.mode() ?? (halted === undefined ? gate.mode : 'halted');
   /** What happened after an action ran waits for a full disk to clear; never dropped while the gate runs. */
   const appendOrWait = { audit: (body: AuditBody) => audit.append(body), auditWritable: () => audit.writable() };
-  // People are told when the log stops, and starts again, taking records (the screens show the mode).
-  const unlisten = audit.onAvailability((state) => {
-    events.publish('mode', { mode: state === undefined || mode() === 'halted' ? mode() : 'degraded', audit: state ?? null });
-  });
   const loadRecord = {
     kind: 'policy.load',
     ts: now().toISOString(),
     actor: 'oracle',
-    outcome: mode(),
+    outcome: halted === undefined ? gate.mode : 'halted',
     detail: { policy: gate.policyFile, digest: gate.digest, errors: gate.errors.length, ...(halted === undefined ? {} : { halted_since: halted.at, halt_reason: halted.reason }) },
   } as const;
   // A gate that serves waits for its load record: a log it cannot write is a start failure. A
@@ -199,7 +192,12 @@ export async function openRuntime(options: GateOptions & { readonly actor: strin
     },
     halted,
   );
-  halts.control = haltControl;
+  /** The mode every decision reads. */
+  const mode = (): GateMode => haltControl.mode();
+  // People are told when the log stops, and starts again, taking records (the screens show the mode).
+  const unlisten = audit.onAvailability((state) => {
+    events.publish('mode', { mode: state === undefined || mode() === 'halted' ? mode() : 'degraded', audit: state ?? null });
+  });
 
   /**
    * Facts only I/O learns, for the judgements that need them: where a git.push goes, and where a

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Runtime } from '../../server/app/runtime.js';
-import { cannotMountTmpfs, skipping } from '../fixtures/privileges.js';
+import { cannotMountTmpfs, mountTmpfs, skipping, unmount } from '../fixtures/privileges.js';
 import { tempTree, type TempTree } from '../fixtures/temp-tree.js';
 import { runtimeFor } from '../toolhost/runtime-fixture.js';
 
@@ -20,12 +20,11 @@ describe.skipIf(skipping('a full audit disk', cannotMountTmpfs()))('a full audit
     tree.dir('projects/app');
     mounted = join(tree.root, 'home', 'logs', 'audit');
     mkdirSync(mounted, { recursive: true });
-    const mount = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', mounted]);
-    if (mount.status !== 0) throw new Error(`mounting the tmpfs failed: ${mount.stderr.toString()}`);
+    mountTmpfs(mounted, '64k');
   });
   afterAll(async () => {
     await runtime?.close().catch(() => undefined);
-    spawnSync('umount', [mounted]);
+    unmount(mounted);
     tree.dispose();
   });
 

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuditWriteError, openAuditLog } from '../../server/adapters/audit/appender.js';
 import { monthFiles, verifyAuditHome } from '../../server/adapters/audit/read-log.js';
 import { built } from '../fixtures/built.js';
-import { cannotMountTmpfs, skipping } from '../fixtures/privileges.js';
+import { cannotMountTmpfs, mountTmpfs, skipping, unmount } from '../fixtures/privileges.js';
 import { tempTree, type TempTree } from '../fixtures/temp-tree.js';
 
 /**
@@ -136,19 +136,12 @@ describe('audit log under SIGKILL (seed 001 "Audit": crash test)', () => {
   });
 });
 
-/** A tiny tmpfs as the home (root only: the tests that use it are skipped, saying why, elsewhere). */
-function mountTiny(dir: string): void {
-  const r = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=64k,mode=0700', 'tmpfs', dir], { encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`mounting the tmpfs failed: ${r.stderr.trim()}`);
-}
-
-const umount = (dir: string): void => void spawnSync('umount', [dir]);
 const body = (n: number, size = 16) => ({ kind: 'decision' as const, ts: '2024-03-01T00:00:00.000Z', actor: 'agent', args_preview: 'x'.repeat(size), detail: { n } });
 
 describe.skipIf(skipping('audit writes fail closed', cannotMountTmpfs()))('audit writes fail closed (SPEC §1: audit write failed → deny)', () => {
   it('a full disk makes appends reject with AuditWriteError, and they keep rejecting', async () => {
     const home = tree.dir('full-home');
-    mountTiny(home);
+    mountTmpfs(home, '64k');
     try {
       const audit = openAuditLog(home);
       await audit.append(body(1));
@@ -171,13 +164,13 @@ describe.skipIf(skipping('audit writes fail closed', cannotMountTmpfs()))('audit
       await reopened.close();
       expect(verifyAuditHome(home)).toMatchObject({ ok: true, head: { seq: 2 } });
     } finally {
-      umount(home);
+      unmount(home);
     }
   });
 
   it('a read-only log directory makes appends reject, and they keep rejecting', async () => {
     const home = tree.dir('ro-home');
-    mountTiny(home);
+    mountTmpfs(home, '64k');
     try {
       const audit = openAuditLog(home);
       expect(spawnSync('mount', ['-o', 'remount,ro', home]).status).toBe(0);
@@ -186,7 +179,7 @@ describe.skipIf(skipping('audit writes fail closed', cannotMountTmpfs()))('audit
       await expect(audit.append(body(2))).rejects.toBeInstanceOf(AuditWriteError);
       await audit.close();
     } finally {
-      umount(home);
+      unmount(home);
     }
   });
 });

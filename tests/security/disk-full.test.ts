@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { closeSync, fstatSync, ftruncateSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,12 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type Running } from '../../server/main.js';
 import { runOracle } from '../cli/run-oracle.js';
 import { call, type Reply } from '../fixtures/https-client.js';
-import { cannotMountTmpfs, skipping } from '../fixtures/privileges.js';
-
-function mountTmpfs(dir: string): string | undefined {
-  const r = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=2m,mode=0700', 'tmpfs', dir]);
-  return r.status === 0 ? undefined : r.stderr.toString().trim() || `mount exited ${String(r.status)}`;
-}
+import { cannotMountTmpfs, mountTmpfs, skipping, unmount } from '../fixtures/privileges.js';
 
 /** Fills the file system holding `path` to the last page, then gives back `spare` bytes. */
 function fill(path: string, spare: number): void {
@@ -58,8 +52,7 @@ describe.skipIf(skipping('the gate on a full disk', cannotMountTmpfs()))('the ga
     root = mkdtempSync(join(tmpdir(), 'oracle-disk-full-'));
     mounted = join(root, 'mnt');
     mkdirSync(mounted);
-    const why = mountTmpfs(mounted);
-    if (why !== undefined) throw new Error(why);
+    mountTmpfs(mounted, '2m');
     mkdirSync(join(root, 'projects'));
     for (let i = 0; i < 40; i++) writeFileSync(join(root, 'projects', `f${String(i)}.txt`), `file ${String(i)}\n`);
     const policy = join(root, 'policy.yaml');
@@ -70,7 +63,7 @@ describe.skipIf(skipping('the gate on a full disk', cannotMountTmpfs()))('the ga
   });
   afterAll(async () => {
     await running?.close().catch(() => undefined);
-    spawnSync('umount', [mounted]);
+    unmount(mounted);
     rmSync(root, { recursive: true, force: true });
   });
 

@@ -70,8 +70,10 @@ export type RunResult = Decision & {
   readonly approval_id?: string;
 } & Omit<ExecutionResult, 'ok'>;
 
+/** Omit over each member of a union (Decision is one), keeping it a union. */
+type OmitEach<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 /** What the steps answer; runAction names the status of every answer but a pending one. */
-type Answer = (RunResult extends infer R ? (R extends unknown ? Omit<R, 'status'> : never) : never) & { readonly status?: 'pending' };
+type Answer = OmitEach<RunResult, 'status'> & { readonly status?: 'pending' };
 
 export async function runAction(action: unknown, deps: LifecycleDeps): Promise<RunResult> {
   const answer = await lifecycle(action, deps);
