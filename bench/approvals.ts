@@ -27,7 +27,7 @@ export async function approvalsBench(): Promise<Figure[]> {
     const path = join(app, `f${String(made++)}.txt`);
     writeFileSync(path, 'x');
     const result = await running.runtime.submit({ tool: 'fs.delete', args: { path } }, 0);
-    if (result.error?.code !== 'APPROVAL_PENDING') throw new Error(`expected a waiting card: ${JSON.stringify(result.error)}`);
+    if (result.status !== 'pending') throw new Error(`expected a waiting card: ${result.status} ${JSON.stringify(result.error)}`);
   };
   try {
     const ca = readFileSync(join(running.runtime.gate.home, 'certs', 'ca.crt'), 'utf8');
