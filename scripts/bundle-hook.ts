@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { build, type Plugin } from 'esbuild';
 
 /**
@@ -27,17 +27,28 @@ const out = join(root, 'dist', 'hook');
 const external = ['web-tree-sitter', 'tree-sitter-bash', 'argon2', '@napi-rs/keyring'];
 
 /**
- * zod re-exports every one of its ~50 message locales as `z.locales`, so a bundle that imports zod
- * carries all of them: a quarter of the headless bundle, compiled (or read from the code cache)
- * on every call. ORACLE's messages are English, zod's default; in the bundles the locale index
- * holds `en` alone. (The server and the CLI load zod from node_modules, whole.)
+ * The YAML parser runs only when the headless hook finds no compiled policy in its cache (the first
+ * call, or the first after the policy changed; server/adapters/policy-cache.ts), yet bundled it is
+ * a fifth of the bundle, read and set up on every call. In the headless bundle `yaml` is a
+ * stand-in that loads the package from node_modules on first use, as the bash grammar is. A name
+ * the stand-in does not carry fails the build ("No matching export"), never a call.
  */
-const englishOnly: Plugin = {
-  name: 'zod-english-only',
+const YAML_NAMES = ['parseDocument', 'stringify', 'isMap', 'isPair', 'isScalar', 'isSeq'];
+const yamlOnDemand: Plugin = {
+  name: 'yaml-on-demand',
   setup(b) {
-    // esbuild's filters are Go regular expressions, which take no `u` flag.
-    b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) => (args.importer.includes(join('node_modules', 'zod')) ? { path: join(dirname(args.importer), '..', 'locales', 'index.js'), namespace: 'zod-locales' } : undefined));
-    b.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({ contents: `export { default as en } from ${JSON.stringify(join(dirname(args.path), 'en.js'))};\n`, loader: 'js', resolveDir: dirname(args.path) }));
+    b.onResolve({ filter: /^yaml$/ }, (args) => (args.namespace === 'yaml-on-demand' ? { path: 'yaml', external: true } : { path: 'yaml', namespace: 'yaml-on-demand' }));
+    b.onLoad({ filter: /.*/, namespace: 'yaml-on-demand' }, () => ({
+      contents: [
+        'let loaded;',
+        "const yaml = () => (loaded ??= require('yaml'));",
+        ...YAML_NAMES.map((n) => `export const ${n} = (...a) => yaml().${n}(...a);`),
+        // load.ts only constructs it (`new LineCounter()`); a constructor returning an object yields that object.
+        'export function LineCounter() { return new (yaml().LineCounter)(); }',
+      ].join('\n'),
+      loader: 'js',
+      resolveDir: root,
+    }));
   },
 };
 
@@ -75,7 +86,7 @@ await build({
 const headless = await build({
   entryPoints: [join(cli, 'hook-headless.js')],
   outfile: join(out, 'headless.cjs'),
-  plugins: [englishOnly],
+  plugins: [yamlOnDemand],
   bundle: true,
   format: 'cjs',
   platform: 'node',

@@ -1,4 +1,3 @@
-import { setFlagsFromString } from 'node:v8';
 import { runCachedCommonJs } from '../adapters/cached-script.js';
 import { headlessBundle } from '../adapters/hook-bundle.js';
 
@@ -12,16 +11,13 @@ type Headless = typeof HeadlessModule;
  * code cache; run from source, it is the module.
  */
 export async function loadHeadless(): Promise<Headless & { keep(): void }> {
-  // This process judges one call and exits: V8's background re-compilation of the bash parser's
-  // WebAssembly with its optimising tier only costs CPU and holds the exit back (a headless Bash
-  // call went from ~1.3 s to ~0.7 s here), so the baseline compiler alone runs it. Set before
-  // anything is compiled: V8 refuses a code cache made under other flags. The gate keeps tier-up.
-  setFlagsFromString('--liftoff-only');
   const bundle = headlessBundle();
   if (bundle === undefined) return { ...(await import('./hook-headless.js')), keep: () => undefined };
   const loaded = runCachedCommonJs(bundle);
+  const headless = loaded.exports as Headless;
   const keep = (): void => {
-    loaded.keep();
+    // A Bash call changed V8's flags for the parser: its cache would not fit a Read.
+    if (headless.cacheable()) loaded.keep();
   };
-  return { ...(loaded.exports as Headless), keep };
+  return { ...headless, keep };
 }

@@ -5,6 +5,7 @@ import { answerHook, type HookAnswer } from '../hook/claude-code.js';
 import { openRuntime, type Runtime } from '../app/runtime.js';
 import { cachedPolicyLoader } from '../adapters/policy-cache.js';
 import { buildId } from '../adapters/build-id.js';
+import { baselineWasmOnly, wasmFlagsChanged } from '../adapters/wasm-tier.js';
 
 /** This build of the code: the installed hook bundle (or, run from source, this module's file). */
 const CODE_ID = buildId(import.meta.url);
@@ -19,7 +20,10 @@ export async function answerHeadless(payload: unknown, where: { home: string; po
   try {
     return await answerHook(payload, {
       canAsk: false,
-      parser: loadBashParser,
+      parser: () => {
+        baselineWasmOnly();
+        return loadBashParser();
+      },
       userHome: homedir(),
       authorizeCall: (call) => runtime.authorizeCall(call, 0, where.agent),
       taint: (session, read) => {
@@ -33,6 +37,11 @@ export async function answerHeadless(payload: unknown, where: { home: string; po
   } finally {
     await runtime.close();
   }
+}
+
+/** Whether a code cache made now would fit the next call (see wasm-tier.ts). */
+export function cacheable(): boolean {
+  return !wasmFlagsChanged();
 }
 
 /** Parallel tool calls each open the gate briefly; one at a time per home (the audit chain). */

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runNode, runOracle } from '../cli/run-oracle.js';
@@ -44,9 +44,13 @@ describe('the bundled hook', () => {
     // Nothing in the headless bundle may import(): V8 cannot run one from a code cache on Node 20.
     const headless = readFileSync(join(BUNDLE, 'headless.cjs'), 'utf8');
     expect(headless).not.toMatch(/\bimport\(/u);
-    // zod's English messages only (scripts/bundle-hook.ts): its Hebrew locale's word for "string" is not carried.
+    // Only the parts of zod ORACLE uses: its schemas are written against `import * as z`, whose
+    // unused exports the bundler drops (`import { z }` would carry all of zod, its ~50 message
+    // locales among them: the Hebrew word for "string" is not carried).
     expect(headless).toContain('Invalid input');
     expect(headless).not.toContain('מחרוזת');
+    // The YAML parser is loaded from node_modules when a policy is parsed, not carried (its error class is its own).
+    expect(headless).not.toContain('YAMLParseError');
   });
 
   it('starts from the code cache the build made, and leaves it as it was', async () => {
@@ -70,5 +74,33 @@ describe('the bundled hook', () => {
     expect(denied.decision).toBe('deny');
     expect(denied.reason).toContain('CAPABILITY_DENIED');
     expect(readFileSync(kept, 'utf8')).not.toBe(entry);
+  });
+
+  it('keeps one code cache for every kind of call: a Bash call, which changes V8 flags for the parser, never writes it', async () => {
+    // A copy of the install, so the cache can start missing without touching the build's own.
+    const install = tree.dir('install');
+    const hook = tree.dir('install/dist/hook');
+    for (const file of readdirSync(BUNDLE)) if (file !== 'headless.cjs.cache') copyFileSync(join(BUNDLE, file), join(hook, file));
+    copyFileSync(join(BUNDLE, '..', '..', 'package.json'), join(install, 'package.json'));
+    symlinkSync(join(BUNDLE, '..', '..', 'node_modules'), join(install, 'node_modules'));
+    const cache = join(hook, 'headless.cjs.cache');
+    const call = async (tool: string, input: object): Promise<string> => {
+      const run = await runNode([join(hook, 'oracle-hook.cjs'), 'hook', 'claude-code', '--home', home, '--policy', policy], JSON.stringify({ session_id: 's', cwd: app, hook_event_name: 'PreToolUse', tool_name: tool, tool_input: input }));
+      expect(run.code, run.stderr).toBe(0);
+      return (JSON.parse(run.stdout) as { hookSpecificOutput: { permissionDecision: string } }).hookSpecificOutput.permissionDecision;
+    };
+    const bash = () => call('Bash', { command: 'ls' });
+    const readA = () => call('Read', { file_path: join(app, 'a.txt') });
+    writeFileSync(policy, readFileSync(policy, 'utf8').replace('[fs.write]', '[fs.read, fs.write]'));
+    expect(await bash()).toBe('allow');
+    expect(existsSync(cache)).toBe(false);
+    expect(await readA()).toBe('allow');
+    const made = statSync(cache);
+    // V8 takes it on either kind of call: one it refused would be written again by the Read.
+    expect(await bash()).toBe('allow');
+    expect(await readA()).toBe('allow');
+    const after = statSync(cache);
+    expect([after.mtimeMs, after.size]).toEqual([made.mtimeMs, made.size]);
+    rmSync(install, { recursive: true, force: true });
   });
 });

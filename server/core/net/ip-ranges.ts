@@ -114,51 +114,65 @@ function v6(text: string, bits: number, cls: AddressClass): Range<bigint> {
   return { prefix, bits, class: cls };
 }
 
-/** First match wins, so single addresses come before the blocks that contain them (RFC 6890). */
-const V4_RANGES: readonly Range<number>[] = [
-  v4('169.254.169.254', 32, 'metadata'), // AWS, GCP, Azure, OCI instance metadata
-  v4('169.254.170.2', 32, 'metadata'), // AWS ECS task metadata and credentials
-  v4('100.100.100.200', 32, 'metadata'), // Alibaba Cloud metadata
-  v4('192.0.0.192', 32, 'metadata'), // legacy OCI metadata
-  v4('168.63.129.16', 32, 'metadata'), // Azure WireServer: a public-looking address only the host answers
-  v4('0.0.0.0', 32, 'unspecified'), // connecting to it reaches this host on Linux
-  v4('255.255.255.255', 32, 'reserved'), // limited broadcast (RFC 919)
-  v4('0.0.0.0', 8, 'reserved'), // "this network" (RFC 1122 §3.2.1.3)
-  v4('10.0.0.0', 8, 'private'), // RFC 1918
-  v4('100.64.0.0', 10, 'cgnat'), // shared address space (RFC 6598)
-  v4('127.0.0.0', 8, 'loopback'),
-  v4('169.254.0.0', 16, 'link-local'), // RFC 3927
-  v4('172.16.0.0', 12, 'private'), // RFC 1918
-  v4('192.0.0.0', 24, 'reserved'), // IETF protocol assignments (RFC 6890)
-  v4('192.0.2.0', 24, 'reserved'), // TEST-NET-1 (RFC 5737)
-  v4('192.88.99.0', 24, 'reserved'), // deprecated 6to4 relay anycast (RFC 7526)
-  v4('192.168.0.0', 16, 'private'), // RFC 1918
-  v4('198.18.0.0', 15, 'reserved'), // benchmarking (RFC 2544)
-  v4('198.51.100.0', 24, 'reserved'), // TEST-NET-2
-  v4('203.0.113.0', 24, 'reserved'), // TEST-NET-3
-  v4('224.0.0.0', 4, 'multicast'),
-  v4('240.0.0.0', 4, 'reserved'), // future use (RFC 1112)
-];
+/**
+ * The tables, built on first use (a hook call that fetches nothing never builds them).
+ */
+function buildTables() {
+  // First match wins, so single addresses come before the blocks that contain them (RFC 6890).
+  const V4_RANGES: readonly Range<number>[] = [
+    v4('169.254.169.254', 32, 'metadata'), // AWS, GCP, Azure, OCI instance metadata
+    v4('169.254.170.2', 32, 'metadata'), // AWS ECS task metadata and credentials
+    v4('100.100.100.200', 32, 'metadata'), // Alibaba Cloud metadata
+    v4('192.0.0.192', 32, 'metadata'), // legacy OCI metadata
+    v4('168.63.129.16', 32, 'metadata'), // Azure WireServer: a public-looking address only the host answers
+    v4('0.0.0.0', 32, 'unspecified'), // connecting to it reaches this host on Linux
+    v4('255.255.255.255', 32, 'reserved'), // limited broadcast (RFC 919)
+    v4('0.0.0.0', 8, 'reserved'), // "this network" (RFC 1122 §3.2.1.3)
+    v4('10.0.0.0', 8, 'private'), // RFC 1918
+    v4('100.64.0.0', 10, 'cgnat'), // shared address space (RFC 6598)
+    v4('127.0.0.0', 8, 'loopback'),
+    v4('169.254.0.0', 16, 'link-local'), // RFC 3927
+    v4('172.16.0.0', 12, 'private'), // RFC 1918
+    v4('192.0.0.0', 24, 'reserved'), // IETF protocol assignments (RFC 6890)
+    v4('192.0.2.0', 24, 'reserved'), // TEST-NET-1 (RFC 5737)
+    v4('192.88.99.0', 24, 'reserved'), // deprecated 6to4 relay anycast (RFC 7526)
+    v4('192.168.0.0', 16, 'private'), // RFC 1918
+    v4('198.18.0.0', 15, 'reserved'), // benchmarking (RFC 2544)
+    v4('198.51.100.0', 24, 'reserved'), // TEST-NET-2
+    v4('203.0.113.0', 24, 'reserved'), // TEST-NET-3
+    v4('224.0.0.0', 4, 'multicast'),
+    v4('240.0.0.0', 4, 'reserved'), // future use (RFC 1112)
+  ];
 
-const V6_RANGES: readonly Range<bigint>[] = [
-  v6('fd00:ec2::254', 128, 'metadata'), // AWS instance metadata over IPv6
-  v6('64:ff9b:1::', 48, 'reserved'), // local-use NAT64 (RFC 8215): may translate to anything inside
-  v6('100::', 64, 'reserved'), // discard-only (RFC 6666)
-  v6('2001::', 23, 'reserved'), // IETF protocol assignments: Teredo 2001::/32, benchmarking, ORCHID
-  v6('2001:db8::', 32, 'reserved'), // documentation (RFC 3849)
-  v6('3fff::', 20, 'reserved'), // documentation (RFC 9637)
-  v6('fc00::', 7, 'private'), // unique local (RFC 4193)
-  v6('fe80::', 10, 'link-local'),
-  v6('fec0::', 10, 'private'), // deprecated site-local (RFC 3879)
-  v6('ff00::', 8, 'multicast'),
-];
+  const V6_RANGES: readonly Range<bigint>[] = [
+    v6('fd00:ec2::254', 128, 'metadata'), // AWS instance metadata over IPv6
+    v6('64:ff9b:1::', 48, 'reserved'), // local-use NAT64 (RFC 8215): may translate to anything inside
+    v6('100::', 64, 'reserved'), // discard-only (RFC 6666)
+    v6('2001::', 23, 'reserved'), // IETF protocol assignments: Teredo 2001::/32, benchmarking, ORCHID
+    v6('2001:db8::', 32, 'reserved'), // documentation (RFC 3849)
+    v6('3fff::', 20, 'reserved'), // documentation (RFC 9637)
+    v6('fc00::', 7, 'private'), // unique local (RFC 4193)
+    v6('fe80::', 10, 'link-local'),
+    v6('fec0::', 10, 'private'), // deprecated site-local (RFC 3879)
+    v6('ff00::', 8, 'multicast'),
+  ];
 
-const V4_MAPPED = v6('::ffff:0:0', 96, 'reserved'); // RFC 4291 §2.5.5.2
-const NAT64 = v6('64:ff9b::', 96, 'reserved'); // well-known prefix (RFC 6052 §2.1)
-const SIX_TO_FOUR = v6('2002::', 16, 'reserved'); // RFC 3056
-const V4_COMPATIBLE = v6('::', 96, 'reserved'); // deprecated (RFC 4291 §2.5.5.1)
-const V4_TRANSLATED = v6('::ffff:0:0:0', 96, 'reserved'); // SIIT (RFC 2765)
-const GLOBAL_UNICAST = v6('2000::', 3, 'public');
+  const V4_MAPPED = v6('::ffff:0:0', 96, 'reserved'); // RFC 4291 §2.5.5.2
+  const NAT64 = v6('64:ff9b::', 96, 'reserved'); // well-known prefix (RFC 6052 §2.1)
+  const SIX_TO_FOUR = v6('2002::', 16, 'reserved'); // RFC 3056
+  const V4_COMPATIBLE = v6('::', 96, 'reserved'); // deprecated (RFC 4291 §2.5.5.1)
+  const V4_TRANSLATED = v6('::ffff:0:0:0', 96, 'reserved'); // SIIT (RFC 2765)
+  const GLOBAL_UNICAST = v6('2000::', 3, 'public');
+
+  return { V4_RANGES, V6_RANGES, V4_MAPPED, NAT64, SIX_TO_FOUR, V4_COMPATIBLE, V4_TRANSLATED, GLOBAL_UNICAST };
+}
+
+let built: ReturnType<typeof buildTables> | undefined;
+
+function tables(): ReturnType<typeof buildTables> {
+  built ??= buildTables();
+  return built;
+}
 
 function inV4(value: number, range: Range<number>): boolean {
   const size = 2 ** (32 - range.bits);
@@ -171,7 +185,7 @@ function inV6(value: bigint, range: Range<bigint>): boolean {
 }
 
 function classifyV4(value: number): AddressClass {
-  return V4_RANGES.find((range) => inV4(value, range))?.class ?? 'public';
+  return tables().V4_RANGES.find((range) => inV4(value, range))?.class ?? 'public';
 }
 
 function classifyV6(value: bigint): AddressClass {
@@ -179,6 +193,7 @@ function classifyV6(value: bigint): AddressClass {
   if (value === 1n) return 'loopback';
   const embedded = embeddedV4Class(value);
   if (embedded !== undefined) return embedded;
+  const { V6_RANGES, GLOBAL_UNICAST } = tables();
   const listed = V6_RANGES.find((range) => inV6(value, range));
   if (listed !== undefined) return listed.class;
   return inV6(value, GLOBAL_UNICAST) ? 'public' : 'reserved';
@@ -190,6 +205,7 @@ function classifyV6(value: bigint): AddressClass {
  * address's class. The deprecated forms have no public use: at best 'reserved'.
  */
 function embeddedV4Class(value: bigint): AddressClass | undefined {
+  const { V4_MAPPED, NAT64, SIX_TO_FOUR, V4_COMPATIBLE, V4_TRANSLATED } = tables();
   const low32 = Number(value & 0xffffffffn);
   if (inV6(value, V4_MAPPED) || inV6(value, NAT64)) return classifyV4(low32);
   if (inV6(value, SIX_TO_FOUR)) return classifyV4(Number((value >> 80n) & 0xffffffffn));

@@ -9,7 +9,7 @@ import { lookupTool, type ToolName } from '../tools/registry.js';
 import { locate, locateKey } from './locate.js';
 import { expandTilde, isForeignPath, normaliseGlob, normaliseHost } from './names.js';
 import { parseEntry } from './grammar-entry.js';
-import { POLICY_NAME, policySchema, readOnlySchema, type PolicyFile } from './schema.js';
+import { POLICY_NAME, policySchemas, type PolicyFile } from './schema.js';
 import type { AgentPrincipal, DenyRule, Policy, ProgramRule, Scope, TierRule } from './types.js';
 
 export interface PolicyIssue {
@@ -80,7 +80,7 @@ export function loadPolicy(text: string, options: LoadOptions): LoadResult {
     issues.error([], `yaml: ${e instanceof Error ? e.message : 'the document cannot be read'}`);
     return { ok: false, errors: issues.errors, warnings: [], readOnly: emptyPolicy() };
   }
-  const parsed = policySchema.safeParse(raw);
+  const parsed = policySchemas().policy.safeParse(raw);
   if (!parsed.success) {
     reportSchemaIssues(parsed.error.issues, issues);
     return { ok: false, errors: issues.errors, warnings: issues.warnings, readOnly: salvage(raw, doc, counter, options) };
@@ -105,9 +105,9 @@ function reportSchemaIssues(list: readonly z.core.$ZodIssue[], issues: Issues): 
 /** Read-only mode keeps the file's scopes and deny_always only when they are valid on their own. */
 function salvage(raw: unknown, doc: Document, counter: LineCounter, options: LoadOptions): Policy {
   // A misspelt top-level key (`deny_alway`) could be the deny list itself: then nothing is kept.
-  const known = new Set(Object.keys(policySchema.shape));
+  const known = new Set(Object.keys(policySchemas().policy.shape));
   if (typeof raw !== 'object' || raw === null || Object.keys(raw).some((key) => !known.has(key))) return emptyPolicy();
-  const parsed = readOnlySchema.safeParse(raw);
+  const parsed = policySchemas().readOnly.safeParse(raw);
   if (!parsed.success) return emptyPolicy();
   const issues = new Issues(doc, counter);
   const { deny_always: nested, ...named } = parsed.data.scopes;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { CAPABILITIES } from '../../../shared/capabilities.js';
 import { TIERS } from '../../../shared/tiers.js';
 
@@ -9,66 +9,78 @@ import { TIERS } from '../../../shared/tiers.js';
  */
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._+-]{0,63}$/u;
-const name = z.string().regex(NAME, 'names are letters, digits and . _ + - (at most 64)');
-const glob = z.string().min(1).max(4096);
+/** Built on first use: the headless hook, which reads a compiled policy from its cache, never needs it. */
+function build() {
+  const name = z.string().regex(NAME, 'names are letters, digits and . _ + - (at most 64)');
+  const glob = z.string().min(1).max(4096);
 
-const root = z.strictObject({
-  path: z.string().min(1).max(4096),
-  mode: z.enum(['ro', 'rw']).default('ro'),
-  exclude: z.array(glob).default([]),
-});
+  const root = z.strictObject({
+    path: z.string().min(1).max(4096),
+    mode: z.enum(['ro', 'rw']).default('ro'),
+    exclude: z.array(glob).default([]),
+  });
 
-const scope = z.strictObject({ roots: z.array(root).min(1) });
+  const scope = z.strictObject({ roots: z.array(root).min(1) });
 
-/**
- * `scopes` maps names to scopes. The design document writes `deny_always` indented under
- * `scopes`, so that key is accepted there too and means the same as the top-level list.
- */
-const scopes = z.object({ deny_always: z.array(glob).optional() }).catchall(scope);
+  /**
+   * `scopes` maps names to scopes. The design document writes `deny_always` indented under
+   * `scopes`, so that key is accepted there too and means the same as the top-level list.
+   */
+  const scopes = z.object({ deny_always: z.array(glob).optional() }).catchall(scope);
 
-const words = z.array(z.string().min(1).max(256)).default([]);
+  const words = z.array(z.string().min(1).max(256)).default([]);
 
-const program = z.strictObject({
-  path: z.string().min(1).max(4096).optional(),
-  subcommands: z.strictObject({ allow: words, confirm: words, deny: words }).optional(),
-  allow_args_matching: z.array(z.string().min(1).max(4096)).optional(),
-});
+  const program = z.strictObject({
+    path: z.string().min(1).max(4096).optional(),
+    subcommands: z.strictObject({ allow: words, confirm: words, deny: words }).optional(),
+    allow_args_matching: z.array(z.string().min(1).max(4096)).optional(),
+  });
 
-const egress = z.strictObject({
-  allow: z.array(z.strictObject({ host: z.string().min(1).max(253), why: z.string().max(500).default('') })).default([]),
-  default: z.enum(['deny', 'confirm']).default('deny'),
-});
+  const egress = z.strictObject({
+    allow: z.array(z.strictObject({ host: z.string().min(1).max(253), why: z.string().max(500).default('') })).default([]),
+    default: z.enum(['deny', 'confirm']).default('deny'),
+  });
 
-const tierRule = z.strictObject({
-  tool: z.string(),
-  scope: name.optional(),
-  path: glob.optional(),
-  program: name.optional(),
-  tier: z.enum(TIERS),
-  why: z.string().max(500).optional(),
-});
+  const tierRule = z.strictObject({
+    tool: z.string(),
+    scope: name.optional(),
+    path: glob.optional(),
+    program: name.optional(),
+    tier: z.enum(TIERS),
+    why: z.string().max(500).optional(),
+  });
 
-const agent = z.strictObject({
-  capabilities: z.array(z.enum(CAPABILITIES)),
-  description: z.string().max(500).optional(),
-});
+  const agent = z.strictObject({
+    capabilities: z.array(z.enum(CAPABILITIES)),
+    description: z.string().max(500).optional(),
+  });
 
-export const policySchema = z.strictObject({
-  version: z.literal(1).default(1),
-  capabilities: z.array(z.enum(CAPABILITIES)).optional(),
-  scopes: scopes.default({}),
-  deny_always: z.array(glob).default([]),
-  // `default` (deny | confirm) says what a program not in the list gets (SPEC §12); every other
-  // key names a program. load.ts holds each key to its own kind.
-  programs: z.record(name, z.union([program, z.enum(['deny', 'confirm'])])).default({}),
-  egress: egress.default({ allow: [], default: 'deny' }),
-  tiers: z.array(tierRule).default([]),
-  principals: z.strictObject({ agents: z.record(name, agent).default({}) }).default({ agents: {} }),
-});
+  const policy = z.strictObject({
+    version: z.literal(1).default(1),
+    capabilities: z.array(z.enum(CAPABILITIES)).optional(),
+    scopes: scopes.default({}),
+    deny_always: z.array(glob).default([]),
+    // `default` (deny | confirm) says what a program not in the list gets (SPEC §12); every other
+    // key names a program. load.ts holds each key to its own kind.
+    programs: z.record(name, z.union([program, z.enum(['deny', 'confirm'])])).default({}),
+    egress: egress.default({ allow: [], default: 'deny' }),
+    tiers: z.array(tierRule).default([]),
+    principals: z.strictObject({ agents: z.record(name, agent).default({}) }).default({ agents: {} }),
+  });
 
-export type PolicyFile = z.output<typeof policySchema>;
+  /** Read-only mode keeps only what it can trust: a valid `scopes` and `deny_always` (SPEC §3). */
+  const readOnly = z.object({ scopes: scopes.default({}), deny_always: z.array(glob).default([]) });
 
-/** Read-only mode keeps only what it can trust: a valid `scopes` and `deny_always` (SPEC §3). */
-export const readOnlySchema = z.object({ scopes: scopes.default({}), deny_always: z.array(glob).default([]) });
+  return { policy, readOnly };
+}
+
+let built: ReturnType<typeof build> | undefined;
+
+export function policySchemas(): ReturnType<typeof build> {
+  built ??= build();
+  return built;
+}
+
+export type PolicyFile = z.output<ReturnType<typeof build>['policy']>;
 
 export { NAME as POLICY_NAME };

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Capability } from '../../../shared/capabilities.js';
 import type { Tier } from '../../../shared/tiers.js';
 
@@ -78,23 +78,29 @@ export type ToolName = (typeof TOOL_NAMES)[number];
 const read = (key: string): PathArg => ({ key, access: 'read' });
 const write = (key: string): PathArg => ({ key, access: 'write' });
 
-const CONTRACTS: { readonly [K in ToolName]: Omit<ToolContract, 'name'> } = {
+/**
+ * Each tool's argument schema is built on first use: a process that judges one call (the headless
+ * hook, SPEC §11) would otherwise build all of them at start for the one it checks.
+ */
+type ContractSpec = Omit<ToolContract, 'name' | 'args'> & { readonly args: () => ToolContract['args'] };
+
+const CONTRACTS: { readonly [K in ToolName]: ContractSpec } = {
   'fs.read': {
     capabilities: ['fs.read'],
     reversible: true,
     floor: 'T0',
     readsOnly: true,
     // A page of the text (server/core/tools/text-page.ts): from line `offset`, at most `limit` lines.
-    args: z.strictObject({ path: z.string(), offset: z.number().int().min(1).max(100_000_000).optional(), limit: z.number().int().min(1).max(100_000).optional() }),
+    args: () => z.strictObject({ path: z.string(), offset: z.number().int().min(1).max(100_000_000).optional(), limit: z.number().int().min(1).max(100_000).optional() }),
     paths: [read('path')],
   },
-  'fs.list': { capabilities: ['fs.read'], reversible: true, floor: 'T0', readsOnly: true, args: z.strictObject({ path: z.string() }), paths: [read('path')] },
+  'fs.list': { capabilities: ['fs.read'], reversible: true, floor: 'T0', readsOnly: true, args: () => z.strictObject({ path: z.string() }), paths: [read('path')] },
   'fs.search': {
     capabilities: ['fs.read'],
     reversible: true,
     floor: 'T0',
     readsOnly: true,
-    args: z.strictObject({
+    args: () => z.strictObject({
       path: z.string(),
       text: z.string().min(1).max(1024),
       glob: z.string().min(1).max(256).optional(),
@@ -109,20 +115,20 @@ const CONTRACTS: { readonly [K in ToolName]: Omit<ToolContract, 'name'> } = {
     floor: 'T1',
     // `expect_before`: what the file must hold when the write lands (`absent`, or its digest), as
     // when the gate turned an edit into this write (fs.replace): otherwise FS_CHANGED, nothing written.
-    args: z.strictObject({ path: z.string(), content: text, expect_before: z.string().regex(/^(?:absent|sha256:[0-9a-f]{64})$/u).optional() }),
+    args: () => z.strictObject({ path: z.string(), content: text, expect_before: z.string().regex(/^(?:absent|sha256:[0-9a-f]{64})$/u).optional() }),
     paths: [write('path')],
   },
-  'fs.delete': { capabilities: ['fs.delete'], reversible: true, floor: 'T1', args: z.strictObject({ path: z.string() }), paths: [{ key: 'path', access: 'delete' }] },
+  'fs.delete': { capabilities: ['fs.delete'], reversible: true, floor: 'T1', args: () => z.strictObject({ path: z.string() }), paths: [{ key: 'path', access: 'delete' }] },
   // Changes an agent's own runtime makes (Claude Code's Bash: mkdir, touch, cp, mv, ln -s, sed -i).
   // The gate judges them and keeps what they change for undo before the agent runs them; ORACLE's
   // own toolhost writes through fs.write and fs.delete (see toolhost/boundary.ts).
-  'fs.mkdir': { capabilities: ['fs.write'], reversible: true, floor: 'T1', args: z.strictObject({ path: z.string() }), paths: [write('path')] },
-  'fs.touch': { capabilities: ['fs.write'], reversible: true, floor: 'T1', args: z.strictObject({ path: z.string() }), paths: [write('path')] },
+  'fs.mkdir': { capabilities: ['fs.write'], reversible: true, floor: 'T1', args: () => z.strictObject({ path: z.string() }), paths: [write('path')] },
+  'fs.touch': { capabilities: ['fs.write'], reversible: true, floor: 'T1', args: () => z.strictObject({ path: z.string() }), paths: [write('path')] },
   'fs.copy': {
     capabilities: ['fs.read', 'fs.write'],
     reversible: true,
     floor: 'T1',
-    args: z.strictObject({ to: z.string(), from: z.string() }),
+    args: () => z.strictObject({ to: z.string(), from: z.string() }),
     paths: [write('to'), read('from')],
     writesContent: true,
   },
@@ -130,7 +136,7 @@ const CONTRACTS: { readonly [K in ToolName]: Omit<ToolContract, 'name'> } = {
     capabilities: ['fs.write', 'fs.delete'],
     reversible: true,
     floor: 'T1',
-    args: z.strictObject({ to: z.string(), from: z.string() }),
+    args: () => z.strictObject({ to: z.string(), from: z.string() }),
     paths: [write('to'), { key: 'from', access: 'delete' }],
     writesContent: true,
   },
@@ -139,7 +145,7 @@ const CONTRACTS: { readonly [K in ToolName]: Omit<ToolContract, 'name'> } = {
     reversible: true,
     floor: 'T1',
     // `target` is where the link leads, resolved against the link's folder as the kernel will.
-    args: z.strictObject({ path: z.string(), target: z.string() }),
+    args: () => z.strictObject({ path: z.string(), target: z.string() }),
     paths: [write('path'), read('target')],
     writesContent: true,
   },
@@ -148,7 +154,7 @@ const CONTRACTS: { readonly [K in ToolName]: Omit<ToolContract, 'name'> } = {
     reversible: true,
     floor: 'T1',
     // A program edits the file in place (`sed -i`): what it leaves is known only after it ran.
-    args: z.strictObject({ path: z.string(), program: name, args: z.array(z.string().max(32_768)).max(1024) }),
+    args: () => z.strictObject({ path: z.string(), program: name, args: z.array(z.string().max(32_768)).max(1024) }),
     paths: [write('path')],
     writesContent: true,
   },
@@ -156,7 +162,7 @@ const CONTRACTS: { readonly [K in ToolName]: Omit<ToolContract, 'name'> } = {
     capabilities: ['proc.spawn'],
     reversible: false,
     floor: 'T1',
-    args: z.strictObject({
+    args: () => z.strictObject({
       program: name,
       args: z.array(z.string().max(32_768)).max(1024).default([]),
       cwd: z.string().optional(),
@@ -168,7 +174,7 @@ const CONTRACTS: { readonly [K in ToolName]: Omit<ToolContract, 'name'> } = {
     capabilities: ['proc.spawn', 'secret.read'],
     reversible: false,
     floor: 'T2', // handing a credential to a program is always a person's call
-    args: z.strictObject({
+    args: () => z.strictObject({
       program: name,
       args: z.array(z.string().max(32_768)).max(1024).default([]),
       cwd: z.string().optional(),
@@ -178,40 +184,40 @@ const CONTRACTS: { readonly [K in ToolName]: Omit<ToolContract, 'name'> } = {
     }),
     paths: [{ key: 'cwd', access: 'write', optional: true }],
   },
-  'git.status': { capabilities: ['fs.read'], reversible: true, floor: 'T0', args: z.strictObject({ repo: z.string() }), paths: [read('repo')] },
+  'git.status': { capabilities: ['fs.read'], reversible: true, floor: 'T0', args: () => z.strictObject({ repo: z.string() }), paths: [read('repo')] },
   'git.diff': {
     capabilities: ['fs.read'],
     reversible: true,
     floor: 'T0',
-    args: z.strictObject({ repo: z.string(), staged: z.boolean().default(false) }),
+    args: () => z.strictObject({ repo: z.string(), staged: z.boolean().default(false) }),
     paths: [read('repo')],
   },
   'git.log': {
     capabilities: ['fs.read'],
     reversible: true,
     floor: 'T0',
-    args: z.strictObject({ repo: z.string(), limit: z.number().int().min(1).max(10_000).default(20) }),
+    args: () => z.strictObject({ repo: z.string(), limit: z.number().int().min(1).max(10_000).default(20) }),
     paths: [read('repo')],
   },
   'git.commit': {
     capabilities: ['git.write'],
     reversible: true,
     floor: 'T1',
-    args: z.strictObject({ repo: z.string(), message: z.string().max(100_000), paths: z.array(z.string()).max(10_000).optional() }),
+    args: () => z.strictObject({ repo: z.string(), message: z.string().max(100_000), paths: z.array(z.string()).max(10_000).optional() }),
     paths: [write('repo'), { key: 'paths', access: 'write', optional: true, list: true }],
   },
   'git.push': {
     capabilities: ['git.write', 'net.egress'],
     reversible: false,
     floor: 'T2', // visible to other people and cannot be un-published
-    args: z.strictObject({ repo: z.string(), remote: z.string(), branch: z.string(), force: z.boolean().default(false) }),
+    args: () => z.strictObject({ repo: z.string(), remote: z.string(), branch: z.string(), force: z.boolean().default(false) }),
     paths: [read('repo')],
   },
   'net.fetch': {
     capabilities: ['net.egress'],
     reversible: false,
     floor: 'T1',
-    args: z.strictObject({
+    args: () => z.strictObject({
       url: z.string().max(8192),
       method: z.string().default('GET'),
       headers: z.record(z.string(), z.string()).default({}),
@@ -223,22 +229,22 @@ const CONTRACTS: { readonly [K in ToolName]: Omit<ToolContract, 'name'> } = {
     capabilities: ['agent.delegate'],
     reversible: false,
     floor: 'T1', // a sub-agent's own tool calls cross this gate too; taint makes it confirmed
-    args: z.strictObject({ description: z.string().max(10_000), prompt: z.string().max(1_000_000), subagent_type: z.string().max(256).optional() }),
+    args: () => z.strictObject({ description: z.string().max(10_000), prompt: z.string().max(1_000_000), subagent_type: z.string().max(256).optional() }),
     paths: [],
   },
   'term.write': {
     capabilities: ['term.write'],
     reversible: false,
     floor: 'T2', // typing into a person's shell carries all their permissions
-    args: z.strictObject({ session: name, text: z.string().max(65_536) }),
+    args: () => z.strictObject({ session: name, text: z.string().max(65_536) }),
     paths: [],
   },
-  'input.synth': { capabilities: ['input.synth'], reversible: false, floor: 'T3', args: z.strictObject({ text: z.string().max(65_536) }), paths: [] },
+  'input.synth': { capabilities: ['input.synth'], reversible: false, floor: 'T3', args: () => z.strictObject({ text: z.string().max(65_536) }), paths: [] },
   'sys.settings': {
     capabilities: ['sys.settings'],
     reversible: false,
     floor: 'T3',
-    args: z.strictObject({ key: name, value: z.union([z.string().max(65_536), z.number(), z.boolean()]) }),
+    args: () => z.strictObject({ key: name, value: z.union([z.string().max(65_536), z.number(), z.boolean()]) }),
     paths: [],
   },
 };
@@ -246,8 +252,21 @@ const CONTRACTS: { readonly [K in ToolName]: Omit<ToolContract, 'name'> } = {
 // INVARIANT: no prototype on the lookup table, so `constructor` or `__proto__` is simply unknown.
 const REGISTRY: Readonly<Record<string, ToolContract>> = Object.assign(
   Object.create(null) as Record<string, ToolContract>,
-  Object.fromEntries(TOOL_NAMES.map((tool) => [tool, { name: tool, ...CONTRACTS[tool] }])),
+  Object.fromEntries(TOOL_NAMES.map((tool) => [tool, contractOf(tool, CONTRACTS[tool])])),
 );
+
+function contractOf(name: ToolName, spec: ContractSpec): ToolContract {
+  const { args, ...rest } = spec;
+  let schema: ToolContract['args'] | undefined;
+  return {
+    name,
+    ...rest,
+    get args() {
+      schema ??= args();
+      return schema;
+    },
+  };
+}
 
 export function lookupTool(tool: string): ToolContract | undefined {
   return REGISTRY[tool];
