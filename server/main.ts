@@ -101,7 +101,7 @@ async function serveRuntime(runtime: Runtime, hub: EventHub, options: ServeOptio
   };
   // Called only once the listener is up (its port is the http hook's side of the connection).
   const registerClient = (client: ClientProcess, session: string | undefined): (() => void) =>
-    client === undefined ? () => undefined : runtime.agents.register('pid' in client ? client : { peerPort: client.peerPort, ourPort: listening.port }, session);
+    client === undefined ? () => undefined : runtime.agents.register('pid' in client ? client : { peerPort: client.peerPort, ourPort: listening.port, connection: client.connection }, session);
   const hookOutput = async (payload: unknown, agent: string): Promise<Readonly<Record<string, unknown>>> =>
     (
       await answerHook(
@@ -161,7 +161,12 @@ async function serveRuntime(runtime: Runtime, hub: EventHub, options: ServeOptio
     desktop: { exchange: (code) => desktop.exchange(code) },
     pairing,
     clientAddress: (c) => getConnInfo(c).remote.address,
-    clientPort: (c) => getConnInfo(c).remote.port,
+    clientPeer: (c) => {
+      const bindings = c.env as { incoming?: { socket?: object } } | undefined;
+      const port = getConnInfo(c).remote.port;
+      const connection = bindings?.incoming?.socket;
+      return port === undefined || connection === undefined ? undefined : { port, connection };
+    },
     events: {
       subscribe: (profile, lastId, send) => {
         const sub = hub.subscribe(lastId, (event) => {

@@ -20,7 +20,12 @@ export interface HaltReach {
 }
 
 /** A client locates the agent it serves: by its own pid, or by the TCP connection it calls from. */
-export type ClientLocator = { readonly pid: number } | { readonly peerPort: number; readonly ourPort: number };
+export type ClientLocator = { readonly pid: number } | { readonly peerPort: number; readonly ourPort: number; readonly connection?: object };
+
+interface Placed {
+  readonly key: string | undefined;
+  readonly at: number;
+}
 
 /** How many stop rounds HALT runs: each catches what the previous round's processes had just forked. */
 const STOP_ROUNDS = 5;
@@ -36,9 +41,18 @@ export class AgentProcesses {
   private readonly sessions = new Map<string, string>();
   private readonly seen = new Map<string, number>();
   /** TCP connections already looked up (by their socket's inode): the agent they belong to, if any, and when. */
-  private readonly connections = new Map<string, { readonly key: string | undefined; readonly at: number }>();
+  private readonly connections = new Map<string, Placed>();
+  /**
+   * The same, by the server's own socket object: a request on a connection already placed reads
+   * nothing from /proc (finding a socket's inode reads /proc/net/tcp, which costs about a
+   * millisecond here however few sockets there are: the kernel walks its whole table).
+   */
+  private readonly sockets = new WeakMap<object, Placed>();
   /** Client processes waiting for an answer right now: HALT answers them, it does not kill them. */
   private readonly waiting = new Map<number, number>();
+
+  /** `peerSocket` is how a TCP peer's socket is found (/proc/net/tcp); a test counts its calls. */
+  constructor(private readonly peerSocket: typeof tcpPeerSocket = tcpPeerSocket) {}
 
   /**
    * Registers the agent behind a client; the answer releases the client's "waiting" mark. Cheap for
@@ -64,17 +78,23 @@ export class AgentProcesses {
     // A connection already placed (Claude Code keeps one per session; its socket's inode names it)
     // is not looked up again, and one that could not be placed is not retried on every call:
     // finding a socket's owner reads every process's descriptors.
-    const socket = 'peerPort' in client ? tcpPeerSocket(client.peerPort, client.ourPort) : undefined;
+    const object = 'connection' in client ? client.connection : undefined;
+    const held = object === undefined ? undefined : this.sockets.get(object);
+    if (held !== undefined && this.stillPlaced(held, session)) return release;
+    const socket = 'peerPort' in client ? this.peerSocket(client.peerPort, client.ourPort) : undefined;
     const connection = socket === undefined ? undefined : `tcp:${socket.inode}`;
     const placed = connection === undefined ? undefined : this.connections.get(connection);
-    if (placed !== undefined && Date.now() - placed.at < CONNECTION_MS) {
-      if (placed.key !== undefined && session !== undefined && this.agents.has(placed.key)) this.remember(session, placed.key);
+    if (placed !== undefined && this.stillPlaced(placed, session)) {
+      if (object !== undefined) this.sockets.set(object, placed);
       return release;
     }
     const agent = this.locate(client, socket);
     // An agent of another user is never registered: HALT never kills another user's processes.
     const unplaceable = agent === undefined || agent.pid === process.pid || agent.uid !== process.getuid?.();
-    if (connection !== undefined) this.placeConnection(connection, unplaceable ? undefined : processKey(agent));
+    const now: Placed = { key: unplaceable ? undefined : processKey(agent), at: Date.now() };
+    if (connection !== undefined) this.placeConnection(connection, now);
+    // The same connection is never looked up again, placed or not: its peer does not change.
+    if (object !== undefined) this.sockets.set(object, now);
     if (unplaceable) return release;
     const key = processKey(agent);
     if (!this.agents.has(key)) {
@@ -99,9 +119,16 @@ export class AgentProcesses {
     this.seen.set(session, Date.now());
   }
 
-  private placeConnection(connection: string, key: string | undefined): void {
+  private placeConnection(connection: string, placed: Placed): void {
     if (this.connections.size >= MAX_CONNECTIONS) this.connections.clear();
-    this.connections.set(connection, { key, at: Date.now() });
+    this.connections.set(connection, placed);
+  }
+
+  /** A connection placed recently: its agent (if it had one) now also serves this session. */
+  private stillPlaced(placed: Placed, session: string | undefined): boolean {
+    if (Date.now() - placed.at >= CONNECTION_MS) return false;
+    if (placed.key !== undefined && session !== undefined && this.agents.has(placed.key)) this.remember(session, placed.key);
+    return true;
   }
 
   /** HALT's reach into agents: stops every tool tree first (so none forks away), then kills them all. */

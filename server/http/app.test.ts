@@ -37,7 +37,7 @@ function appWith(callers: Record<string, Caller>, options: { assets?: Assets } =
     tlsSign: () => Promise.resolve(new Uint8Array([1, 2, 3])),
     spki: new Uint8Array([9]),
     ca: { pem: '-----BEGIN CERTIFICATE-----\nX\n-----END CERTIFICATE-----\n', fingerprint256: 'AA:BB' },
-    clientPort: () => 40000,
+    clientPeer: () => ({ port: 40000, connection: {} }),
     callers: {
       verify: (request) => {
         verified.push(request.authorization ?? '');

@@ -44,7 +44,8 @@ export interface AppDeps {
   /** The peer's address, for per-address limits on pairing (the listener knows it). */
   readonly clientAddress: (c: Context) => string | undefined;
   /** The peer's TCP port, so the gate can tell which local process calls its http hook. */
-  readonly clientPort: (c: Context) => number | undefined;
+  /** The TCP peer's port and its connection (the socket object, the same for every request on it). */
+  readonly clientPeer: (c: Context) => { readonly port: number; readonly connection: object } | undefined;
   /** Whether the request came from this machine (the listener knows; http does not). */
   readonly isLoopback: (c: Context) => boolean;
   readonly now: () => number;
@@ -128,7 +129,7 @@ export function createApp(deps: AppDeps): Hono<Vars> {
     return c.json({ spki: Buffer.from(deps.spki).toString('base64url'), sig: Buffer.from(sig).toString('base64url') });
   });
   app.route('/api/v1/actions', actionsRoutes(deps.actions));
-  app.route('/api/v1', hookRoutes(deps.actions, deps.clientPort));
+  app.route('/api/v1', hookRoutes(deps.actions, deps.clientPeer));
   app.route('/api/v1', allowedRoutes(deps.actions));
   app.route('/api/v1/events', eventRoutes(deps.events));
   app.route('/api/v1/pair', pairingDesktopRoutes(deps.pairing));

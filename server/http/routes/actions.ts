@@ -26,13 +26,15 @@ export interface ActionsService {
  * (header `x-oracle-client-pid`), else the TCP peer's port (Claude Code's http hook connects
  * itself). The gate finds the agent process from either (issue 13).
  */
-export type ClientProcess = { readonly pid: number } | { readonly peerPort: number } | undefined;
+export type ClientProcess = { readonly pid: number } | { readonly peerPort: number; readonly connection: object } | undefined;
 
-export function clientProcess(c: Context, peerPort: (c: Context) => number | undefined): ClientProcess {
+type ClientPeer = (c: Context) => { readonly port: number; readonly connection: object } | undefined;
+
+export function clientProcess(c: Context, peer: ClientPeer): ClientProcess {
   const claimed = Number(c.req.header(CLIENT_PID_HEADER) ?? Number.NaN);
   if (Number.isSafeInteger(claimed) && claimed > 1) return { pid: claimed };
-  const port = peerPort(c);
-  return port === undefined ? undefined : { peerPort: port };
+  const found = peer(c);
+  return found === undefined ? undefined : { peerPort: found.port, connection: found.connection };
 }
 
 export interface ActionOutcome {
@@ -112,7 +114,7 @@ export function actionsRoutes(service: ActionsService): Hono<{ Variables: { call
  * answers its hook, after a person when the call needs one; and
  * `POST /api/v1/sessions/:id/provenance` records what a session has read.
  */
-export function hookRoutes(service: ActionsService, peerPort: (c: Context) => number | undefined): Hono<{ Variables: { caller: Caller } }> {
+export function hookRoutes(service: ActionsService, peer: ClientPeer): Hono<{ Variables: { caller: Caller } }> {
   const app = new Hono<{ Variables: { caller: Caller } }>();
   // Claude Code's own payload, posted by its http hook or forwarded by `oracle hook claude-code`.
   // Always a hook answer (a deny for anything malformed); only a missing credential is refused
@@ -126,7 +128,7 @@ export function hookRoutes(service: ActionsService, peerPort: (c: Context) => nu
     } catch {
       payload = undefined;
     }
-    return c.json(await service.claudeCodeHook(payload, caller.name, clientProcess(c, peerPort)));
+    return c.json(await service.claudeCodeHook(payload, caller.name, clientProcess(c, peer)));
   });
   app.post('/sessions/:id/provenance', async (c) => {
     const caller = c.get('caller');

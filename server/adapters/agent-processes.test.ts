@@ -1,0 +1,54 @@
+import { createServer, connect, type Server, type Socket } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AgentProcesses } from './agent-processes.js';
+import { tcpPeerSocket } from './process-table.js';
+
+/**
+ * Placing the caller of an http hook (issue 13) costs /proc reads; a connection is placed once:
+ * Claude Code sends a session's hook calls over one kept-alive connection, and reading
+ * /proc/net/tcp on each of them cost about a millisecond per call here.
+ */
+describe.runIf(process.platform === 'linux')('the agents behind TCP connections', () => {
+  let server: Server;
+  let port = 0;
+  const accepted: Socket[] = [];
+  const clients: Socket[] = [];
+  beforeAll(async () => {
+    server = createServer((s) => accepted.push(s));
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    port = (server.address() as { port: number }).port;
+  });
+  afterAll(async () => {
+    for (const s of [...accepted, ...clients]) s.destroy();
+    await new Promise((r) => server.close(r));
+  });
+  const connection = async (): Promise<{ peerPort: number; ourPort: number; connection: Socket }> => {
+    const client = connect(port, '127.0.0.1');
+    clients.push(client);
+    await new Promise((r) => client.on('connect', r));
+    await new Promise((r) => setTimeout(r, 20));
+    const ours = accepted.at(-1);
+    if (ours === undefined) throw new Error('no connection accepted');
+    return { peerPort: client.localPort ?? 0, ourPort: port, connection: ours };
+  };
+
+  it('looks a connection up once, whatever it found, and a new connection again', async () => {
+    const lookups: number[] = [];
+    const agents = new AgentProcesses((peer, ours) => {
+      lookups.push(peer);
+      return tcpPeerSocket(peer, ours);
+    });
+    const first = await connection();
+    // This test process is the peer: found, and not an agent to register (the gate's own process).
+    expect(tcpPeerSocket(first.peerPort, first.ourPort)).toBeDefined();
+    for (const session of ['a', 'b', 'c']) agents.register(first, session)();
+    expect(lookups).toEqual([first.peerPort]);
+    const second = await connection();
+    agents.register(second, 'd')();
+    agents.register(second, 'e')();
+    expect(lookups).toEqual([first.peerPort, second.peerPort]);
+    // Without the connection object (a caller that cannot name it) every call looks up again.
+    agents.register({ peerPort: second.peerPort, ourPort: port }, 'f')();
+    expect(lookups).toHaveLength(3);
+  });
+});
