@@ -1,7 +1,8 @@
+import { spawn } from 'node:child_process';
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AgentProcesses } from './agent-processes.js';
-import { tcpPeerSocket } from './process-table.js';
+import { readProcess, tcpPeerSocket } from './process-table.js';
 
 /**
  * Placing the caller of an http hook (issue 13) costs /proc reads; a connection is placed once:
@@ -34,9 +35,12 @@ describe.runIf(process.platform === 'linux')('the agents behind TCP connections'
 
   it('looks a connection up once, whatever it found, and a new connection again', async () => {
     const lookups: number[] = [];
-    const agents = new AgentProcesses((peer, ours) => {
-      lookups.push(peer);
-      return tcpPeerSocket(peer, ours);
+    const agents = new AgentProcesses({
+      peerSocket: (peer, ours) => {
+        lookups.push(peer);
+        return tcpPeerSocket(peer, ours);
+      },
+      readProcess,
     });
     const first = await connection();
     // This test process is the peer: found, and not an agent to register (the gate's own process).
@@ -50,5 +54,29 @@ describe.runIf(process.platform === 'linux')('the agents behind TCP connections'
     // Without the connection object (a caller that cannot name it) every call looks up again.
     agents.register({ peerPort: second.peerPort, ourPort: port }, 'f')();
     expect(lookups).toHaveLength(3);
+  });
+
+  it('does not look again within a second for the agent of a session it could not place', () => {
+    let reads = 0;
+    const agents = new AgentProcesses({
+      peerSocket: tcpPeerSocket,
+      readProcess: (pid) => {
+        reads += 1;
+        return readProcess(pid);
+      },
+    });
+    // A client whose parent is the gate itself (an MCP host in the gate's process): no agent to register.
+    const child = spawn('sleep', ['30'], { stdio: 'ignore' });
+    try {
+      const pid = child.pid ?? 0;
+      agents.register({ pid }, `mcp:${String(pid)}`)();
+      const first = reads;
+      expect(first).toBeGreaterThan(0);
+      for (let i = 0; i < 5; i++) agents.register({ pid }, `mcp:${String(pid)}`)();
+      expect(reads).toBe(first);
+      expect(agents.haltToolTrees()).toMatchObject({ supported: true, agents: 0, killed: 0 });
+    } finally {
+      child.kill('SIGKILL');
+    }
   });
 });

@@ -51,8 +51,14 @@ export class AgentProcesses {
   /** Client processes waiting for an answer right now: HALT answers them, it does not kill them. */
   private readonly waiting = new Map<number, number>();
 
-  /** `peerSocket` is how a TCP peer's socket is found (/proc/net/tcp); a test counts its calls. */
-  constructor(private readonly peerSocket: typeof tcpPeerSocket = tcpPeerSocket) {}
+  /**
+   * Sessions whose agent could not be placed (the client is the gate's own child, or another
+   * user's), and when: not looked for again within a second, as a known one is not checked again.
+   */
+  private readonly unplaced = new Map<string, number>();
+
+  /** How the gate reads /proc (a test counts the reads). */
+  constructor(private readonly proc: { readonly peerSocket: typeof tcpPeerSocket; readonly readProcess: typeof readProcess } = { peerSocket: tcpPeerSocket, readProcess }) {}
 
   /**
    * Registers the agent behind a client; the answer releases the client's "waiting" mark. Cheap for
@@ -71,6 +77,7 @@ export class AgentProcesses {
     const known = session === undefined ? undefined : this.sessions.get(session);
     // A session seen within the last second is taken as still served by the same agent: no /proc read per call.
     if (known !== undefined && session !== undefined && Date.now() - (this.seen.get(session) ?? 0) < RECHECK_MS) return release;
+    if (known === undefined && session !== undefined && Date.now() - (this.unplaced.get(session) ?? Number.NEGATIVE_INFINITY) < RECHECK_MS) return release;
     if (known !== undefined && session !== undefined && this.alive(known)) {
       this.seen.set(session, Date.now());
       return release;
@@ -81,7 +88,7 @@ export class AgentProcesses {
     const object = 'connection' in client ? client.connection : undefined;
     const held = object === undefined ? undefined : this.sockets.get(object);
     if (held !== undefined && this.stillPlaced(held, session)) return release;
-    const socket = 'peerPort' in client ? this.peerSocket(client.peerPort, client.ourPort) : undefined;
+    const socket = 'peerPort' in client ? this.proc.peerSocket(client.peerPort, client.ourPort) : undefined;
     const connection = socket === undefined ? undefined : `tcp:${socket.inode}`;
     const placed = connection === undefined ? undefined : this.connections.get(connection);
     if (placed !== undefined && this.stillPlaced(placed, session)) {
@@ -95,7 +102,10 @@ export class AgentProcesses {
     if (connection !== undefined) this.placeConnection(connection, now);
     // The same connection is never looked up again, placed or not: its peer does not change.
     if (object !== undefined) this.sockets.set(object, now);
-    if (unplaceable) return release;
+    if (unplaceable) {
+      if (session !== undefined) this.markUnplaced(session);
+      return release;
+    }
     const key = processKey(agent);
     if (!this.agents.has(key)) {
       this.prune();
@@ -117,6 +127,12 @@ export class AgentProcesses {
     }
     this.sessions.set(session, key);
     this.seen.set(session, Date.now());
+    this.unplaced.delete(session);
+  }
+
+  private markUnplaced(session: string): void {
+    if (this.unplaced.size >= MAX_SESSIONS) this.unplaced.clear();
+    this.unplaced.set(session, Date.now());
   }
 
   private placeConnection(connection: string, placed: Placed): void {
@@ -154,16 +170,16 @@ export class AgentProcesses {
     if ('pid' in client) {
       const table = new Map<number, ProcessEntry>();
       // Only the chain above the client is read, not the whole table.
-      for (let p = readProcess(client.pid), hops = 0; p !== undefined && hops < 10; p = readProcess(p.ppid), hops++) table.set(p.pid, p);
+      for (let p = this.proc.readProcess(client.pid), hops = 0; p !== undefined && hops < 10; p = this.proc.readProcess(p.ppid), hops++) table.set(p.pid, p);
       return agentAbove(table, client.pid, argvOf);
     }
     const pid = socket === undefined ? undefined : socketOwner(socket);
-    return pid === undefined ? undefined : readProcess(pid);
+    return pid === undefined ? undefined : this.proc.readProcess(pid);
   }
 
   private alive(key: string): boolean {
     const agent = this.agents.get(key)?.agent;
-    return agent !== undefined && readProcess(agent.pid)?.start === agent.start;
+    return agent !== undefined && this.proc.readProcess(agent.pid)?.start === agent.start;
   }
 
   private prune(): void {
