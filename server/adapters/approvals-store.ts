@@ -9,6 +9,7 @@ import type { RuntimeState } from '../core/decide/context.js';
 export interface PersistedState {
   readonly approvals: readonly Approval[];
   readonly remembered: readonly RememberedRule[];
+  /** Session taint as builds before the taint ledger kept it here: read once by the ledger (app/taint-ledger.ts), written empty. */
   readonly sessions: Readonly<Record<string, RuntimeState>>;
   /** What each waiting action asked, so a continuation survives a restart (never sent to devices). */
   readonly requests: Readonly<Record<string, WaitingRequest>>;
@@ -33,7 +34,7 @@ const FIX = 'move it away to start with no pending approvals (what was waiting t
 /**
  * `<home>/data/approvals.json` (a snapshot, replaced atomically) and `approvals.journal` (the
  * changes since, one JSON line each, appended with one fsync): a restart loses no pending or
- * granted approval and no taint (SPEC §7), and a change costs one small append however many
+ * granted approval (SPEC §7), and a change costs one small append however many
  * approvals wait (issue 14: no whole-file rewrite per change). `compact` folds the journal in.
  */
 export class ApprovalsFile {

@@ -5,7 +5,6 @@ import { matchRemembered, rememberFrom, type RememberedRule } from '../core/appr
 import type { RuntimeState } from '../core/decide/context.js';
 import type { Evaluation } from '../core/decide/decide.js';
 import type { Grant } from '../core/lifecycle/run-action.js';
-import { isTainting, type ProvenanceEntry } from '../../shared/provenance.js';
 import type { ApprovalsFile, Change, WaitingRequest } from '../adapters/approvals-store.js';
 import { redactDeep } from '../core/redact/index.js';
 import type { CurrentText } from '../toolhost/preview.js';
@@ -19,13 +18,12 @@ const COMPACT_AT_OPEN = 100;
 
 /**
  * Where needs-approval actions wait for a person (SPEC §7): approvals are created, persisted on
- * every change, answered, expired, consumed once at execution, cancelled by HALT. Also holds the
- * per-session taint, which is sticky and persisted with them.
+ * every change, answered, expired, consumed once at execution, cancelled by HALT. A card names
+ * what its session read, as the taint ledger (taint-ledger.ts) knows it.
  */
 export class ApprovalDesk {
   private readonly approvals = new Map<string, Approval>();
   private remembered: RememberedRule[];
-  private readonly sessions = new Map<string, RuntimeState>();
   private readonly requests = new Map<string, WaitingRequest>();
   private readonly waiters = new Map<string, Set<Waiter>>();
   /** Set by HALT: nothing new may wait until a resume reopens the desk. */
@@ -40,6 +38,7 @@ export class ApprovalDesk {
   /** Told of every new or changed approval (the live event stream). */
   private readonly onChange: (approval: Approval) => void;
   private readonly currentText: ((path: string) => CurrentText) | undefined;
+  private readonly taintOf: (session: string | undefined) => RuntimeState;
 
   constructor(deps: {
     readonly file: ApprovalsFile;
@@ -49,7 +48,10 @@ export class ApprovalDesk {
     readonly onChange?: (approval: Approval) => void;
     /** The current text at a path a write would replace, for the card's diff (read by the toolhost). */
     readonly currentText?: (path: string) => CurrentText;
+    /** What a session read (the card says so); clean when absent. */
+    readonly taintOf?: (session: string | undefined) => RuntimeState;
   }) {
+    this.taintOf = deps.taintOf ?? (() => ({ tainted: false, provenance: [] }));
     this.currentText = deps.currentText;
     this.file = deps.file;
     this.audit = deps.audit;
@@ -60,7 +62,6 @@ export class ApprovalDesk {
     const state = deps.file.load();
     for (const a of state.approvals) this.approvals.set(a.approval_id, expireDue(a, now()));
     this.remembered = state.remembered.filter((r) => Date.parse(r.expires_at) > now().getTime());
-    for (const [id, s] of Object.entries(state.sessions)) this.sessions.set(id, s);
     for (const [id, r] of Object.entries(state.requests)) this.requests.set(id, r);
     // Folded at start once the journal has grown (a hook process opens the desk per call: most
     // opens then write nothing), and whenever it reaches COMPACT_AFTER while running.
@@ -96,23 +97,6 @@ export class ApprovalDesk {
     return this.requests.get(approvalId);
   }
 
-  /** The taint state of a session (clean when unknown). */
-  session(id: string | undefined): RuntimeState {
-    return (id === undefined ? undefined : this.sessions.get(id)) ?? { tainted: false, provenance: [] };
-  }
-
-  /** Taint is sticky: once a session read foreign or external content it stays tainted. */
-  taint(session: string | undefined, read: readonly ProvenanceEntry[]): void {
-    if (session === undefined) return;
-    const tainting = read.filter((p) => isTainting(p.kind));
-    if (tainting.length === 0) return;
-    const before = this.session(session);
-    const provenance = [...before.provenance, ...tainting].slice(-32);
-    const state = { tainted: true, provenance };
-    this.sessions.set(session, state);
-    this.record([{ op: 'session', id: session, value: state }]);
-  }
-
   /** For the lifecycle: a remembered rule, or a new pending approval and a wait for its answer. */
   async obtain(evaluation: Evaluation, actionId: string, where: { readonly waitMs: number; readonly project: string | null; readonly agent?: string | undefined }): Promise<Grant> {
     const { waitMs, project } = where;
@@ -137,7 +121,7 @@ export class ApprovalDesk {
         reason: decision.reasons.join('; '),
         // The card shows the resolved arguments, redacted: it travels to phones and events.
         preview: redactDeep({ tool, args, ...this.replaced(tool, evaluation) }).value as Record<string, unknown>,
-        provenance: this.session(evaluation.session).provenance.map((p) => p.source).filter((s) => s !== ''),
+        provenance: this.taintOf(evaluation.session).provenance.map((p) => p.source).filter((s) => s !== ''),
         nonce: randomBytes(16).toString('base64url'),
         session,
         project,
@@ -307,7 +291,7 @@ export class ApprovalDesk {
       const state = this.approvals.get(id)?.state;
       if (state !== 'pending' && state !== 'approved') this.requests.delete(id);
     }
-    this.file.compact({ approvals: [...this.approvals.values()], remembered: this.remembered, sessions: Object.fromEntries(this.sessions), requests: Object.fromEntries(this.requests) });
+    this.file.compact({ approvals: [...this.approvals.values()], remembered: this.remembered, sessions: {}, requests: Object.fromEntries(this.requests) });
   }
 }
 

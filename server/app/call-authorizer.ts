@@ -6,6 +6,7 @@ import type { PlannedChange } from '../toolhost/agent-changes.js';
 import { lookupTool } from '../core/tools/registry.js';
 import { bumpTier, maxTier, type Tier } from '../../shared/tiers.js';
 import type { ApprovalDesk } from './approval-desk.js';
+import type { TaintLedger } from './taint-ledger.js';
 import type { Evaluation } from '../core/decide/decide.js';
 import type { ActionFacts, GateMode } from '../core/decide/context.js';
 
@@ -51,6 +52,7 @@ export interface CallDeps {
   /** Audits one part's decision: the action id it minted, and the record's durability. */
   readonly auditDecision: (evaluation: Evaluation, agent: string) => { readonly actionId: string; readonly durable: Promise<unknown> };
   readonly desk: ApprovalDesk;
+  readonly taint: TaintLedger;
   /**
    * Keeps what a file holds before the agent's own runtime writes `content` there, for undo (the
    * toolhost's store; undo restores only while the file holds exactly `content`).
@@ -121,7 +123,7 @@ async function decideCall(deps: CallDeps, call: CallRequest, kept: { judged: rea
   if (call.person === undefined && asking.length === 0) return allowCall(deps, call, kept, judged.map((e) => `${e.tool ?? '?'} ${e.decision.tier}: ${e.decision.reasons.join('; ')}`).join(' | ') || 'nothing to judge');
   // A single risky part on its own keeps its own card (and its scoped remembering).
   const single = call.person === undefined && asking.length === 1 && judged.length === 1 ? asking[0] : undefined;
-  const evaluation = single ?? wholeCall(call, judged, deps.desk.session(call.session).tainted);
+  const evaluation = single ?? wholeCall(call, judged, deps.taint.state(call.session).tainted);
   const { tool, args, decision } = evaluation;
   if (tool === null || args === null || decision.decision !== 'needs-approval') return { allowed: false, reason: 'nothing a person could approve' };
   // Nobody can be asked (no gate running, SPEC §12): no card that nobody would see.
@@ -167,7 +169,7 @@ async function allowCall(deps: CallDeps, call: CallRequest, kept: { judged: read
     if (!undo.ok) return { allowed: false, reason: `ORACLE could not keep what this write replaces, so it may not run: ${undo.reason}` };
     answer = { allowed: true, reason: `${reason}; undo with \`oracle undo ${undo.undoId}\`` };
   }
-  deps.desk.taint(call.session, kept.judged.flatMap((e) => (e.tool === null || e.args === null ? [] : provenanceOfResult(e.tool, e.args))));
+  deps.taint.read(call.session, kept.judged.flatMap((e) => (e.tool === null || e.args === null ? [] : provenanceOfResult(e.tool, e.args))));
   return answer;
 }
 

@@ -26,10 +26,12 @@ import { HaltControl } from './halt-control.js';
 import { ApprovalDesk } from './approval-desk.js';
 import { EventHub } from './events.js';
 import { ApprovalsFile } from '../adapters/approvals-store.js';
+import { TaintFile } from '../adapters/taint-store.js';
+import { TaintLedger } from './taint-ledger.js';
 import { argHash } from '../core/approvals/arg-hash.js';
-import { provenanceOfResult } from '../core/lifecycle/provenance-of.js';
 import { actionRequestSchema } from '../../shared/action.js';
 import type { ProvenanceEntry } from '../../shared/provenance.js';
+import type { RuntimeState } from '../core/decide/context.js';
 import type { Evaluation } from '../core/decide/decide.js';
 import type { Executed, PreparedAction } from '../core/lifecycle/execution.js';
 import type { Grant } from '../core/lifecycle/run-action.js';
@@ -83,6 +85,8 @@ export interface Runtime {
   recordCall(call: RecordedCall, agent: string): Promise<void>;
   /** Marks a session as having read foreign or external content (a PostToolUse report). */
   taint(session: string, read: readonly ProvenanceEntry[]): void;
+  /** A session's taint as the ledger keeps it (SPEC §4). */
+  taintOf(session: string | undefined): RuntimeState;
   /** The agent reports a call done (PostToolUse): its kept changes now know what it left. */
   confirmCall(callId: string): boolean;
   /** The gate is stopping: every waiting caller is answered now (denied, "the gate stopped"). */
@@ -153,8 +157,12 @@ export async function openRuntime(options: GateOptions & { readonly actor: strin
   // denied (one write and one sync per call instead of two).
   if (options.runs === false) audit.appendWithNext(loadRecord).catch(() => undefined);
   else await audit.append(loadRecord);
+  const approvalsFile = new ApprovalsFile(dataDir);
+  // Before the desk opens (it may fold approvals.json, where older builds kept session taint).
+  const taint = new TaintLedger(new TaintFile(dataDir), () => approvalsFile.load().sessions);
   const desk = new ApprovalDesk({
-    file: new ApprovalsFile(dataDir),
+    file: approvalsFile,
+    taintOf: (session) => taint.state(session),
     audit: (body) => audit.append(body),
     now,
     argHash: (args) => argHash(args, sha256Text),
@@ -233,10 +241,9 @@ export async function openRuntime(options: GateOptions & { readonly actor: strin
   const judgeOne = (action: unknown, agent?: string, facts?: ActionFacts): Evaluation => {
     const request = actionRequestSchema.safeParse(action);
     const session = request.success ? request.data.session : undefined;
-    if (request.success && Array.isArray(request.data.provenance)) desk.taint(session, request.data.provenance);
     // A credentialed agent is its own principal: its policy ceiling, or nothing at all.
     const principal = agent === undefined ? gate.context.principal : { name: agent, capabilities: gate.context.gate.policy.agents.get(agent)?.capabilities ?? new Set<never>() };
-    return evaluate(action, { ...gate.context, mode: mode(), principal, runtime: desk.session(session), ...(facts === undefined ? {} : { facts }) });
+    return evaluate(action, { ...gate.context, mode: mode(), principal, runtime: taint.state(session), ...(facts === undefined ? {} : { facts }) });
   };
 
   const execute = async (prepared: PreparedAction): Promise<Executed> => {
@@ -246,7 +253,6 @@ export async function openRuntime(options: GateOptions & { readonly actor: strin
     try {
       const executed = await toolhost.boundary.execute(prepared);
       events.publish('action.finished', { action_id: prepared.actionId, tool: prepared.tool, tier: prepared.decision.tier, ok: executed.result.ok, error: executed.result.error?.code ?? null });
-      if (executed.result.ok) desk.taint(prepared.session, provenanceOfResult(prepared.tool, prepared.args));
       if (prepared.tool === 'net.fetch') {
         // Every egress is its own audit event: where it went, the address it reached, what came back.
         const out = (executed.result.output ?? {}) as { url?: string; address?: string; status?: number };
@@ -286,6 +292,9 @@ export async function openRuntime(options: GateOptions & { readonly actor: strin
 
   const lifecycle = (obtainApproval?: (evaluation: Evaluation, actionId: string) => Promise<Grant>, agent?: string, facts?: ActionFacts) => ({
     evaluate: (action: unknown) => judge(action, agent, facts),
+    read: (session: string | undefined, read: readonly ProvenanceEntry[]) => {
+      taint.read(session, read);
+    },
     audit: auditOnce,
     execute,
     now,
@@ -374,6 +383,7 @@ export async function openRuntime(options: GateOptions & { readonly actor: strin
           lookUp,
           auditDecision,
           desk,
+          taint,
           currentText: (path) => currentText(path, EDIT_MAX_BYTES),
           keepUndo,
           keepChanges: (changes, meta) => keepChanges(toolhost.env, { changes, ...meta }),
@@ -402,8 +412,9 @@ export async function openRuntime(options: GateOptions & { readonly actor: strin
       });
     },
     taint: (session, read) => {
-      desk.taint(session, read);
+      taint.read(session, read);
     },
+    taintOf: (session) => taint.state(session),
     async undo(id) {
       if (mode() === 'halted') return { ok: false, error: { code: 'HALTED', message: 'the gate is halted' } };
       // An undo is a side effect too: durable in the log before it touches anything.
@@ -424,6 +435,7 @@ export async function openRuntime(options: GateOptions & { readonly actor: strin
       haltControl.close();
       unlisten();
       desk.close();
+      taint.close();
       await audit.close();
       lock.release();
     },

@@ -87,7 +87,9 @@ describe.runIf(process.platform === 'linux')('one gate, many agents', () => {
   }, 40_000);
 
   it('HALT from the phone kills a running exec of each MCP host and the agent’s own tool child', async () => {
-    const [sleepA, sleepB, sleepHook] = ['86201', '86202', '86203'];
+    // Durations unique to this run, so a sleep left over from an earlier, failed run is not taken for one of these.
+    const unique = 100_000 + (process.pid % 50_000) * 3;
+    const [sleepA, sleepB, sleepHook] = [unique, unique + 1, unique + 2].map(String) as [string, string, string];
     const execA = first().callTool({ name: 'exec_run', arguments: { program: 'sleep', args: [sleepA], cwd: app } });
     const execB = second().callTool({ name: 'exec_run', arguments: { program: 'sleep', args: [sleepB], cwd: app } });
     const allowed = await agent.ask(bash(`sleep ${sleepHook}`));

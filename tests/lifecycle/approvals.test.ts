@@ -96,7 +96,7 @@ describe('approvals through the lifecycle (SPEC §7)', () => {
   it('taints a session that read foreign content: tiers bump, egress needs a person, the card says what was read', async () => {
     const read = await runtime.run({ tool: 'fs.read', args: { path: `${app}/node_modules/foo/README.md` }, session: 's-taint' });
     expect(read).toMatchObject({ executed: true, tier: 'T0' });
-    const write = evaluate({ tool: 'fs.write', args: { path: `${app}/c.txt`, content: 'x' }, session: 's-taint' }, { ...runtime.gate.context, runtime: runtime.desk.session('s-taint') });
+    const write = evaluate({ tool: 'fs.write', args: { path: `${app}/c.txt`, content: 'x' }, session: 's-taint' }, { ...runtime.gate.context, runtime: runtime.taintOf('s-taint') });
     expect(write.decision).toMatchObject({ decision: 'needs-approval', tier: 'T2' });
     expect(write.decision.reasons.at(-1)).toContain('proposed after reading');
     expect(write.decision.reasons.at(-1)).toContain('node_modules/foo/README.md');

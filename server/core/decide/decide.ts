@@ -24,6 +24,8 @@ export interface Evaluation {
   readonly paths: readonly ScopedPath[];
   /** The session the action named, if any. */
   readonly session?: string;
+  /** What the action said its session read (its `provenance` list), for the taint ledger. */
+  readonly read?: readonly ProvenanceEntry[];
 }
 
 const READ_ONLY_CEILING: ReadonlySet<Capability> = new Set(['fs.read']);
@@ -62,13 +64,17 @@ function evaluateUnsafe(action: unknown, ctx: DecideContext): Evaluation {
   if (ctx.mode === 'halted') return none(deny('HALTED', 'mode.halted', ['the gate is halted; a person must resume it']));
   const request = actionRequestSchema.safeParse(action);
   if (!request.success) return none(deny('INPUT_INVALID', 'input', [firstIssue(request.error.issues)]));
+  // Who asked and what it read hold whatever the tool: the session's taint takes it in (SPEC §4).
+  const { session } = request.data;
+  const read = Array.isArray(request.data.provenance) ? request.data.provenance : undefined;
+  const asked = { ...(session === undefined ? {} : { session }), ...(read === undefined ? {} : { read }) };
   const contract = lookupTool(request.data.tool);
-  if (contract === undefined) return none(deny('TOOL_UNKNOWN', 'registry', [`\`${request.data.tool}\` is not a tool in the registry`]));
+  if (contract === undefined) return { ...none(deny('TOOL_UNKNOWN', 'registry', [`\`${request.data.tool}\` is not a tool in the registry`])), ...asked };
   const parsed = contract.args.safeParse(request.data.args);
   const tool = contract.name;
-  if (!parsed.success) return { decision: deny('INPUT_INVALID', 'registry', [firstIssue(parsed.error.issues)]), tool, args: null, paths: [] };
+  if (!parsed.success) return { decision: deny('INPUT_INVALID', 'registry', [firstIssue(parsed.error.issues)]), tool, args: null, paths: [], ...asked };
   const args: Record<string, unknown> = { ...parsed.data };
-  const about: About = { tool, args, paths: [], session: request.data.session };
+  const about: About = { tool, args, paths: [], session, read };
 
   const agent = request.data.agent === undefined ? undefined : ctx.gate.policy.agents.get(request.data.agent);
   if (request.data.agent !== undefined && agent === undefined) {
@@ -129,11 +135,12 @@ interface About {
   readonly args: Record<string, unknown>;
   paths: readonly ScopedPath[];
   readonly session: string | undefined;
+  readonly read: readonly ProvenanceEntry[] | undefined;
 }
 
 function evaluation(about: About, decision: Decision): Evaluation {
-  const { tool, args, paths, session } = about;
-  return session === undefined ? { decision, tool, args, paths } : { decision, tool, args, paths, session };
+  const { tool, args, paths, session, read } = about;
+  return { decision, tool, args, paths, ...(session === undefined ? {} : { session }), ...(read === undefined ? {} : { read }) };
 }
 
 function none(decision: Decision): Evaluation {

@@ -4,11 +4,14 @@ import type { Evaluation } from '../decide/decide.js';
 import { isToolName, lookupTool } from '../tools/registry.js';
 import { actionBase, decisionRecord } from './action-records.js';
 import type { Executed, ExecutionResult, PreparedAction } from './execution.js';
+import { provenanceOfResult } from './provenance-of.js';
+import type { ProvenanceEntry } from '../../../shared/provenance.js';
 
 /**
- * One action's whole lifecycle, on every path (SPEC §7): evaluate → audit the decision →
- * (needs-approval) obtain a person's answer → audit `dispatched`, durably, before anything runs →
- * execute → audit the terminal state. A failed `dispatched` write means the action does not run;
+ * One action's whole lifecycle, on every path (SPEC §7): evaluate → what the action says its
+ * session read joins the session's taint → audit the decision → (needs-approval) obtain a person's
+ * answer → audit `dispatched`, durably, before anything runs → execute → what it read by running
+ * joins the taint → audit the terminal state. A failed `dispatched` write means the action does not run;
  * a failed terminal write is retried until it is durable before anyone is told it ran. A read the
  * gate runs in its own process (`readsOnly` in the registry) changes nothing: it runs first, and
  * its three records are durable before its result is returned.
@@ -19,6 +22,8 @@ import type { Executed, ExecutionResult, PreparedAction } from './execution.js';
  */
 export interface LifecycleDeps {
   readonly evaluate: (action: unknown) => Evaluation;
+  /** The session's taint grows by what it read (SPEC §4; the taint ledger). Absent: nothing is kept. */
+  readonly read?: (session: string | undefined, read: readonly ProvenanceEntry[]) => void;
   /** Resolves once the record is durable; rejects when it could not be written. */
   readonly audit: (body: AuditBody) => Promise<unknown>;
   readonly execute: (action: PreparedAction) => Promise<Executed>;
@@ -83,6 +88,8 @@ export async function runAction(action: unknown, deps: LifecycleDeps): Promise<R
 async function lifecycle(action: unknown, deps: LifecycleDeps): Promise<Answer> {
   const started = deps.now().getTime();
   const evaluation = deps.evaluate(action);
+  // Whatever the decision: an agent that says it read foreign content is tainted from now on.
+  if (evaluation.read !== undefined) deps.read?.(evaluation.session, evaluation.read);
   const { decision, tool, args } = evaluation;
   const actionId = deps.newActionId();
   const base = actionBase(evaluation, { actionId, actor: deps.actor, now: deps.now, digest: deps.digest, preview: deps.preview });
@@ -97,6 +104,7 @@ async function lifecycle(action: unknown, deps: LifecycleDeps): Promise<Answer> 
   // what was read until the record of it was durable.)
   if (runnable && lookupTool(tool)?.readsOnly === true && deps.signal?.aborted !== true) {
     const executed = await deps.execute({ actionId, tool, args, paths: evaluation.paths, decision, ...(evaluation.session === undefined ? {} : { session: evaluation.session }) });
+    readByRunning(evaluation, executed, deps);
     try {
       await Promise.all([deps.audit(decisionBody), deps.audit(dispatchedBody()), deps.audit(terminalBody(base, executed, deps.now().getTime() - started, deps.now()))]);
     } catch (e) {
@@ -151,6 +159,7 @@ async function lifecycle(action: unknown, deps: LifecycleDeps): Promise<Answer> 
         ...(evaluation.session === undefined ? {} : { session: evaluation.session }),
         ...(deps.signal === undefined ? {} : { signal: deps.signal }),
       });
+  readByRunning(evaluation, executed, deps);
   const { ok: _ok, ...result } = executed.result;
   const terminal = terminalBody(base, executed, deps.now().getTime() - started, deps.now());
   // It ran: its answer waits until what happened is durable (a full disk delays it, never drops it).
@@ -168,6 +177,12 @@ async function lifecycle(action: unknown, deps: LifecycleDeps): Promise<Answer> 
     return { ...line, executed: true, ...result, error: { code: 'AUDIT_WRITE_FAILED', message: `it ran, but its terminal audit record could not be written: ${e instanceof Error ? e.message : 'unknown error'}` } };
   }
   return { ...line, executed: !withdrawn, ...result };
+}
+
+/** What an action read by running (a fetched page, a dependency's file) joins its session's taint. */
+function readByRunning(evaluation: Evaluation, executed: Executed, deps: LifecycleDeps): void {
+  const { tool, args } = evaluation;
+  if (executed.result.ok && tool !== null && args !== null) deps.read?.(evaluation.session, provenanceOfResult(tool, args));
 }
 
 /** The record of how an execution ended: succeeded, cancelled or failed, with what it left. */
