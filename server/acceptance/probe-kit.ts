@@ -1,7 +1,7 @@
 import type { AllowDecision } from '../../shared/decision.js';
 import type { RunResult } from '../core/lifecycle/run-action.js';
 import { isToolName } from '../core/tools/registry.js';
-import type { ExecutionResult } from '../toolhost/types.js';
+import { prepareAction, type ExecutionResult } from '../toolhost/types.js';
 import { PROBE_SCRIPT } from './fixtures.js';
 import { OUTCOME, type Evidence, type Outcome } from './model.js';
 import type { Subject } from './subject.js';
@@ -42,7 +42,7 @@ export async function dangerouslyForcePastGate(subject: Subject, action: unknown
   if (judged.tool === null || !isToolName(judged.tool) || judged.args === null || typeof judged.args['program_path'] !== 'string') {
     throw new Error(`the gate did not resolve the probe's program, so it cannot be forced through the boundary (${judged.decision.code ?? judged.decision.decision})`);
   }
-  const executed = await subject.dangerouslyExecute({ actionId: `acceptance-forced-${judged.tool}`, tool: judged.tool, args: judged.args, paths: judged.paths, decision: DANGEROUSLY_FORCED });
+  const executed = await subject.dangerouslyExecute(prepareAction(judged.tool, judged.args, { actionId: `acceptance-forced-${judged.tool}`, paths: judged.paths, decision: DANGEROUSLY_FORCED }));
   if (executed.cleanupError !== undefined) throw new Error(`the forced job's directory was not removed: ${executed.cleanupError}`);
   return executed.result;
 }

@@ -9,10 +9,10 @@ import { gitCommit, gitDiff, gitLog, gitPush, gitStatus } from './executors/git.
 import { netFetch } from './executors/net.js';
 import { failed, type Executed, type ExecutionResult, type PreparedAction } from './types.js';
 
-type Executor = (action: PreparedAction, env: ToolhostEnv) => Executed | Promise<Executed>;
+type Executor<K extends ToolName> = (action: PreparedAction<K>, env: ToolhostEnv) => Executed | Promise<Executed>;
 
 const plain =
-  (run: (action: PreparedAction, env: ToolhostEnv) => ExecutionResult | Promise<ExecutionResult>): Executor =>
+  <K extends ToolName>(run: (action: PreparedAction<K>, env: ToolhostEnv) => ExecutionResult | Promise<ExecutionResult>): Executor<K> =>
   async (action, env) => {
     const result = await run(action, env);
     const { cleanupError, ...rest } = result as ExecutionResult & { cleanupError?: string };
@@ -21,7 +21,7 @@ const plain =
 
 /** Tools this host has no backend for: refused honestly, never pretended. */
 const unavailable =
-  (why: string): Executor =>
+  (why: string): Executor<ToolName> =>
   () => ({ result: failed('EXECUTOR_UNAVAILABLE', why) });
 
 const AGENT_RUNTIME = unavailable('this change is made by the calling agent’s own runtime once the gate allowed it; ORACLE’s own tools write through fs.write and fs.delete');
@@ -30,7 +30,7 @@ const AGENT_RUNTIME = unavailable('this change is made by the calling agent’s 
  * One executor per tool kind (SPEC §6, seed 002 "no orphan kinds"): the type makes a tool
  * without an executor a compile error.
  */
-const EXECUTORS: { readonly [K in ToolName]: Executor } = {
+const EXECUTORS: { readonly [K in ToolName]: Executor<K> } = {
   'fs.read': plain(fsRead),
   'fs.list': plain(fsList),
   'fs.search': plain(fsSearch),
@@ -101,7 +101,10 @@ export class ExecutionBoundary {
       if (!again.ok) return { result: failed('PATH_CHANGED', `refused before execution: ${again.reason}`) };
     }
     try {
-      return await EXECUTORS[action.tool](action, this.env);
+      // Each tool's executor takes that tool's action (the map's type pairs them); TypeScript cannot
+      // follow the pairing through an index by the union, so the lookup is widened here, once.
+      const run = EXECUTORS[action.tool] as Executor<ToolName>;
+      return await run(action, this.env);
     } catch (e) {
       return { result: failed('EXECUTION_FAILED', e instanceof Error ? e.message : 'the executor failed') };
     }

@@ -1,2 +1,2 @@
 /** The execution contract lives in the core (the lifecycle drives it); the toolhost implements it. */
-export { failed, EXEC_ERROR_CODES, type ExecErrorCode, type Executed, type ExecutionResult, type PreparedAction } from '../core/lifecycle/execution.js';
+export { failed, prepareAction, EXEC_ERROR_CODES, type ExecErrorCode, type Executed, type ExecutionResult, type PreparedAction } from '../core/lifecycle/execution.js';

@@ -2,7 +2,7 @@ import { commitFile, moveTree, probe, readNoFollow, removeFile, sha256Bytes, tre
 import { canonicalize } from '../core/paths/canonicalize.js';
 import { undoChange } from './agent-changes.js';
 import type { ToolhostEnv } from './env.js';
-import { gitHead, gitSoftReset } from './executors/git.js';
+import { gitHead, gitSoftReset, type InRepo } from './executors/git.js';
 import { failed, type ExecutionResult, type PreparedAction } from './types.js';
 import type { UndoRecord } from './undo-store.js';
 
@@ -49,13 +49,7 @@ async function undoOne(record: Exclude<UndoRecord, { kind: 'change' }>, env: Too
       return { ok: true, output: { restored: record.path } };
     }
     case 'commit': {
-      const action: PreparedAction = {
-        actionId: `undo-${record.id}`,
-        tool: 'git.commit',
-        args: { repo: record.repo },
-        paths: [scoped],
-        decision: { decision: 'allow', tier: 'T1', approver: null, code: null, rule: 'undo', reasons: [] },
-      };
+      const action: InRepo = { actionId: `undo-${record.id}`, paths: [scoped] };
       const head = await gitHead(action, env);
       if (head !== record.after) return failed('UNDO_UNAVAILABLE', `HEAD moved since the commit (now ${head ?? 'unborn'}); undo refused`);
       const reset = await gitSoftReset(action, env, record.before);

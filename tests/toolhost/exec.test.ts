@@ -1,3 +1,4 @@
+import { prepareAction } from '../../server/toolhost/types.js';
 import { chmodSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -106,7 +107,7 @@ describe('exec.run in the toolhost', () => {
     expect(judged.decision).toMatchObject({ decision: 'deny', code: 'PATH_DENY_ALWAYS' });
     // Second line: even if the gate had let it through, the sandbox shows it nothing.
     const allow = { decision: 'allow', tier: 'T1', approver: null, code: null, rule: 'test', reasons: [] } as const;
-    const peek = await runtime.toolhost.boundary.execute({ actionId: 'test-peek', tool: 'exec.run', args: judged.args ?? {}, paths: judged.paths, decision: allow });
+    const peek = await runtime.toolhost.boundary.execute(prepareAction('exec.run', judged.args ?? {}, { actionId: 'test-peek', paths: judged.paths, decision: allow }));
     expect(peek.result.stdout).not.toContain('secret-of-a');
     expect(peek.result.stderr).toContain('No such file or directory');
     await slow;

@@ -1,3 +1,4 @@
+import { prepareAction } from '../../server/toolhost/types.js';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -41,7 +42,7 @@ describe('fs and git through the toolhost', () => {
     expect(judged.decision.decision).toBe('allow');
     rmSync(`${app}/swap.txt`);
     symlinkSync(`${tree.root}/outside/secret.txt`, `${app}/swap.txt`);
-    const executed = await runtime.toolhost.boundary.execute({ actionId: 't', tool: 'fs.write', args: judged.args ?? {}, paths: judged.paths, decision: judged.decision });
+    const executed = await runtime.toolhost.boundary.execute(prepareAction('fs.write', judged.args ?? {}, { actionId: 't', paths: judged.paths, decision: judged.decision }));
     expect(executed.result.error?.code).toBe('PATH_CHANGED');
     expect(readFileSync(`${tree.root}/outside/secret.txt`, 'utf8')).toBe('outside secret');
   });
@@ -53,7 +54,7 @@ describe('fs and git through the toolhost', () => {
     expect(judged.args).toMatchObject({ content: 'beta\n', expect_before: expect.stringMatching(/^sha256:/u) as unknown });
     // Someone else writes the file between the decision (or the person's approval) and the write.
     writeFileSync(`${app}/edit.txt`, 'alpha, changed\n');
-    const executed = await runtime.toolhost.boundary.execute({ actionId: 'e', tool: 'fs.write', args: judged.args ?? {}, paths: judged.paths, decision: judged.decision });
+    const executed = await runtime.toolhost.boundary.execute(prepareAction('fs.write', judged.args ?? {}, { actionId: 'e', paths: judged.paths, decision: judged.decision }));
     expect(executed.result.error?.code).toBe('FS_CHANGED');
     expect(readFileSync(`${app}/edit.txt`, 'utf8')).toBe('alpha, changed\n');
     // The same edit computed now applies to what is there.

@@ -1,3 +1,4 @@
+import { prepareAction } from '../../server/toolhost/types.js';
 import { chmodSync, existsSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { evaluate } from '../../server/core/decide/decide.js';
@@ -48,7 +49,7 @@ describe('what a sandboxed job can see', () => {
     const script = 'e=.e; g=.g; s=secret-; cat ${e}nv; cat src/${e}nv.local; ls -a ${g}it; cat ${s}data/x.txt; cat ok.txt; v=vendored; echo hacked > ${v}-ro/lib.txt; ls ..';
     expect((await sh(script)).decision).toBe('needs-approval');
     const judged = evaluate({ tool: 'exec.run', args: { program: 'sh', args: ['-c', script], cwd: app } }, runtime.gate.context);
-    const executed = await runtime.toolhost.boundary.execute({ actionId: 'v', tool: 'exec.run', args: judged.args ?? {}, paths: judged.paths, decision: { decision: 'allow', tier: 'T1', approver: null, code: null, rule: 'test', reasons: [] } });
+    const executed = await runtime.toolhost.boundary.execute(prepareAction('exec.run', judged.args ?? {}, { actionId: 'v', paths: judged.paths, decision: { decision: 'allow', tier: 'T1', approver: null, code: null, rule: 'test', reasons: [] } }));
     const r = executed.result;
     expect(r.stdout).toContain('visible');
     expect(r.stdout).not.toContain('DB_PASSWORD');

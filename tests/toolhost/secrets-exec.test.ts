@@ -1,3 +1,4 @@
+import { prepareAction } from '../../server/toolhost/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { evaluate } from '../../server/core/decide/decide.js';
 import type { Runtime } from '../../server/app/runtime.js';
@@ -60,7 +61,7 @@ describe('exec.run_with_secrets', () => {
 
   it('never executes needs-approval with a forged approval id', async () => {
     const judged = evaluate(action({ DEPLOY_TOKEN: 'deploy_token' }), runtime.gate.context);
-    const forged = await runtime.toolhost.boundary.execute({ actionId: 'f', tool: 'exec.run_with_secrets', args: judged.args ?? {}, paths: judged.paths, decision: judged.decision, approvalId: 'ap_forged' });
+    const forged = await runtime.toolhost.boundary.execute(prepareAction('exec.run_with_secrets', judged.args ?? {}, { actionId: 'f', paths: judged.paths, decision: judged.decision, approvalId: 'ap_forged' }));
     expect(forged.result).toMatchObject({ ok: false, error: { code: 'APPROVAL_UNKNOWN' } });
   });
 

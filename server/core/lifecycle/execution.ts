@@ -1,17 +1,23 @@
 import type { TextPage } from '../tools/text-page.js';
 import type { Decision } from '../../../shared/decision.js';
 import type { ScopedPath } from '../paths/scope.js';
-import type { ToolName } from '../tools/registry.js';
+import type { ToolArgs, ToolName } from '../tools/registry.js';
 
 /**
- * An action the gate has decided on, with everything the executor needs and nothing it must
- * look up again: the canonical arguments, the scoped paths (for the step 12 re-check) and the
- * decision that lets it run.
+ * What judging adds to a tool's validated arguments (core/decide): the program it pinned, where a
+ * push goes. Executors run these, never the agent's own spelling of them.
  */
-export interface PreparedAction {
+interface CanonicalExtras {
+  readonly 'exec.run': { readonly program_path: string | null };
+  readonly 'exec.run_with_secrets': { readonly program_path: string | null };
+  readonly 'git.push': { readonly url: string; readonly commit: string };
+}
+
+/** A tool's arguments as its executor receives them: the registry schema's output and what judging added. */
+export type PreparedArgs<T extends ToolName> = Readonly<ToolArgs<T>> & (T extends keyof CanonicalExtras ? CanonicalExtras[T] : unknown);
+
+interface PreparedBase {
   readonly actionId: string;
-  readonly tool: ToolName;
-  readonly args: Readonly<Record<string, unknown>>;
   readonly paths: readonly ScopedPath[];
   readonly decision: Decision;
   /** Present when a person approved a needs-approval decision (SPEC §7). */
@@ -20,6 +26,22 @@ export interface PreparedAction {
   readonly session?: string;
   /** Aborted when the caller withdraws the action: a running job is killed (`CANCELLED`). */
   readonly signal?: AbortSignal;
+}
+
+/**
+ * An action the gate has decided on, with everything the executor needs and nothing it must look
+ * up again: the canonical arguments typed by its tool (a union over the tools; `tool` tells
+ * which), the scoped paths (for the step 12 re-check) and the decision that lets it run.
+ */
+export type PreparedAction<T extends ToolName = ToolName> = { [K in T]: PreparedBase & { readonly tool: K; readonly args: PreparedArgs<K> } }[T];
+
+/**
+ * The one place where a decision's arguments become an executor's: decide.ts parsed them with the
+ * tool's own schema (core/tools/registry.ts) before anything else and only added the canonical
+ * extras, so what the type says holds by construction; executors never check them again.
+ */
+export function prepareAction(tool: ToolName, args: Readonly<Record<string, unknown>>, rest: PreparedBase): PreparedAction {
+  return { ...rest, tool, args } as PreparedAction;
 }
 
 export const EXEC_ERROR_CODES = [

@@ -3,7 +3,7 @@ import type { AuditBody } from '../audit/record.js';
 import type { Evaluation } from '../decide/decide.js';
 import { isToolName, lookupTool } from '../tools/registry.js';
 import { actionBase, decisionRecord } from './action-records.js';
-import type { Executed, ExecutionResult, PreparedAction } from './execution.js';
+import { prepareAction, type Executed, type ExecutionResult, type PreparedAction } from './execution.js';
 import { provenanceOfResult } from './provenance-of.js';
 import type { ProvenanceEntry } from '../../../shared/provenance.js';
 
@@ -103,7 +103,7 @@ async function lifecycle(action: unknown, deps: LifecycleDeps): Promise<Answer> 
   // (What the INVARIANT below protects still holds: nothing changed unrecorded, and nobody saw
   // what was read until the record of it was durable.)
   if (runnable && lookupTool(tool)?.readsOnly === true && deps.signal?.aborted !== true) {
-    const executed = await deps.execute({ actionId, tool, args, paths: evaluation.paths, decision, ...(evaluation.session === undefined ? {} : { session: evaluation.session }) });
+    const executed = await deps.execute(prepareAction(tool, args, { actionId, paths: evaluation.paths, decision, ...(evaluation.session === undefined ? {} : { session: evaluation.session }) }));
     readByRunning(evaluation, executed, deps);
     try {
       await Promise.all([deps.audit(decisionBody), deps.audit(dispatchedBody()), deps.audit(terminalBody(base, executed, deps.now().getTime() - started, deps.now()))]);
@@ -149,16 +149,16 @@ async function lifecycle(action: unknown, deps: LifecycleDeps): Promise<Answer> 
   const withdrawn = deps.signal?.aborted === true;
   const executed: Executed = withdrawn
     ? { result: { ok: false, error: { code: 'CANCELLED', message: 'the caller withdrew the action before it started; nothing ran' } } }
-    : await deps.execute({
-        actionId,
-        tool,
-        args,
-        paths: evaluation.paths,
-        decision,
-        ...(approvalId === undefined ? {} : { approvalId }),
-        ...(evaluation.session === undefined ? {} : { session: evaluation.session }),
-        ...(deps.signal === undefined ? {} : { signal: deps.signal }),
-      });
+    : await deps.execute(
+        prepareAction(tool, args, {
+          actionId,
+          paths: evaluation.paths,
+          decision,
+          ...(approvalId === undefined ? {} : { approvalId }),
+          ...(evaluation.session === undefined ? {} : { session: evaluation.session }),
+          ...(deps.signal === undefined ? {} : { signal: deps.signal }),
+        }),
+      );
   readByRunning(evaluation, executed, deps);
   const { ok: _ok, ...result } = executed.result;
   const terminal = terminalBody(base, executed, deps.now().getTime() - started, deps.now());

@@ -84,7 +84,7 @@ const write = (key: string): PathArg => ({ key, access: 'write' });
  */
 type ContractSpec = Omit<ToolContract, 'name' | 'args'> & { readonly args: () => ToolContract['args'] };
 
-const CONTRACTS: { readonly [K in ToolName]: ContractSpec } = {
+const CONTRACTS = {
   'fs.read': {
     capabilities: ['fs.read'],
     reversible: true,
@@ -247,13 +247,16 @@ const CONTRACTS: { readonly [K in ToolName]: ContractSpec } = {
     args: () => z.strictObject({ key: name, value: z.union([z.string().max(65_536), z.number(), z.boolean()]) }),
     paths: [],
   },
-};
+} satisfies { readonly [K in ToolName]: ContractSpec };
 
 // INVARIANT: no prototype on the lookup table, so `constructor` or `__proto__` is simply unknown.
 const REGISTRY: Readonly<Record<string, ToolContract>> = Object.assign(
   Object.create(null) as Record<string, ToolContract>,
   Object.fromEntries(TOOL_NAMES.map((tool) => [tool, contractOf(tool, CONTRACTS[tool])])),
 );
+
+/** A tool's arguments as its schema outputs them (defaults filled in): what the gate judged. */
+export type ToolArgs<T extends ToolName> = z.output<ReturnType<(typeof CONTRACTS)[T]['args']>>;
 
 function contractOf(name: ToolName, spec: ContractSpec): ToolContract {
   const { args, ...rest } = spec;

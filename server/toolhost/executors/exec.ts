@@ -10,7 +10,7 @@ import { sandboxView } from '../sandbox-masks.js';
  * working directory the gate resolved, inside a job. The scope root holding the working directory
  * is the only part of the user's files the child sees.
  */
-export function execRun(action: PreparedAction, env: ToolhostEnv): Promise<JobOutcome> {
+export function execRun(action: PreparedAction<'exec.run'>, env: ToolhostEnv): Promise<JobOutcome> {
   return runProgram(action, env, {});
 }
 
@@ -19,8 +19,8 @@ export function execRun(action: PreparedAction, env: ToolhostEnv): Promise<JobOu
  * moment, put only in the variables the approved action named, and redacted from every output.
  * Their values never pass through the gate, the model, an event or the audit log (SPEC §6).
  */
-export async function execRunWithSecrets(action: PreparedAction, env: ToolhostEnv): Promise<JobOutcome> {
-  const wanted = Object.entries((action.args['secrets'] ?? {}) as Record<string, string>);
+export async function execRunWithSecrets(action: PreparedAction<'exec.run_with_secrets'>, env: ToolhostEnv): Promise<JobOutcome> {
+  const wanted = Object.entries(action.args.secrets);
   if (env.secrets === undefined) return { result: failed('SECRET_MISSING', 'no secret store is available on this host') };
   const values: Record<string, string> = {};
   for (const [variable, name] of wanted) {
@@ -32,10 +32,10 @@ export async function execRunWithSecrets(action: PreparedAction, env: ToolhostEn
   return { ...outcome, result: { ...outcome.result, secrets_read: wanted.map(([, name]) => name) } };
 }
 
-async function runProgram(action: PreparedAction, env: ToolhostEnv, secrets: Readonly<Record<string, string>>): Promise<JobOutcome> {
-  const program = action.args['program_path'];
-  if (typeof program !== 'string') return { result: failed('EXECUTOR_UNAVAILABLE', 'the program was not pinned at start') };
-  const args = Array.isArray(action.args['args']) ? action.args['args'].filter((a): a is string => typeof a === 'string') : [];
+async function runProgram(action: PreparedAction<'exec.run' | 'exec.run_with_secrets'>, env: ToolhostEnv, secrets: Readonly<Record<string, string>>): Promise<JobOutcome> {
+  const program = action.args.program_path;
+  if (program === null) return { result: failed('EXECUTOR_UNAVAILABLE', 'the program was not pinned at start') };
+  const { args, timeout } = action.args;
   const batch = batBadButRefusal(program, args);
   if (batch !== undefined) return { result: failed('NOT_ALLOWED', batch) };
   const cwd = action.paths[0];
@@ -45,7 +45,6 @@ async function runProgram(action: PreparedAction, env: ToolhostEnv, secrets: Rea
   // An external diff or textconv driver from a repository config would run a program.
   const diffing = isGit && ['diff', 'log', 'show'].includes(args[0] ?? '');
   const gitArgs = diffing ? [args[0] ?? '', '--no-ext-diff', '--no-textconv', ...args.slice(1)] : args;
-  const timeout = typeof action.args['timeout'] === 'number' ? action.args['timeout'] : 60;
   // The child sees the working directory's tree, minus what the gate would refuse there.
   const view = cwd === undefined ? { masks: [], readOnly: [] } : sandboxView(env.gate, cwd.real, { gitVisible: isGit });
   if (view === undefined) return { result: failed('NOT_ALLOWED', 'the working directory holds too many files to hide what the policy denies; run in a smaller directory') };

@@ -20,12 +20,10 @@ const MAX_TOTAL_BYTES = 64 * 1024 * 1024;
 const MAX_LINE_CHARS = 300;
 const DEFAULT_LIMIT = 100;
 
-export function fsSearch(action: PreparedAction, env: ToolhostEnv): ExecutionResult {
-  const root = String(action.args['path']);
-  const text = String(action.args['text']);
-  const ignoreCase = action.args['ignore_case'] === true;
-  const limit = typeof action.args['limit'] === 'number' ? action.args['limit'] : DEFAULT_LIMIT;
-  const glob = typeof action.args['glob'] === 'string' ? action.args['glob'] : undefined;
+export function fsSearch(action: PreparedAction<'fs.search'>, env: ToolhostEnv): ExecutionResult {
+  const { path: root, text, glob } = action.args;
+  const ignoreCase = action.args.ignore_case === true;
+  const limit = action.args.limit ?? DEFAULT_LIMIT;
   const matchesGlob = glob === undefined ? () => true : globTest(glob);
   const needle = ignoreCase ? text.toLowerCase() : text;
   const insideForeign = foreignPath(root);

@@ -10,8 +10,6 @@ import { failed, type ExecutionResult, type PreparedAction } from '../types.js';
  * an agent's own `mkdir` and `mv` (agent-changes.ts), so it is T1 and undoable: undo removes the
  * folders it made, or moves the tree back, only while nothing changed there since.
  */
-const str = (v: unknown): string => (typeof v === 'string' ? v : '');
-
 function changing(env: ToolhostEnv, action: PreparedAction, changes: readonly PlannedChange[], run: () => ExecutionResult): ExecutionResult {
   const call = `gate:${action.actionId}`;
   const kept = keepChanges(env, { changes, actionId: action.actionId, call, summary: `${action.tool} ${changes.map((c) => c.path).join(' → ')}` });
@@ -31,8 +29,8 @@ function changing(env: ToolhostEnv, action: PreparedAction, changes: readonly Pl
   return { ...result, undo_id: kept.id };
 }
 
-export function fsMkdir(action: PreparedAction, env: ToolhostEnv): ExecutionResult {
-  const path = str(action.args['path']);
+export function fsMkdir(action: PreparedAction<'fs.mkdir'>, env: ToolhostEnv): ExecutionResult {
+  const { path } = action.args;
   const kind = probe(path);
   if (kind === 'dir') return { ok: true, output: { created: false, path } };
   if (kind !== 'missing') return failed('FS_EXISTS', `\`${path}\` exists and is not a folder`);
@@ -48,9 +46,8 @@ export function fsMkdir(action: PreparedAction, env: ToolhostEnv): ExecutionResu
  * destination; a file there would then be replaced, and the undo, which checks every path first,
  * would refuse to move anything back over it.)
  */
-export function fsMove(action: PreparedAction, env: ToolhostEnv): ExecutionResult {
-  const from = str(action.args['from']);
-  const to = str(action.args['to']);
+export function fsMove(action: PreparedAction<'fs.move'>, env: ToolhostEnv): ExecutionResult {
+  const { from, to } = action.args;
   const source = probe(from);
   if (source === 'missing') return failed('FS_NOT_A_FILE', `\`${from}\` does not exist`);
   if (source === 'other') return failed('FS_NOT_A_FILE', `\`${from}\` is neither a file, a folder nor a link`);

@@ -6,8 +6,6 @@ import { hiddenByPolicy, sandboxView } from '../sandbox-masks.js';
 import { join } from 'node:path';
 import { failed, type ExecutionResult, type PreparedAction } from '../types.js';
 
-const str = (v: unknown): string => (typeof v === 'string' ? v : '');
-
 function guarded(run: () => ExecutionResult): ExecutionResult {
   try {
     return run();
@@ -24,9 +22,9 @@ export const PAGE_BYTES = 256 * 1024;
  * fs.read: the file's text, or a page of it. Only UTF-8 text is returned: a file holding a NUL
  * byte or bytes that are not UTF-8 is refused with that reason, never turned into mojibake.
  */
-export function fsRead(action: PreparedAction, env: ToolhostEnv): ExecutionResult {
+export function fsRead(action: PreparedAction<'fs.read'>, env: ToolhostEnv): ExecutionResult {
   return guarded(() => {
-    const path = str(action.args['path']);
+    const { path, offset, limit } = action.args;
     const bytes = readNoFollow(path, env.limits.maxReadBytes);
     const digest = sha256Bytes(bytes);
     const notText = (why: string): ExecutionResult => failed('FS_NOT_TEXT', `\`${path}\` is not text (${String(bytes.length)} bytes; ${why}): fs.read returns text only`, { digest });
@@ -41,17 +39,15 @@ export function fsRead(action: PreparedAction, env: ToolhostEnv): ExecutionResul
     // Redacted whole, then paged: a secret across a page boundary (a PEM block) is still caught,
     // and line numbers are those of the text the agent is shown, the same on every call.
     const redacted = env.redact(text, []);
-    const offset = action.args['offset'];
-    const limit = action.args['limit'];
-    if (typeof offset !== 'number' && typeof limit !== 'number') return { ok: true, output: redacted, digest };
-    const { text: shown, ...page } = textPage(redacted, { offset: typeof offset === 'number' ? offset : 1, limit: typeof limit === 'number' ? limit : Number.MAX_SAFE_INTEGER, maxBytes: PAGE_BYTES });
+    if (offset === undefined && limit === undefined) return { ok: true, output: redacted, digest };
+    const { text: shown, ...page } = textPage(redacted, { offset: offset ?? 1, limit: limit ?? Number.MAX_SAFE_INTEGER, maxBytes: PAGE_BYTES });
     return { ok: true, output: shown, digest, page };
   });
 }
 
-export function fsList(action: PreparedAction, env: ToolhostEnv): ExecutionResult {
+export function fsList(action: PreparedAction<'fs.list'>, env: ToolhostEnv): ExecutionResult {
   // What the gate would refuse to touch (`.env`, keys, ORACLE's own files) is not shown either.
-  const dir = str(action.args['path']);
+  const dir = action.args.path;
   return guarded(() => ({ ok: true, output: listNoFollow(dir).filter((entry) => !hiddenByPolicy(env.gate, join(dir, entry.name))) }));
 }
 
@@ -59,12 +55,11 @@ export function fsList(action: PreparedAction, env: ToolhostEnv): ExecutionResul
  * fs.write by exact commit, keeping what it replaces so the write can be undone (T1). A file too
  * large to keep is not replaced at all: a T1 write without undo would be a lie.
  */
-export function fsWrite(action: PreparedAction, env: ToolhostEnv): ExecutionResult {
+export function fsWrite(action: PreparedAction<'fs.write'>, env: ToolhostEnv): ExecutionResult {
   return guarded(() => {
-    const path = str(action.args['path']);
-    const content = Buffer.from(str(action.args['content']), 'utf8');
-    const expect = action.args['expect_before'];
-    const kept = keepForUndo(env, { path, content, actionId: action.actionId, ...(typeof expect === 'string' ? { expect } : {}) });
+    const { path, expect_before: expect } = action.args;
+    const content = Buffer.from(action.args.content, 'utf8');
+    const kept = keepForUndo(env, { path, content, actionId: action.actionId, ...(expect === undefined ? {} : { expect }) });
     if (!kept.ok) return kept.result;
     commitFile(path, content, kept.mode);
     return { ok: true, digest: kept.digest, undo_id: kept.id };
@@ -128,9 +123,9 @@ function undoKeep(env: ToolhostEnv, write: { path: string; content: Uint8Array; 
 }
 
 /** fs.delete moves to ORACLE's trash (undoable); nothing is unlinked for good. */
-export function fsDelete(action: PreparedAction, env: ToolhostEnv): ExecutionResult {
+export function fsDelete(action: PreparedAction<'fs.delete'>, env: ToolhostEnv): ExecutionResult {
   return guarded(() => {
-    const path = str(action.args['path']);
+    const { path } = action.args;
     const kind = probe(path);
     if (kind === 'missing') return failed('FS_NOT_A_FILE', `\`${path}\` does not exist`);
     if (kind === 'link' || kind === 'other') return failed('FS_NOT_A_FILE', `\`${path}\` is a ${kind}; only files and directories are deleted`);

@@ -31,7 +31,10 @@ interface GitRun {
   readonly signal?: AbortSignal;
 }
 
-function git(action: PreparedAction, env: ToolhostEnv, run: GitRun): Promise<ExecutionResult & { cleanupError?: string }> {
+/** What running git needs of an action: the repository it was judged in, and its cancel signal. */
+export type InRepo = Pick<PreparedAction, 'actionId' | 'paths' | 'signal'>;
+
+function git(action: InRepo, env: ToolhostEnv, run: GitRun): Promise<ExecutionResult & { cleanupError?: string }> {
   const repo = action.paths[0];
   if (repo === undefined) return Promise.resolve(failed('EXECUTOR_UNAVAILABLE', 'no repository path'));
   return gitIn(repo, env, action.signal === undefined ? run : { ...run, signal: action.signal });
@@ -60,26 +63,25 @@ async function gitIn(repo: ScopedPath, env: ToolhostEnv, run: GitRun): Promise<E
   return outcome.cleanupError === undefined ? outcome.result : { ...outcome.result, cleanupError: outcome.cleanupError };
 }
 
-export function gitStatus(action: PreparedAction, env: ToolhostEnv): Promise<ExecutionResult> {
+export function gitStatus(action: PreparedAction<'git.status'>, env: ToolhostEnv): Promise<ExecutionResult> {
   return git(action, env, { args: ['status', '--porcelain=v1', '--branch'] });
 }
 
-export function gitDiff(action: PreparedAction, env: ToolhostEnv): Promise<ExecutionResult> {
-  return git(action, env, { args: ['diff', '--no-ext-diff', '--no-textconv', '--no-color', ...(action.args['staged'] === true ? ['--staged'] : [])] });
+export function gitDiff(action: PreparedAction<'git.diff'>, env: ToolhostEnv): Promise<ExecutionResult> {
+  return git(action, env, { args: ['diff', '--no-ext-diff', '--no-textconv', '--no-color', ...(action.args.staged ? ['--staged'] : [])] });
 }
 
-export function gitLog(action: PreparedAction, env: ToolhostEnv): Promise<ExecutionResult> {
-  const limit = typeof action.args['limit'] === 'number' ? action.args['limit'] : 20;
-  return git(action, env, { args: ['log', '--no-color', `-n${String(limit)}`, '--format=%H%x09%an%x09%aI%x09%s'] });
+export function gitLog(action: PreparedAction<'git.log'>, env: ToolhostEnv): Promise<ExecutionResult> {
+  return git(action, env, { args: ['log', '--no-color', `-n${String(action.args.limit)}`, '--format=%H%x09%an%x09%aI%x09%s'] });
 }
 
-async function head(action: PreparedAction, env: ToolhostEnv): Promise<string | null> {
+async function head(action: InRepo, env: ToolhostEnv): Promise<string | null> {
   const r = await git(action, env, { args: ['rev-parse', '--verify', '-q', 'HEAD'] });
   return r.ok ? str(r.stdout).trim() : null;
 }
 
 /** git.commit (T1): records HEAD before and after, so undo is a soft reset while HEAD is unchanged. */
-export async function gitCommit(action: PreparedAction, env: ToolhostEnv): Promise<ExecutionResult> {
+export async function gitCommit(action: PreparedAction<'git.commit'>, env: ToolhostEnv): Promise<ExecutionResult> {
   const repo = action.paths[0];
   if (repo === undefined) return failed('EXECUTOR_UNAVAILABLE', 'no repository path');
   const paths = action.paths.slice(1).map((p) => p.real);
@@ -88,7 +90,7 @@ export async function gitCommit(action: PreparedAction, env: ToolhostEnv): Promi
     const added = await git(action, env, { args: ['add', '--', ...paths] });
     if (!added.ok) return failed('GIT_FAILED', `git add failed: ${str(added.stderr).trim()}`, added);
   }
-  const committed = await git(action, env, { args: ['commit', '--no-verify', '-m', str(action.args['message']), ...(paths.length > 0 ? ['--', ...paths] : [])] });
+  const committed = await git(action, env, { args: ['commit', '--no-verify', '-m', action.args.message, ...(paths.length > 0 ? ['--', ...paths] : [])] });
   if (!committed.ok) return failed('GIT_FAILED', `git commit failed: ${(str(committed.stdout) + str(committed.stderr)).trim()}`, committed);
   const after = await head(action, env);
   if (after === null || after === before) return failed('GIT_FAILED', 'the commit did not move HEAD', committed);
@@ -102,14 +104,12 @@ export async function gitCommit(action: PreparedAction, env: ToolhostEnv): Promi
  * URL the card names, by URL rather than by remote name (so a config changed since cannot send it
  * elsewhere). The remote-tracking ref then moves as a push by name would move it.
  */
-export async function gitPush(action: PreparedAction, env: ToolhostEnv): Promise<ExecutionResult> {
-  const url = str(action.args['url']);
-  const commit = str(action.args['commit']);
-  const branch = str(action.args['branch']);
+export async function gitPush(action: PreparedAction<'git.push'>, env: ToolhostEnv): Promise<ExecutionResult> {
+  const { url, commit, branch, remote } = action.args;
   if (url === '' || !/^[0-9a-f]{40,64}$/u.test(commit)) return failed('EXECUTOR_UNAVAILABLE', 'the push target was not resolved at decision time');
   const pushed = await git(action, env, { args: ['push', '--porcelain', '--no-verify', '--', url, `${commit}:refs/heads/${branch}`], network: true });
   if (!pushed.ok) return pushed;
-  if (action.paths[0]?.root.mode === 'rw') await git(action, env, { args: ['update-ref', `refs/remotes/${str(action.args['remote'])}/${branch}`, commit] });
+  if (action.paths[0]?.root.mode === 'rw') await git(action, env, { args: ['update-ref', `refs/remotes/${remote}/${branch}`, commit] });
   return pushed;
 }
 
@@ -160,6 +160,6 @@ export async function fetchSource(repo: ScopedPath, remote: string | undefined, 
 
 /** For undo: HEAD now, and a soft reset to where it was. */
 export { head as gitHead };
-export function gitSoftReset(action: PreparedAction, env: ToolhostEnv, to: string | null): Promise<ExecutionResult> {
+export function gitSoftReset(action: InRepo, env: ToolhostEnv, to: string | null): Promise<ExecutionResult> {
   return git(action, env, { args: to === null ? ['update-ref', '-d', 'HEAD'] : ['reset', '--soft', to] });
 }

@@ -2,18 +2,15 @@ import { brokeredFetch } from '../../adapters/agent/egress.js';
 import type { ToolhostEnv } from '../env.js';
 import { failed, type ExecutionResult, type PreparedAction } from '../types.js';
 
-const str = (v: unknown): string => (typeof v === 'string' ? v : '');
-
 /**
  * net.fetch through the egress broker (SPEC §6): the request exactly as the gate normalised it
  * (URL, method, headers after stripping), the allowlist checked again, DNS resolved once and the
  * checked address connected to. The response body is redacted before anyone sees it.
  */
-export async function netFetch(action: PreparedAction, env: ToolhostEnv): Promise<ExecutionResult> {
-  const headers = (action.args['headers'] ?? {}) as Record<string, string>;
-  const body = action.args['body'];
+export async function netFetch(action: PreparedAction<'net.fetch'>, env: ToolhostEnv): Promise<ExecutionResult> {
+  const { url, method, headers, body } = action.args;
   const result = await brokeredFetch(
-    { url: str(action.args['url']), method: str(action.args['method']), headers, ...(typeof body === 'string' ? { body } : {}) },
+    { url, method, headers, ...(body === undefined ? {} : { body }) },
     { allow: env.gate.policy.egress.allow, resolve: env.resolve, maxBytes: env.limits.maxReadBytes, timeoutMs: 30_000, maxRedirects: 5, ...(action.signal === undefined ? {} : { signal: action.signal }) },
   );
   if (!result.ok) return failed(result.code, result.message);
