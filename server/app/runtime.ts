@@ -256,7 +256,7 @@ export async function openRuntime(options: GateOptions & { readonly actor: strin
       if (prepared.tool === 'net.fetch') {
         // Every egress is its own audit event: where it went, the address it reached, what came back.
         const out = (executed.result.output ?? {}) as { url?: string; address?: string; status?: number };
-        events.publish('egress', { action_id: prepared.actionId, url: String(prepared.args['url']), address: out.address ?? null, status: out.status ?? null }, 'desktop');
+        events.publish('egress', { action_id: prepared.actionId, url: prepared.args.url, address: out.address ?? null, status: out.status ?? null }, 'desktop');
         await durably(
           {
             kind: 'egress',
@@ -265,7 +265,7 @@ export async function openRuntime(options: GateOptions & { readonly actor: strin
             action_id: prepared.actionId,
             tool: prepared.tool,
             outcome: executed.result.error?.code ?? 'ok',
-            detail: { url: String(prepared.args['url']), method: String(prepared.args['method']), ...(out.address === undefined ? {} : { address: out.address, status: out.status, final_url: out.url }) },
+            detail: { url: prepared.args.url, method: prepared.args.method, ...(out.address === undefined ? {} : { address: out.address, status: out.status, final_url: out.url }) },
           },
           appendOrWait,
         );
