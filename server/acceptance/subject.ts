@@ -1,3 +1,4 @@
+import { OracleError } from '../../shared/oracle-error.js';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { isEmptyOrAbsent, makeDir, makeTempRoot, readText, removeTree, writeText } from '../adapters/acceptance-host.js';
@@ -57,7 +58,11 @@ export interface OpenedBattery {
   close(): Promise<string[]>;
 }
 
-export class BatteryHomeError extends Error {}
+export class BatteryHomeError extends OracleError<'BATTERY_HOME_FAILED'> {
+  constructor(message: string) {
+    super('BATTERY_HOME_FAILED', message);
+  }
+}
 
 /**
  * Builds the battery's world and starts the gate in it: a scratch tree (project, outside), the

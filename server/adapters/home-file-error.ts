@@ -1,17 +1,16 @@
+import { OracleError } from '../../shared/oracle-error.js';
 /**
  * A file of ORACLE's home that is there but cannot be used (corrupt, truncated, wrong shape).
  * Start-up stops with one line that names the file and what to do (issue 14): never an internal
  * error, never a half-started gate holding the home.
  */
-export class HomeFileError extends Error {
-  readonly code = 'HOME_FILE_CORRUPT';
-
+export class HomeFileError extends OracleError<'HOME_FILE_CORRUPT'> {
   constructor(
     readonly file: string,
     detail: string,
     fix: string,
   ) {
-    super(`\`${file}\` cannot be used (${detail}); ${fix}`);
+    super('HOME_FILE_CORRUPT', `\`${file}\` cannot be used (${detail}); ${fix}`);
   }
 }
 

@@ -1,3 +1,4 @@
+import { OracleError } from '../../shared/oracle-error.js';
 import { randomBytes } from 'node:crypto';
 import { linkSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -54,9 +55,8 @@ export class RuntimeLock {
   }
 }
 
-export class LockedError extends Error {
-  readonly code = 'HOME_IN_USE';
+export class LockedError extends OracleError<'HOME_IN_USE'> {
   constructor(readonly pid: number) {
-    super(`another ORACLE process (pid ${String(pid)}) is running with this home; one gate per home keeps the audit chain whole`);
+    super('HOME_IN_USE', `another ORACLE process (pid ${String(pid)}) is running with this home; one gate per home keeps the audit chain whole`);
   }
 }

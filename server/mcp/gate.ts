@@ -1,3 +1,4 @@
+import { OracleError } from '../../shared/oracle-error.js';
 import type { RunResult } from '../core/lifecycle/run-action.js';
 import type { AgentView } from '../core/policy/agent-view.js';
 
@@ -18,7 +19,11 @@ export interface McpGate {
 }
 
 /** The running gate refused or failed the request itself (not a decision): the message says why. */
-export class GateUnavailable extends Error {}
+export class GateUnavailable extends OracleError<'GATE_UNREACHABLE'> {
+  constructor(message: string) {
+    super('GATE_UNREACHABLE', message);
+  }
+}
 
 /** One request to the running gate: status and JSON body (status 0 when it did not answer with JSON). */
 export type GateRequest = (call: { method: 'GET' | 'POST'; path: string; body?: unknown; timeoutMs: number; signal?: AbortSignal }) => Promise<{ status: number; body: Record<string, unknown> }>;

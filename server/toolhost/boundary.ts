@@ -8,6 +8,7 @@ import { fsSearch } from './executors/fs-search.js';
 import { gitCommit, gitDiff, gitLog, gitPush, gitStatus } from './executors/git.js';
 import { netFetch } from './executors/net.js';
 import { failed, type Executed, type ExecutionResult, type PreparedAction } from './types.js';
+import type { OracleCode } from '../../shared/outcome-codes.js';
 
 type Executor<K extends ToolName> = (action: PreparedAction<K>, env: ToolhostEnv) => Executed | Promise<Executed>;
 
@@ -70,7 +71,7 @@ export function executorKinds(): readonly ToolName[] {
  */
 /** Verifies and spends a person's approval at the moment of execution (SPEC §7). */
 export interface GrantVerifier {
-  consume(approvalId: string, args: Readonly<Record<string, unknown>>): { readonly ok: true } | { readonly ok: false; readonly code: string; readonly reason: string };
+  consume(approvalId: string, args: Readonly<Record<string, unknown>>): { readonly ok: true } | { readonly ok: false; readonly code: OracleCode; readonly reason: string };
 }
 
 /** Without an approval desk nothing needs-approval can run. */

@@ -1,3 +1,4 @@
+import { OracleError } from '../oracle-error.js';
 import { fixedBytes, fromBase64Url, fromUtf8, toBase64Url, bytesEqual, type Bytes } from './bytes.js';
 import { collectInput, helloInput, resultInput, type PairingMode, type Transcript } from './encoding.js';
 import {
@@ -35,14 +36,14 @@ export interface Paired {
   readonly comparison: string;
 }
 
-export class PairingError extends Error {
+export class PairingError extends OracleError<'PAIRING_FAILED'> {
   constructor(
     readonly step: 'hello' | 'claim' | 'result',
     readonly status: number,
     readonly body: unknown,
     message: string,
   ) {
-    super(message);
+    super('PAIRING_FAILED', message);
   }
 }
 

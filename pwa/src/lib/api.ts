@@ -1,14 +1,16 @@
+import { OracleError } from '../../../shared/oracle-error.js';
+import { isOracleCode, type OracleCode } from '../../../shared/outcome-codes.js';
 /**
  * JSON over fetch to this origin, with the server's error shape `{error: {code, message}}` turned
  * into an ApiError the screens show as is (a stable code and words a person can act on).
  */
-export class ApiError extends Error {
+export class ApiError extends OracleError {
   constructor(
     readonly status: number,
-    readonly code: string,
+    code: OracleCode,
     message: string,
   ) {
-    super(message);
+    super(code, message);
   }
 }
 
@@ -21,7 +23,9 @@ export interface Reply<T> {
 
 function errorOf(status: number, body: unknown): ApiError {
   const e = typeof body === 'object' && body !== null && 'error' in body ? (body as { error: { code?: unknown; message?: unknown } }).error : undefined;
-  return new ApiError(status, typeof e?.code === 'string' ? e.code : 'HTTP_' + String(status), typeof e?.message === 'string' ? e.message : `the server answered ${String(status)}`);
+  // A code outside the vocabulary would be a server this screen does not know: shown as a bad reply, its words kept.
+  const code = typeof e?.code !== 'string' ? 'HTTP_STATUS' : isOracleCode(e.code) ? e.code : 'BAD_REPLY';
+  return new ApiError(status, code, typeof e?.message === 'string' ? e.message : `the server answered ${String(status)}`);
 }
 
 /** Sends one request; a network failure becomes OFFLINE, a non-2xx answer an ApiError. */

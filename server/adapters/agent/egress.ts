@@ -1,3 +1,4 @@
+import { EGRESS_CODES, type EgressCode } from '../../../shared/outcome-codes.js';
 import type * as Dns from 'node:dns/promises';
 import type * as Http from 'node:http';
 import type { IncomingMessage } from 'node:http';
@@ -42,20 +43,9 @@ export interface BrokerRequest {
   readonly body?: string;
 }
 
-export const BROKER_ERROR_CODES = [
-  'URL_INVALID',
-  'ARG_SHAPE',
-  'EGRESS_DENIED',
-  'EGRESS_DNS',
-  'EGRESS_PRIVATE_ADDRESS',
-  'EGRESS_REDIRECT',
-  'EGRESS_TIMEOUT',
-  'EGRESS_NETWORK',
-  /** The caller withdrew the action while the fetch ran: the connection was closed. */
-  'CANCELLED',
-] as const;
-
-export type BrokerErrorCode = (typeof BROKER_ERROR_CODES)[number];
+/** What the broker refuses or meets on the way out: the egress codes of the one vocabulary. */
+export const BROKER_ERROR_CODES = EGRESS_CODES;
+export type BrokerErrorCode = EgressCode;
 
 export interface BrokerFailure {
   readonly ok: false;

@@ -1,3 +1,4 @@
+import { OracleError } from '../../../shared/oracle-error.js';
 import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, constants, cpSync, fsyncSync, lstatSync, mkdirSync, openSync, readdirSync, readlinkSync, readSync, renameSync, rmSync, fstatSync, symlinkSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
@@ -8,14 +9,7 @@ import { basename, dirname, join } from 'node:path';
  * refuse to follow a link on the final component.
  */
 
-export class FileOpError extends Error {
-  constructor(
-    readonly code: 'FS_NOT_A_FILE' | 'FS_TOO_LARGE' | 'FS_IO' | 'PATH_CHANGED',
-    message: string,
-  ) {
-    super(message);
-  }
-}
+export class FileOpError extends OracleError<'FS_NOT_A_FILE' | 'FS_TOO_LARGE' | 'FS_IO' | 'PATH_CHANGED'> {}
 
 export const sha256Bytes = (bytes: Uint8Array): string => `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
 

@@ -1,3 +1,4 @@
+import { OracleError } from '../../../shared/oracle-error.js';
 import { createHash } from 'node:crypto';
 import { closeSync, constants, fsyncSync, mkdirSync, openSync, readdirSync, readSync, fstatSync, ftruncateSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
@@ -328,15 +329,13 @@ export function openAuditLog(home: string, now?: () => Date): AuditAppender {
   return AuditAppender.open(join(home, 'logs', 'audit'), { checkpoint });
 }
 
-export class AuditWriteError extends Error {
-  readonly code = 'AUDIT_WRITE_FAILED';
-
+export class AuditWriteError extends OracleError<'AUDIT_WRITE_FAILED'> {
   /** `retryable`: the log was unavailable (it recovers by itself); false: this record can never be written. */
   constructor(
     message: string,
     readonly retryable = false,
   ) {
-    super(message);
+    super('AUDIT_WRITE_FAILED', message);
   }
 }
 

@@ -1,3 +1,4 @@
+import { OracleError } from '../../../shared/oracle-error.js';
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, randomBytes, sign, verify, type KeyObject } from 'node:crypto';
 import { closeSync, constants, fstatSync, fsyncSync, linkSync, lstatSync, openSync, readdirSync, readSync, unlinkSync, writeSync } from 'node:fs';
 import { open, rename, unlink } from 'node:fs/promises';
@@ -26,8 +27,10 @@ const STALE_TEMP_MS = 60_000;
 export const CHECKPOINT_INTERVAL_MS = 100;
 const TEMP = /^\.audit-checkpoint\.json\.[0-9a-f]{16}\.tmp$/u;
 
-export class AuditCheckpointError extends Error {
-  readonly code = 'AUDIT_CHECKPOINT_FAILED';
+export class AuditCheckpointError extends OracleError<'AUDIT_CHECKPOINT_FAILED'> {
+  constructor(message: string) {
+    super('AUDIT_CHECKPOINT_FAILED', message);
+  }
 }
 
 const errno = (e: unknown): string => (e as NodeJS.ErrnoException | undefined)?.code ?? (e instanceof Error ? e.message : 'unknown error');

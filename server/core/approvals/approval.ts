@@ -1,3 +1,4 @@
+import type { ApprovalCode } from '../../../shared/outcome-codes.js';
 import { APPROVAL_STATES, confirmationPhrase, type ApprovalCard, type ApprovalState } from '../../../shared/approval-card.js';
 
 /**
@@ -26,7 +27,7 @@ export const APPROVAL_REFUSALS = [
   'APPROVAL_REPLAY',
   'APPROVAL_NOT_APPROVED',
   'REMEMBER_REFUSED',
-] as const;
+] as const satisfies readonly ApprovalCode[];
 export type ApprovalRefusal = (typeof APPROVAL_REFUSALS)[number];
 
 export type Transition = { readonly ok: true; readonly approval: Approval } | { readonly ok: false; readonly code: ApprovalRefusal; readonly reason: string };

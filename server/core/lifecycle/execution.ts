@@ -2,6 +2,7 @@ import type { TextPage } from '../tools/text-page.js';
 import type { Decision } from '../../../shared/decision.js';
 import type { ScopedPath } from '../paths/scope.js';
 import type { ToolArgs, ToolName } from '../tools/registry.js';
+import type { OracleCode } from '../../../shared/outcome-codes.js';
 
 /**
  * What judging adds to a tool's validated arguments (core/decide): the program it pinned, where a
@@ -44,33 +45,7 @@ export function prepareAction(tool: ToolName, args: Readonly<Record<string, unkn
   return { ...rest, tool, args } as PreparedAction;
 }
 
-export const EXEC_ERROR_CODES = [
-  'NOT_ALLOWED',
-  'PATH_CHANGED',
-  'EXECUTOR_UNAVAILABLE',
-  'JOB_ROOT_BLOCKED',
-  'SPAWN_FAILED',
-  'TIMEOUT',
-  'HALTED',
-  /** The caller withdrew the action while it ran or waited; its job was killed. */
-  'CANCELLED',
-  'FS_NOT_A_FILE',
-  'FS_TOO_LARGE',
-  'FS_NOT_TEXT',
-  'FS_IO',
-  /** The destination of a move or the folder of a new directory is in the way (or missing). */
-  'FS_EXISTS',
-  'FS_NO_PARENT',
-  /** An edit's file changed since the edit was computed (and shown to the person). */
-  'FS_CHANGED',
-  'UNDO_UNAVAILABLE',
-  'GIT_FAILED',
-  'EGRESS_REFUSED',
-  'SECRET_MISSING',
-  'EXECUTION_FAILED',
-] as const;
-
-export type ExecErrorCode = (typeof EXEC_ERROR_CODES)[number];
+export { EXEC_ERROR_CODES, type ExecErrorCode } from '../../../shared/outcome-codes.js';
 
 export interface ExecutionResult {
   readonly ok: boolean;
@@ -89,8 +64,8 @@ export interface ExecutionResult {
   readonly sandbox?: string;
   /** Names (never values) of the secrets the execution read, for the audit log. */
   readonly secrets_read?: readonly string[];
-  /** An ExecErrorCode, or a code passed through from a lower layer (egress, git, exit status). */
-  readonly error?: { readonly code: string; readonly message: string };
+  /** Why it failed, in the one vocabulary (shared/outcome-codes.ts): an execution error, or the egress broker's. */
+  readonly error?: { readonly code: OracleCode; readonly message: string };
 }
 
 /** What one execution produced, plus what the lifecycle must audit besides the result. */
@@ -100,6 +75,6 @@ export interface Executed {
   readonly cleanupError?: string;
 }
 
-export function failed(code: string, message: string, extra: Partial<ExecutionResult> = {}): ExecutionResult {
+export function failed(code: OracleCode, message: string, extra: Partial<ExecutionResult> = {}): ExecutionResult {
   return { ok: false, ...extra, error: { code, message } };
 }

@@ -38,7 +38,7 @@ describe('runAction (the lifecycle)', () => {
     expect(pending).toMatchObject({ status: 'pending', executed: false, approval_id: 'ap_1' });
     expect(pending.error).toBeUndefined();
     expect(await runAction({}, deps({ decision: deny('PATH_OUTSIDE_SCOPE', 'scope', ['out']) }).d)).toMatchObject({ status: 'not-run', executed: false });
-    const refused = { ...deps({ decision: needs }).d, obtainApproval: () => Promise.resolve({ kind: 'refused' as const, code: 'APPROVAL_DENIED', message: 'no' }) };
+    const refused = { ...deps({ decision: needs }).d, obtainApproval: () => Promise.resolve({ kind: 'refused' as const, code: 'APPROVAL_DENIED' as const, message: 'no' }) };
     expect(await runAction({}, refused)).toMatchObject({ status: 'not-run', error: { code: 'APPROVAL_DENIED' } });
   });
 

@@ -6,6 +6,7 @@ import { actionBase, decisionRecord } from './action-records.js';
 import { prepareAction, type Executed, type ExecutionResult, type PreparedAction } from './execution.js';
 import { provenanceOfResult } from './provenance-of.js';
 import type { ProvenanceEntry } from '../../../shared/provenance.js';
+import type { OracleCode } from '../../../shared/outcome-codes.js';
 
 /**
  * One action's whole lifecycle, on every path (SPEC §7): evaluate → what the action says its
@@ -55,7 +56,7 @@ export interface LifecycleDeps {
 /** What asking a person produced. */
 export type Grant =
   | { readonly kind: 'approved'; readonly approvalId: string }
-  | { readonly kind: 'refused'; readonly code: string; readonly message: string }
+  | { readonly kind: 'refused'; readonly code: OracleCode; readonly message: string }
   | { readonly kind: 'pending'; readonly approvalId: string };
 
 /**
@@ -217,6 +218,6 @@ export async function durably(body: AuditBody, deps: Pick<LifecycleDeps, 'audit'
   }
 }
 
-function auditError(e: unknown): { code: string; message: string } {
+function auditError(e: unknown): { code: OracleCode; message: string } {
   return { code: 'AUDIT_WRITE_FAILED', message: `the audit log could not be written, so nothing ran: ${e instanceof Error ? e.message : 'unknown error'}` };
 }

@@ -1,3 +1,4 @@
+import type { OracleCode } from '../../../shared/outcome-codes.js';
 import { Hono, type Context } from 'hono';
 import { limitBody } from '../body-limits.js';
 import type { Caller } from '../caller.js';
@@ -42,7 +43,7 @@ export interface ActionOutcome {
   readonly status: 'ran' | 'pending' | 'not-run';
   readonly executed: boolean;
   readonly approval_id?: string;
-  readonly error?: { readonly code: string; readonly message: string };
+  readonly error?: { readonly code: OracleCode; readonly message: string };
 }
 
 const MAX_WAIT_S = 300;

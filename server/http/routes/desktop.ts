@@ -1,3 +1,4 @@
+import type { OracleCode } from '../../../shared/outcome-codes.js';
 import { Hono } from 'hono';
 import type { Caller } from '../caller.js';
 import { fail } from '../errors.js';
@@ -14,7 +15,7 @@ export interface UndoView {
 /** What the desktop screen reads beyond approvals (SPEC §10): undo, and the audit log with its verification. */
 export interface DesktopViews {
   undoList(): readonly UndoView[];
-  undo(id: string): Promise<{ readonly ok: boolean; readonly error?: { readonly code: string; readonly message: string } }>;
+  undo(id: string): Promise<{ readonly ok: boolean; readonly error?: { readonly code: OracleCode; readonly message: string } }>;
   /** The newest audit records, newest first. */
   auditRecent(limit: number): readonly unknown[];
   /** The whole chain and checkpoint verified now, as `oracle audit verify` does. */
