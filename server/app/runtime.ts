@@ -1,24 +1,13 @@
-import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { openAuditLog, sha256Text, type AuditAppender, type Unavailable } from '../adapters/audit/appender.js';
-import { canonicalJson } from '../core/audit/record.js';
 import { interruptedActions } from '../core/audit/interrupted.js';
 import { recordsNewestFirst } from '../adapters/audit/read-log.js';
-import { durably, runAction, type RunResult } from '../core/lifecycle/run-action.js';
-import { actionBase, decisionRecord } from '../core/lifecycle/action-records.js';
-import type { AuditBody } from '../core/audit/record.js';
-import { evaluate } from '../core/decide/decide.js';
-import { redact, redactDeep } from '../core/redact/index.js';
+import { redact } from '../core/redact/index.js';
 import { loadGatePolicy, type GateOptions, type GateState } from './gate-policy.js';
 import { openToolhost, type Toolhost } from '../toolhost/open.js';
-import { applyUndo } from '../toolhost/undo.js';
-import { keepForAgentWrite } from '../toolhost/executors/fs.js';
-import { confirmChanges, keepChanges } from '../toolhost/agent-changes.js';
-import { currentText, rawText } from '../toolhost/preview.js';
-import type { ExecutionResult } from '../toolhost/types.js';
+import { currentText } from '../toolhost/preview.js';
 import { hostFacts } from '../adapters/host.js';
 import { HaltFile } from '../adapters/halt-file.js';
-import { editAsWrite } from '../core/tools/edit-as-write.js';
 import { AgentProcesses } from '../adapters/agent-processes.js';
 import { RuntimeLock } from '../adapters/runtime-lock.js';
 import type { HaltRecord } from '../core/halt.js';
@@ -29,24 +18,16 @@ import { ApprovalsFile } from '../adapters/approvals-store.js';
 import { TaintFile } from '../adapters/taint-store.js';
 import { TaintLedger } from './taint-ledger.js';
 import { argHash } from '../core/approvals/arg-hash.js';
-import { actionRequestSchema } from '../../shared/action.js';
-import type { ProvenanceEntry } from '../../shared/provenance.js';
 import type { RuntimeState } from '../core/decide/context.js';
-import type { Evaluation } from '../core/decide/decide.js';
-import type { Executed, PreparedAction } from '../core/lifecycle/execution.js';
-import type { Grant } from '../core/lifecycle/run-action.js';
-import type { ActionFacts, GateMode, ShownMode } from '../core/decide/context.js';
-import { fetchSource, pushTarget } from '../toolhost/executors/git.js';
-import { fetchRemoteArg, isGitFetch } from '../core/decide/git-fetch.js';
+import type { GateMode, ShownMode } from '../core/decide/context.js';
 import { ensurePrivateDir } from '../adapters/files.js';
-import { authorizeCall, type CallAnswer, type CallRequest } from './call-authorizer.js';
-import type { RecordedCall } from '../hook/claude-code.js';
+import { createActions, type Actions } from './actions.js';
 
 /**
  * The whole gate for one process: policy, toolhost and audit log, wired once (composition root
  * shared by `oracle run`, `oracle undo` and, later, the server).
  */
-export interface Runtime {
+export interface Runtime extends Actions {
   readonly gate: GateState;
   readonly toolhost: Toolhost;
   readonly audit: AuditAppender;
@@ -57,61 +38,19 @@ export interface Runtime {
    * action is refused then), unless HALT is in force; with why, since when, how much was refused.
    */
   status(): { readonly mode: ShownMode; readonly audit: Unavailable | undefined };
-  run(action: unknown): Promise<RunResult>;
-  /** The decision run() would act on (an edit as the write it makes), without running or auditing anything. */
-  judge(action: unknown, agent?: string): Evaluation;
-  undo(id: string): Promise<ExecutionResult>;
   /** HALT (SPEC §8): kill every process tree, deny everything, persist, audit. */
   halt(reason: string, by: string): Promise<HaltRecord>;
   /** Lift a HALT; only the desktop or the CLI may. */
   resume(by: string): Promise<boolean>;
-  /**
-   * The lifecycle for callers that can wait (SPEC §7, §11): needs-approval waits up to `waitMs`
-   * for a person, or comes back with the approval id to wait on later.
-   */
-  submit(action: unknown, waitMs: number, agent?: string, signal?: AbortSignal): Promise<RunResult>;
-  /** Wait again on an approval a submit returned (the resumable continuation); only its agent may. */
-  continueAction(approvalId: string, waitMs: number, agent?: string): Promise<RunResult | undefined>;
   readonly desk: ApprovalDesk;
   readonly events: EventHub;
   /** The agent processes this gate serves, registered by its clients; HALT reaches what they started. */
   readonly agents: AgentProcesses;
-  /**
-   * One tool call of an agent that executes its own tools (Claude Code's hook, SPEC §11): every
-   * part judged and audited, one card when a person must decide, spent at once; nothing runs here.
-   */
-  authorizeCall(call: CallRequest, waitMs: number, agent: string): Promise<CallAnswer>;
-  /** Audits one hook answer of an agent that runs its own tools (SPEC §11: every decision audited). */
-  recordCall(call: RecordedCall, agent: string): Promise<void>;
-  /** Marks a session as having read foreign or external content (a PostToolUse report). */
-  taint(session: string, read: readonly ProvenanceEntry[]): void;
   /** A session's taint as the ledger keeps it (SPEC §4). */
   taintOf(session: string | undefined): RuntimeState;
-  /** The agent reports a call done (PostToolUse): its kept changes now know what it left. */
-  confirmCall(callId: string): boolean;
   /** The gate is stopping: every waiting caller is answered now (denied, "the gate stopped"). */
   stopWaiting(): void;
   close(): Promise<void>;
-}
-
-const PREVIEW_CHARS = 160;
-
-/** Every action's id, minted here only: 96 random bits. */
-const newActionId = (): string => `ac_${randomBytes(12).toString('hex')}`;
-/** An Edit is judged on the whole file it leaves; as large as a hook payload may be. */
-const EDIT_MAX_BYTES = 8 * 1024 * 1024;
-
-/**
- * Arguments as the audit log shows them (SPEC §6, §7): redacted first, as whole values, then cut
- * short; so a secret is never split by the cut before the sink could see it.
- */
-export function previewArgs(args: Readonly<Record<string, unknown>> | null): string {
-  if (args === null) return '';
-  const { value } = redactDeep(args);
-  const short = JSON.stringify(value, (_key, v: unknown) =>
-    typeof v === 'string' && v.length > PREVIEW_CHARS ? `${v.slice(0, PREVIEW_CHARS)}…(+${String(v.length - PREVIEW_CHARS)})` : v,
-  );
-  return short.length > 2048 ? `${short.slice(0, 2048)}…` : short;
 }
 
 /** `runs: false`: a runtime that only answers hooks (no sandbox probe, no secrets; nothing executes). */
@@ -142,8 +81,6 @@ export async function openRuntime(options: GateOptions & { readonly actor: strin
     await audit.append({ kind: 'interrupted', ts: now().toISOString(), actor: 'oracle', action_id: actionId, outcome: 'interrupted', detail: { reason: 'the gate stopped while this action ran; whether it finished is unknown' } });
   }
   const halted = haltFile.read();
-  /** What happened after an action ran waits for a full disk to clear; never dropped while the gate runs. */
-  const appendOrWait = { audit: (body: AuditBody) => audit.append(body), auditWritable: () => audit.writable() };
   const loadRecord = {
     kind: 'policy.load',
     ts: now().toISOString(),
@@ -181,10 +118,7 @@ export async function openRuntime(options: GateOptions & { readonly actor: strin
     redact: (text, known) => redact(text, known).text,
     ...(options.resolve === undefined ? {} : { resolve: options.resolve }),
   });
-  const digest = (value: unknown): string => `sha256:${sha256Text(canonicalJson(value))}`;
   const inFlight = new Set<string>();
-  // Continuations: what a waiting action needs to run once its approval comes.
-  const continuations = new Map<string, { evaluation: Evaluation; actionId: string; agent: string | undefined }>();
 
   const agents = new AgentProcesses();
   const haltControl = new HaltControl(
@@ -207,120 +141,7 @@ export async function openRuntime(options: GateOptions & { readonly actor: strin
     events.publish('mode', { mode: state === undefined || mode() === 'halted' ? mode() : 'degraded', audit: state ?? null });
   });
 
-  /**
-   * Facts only I/O learns, for the judgements that need them: where a git.push goes, and where a
-   * `git fetch|pull` run through exec.run reads from. A first, pure evaluation under the local
-   * ceiling gives the repository as the gate resolved it; an action it already refuses for its
-   * shape or paths is not looked up at all. A runtime that runs nothing (the headless hook)
-   * looks nothing up: what needs the facts then goes to a person.
-   */
-  const lookUp = async (action: unknown): Promise<ActionFacts | undefined> => {
-    if (!toolhost.env.runs || typeof action !== 'object' || action === null) return undefined;
-    const tool = (action as { tool?: unknown }).tool;
-    if (tool !== 'git.push' && tool !== 'exec.run') return undefined;
-    const first = evaluate(action, { ...gate.context, mode: mode() });
-    const repo = first.paths[0];
-    if (first.args === null || repo === undefined) return undefined;
-    if (first.tool === 'exec.run') {
-      const argv = Array.isArray(first.args['args']) ? first.args['args'].map(String) : [];
-      if (first.decision.decision === 'deny' || !isGitFetch(String(first.args['program']), argv, gate.context.pins)) return undefined;
-      const named = fetchRemoteArg(argv);
-      return 'unclear' in named ? undefined : { remote: await fetchSource(repo, named.remote, toolhost.env) };
-    }
-    if (first.tool !== 'git.push') return undefined;
-    if (first.decision.decision === 'deny' && first.decision.code !== 'GIT_REMOTE') return undefined;
-    return { push: await pushTarget(repo, String(first.args['remote']), String(first.args['branch']), toolhost.env) };
-  };
-
-  /**
-   * The session's sticky taint feeds every decision; what the action says it read joins it. An
-   * edit (fs.replace) is judged as the exact write it makes (core/tools/edit-as-write.ts).
-   */
-  const judge = (action: unknown, agent?: string, facts?: ActionFacts): Evaluation =>
-    editAsWrite(action, { judge: (a) => judgeOne(a, agent, facts), read: (path) => rawText(path, EDIT_MAX_BYTES) }) ?? judgeOne(action, agent, facts);
-  const judgeOne = (action: unknown, agent?: string, facts?: ActionFacts): Evaluation => {
-    const request = actionRequestSchema.safeParse(action);
-    const session = request.success ? request.data.session : undefined;
-    // A credentialed agent is its own principal: its policy ceiling, or nothing at all.
-    const principal = agent === undefined ? gate.context.principal : { name: agent, capabilities: gate.context.gate.policy.agents.get(agent)?.capabilities ?? new Set<never>() };
-    return evaluate(action, { ...gate.context, mode: mode(), principal, runtime: taint.state(session), ...(facts === undefined ? {} : { facts }) });
-  };
-
-  const execute = async (prepared: PreparedAction): Promise<Executed> => {
-    // HALT may have landed between the decision and now: check again at the boundary.
-    if (mode() === 'halted') return { result: { ok: false, error: { code: 'HALTED', message: 'the gate was halted before this action started' } } };
-    inFlight.add(prepared.actionId);
-    try {
-      const executed = await toolhost.boundary.execute(prepared);
-      events.publish('action.finished', { action_id: prepared.actionId, tool: prepared.tool, tier: prepared.decision.tier, ok: executed.result.ok, error: executed.result.error?.code ?? null });
-      if (prepared.tool === 'net.fetch') {
-        // Every egress is its own audit event: where it went, the address it reached, what came back.
-        const out = (executed.result.output ?? {}) as { url?: string; address?: string; status?: number };
-        events.publish('egress', { action_id: prepared.actionId, url: prepared.args.url, address: out.address ?? null, status: out.status ?? null }, 'desktop');
-        await durably(
-          {
-            kind: 'egress',
-            ts: now().toISOString(),
-            actor: options.actor,
-            action_id: prepared.actionId,
-            tool: prepared.tool,
-            outcome: executed.result.error?.code ?? 'ok',
-            detail: { url: prepared.args.url, method: prepared.args.method, ...(out.address === undefined ? {} : { address: out.address, status: out.status, final_url: out.url }) },
-          },
-          appendOrWait,
-        );
-      }
-      return executed;
-    } finally {
-      inFlight.delete(prepared.actionId);
-    }
-  };
-
-  // Terminal records are idempotent on actionId:state (SPEC §7): a retried write is not a second event.
-  const written = new Set<string>();
-  const auditOnce = (body: Parameters<typeof audit.append>[0]): Promise<unknown> => {
-    const once = body.kind === 'dispatched' || body.kind === 'succeeded' || body.kind === 'failed' || body.kind === 'cancelled';
-    const key = `${body.action_id ?? ''}:${body.kind}`;
-    if (once && written.has(key)) return Promise.resolve();
-    return audit.append(body).then((record) => {
-      if (once) written.add(key);
-      // Bounded: a retry comes within moments, not after ten thousand other actions.
-      if (written.size > 10_000) for (const old of [...written].slice(0, 1000)) written.delete(old);
-      return record;
-    });
-  };
-
-  const lifecycle = (obtainApproval?: (evaluation: Evaluation, actionId: string) => Promise<Grant>, agent?: string, facts?: ActionFacts) => ({
-    evaluate: (action: unknown) => judge(action, agent, facts),
-    read: (session: string | undefined, read: readonly ProvenanceEntry[]) => {
-      taint.read(session, read);
-    },
-    audit: auditOnce,
-    execute,
-    now,
-    newActionId,
-    digest,
-    preview: previewArgs,
-    actor: options.actor,
-    auditWritable: appendOrWait.auditWritable,
-    ...(obtainApproval === undefined ? {} : { obtainApproval }),
-  });
-  /** Before an agent's own runtime writes a whole file, what it replaces goes to the undo store. */
-  const keepUndo = async (path: string, content: string, actionId: string): Promise<{ ok: true; undoId: string } | { ok: false; reason: string }> => {
-    try {
-      const kept = await keepForAgentWrite(toolhost.env, { path, content: Buffer.from(content, 'utf8'), actionId });
-      return kept.ok ? { ok: true, undoId: kept.id } : { ok: false, reason: kept.result.error?.message ?? 'the undo store refused it' };
-    } catch (e) {
-      return { ok: false, reason: e instanceof Error ? e.message : 'the current file could not be read' };
-    }
-  };
-
-  /** The decision record of an action its caller executes itself (the hook's agents). */
-  const auditDecision = (evaluation: Evaluation, actor: string): { actionId: string; durable: Promise<unknown> } => {
-    const actionId = newActionId();
-    const durable = audit.append(decisionRecord(actionBase(evaluation, { actionId, actor, now, digest, preview: previewArgs }), evaluation, 'caller-executes'));
-    return { actionId, durable };
-  };
+  const actions = createActions({ gate, audit, desk, taint, toolhost, events, mode, now, actor: options.actor, inFlight });
 
   const runtime: Runtime = {
     gate,
@@ -334,97 +155,8 @@ export async function openRuntime(options: GateOptions & { readonly actor: strin
     desk,
     events,
     agents,
-    judge: (action, agent) => judge(action, agent),
-    run: async (action) => runAction(action, lifecycle(undefined, undefined, await lookUp(action))),
-    submit: async (action, waitMs, agent, signal) => {
-      const steps = lifecycle(
-        async (evaluation, actionId) => {
-          // A caller that withdraws while a person is asked withdraws the card too.
-          const withdraw = (): void => {
-            desk.withdrawFor(actionId);
-          };
-          signal?.addEventListener('abort', withdraw, { once: true });
-          try {
-            const grant = await desk.obtain(evaluation, actionId, { waitMs, project: evaluation.paths[0]?.root.real ?? null, agent });
-            if (grant.kind === 'pending' && signal?.aborted !== true) {
-              continuations.set(grant.approvalId, { evaluation, actionId, agent });
-              desk.keepRequest(grant.approvalId, { action, agent: agent ?? null, action_id: actionId });
-            }
-            return signal?.aborted === true && grant.kind !== 'approved' ? { kind: 'refused', code: 'CANCELLED', message: 'the caller withdrew the action while a person was asked; the card is withdrawn' } : grant;
-          } finally {
-            signal?.removeEventListener('abort', withdraw);
-          }
-        },
-        agent,
-        await lookUp(action),
-      );
-      return runAction(action, signal === undefined ? steps : { ...steps, signal });
-    },
-    async continueAction(approvalId, waitMs, agent) {
-      let saved = continuations.get(approvalId);
-      if (saved === undefined) {
-        // After a restart: decide the kept request again. The approval is spent only if the
-        // arguments resolve to exactly what the person approved (the boundary checks arg_hash).
-        const kept = desk.request(approvalId);
-        if (kept === undefined || kept.agent !== (agent ?? null)) return undefined;
-        saved = { evaluation: judge(kept.action, agent, await lookUp(kept.action)), actionId: kept.action_id, agent };
-      }
-      if (saved.agent !== agent) return undefined;
-      const grant = await desk.wait(approvalId, waitMs);
-      if (grant.kind !== 'pending') continuations.delete(approvalId);
-      const evaluation = saved.evaluation;
-      return runAction(null, { ...lifecycle(() => Promise.resolve(grant)), evaluate: () => evaluation, newActionId: () => saved.actionId });
-    },
-    authorizeCall: (call, waitMs, agent) =>
-      authorizeCall(
-        {
-          mode,
-          judge,
-          lookUp,
-          auditDecision,
-          desk,
-          taint,
-          currentText: (path) => currentText(path, EDIT_MAX_BYTES),
-          keepUndo,
-          keepChanges: (changes, meta) => keepChanges(toolhost.env, { changes, ...meta }),
-          dropChanges: (id) => {
-            toolhost.env.undo.drop(id);
-          },
-        },
-        call,
-        waitMs,
-        agent,
-      ),
-    confirmCall: (callId) => confirmChanges(toolhost.env, callId),
-    async recordCall(call, agent) {
-      const args = { tool: call.agentTool, input: call.input };
-      await audit.append({
-        kind: 'decision',
-        ts: now().toISOString(),
-        actor: agent,
-        ...(call.session === undefined ? {} : { session: call.session }),
-        tool: 'agent.call',
-        args_digest: digest(args),
-        args_preview: previewArgs(args),
-        decision: call.decision,
-        reasons: [call.reason],
-        outcome: 'hook-answer',
-      });
-    },
-    taint: (session, read) => {
-      taint.read(session, read);
-    },
+    ...actions,
     taintOf: (session) => taint.state(session),
-    async undo(id) {
-      if (mode() === 'halted') return { ok: false, error: { code: 'HALTED', message: 'the gate is halted' } };
-      // An undo is a side effect too: durable in the log before it touches anything.
-      const body = { kind: 'undo' as const, actor: options.actor, detail: { undo_id: id } };
-      await audit.append({ ...body, ts: now().toISOString(), outcome: 'dispatched' });
-      const result = await applyUndo(id, toolhost.env);
-      const error = result.error === undefined ? {} : { error: result.error.message };
-      await audit.append({ ...body, ts: now().toISOString(), outcome: result.ok ? 'ok' : (result.error?.code ?? 'failed'), detail: { undo_id: id, ...error } });
-      return result;
-    },
     halt: (reason, by) => haltControl.halt(reason, by),
     resume: (by) => haltControl.resume(by),
     stopWaiting: () => {

@@ -1,0 +1,32 @@
+import type { ActionFacts, GateMode } from '../core/decide/context.js';
+import { evaluate } from '../core/decide/decide.js';
+import { fetchRemoteArg, isGitFetch } from '../core/decide/git-fetch.js';
+import { fetchSource, pushTarget } from '../toolhost/executors/git.js';
+import type { Toolhost } from '../toolhost/open.js';
+import type { GateState } from './gate-policy.js';
+
+/**
+ * Facts only I/O learns, for the judgements that need them: where a git.push goes, and where a
+ * `git fetch|pull` run through exec.run reads from. A first, pure evaluation under the local
+ * ceiling gives the repository as the gate resolved it; an action it already refuses for its
+ * shape or paths is not looked up at all. A runtime that runs nothing (the headless hook)
+ * looks nothing up: what needs the facts then goes to a person.
+ */
+export async function lookUpFacts(action: unknown, on: { readonly gate: GateState; readonly toolhost: Toolhost; readonly mode: GateMode }): Promise<ActionFacts | undefined> {
+  const { gate, toolhost } = on;
+  if (!toolhost.env.runs || typeof action !== 'object' || action === null) return undefined;
+  const tool = (action as { tool?: unknown }).tool;
+  if (tool !== 'git.push' && tool !== 'exec.run') return undefined;
+  const first = evaluate(action, { ...gate.context, mode: on.mode });
+  const repo = first.paths[0];
+  if (first.args === null || repo === undefined) return undefined;
+  if (first.tool === 'exec.run') {
+    const argv = Array.isArray(first.args['args']) ? first.args['args'].map(String) : [];
+    if (first.decision.decision === 'deny' || !isGitFetch(String(first.args['program']), argv, gate.context.pins)) return undefined;
+    const named = fetchRemoteArg(argv);
+    return 'unclear' in named ? undefined : { remote: await fetchSource(repo, named.remote, toolhost.env) };
+  }
+  if (first.tool !== 'git.push') return undefined;
+  if (first.decision.decision === 'deny' && first.decision.code !== 'GIT_REMOTE') return undefined;
+  return { push: await pushTarget(repo, String(first.args['remote']), String(first.args['branch']), toolhost.env) };
+}

@@ -1,0 +1,289 @@
+import { randomBytes } from 'node:crypto';
+import type { AuditAppender } from '../adapters/audit/appender.js';
+import { sha256Text } from '../adapters/audit/appender.js';
+import { canonicalJson, type AuditBody } from '../core/audit/record.js';
+import { durably, runAction, type Grant, type RunResult } from '../core/lifecycle/run-action.js';
+import { actionBase, decisionRecord } from '../core/lifecycle/action-records.js';
+import type { Executed, PreparedAction } from '../core/lifecycle/execution.js';
+import { evaluate, type Evaluation } from '../core/decide/decide.js';
+import type { ActionFacts, GateMode } from '../core/decide/context.js';
+import { editAsWrite } from '../core/tools/edit-as-write.js';
+import { redactDeep } from '../core/redact/index.js';
+import { actionRequestSchema } from '../../shared/action.js';
+import type { ProvenanceEntry } from '../../shared/provenance.js';
+import type { Toolhost } from '../toolhost/open.js';
+import { applyUndo } from '../toolhost/undo.js';
+import { keepForAgentWrite } from '../toolhost/executors/fs.js';
+import { confirmChanges, keepChanges } from '../toolhost/agent-changes.js';
+import { currentText, rawText } from '../toolhost/preview.js';
+import type { ExecutionResult } from '../toolhost/types.js';
+import type { RecordedCall } from '../hook/claude-code.js';
+import type { ApprovalDesk } from './approval-desk.js';
+import { authorizeCall, type CallAnswer, type CallRequest } from './call-authorizer.js';
+import type { EventHub } from './events.js';
+import type { GateState } from './gate-policy.js';
+import type { TaintLedger } from './taint-ledger.js';
+import { lookUpFacts } from './action-facts.js';
+
+/**
+ * What agents ask of the gate (SPEC §7, §11): an action judged, run, submitted to wait for a
+ * person or continued after one answered; one tool call of an agent that runs its own tools; an
+ * undo. Each goes through the one lifecycle (core/lifecycle/run-action.ts) or the call authorizer,
+ * with the decision, approvals, taint and audit the runtime composed (runtime.ts).
+ */
+export interface Actions {
+  run(action: unknown): Promise<RunResult>;
+  /** The decision run() would act on (an edit as the write it makes), without running or auditing anything. */
+  judge(action: unknown, agent?: string): Evaluation;
+  /**
+   * The lifecycle for callers that can wait (SPEC §7, §11): needs-approval waits up to `waitMs`
+   * for a person, or comes back with the approval id to wait on later.
+   */
+  submit(action: unknown, waitMs: number, agent?: string, signal?: AbortSignal): Promise<RunResult>;
+  /** Wait again on an approval a submit returned (the resumable continuation); only its agent may. */
+  continueAction(approvalId: string, waitMs: number, agent?: string): Promise<RunResult | undefined>;
+  /**
+   * One tool call of an agent that executes its own tools (Claude Code's hook, SPEC §11): every
+   * part judged and audited, one card when a person must decide, spent at once; nothing runs here.
+   */
+  authorizeCall(call: CallRequest, waitMs: number, agent: string): Promise<CallAnswer>;
+  /** Audits one hook answer of an agent that runs its own tools (SPEC §11: every decision audited). */
+  recordCall(call: RecordedCall, agent: string): Promise<void>;
+  /** Marks a session as having read foreign or external content (a PostToolUse report). */
+  taint(session: string, read: readonly ProvenanceEntry[]): void;
+  /** The agent reports a call done (PostToolUse): its kept changes now know what it left. */
+  confirmCall(callId: string): boolean;
+  undo(id: string): Promise<ExecutionResult>;
+}
+
+export interface ActionsDeps {
+  readonly gate: GateState;
+  readonly audit: AuditAppender;
+  readonly desk: ApprovalDesk;
+  readonly taint: TaintLedger;
+  readonly toolhost: Toolhost;
+  readonly events: EventHub;
+  /** The mode every decision reads (the policy's, or halted). */
+  readonly mode: () => GateMode;
+  readonly now: () => Date;
+  /** Who the gate's own records name (`server`, `cli`, …). */
+  readonly actor: string;
+  /** The actions running now, by id (HALT reports them). */
+  readonly inFlight: Set<string>;
+}
+
+const PREVIEW_CHARS = 160;
+
+/** Every action's id, minted here only: 96 random bits. */
+const newActionId = (): string => `ac_${randomBytes(12).toString('hex')}`;
+/** An Edit is judged on the whole file it leaves; as large as a hook payload may be. */
+const EDIT_MAX_BYTES = 8 * 1024 * 1024;
+
+/**
+ * Arguments as the audit log shows them (SPEC §6, §7): redacted first, as whole values, then cut
+ * short; so a secret is never split by the cut before the sink could see it.
+ */
+export function previewArgs(args: Readonly<Record<string, unknown>> | null): string {
+  if (args === null) return '';
+  const { value } = redactDeep(args);
+  const short = JSON.stringify(value, (_key, v: unknown) =>
+    typeof v === 'string' && v.length > PREVIEW_CHARS ? `${v.slice(0, PREVIEW_CHARS)}…(+${String(v.length - PREVIEW_CHARS)})` : v,
+  );
+  return short.length > 2048 ? `${short.slice(0, 2048)}…` : short;
+}
+
+export function createActions(deps: ActionsDeps): Actions {
+  const { gate, audit, desk, taint, toolhost, events, mode, now, inFlight } = deps;
+  const options = { actor: deps.actor };
+  /** What happened after an action ran waits for a full disk to clear; never dropped while the gate runs. */
+  const appendOrWait = { audit: (body: AuditBody) => audit.append(body), auditWritable: () => audit.writable() };
+  const digest = (value: unknown): string => `sha256:${sha256Text(canonicalJson(value))}`;
+  // Continuations: what a waiting action needs to run once its approval comes.
+  const continuations = new Map<string, { evaluation: Evaluation; actionId: string; agent: string | undefined }>();
+
+  /** Facts only I/O learns for this action (action-facts.ts). */
+  const lookUp = (action: unknown): Promise<ActionFacts | undefined> => lookUpFacts(action, { gate, toolhost, mode: mode() });
+
+  /**
+   * The session's sticky taint feeds every decision; what the action says it read joins it. An
+   * edit (fs.replace) is judged as the exact write it makes (core/tools/edit-as-write.ts).
+   */
+  const judge = (action: unknown, agent?: string, facts?: ActionFacts): Evaluation =>
+    editAsWrite(action, { judge: (a) => judgeOne(a, agent, facts), read: (path) => rawText(path, EDIT_MAX_BYTES) }) ?? judgeOne(action, agent, facts);
+  const judgeOne = (action: unknown, agent?: string, facts?: ActionFacts): Evaluation => {
+    const request = actionRequestSchema.safeParse(action);
+    const session = request.success ? request.data.session : undefined;
+    // A credentialed agent is its own principal: its policy ceiling, or nothing at all.
+    const principal = agent === undefined ? gate.context.principal : { name: agent, capabilities: gate.context.gate.policy.agents.get(agent)?.capabilities ?? new Set<never>() };
+    return evaluate(action, { ...gate.context, mode: mode(), principal, runtime: taint.state(session), ...(facts === undefined ? {} : { facts }) });
+  };
+
+  const execute = async (prepared: PreparedAction): Promise<Executed> => {
+    // HALT may have landed between the decision and now: check again at the boundary.
+    if (mode() === 'halted') return { result: { ok: false, error: { code: 'HALTED', message: 'the gate was halted before this action started' } } };
+    inFlight.add(prepared.actionId);
+    try {
+      const executed = await toolhost.boundary.execute(prepared);
+      events.publish('action.finished', { action_id: prepared.actionId, tool: prepared.tool, tier: prepared.decision.tier, ok: executed.result.ok, error: executed.result.error?.code ?? null });
+      if (prepared.tool === 'net.fetch') {
+        // Every egress is its own audit event: where it went, the address it reached, what came back.
+        const out = (executed.result.output ?? {}) as { url?: string; address?: string; status?: number };
+        events.publish('egress', { action_id: prepared.actionId, url: prepared.args.url, address: out.address ?? null, status: out.status ?? null }, 'desktop');
+        await durably(
+          {
+            kind: 'egress',
+            ts: now().toISOString(),
+            actor: options.actor,
+            action_id: prepared.actionId,
+            tool: prepared.tool,
+            outcome: executed.result.error?.code ?? 'ok',
+            detail: { url: prepared.args.url, method: prepared.args.method, ...(out.address === undefined ? {} : { address: out.address, status: out.status, final_url: out.url }) },
+          },
+          appendOrWait,
+        );
+      }
+      return executed;
+    } finally {
+      inFlight.delete(prepared.actionId);
+    }
+  };
+
+  // Terminal records are idempotent on actionId:state (SPEC §7): a retried write is not a second event.
+  const written = new Set<string>();
+  const auditOnce = (body: Parameters<typeof audit.append>[0]): Promise<unknown> => {
+    const once = body.kind === 'dispatched' || body.kind === 'succeeded' || body.kind === 'failed' || body.kind === 'cancelled';
+    const key = `${body.action_id ?? ''}:${body.kind}`;
+    if (once && written.has(key)) return Promise.resolve();
+    return audit.append(body).then((record) => {
+      if (once) written.add(key);
+      // Bounded: a retry comes within moments, not after ten thousand other actions.
+      if (written.size > 10_000) for (const old of [...written].slice(0, 1000)) written.delete(old);
+      return record;
+    });
+  };
+
+  const lifecycle = (obtainApproval?: (evaluation: Evaluation, actionId: string) => Promise<Grant>, agent?: string, facts?: ActionFacts) => ({
+    evaluate: (action: unknown) => judge(action, agent, facts),
+    read: (session: string | undefined, read: readonly ProvenanceEntry[]) => {
+      taint.read(session, read);
+    },
+    audit: auditOnce,
+    execute,
+    now,
+    newActionId,
+    digest,
+    preview: previewArgs,
+    actor: options.actor,
+    auditWritable: appendOrWait.auditWritable,
+    ...(obtainApproval === undefined ? {} : { obtainApproval }),
+  });
+  /** Before an agent's own runtime writes a whole file, what it replaces goes to the undo store. */
+  const keepUndo = async (path: string, content: string, actionId: string): Promise<{ ok: true; undoId: string } | { ok: false; reason: string }> => {
+    try {
+      const kept = await keepForAgentWrite(toolhost.env, { path, content: Buffer.from(content, 'utf8'), actionId });
+      return kept.ok ? { ok: true, undoId: kept.id } : { ok: false, reason: kept.result.error?.message ?? 'the undo store refused it' };
+    } catch (e) {
+      return { ok: false, reason: e instanceof Error ? e.message : 'the current file could not be read' };
+    }
+  };
+
+  /** The decision record of an action its caller executes itself (the hook's agents). */
+  const auditDecision = (evaluation: Evaluation, actor: string): { actionId: string; durable: Promise<unknown> } => {
+    const actionId = newActionId();
+    const durable = audit.append(decisionRecord(actionBase(evaluation, { actionId, actor, now, digest, preview: previewArgs }), evaluation, 'caller-executes'));
+    return { actionId, durable };
+  };
+
+  return {
+    judge: (action, agent) => judge(action, agent),
+    run: async (action) => runAction(action, lifecycle(undefined, undefined, await lookUp(action))),
+    submit: async (action, waitMs, agent, signal) => {
+      const steps = lifecycle(
+        async (evaluation, actionId) => {
+          // A caller that withdraws while a person is asked withdraws the card too.
+          const withdraw = (): void => {
+            desk.withdrawFor(actionId);
+          };
+          signal?.addEventListener('abort', withdraw, { once: true });
+          try {
+            const grant = await desk.obtain(evaluation, actionId, { waitMs, project: evaluation.paths[0]?.root.real ?? null, agent });
+            if (grant.kind === 'pending' && signal?.aborted !== true) {
+              continuations.set(grant.approvalId, { evaluation, actionId, agent });
+              desk.keepRequest(grant.approvalId, { action, agent: agent ?? null, action_id: actionId });
+            }
+            return signal?.aborted === true && grant.kind !== 'approved' ? { kind: 'refused', code: 'CANCELLED', message: 'the caller withdrew the action while a person was asked; the card is withdrawn' } : grant;
+          } finally {
+            signal?.removeEventListener('abort', withdraw);
+          }
+        },
+        agent,
+        await lookUp(action),
+      );
+      return runAction(action, signal === undefined ? steps : { ...steps, signal });
+    },
+    async continueAction(approvalId, waitMs, agent) {
+      let saved = continuations.get(approvalId);
+      if (saved === undefined) {
+        // After a restart: decide the kept request again. The approval is spent only if the
+        // arguments resolve to exactly what the person approved (the boundary checks arg_hash).
+        const kept = desk.request(approvalId);
+        if (kept === undefined || kept.agent !== (agent ?? null)) return undefined;
+        saved = { evaluation: judge(kept.action, agent, await lookUp(kept.action)), actionId: kept.action_id, agent };
+      }
+      if (saved.agent !== agent) return undefined;
+      const grant = await desk.wait(approvalId, waitMs);
+      if (grant.kind !== 'pending') continuations.delete(approvalId);
+      const evaluation = saved.evaluation;
+      return runAction(null, { ...lifecycle(() => Promise.resolve(grant)), evaluate: () => evaluation, newActionId: () => saved.actionId });
+    },
+    authorizeCall: (call, waitMs, agent) =>
+      authorizeCall(
+        {
+          mode,
+          judge,
+          lookUp,
+          auditDecision,
+          desk,
+          taint,
+          currentText: (path) => currentText(path, EDIT_MAX_BYTES),
+          keepUndo,
+          keepChanges: (changes, meta) => keepChanges(toolhost.env, { changes, ...meta }),
+          dropChanges: (id) => {
+            toolhost.env.undo.drop(id);
+          },
+        },
+        call,
+        waitMs,
+        agent,
+      ),
+    confirmCall: (callId) => confirmChanges(toolhost.env, callId),
+    async recordCall(call, agent) {
+      const args = { tool: call.agentTool, input: call.input };
+      await audit.append({
+        kind: 'decision',
+        ts: now().toISOString(),
+        actor: agent,
+        ...(call.session === undefined ? {} : { session: call.session }),
+        tool: 'agent.call',
+        args_digest: digest(args),
+        args_preview: previewArgs(args),
+        decision: call.decision,
+        reasons: [call.reason],
+        outcome: 'hook-answer',
+      });
+    },
+    taint: (session, read) => {
+      taint.read(session, read);
+    },
+    async undo(id) {
+      if (mode() === 'halted') return { ok: false, error: { code: 'HALTED', message: 'the gate is halted' } };
+      // An undo is a side effect too: durable in the log before it touches anything.
+      const body = { kind: 'undo' as const, actor: options.actor, detail: { undo_id: id } };
+      await audit.append({ ...body, ts: now().toISOString(), outcome: 'dispatched' });
+      const result = await applyUndo(id, toolhost.env);
+      const error = result.error === undefined ? {} : { error: result.error.message };
+      await audit.append({ ...body, ts: now().toISOString(), outcome: result.ok ? 'ok' : (result.error?.code ?? 'failed'), detail: { undo_id: id, ...error } });
+      return result;
+    },
+  };
+}
