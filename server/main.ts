@@ -1,6 +1,4 @@
-import { homedir, hostname, networkInterfaces } from 'node:os';
-import { loadBashParser } from './adapters/bash-parser.js';
-import { answerHook, hookSession } from './hook/claude-code.js';
+import { hostname, networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { advertise, type Advertised } from './adapters/mdns.js';
 import { getConnInfo } from '@hono/node-server/conninfo';
@@ -10,13 +8,13 @@ import { EventHub, visibleTo } from './app/events.js';
 import { ecdsaSign, importTlsSigner } from '../shared/pairing/protocol.js';
 import { createPairingService } from './http/pairing-service.js';
 import { createApp } from './http/app.js';
-import type { ClientProcess } from './http/routes/actions.js';
-import type { Caller, CallerVerifier } from './http/caller.js';
+import { gateCallers, reportCredentialFailures } from './serve/callers.js';
+import { hookAnswers } from './serve/hook-answers.js';
+import { localRequests } from './serve/local-requests.js';
 import { listenLocal, SOCKET_NAME } from './adapters/local-socket.js';
 import { ensureTlsMaterial } from './adapters/certs.js';
 import { CredentialStore } from './adapters/credentials-store.js';
 import { listenHttps, type Listening } from './adapters/https-listener.js';
-import { parseBearer } from './core/credentials/token.js';
 import { openRuntime, type Runtime } from './app/runtime.js';
 import { loadAssets, pwaDirectory } from './adapters/pwa-assets.js';
 import { recentAuditRecords, verifyAuditHome } from './adapters/audit/read-log.js';
@@ -89,61 +87,10 @@ async function serveRuntime(runtime: Runtime, hub: EventHub, options: ServeOptio
     issueDevice: (name, jwk) => credentials.issue('dev', name, { profile: 'phone', public_key_jwk: jwk }),
     audit: (body) => runtime.audit.append(body),
   });
-  /** Claude Code's hook, answered here: over HTTPS (the http hook) and over the local channel. */
-  const claudeCodeHook = async (payload: unknown, agent: string, client: ClientProcess): Promise<Readonly<Record<string, unknown>>> => {
-    // HALT reaches what this agent starts after this call (issue 13); placed before it is answered.
-    const release = registerClient(client, hookSession(payload));
-    try {
-      return await hookOutput(payload, agent);
-    } finally {
-      release();
-    }
-  };
-  // Called only once the listener is up (its port is the http hook's side of the connection).
-  const registerClient = (client: ClientProcess, session: string | undefined): (() => void) =>
-    client === undefined ? () => undefined : runtime.agents.register('pid' in client ? client : { peerPort: client.peerPort, ourPort: listening.port, connection: client.connection }, session);
-  const hookOutput = async (payload: unknown, agent: string): Promise<Readonly<Record<string, unknown>>> =>
-    (
-      await answerHook(
-        payload,
-        {
-          canAsk: true,
-          parser: loadBashParser,
-          userHome: homedir(),
-          authorizeCall: (call, waitMs) => runtime.authorizeCall(call, waitMs, agent),
-          taint: (session, read) => {
-            runtime.taint(session, read);
-          },
-          confirm: (callId) => {
-            runtime.confirmCall(callId);
-          },
-          record: (call) => runtime.recordCall(call, agent),
-        },
-        options.hookBudgetMs,
-      )
-    ).output;
-  const callers: CallerVerifier = {
-    async verify(request): Promise<Caller | undefined> {
-      // The desktop: a session cookie, or the desktop CLI's local token, from this machine only.
-      if (request.cookie !== undefined && request.loopback && desktop.valid(request.cookie)) return { kind: 'desktop', id: 'desktop', name: 'desktop', via: 'cookie' };
-      if (request.authorization?.startsWith('Desktop ') === true) {
-        return request.loopback && desktop.validLocal(request.authorization.slice('Desktop '.length)) ? { kind: 'desktop', id: 'desktop', name: 'desktop', via: 'token' } : undefined;
-      }
-      const token = parseBearer(request.authorization);
-      if (token === undefined) return undefined;
-      const record = await credentials.verify(token, request.address);
-      if (record === undefined) return undefined;
-      return record.kind === 'ag' ? { kind: 'agent', id: record.id, name: record.name } : { kind: 'device', id: record.id, name: record.name, profile: record.profile ?? 'phone' };
-    },
-  };
-  /** Failed credential checks, audited in aggregate once a minute (issue 14: no log flood). */
-  const reportFailures = (): void => {
-    const counts = credentials.takeFailures();
-    if (counts.size === 0) return;
-    void runtime.audit.append({ kind: 'auth.failures', ts: new Date().toISOString(), actor: 'oracle', outcome: 'refused', detail: { by_credential: Object.fromEntries(counts) } }).catch(() => undefined);
-  };
-  const failureReport = setInterval(reportFailures, 60_000);
-  failureReport.unref();
+  // Claude Code's hook, answered here; the http hook's side of a connection is the listener's port.
+  const hooks = hookAnswers(runtime, { hookBudgetMs: options.hookBudgetMs, ourPort: () => listening.port });
+  const callers = gateCallers(credentials, desktop);
+  const stopFailureReports = reportCredentialFailures(credentials, (body) => runtime.audit.append(body));
   const app = createApp({
     gateStatus: () => {
       const status = runtime.status();
@@ -209,10 +156,10 @@ async function serveRuntime(runtime: Runtime, hub: EventHub, options: ServeOptio
       taint: (session, read) => {
         runtime.taint(session, read);
       },
-      claudeCodeHook,
+      claudeCodeHook: (payload, agent, client) => hooks.claudeCodeHook(payload, agent, client),
       allowed: (agent) => agentView(runtime.gate.context.gate.policy, agent),
       registerClient: (client, session) => {
-        registerClient(client, session)();
+        hooks.registerClient(client, session)();
       },
     },
   });
@@ -231,25 +178,7 @@ async function serveRuntime(runtime: Runtime, hub: EventHub, options: ServeOptio
   // Where `oracle pair` finds this gate and signs in as the desktop.
   const localFile = join(runtime.gate.home, 'data', 'server.json');
   // The hook's local channel: agent credentials only, the same check as the HTTPS API.
-  const channel = await listenLocal(join(runtime.gate.home, 'data', SOCKET_NAME), async ({ authorization, body, pid, route, signal }) => {
-    const caller = await callers.verify({ authorization, cookie: undefined, loopback: false, address: 'local' });
-    if (caller?.kind !== 'agent') return route.kind === 'hook' ? { error: 'this channel needs an agent credential' } : { refused: { code: 'UNAUTHENTICATED', message: 'this channel needs an agent credential' } };
-    let payload: unknown;
-    try {
-      payload = JSON.parse(body.toString('utf8'));
-    } catch {
-      payload = undefined;
-    }
-    if (route.kind === 'hook') return claudeCodeHook(payload, caller.name, pid === undefined ? undefined : { pid });
-    // An action of `oracle mcp`, exactly as `POST /api/v1/actions` takes it (one JSON object; the
-    // credential is the principal), answered as { outcome }, or { refused: { code, message } } when
-    // the channel itself refuses, so that is never mistaken for the action's own error.
-    if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) return { refused: { code: 'INPUT_INVALID', message: 'the action is one JSON object' } };
-    if (pid !== undefined) registerClient({ pid }, `${caller.name}:${String(pid)}`)();
-    // The credential is the principal, never a field of the body.
-    const { agent: _claimed, ...action } = payload as Record<string, unknown>;
-    return { outcome: await runtime.submit(action, route.waitS * 1000, caller.name, signal) };
-  }).catch((e: unknown) => {
+  const channel = await listenLocal(join(runtime.gate.home, 'data', SOCKET_NAME), localRequests({ callers, runtime, hooks })).catch((e: unknown) => {
     // Without the socket the hook's clients use the HTTPS API: slower, never less checked.
     report(`the local channel could not be opened (${e instanceof Error ? e.message : 'unknown'}); hooks use HTTPS`);
     return undefined;
@@ -267,8 +196,7 @@ async function serveRuntime(runtime: Runtime, hub: EventHub, options: ServeOptio
     spkiSha256: tls.spkiSha256,
     async close() {
       unlistenAudit();
-      clearInterval(failureReport);
-      reportFailures();
+      stopFailureReports();
       removeFile(localFile);
       // Answer everyone still waiting first, so their responses go out before the sockets close.
       runtime.stopWaiting();

@@ -76,9 +76,10 @@ export function checkImports(files: readonly SourceFile[]): Violation[] {
       if (under(file.path, 'pwa') && builtin) v('pwa runs in a browser: no node:* import');
       if (under(file.path, 'server/http') && to !== undefined && under(to, 'server/adapters')) v('http never imports adapters');
       // The application layer (server/app): the composition of gate, approvals, taint, events and
-      // HALT. It uses the layers below it; the edges (http, cli, mcp, the server's main) use it.
-      const edge = (path: string): boolean => under(path, 'server/http') || under(path, 'server/cli') || under(path, 'server/mcp') || /^server\/main\.[jt]s$/u.test(path);
-      if (under(file.path, 'server/app') && to !== undefined && edge(to)) v('app never imports the edges (http, cli, mcp, main)');
+      // HALT. It uses the layers below it; the edges (http, cli, mcp, the server's main and its
+      // pieces in server/serve) use it.
+      const edge = (path: string): boolean => under(path, 'server/http') || under(path, 'server/cli') || under(path, 'server/mcp') || under(path, 'server/serve') || /^server\/main\.[jt]s$/u.test(path);
+      if (under(file.path, 'server/app') && to !== undefined && edge(to)) v('app never imports the edges (http, cli, mcp, serve, main)');
       const below = under(file.path, 'server/core') || under(file.path, 'server/adapters') || under(file.path, 'server/toolhost') || under(file.path, 'shared') || under(file.path, 'pwa');
       if (below && to !== undefined && under(to, 'server/app')) v('core, adapters, toolhost, shared and pwa never import app');
       if (SIDE_EFFECT_MODULES.has(specifier) && !under(file.path, 'server/adapters')) v('only server/adapters touches fs, child_process and sockets');
