@@ -94,7 +94,6 @@ export function previewArgs(args: Readonly<Record<string, unknown>> | null): str
 
 export function createActions(deps: ActionsDeps): Actions {
   const { gate, audit, desk, taint, toolhost, events, mode, now, inFlight } = deps;
-  const options = { actor: deps.actor };
   /** What happened after an action ran waits for a full disk to clear; never dropped while the gate runs. */
   const appendOrWait = { audit: (body: AuditBody) => audit.append(body), auditWritable: () => audit.writable() };
   const digest = (value: unknown): string => `sha256:${sha256Text(canonicalJson(value))}`;
@@ -105,8 +104,9 @@ export function createActions(deps: ActionsDeps): Actions {
   const lookUp = (action: unknown): Promise<ActionFacts | undefined> => lookUpFacts(action, { gate, toolhost, mode: mode() });
 
   /**
-   * The session's sticky taint feeds every decision; what the action says it read joins it. An
-   * edit (fs.replace) is judged as the exact write it makes (core/tools/edit-as-write.ts).
+   * The session's sticky taint feeds every decision, with what the action says it read (the
+   * lifecycle then adds that to the ledger; judging changes nothing). An edit (fs.replace) is
+   * judged as the exact write it makes (core/tools/edit-as-write.ts).
    */
   const judge = (action: unknown, agent?: string, facts?: ActionFacts): Evaluation =>
     editAsWrite(action, { judge: (a) => judgeOne(a, agent, facts), read: (path) => rawText(path, EDIT_MAX_BYTES) }) ?? judgeOne(action, agent, facts);
@@ -133,7 +133,7 @@ export function createActions(deps: ActionsDeps): Actions {
           {
             kind: 'egress',
             ts: now().toISOString(),
-            actor: options.actor,
+            actor: deps.actor,
             action_id: prepared.actionId,
             tool: prepared.tool,
             outcome: executed.result.error?.code ?? 'ok',
@@ -173,7 +173,7 @@ export function createActions(deps: ActionsDeps): Actions {
     newActionId,
     digest,
     preview: previewArgs,
-    actor: options.actor,
+    actor: deps.actor,
     auditWritable: appendOrWait.auditWritable,
     ...(obtainApproval === undefined ? {} : { obtainApproval }),
   });
@@ -278,7 +278,7 @@ export function createActions(deps: ActionsDeps): Actions {
     async undo(id) {
       if (mode() === 'halted') return { ok: false, error: { code: 'HALTED', message: 'the gate is halted' } };
       // An undo is a side effect too: durable in the log before it touches anything.
-      const body = { kind: 'undo' as const, actor: options.actor, detail: { undo_id: id } };
+      const body = { kind: 'undo' as const, actor: deps.actor, detail: { undo_id: id } };
       await audit.append({ ...body, ts: now().toISOString(), outcome: 'dispatched' });
       const result = await applyUndo(id, toolhost.env);
       const error = result.error === undefined ? {} : { error: result.error.message };
