@@ -1,7 +1,8 @@
-import { closeSync, existsSync, fsyncSync, ftruncateSync, openSync, readFileSync, truncateSync, writeSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from './atomic-file.js';
 import { HomeFileError, parseHomeJson } from './home-file-error.js';
+import { jsonObjectLine, JsonlJournal } from './jsonl-journal.js';
 import type { Approval } from '../core/approvals/approval.js';
 import type { RememberedRule } from '../core/approvals/remember.js';
 import type { RuntimeState } from '../core/decide/context.js';
@@ -40,13 +41,14 @@ const FIX = 'move it away to start with no pending approvals (what was waiting t
 export class ApprovalsFile {
   readonly path: string;
   readonly journalPath: string;
-  private fd: number | undefined;
+  private readonly journal: JsonlJournal;
   /** Changes appended since the last compaction. */
   private entries = 0;
 
   constructor(dataDir: string) {
     this.path = join(dataDir, 'approvals.json');
     this.journalPath = join(dataDir, 'approvals.journal');
+    this.journal = new JsonlJournal(this.journalPath);
   }
 
   get journalLength(): number {
@@ -56,18 +58,12 @@ export class ApprovalsFile {
   /** The snapshot with every journalled change applied; a torn last line (a crash mid-append) is dropped. */
   load(): PersistedState {
     const snapshot = existsSync(this.path) ? this.snapshot() : EMPTY;
-    if (!existsSync(this.journalPath)) return snapshot;
+    if (!this.journal.exists()) return snapshot;
     const approvals = new Map(snapshot.approvals.map((a) => [a.approval_id, a]));
     let remembered = snapshot.remembered;
     const sessions = new Map(Object.entries(snapshot.sessions));
     const requests = new Map(Object.entries(snapshot.requests));
-    const bytes = readFileSync(this.journalPath);
-    // Whatever follows the last newline never finished (a crash mid-append): counted in bytes, since
-    // a torn multi-byte character does not decode back to its own length. Cut off now, so the next
-    // append starts a line of its own.
-    const end = bytes.lastIndexOf(0x0a) + 1;
-    if (end < bytes.length) truncateSync(this.journalPath, end);
-    const complete = bytes.subarray(0, end).toString('utf8').split('\n').slice(0, -1);
+    const complete = this.journal.lines();
     this.entries = complete.length;
     complete.forEach((line, i) => {
       const change = parseChange(line);
@@ -83,27 +79,19 @@ export class ApprovalsFile {
 
   /** Appends changes with one write and one fsync; durable when this returns. */
   append(changes: readonly Change[]): void {
-    if (changes.length === 0) return;
-    this.fd ??= openSync(this.journalPath, 'a', 0o600);
-    const bytes = Buffer.from(changes.map((c) => JSON.stringify(c) + '\n').join(''), 'utf8');
-    let written = 0;
-    while (written < bytes.length) written += writeSync(this.fd, bytes, written);
-    fsyncSync(this.fd);
+    this.journal.append(changes);
     this.entries += changes.length;
   }
 
   /** A new snapshot of the whole state, then an empty journal (a crash between the two replays harmlessly). */
   compact(state: PersistedState): void {
     writeFileAtomic(this.path, JSON.stringify(state));
-    this.fd ??= openSync(this.journalPath, 'a', 0o600);
-    ftruncateSync(this.fd, 0);
-    fsyncSync(this.fd);
+    this.journal.clear();
     this.entries = 0;
   }
 
   close(): void {
-    if (this.fd !== undefined) closeSync(this.fd);
-    this.fd = undefined;
+    this.journal.close();
   }
 
   private snapshot(): PersistedState {
@@ -118,13 +106,8 @@ export class ApprovalsFile {
 }
 
 function parseChange(line: string): Change | undefined {
-  let value: unknown;
-  try {
-    value = JSON.parse(line);
-  } catch {
-    return undefined;
-  }
-  if (typeof value !== 'object' || value === null) return undefined;
+  const value = jsonObjectLine(line);
+  if (value === undefined) return undefined;
   const c = value as { op?: unknown; id?: unknown; value?: unknown };
   const object = typeof c.value === 'object' && c.value !== null;
   switch (c.op) {

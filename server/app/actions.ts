@@ -83,7 +83,7 @@ const EDIT_MAX_BYTES = 8 * 1024 * 1024;
  * Arguments as the audit log shows them (SPEC §6, §7): redacted first, as whole values, then cut
  * short; so a secret is never split by the cut before the sink could see it.
  */
-export function previewArgs(args: Readonly<Record<string, unknown>> | null): string {
+function previewArgs(args: Readonly<Record<string, unknown>> | null): string {
   if (args === null) return '';
   const { value } = redactDeep(args);
   const short = JSON.stringify(value, (_key, v: unknown) =>

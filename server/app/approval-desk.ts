@@ -3,6 +3,7 @@ import type { AuditBody } from '../core/audit/record.js';
 import { cancel, consumeApproval, decideApproval, expireDue, requestApproval, type Approval, type Transition, type Verdict } from '../core/approvals/approval.js';
 import { matchRemembered, rememberFrom, type RememberedRule } from '../core/approvals/remember.js';
 import type { RuntimeState } from '../core/decide/context.js';
+import { CLEAN } from '../core/decide/taint.js';
 import type { Evaluation } from '../core/decide/decide.js';
 import type { Grant } from '../core/lifecycle/run-action.js';
 import type { ApprovalsFile, Change, WaitingRequest } from '../adapters/approvals-store.js';
@@ -51,7 +52,7 @@ export class ApprovalDesk {
     /** What a session read (the card says so); clean when absent. */
     readonly taintOf?: (session: string | undefined) => RuntimeState;
   }) {
-    this.taintOf = deps.taintOf ?? (() => ({ tainted: false, provenance: [] }));
+    this.taintOf = deps.taintOf ?? (() => CLEAN);
     this.currentText = deps.currentText;
     this.file = deps.file;
     this.audit = deps.audit;

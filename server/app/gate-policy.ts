@@ -10,6 +10,7 @@ import { fileExists, readOperatorFile } from '../adapters/files.js';
 import { hostFacts, packageRoot, resolveHome, sha256Hex, toCanonicalForm, type HostFacts } from '../adapters/host.js';
 import { nodeLinkReader } from '../adapters/link-reader.js';
 import { pinPrograms } from '../adapters/pin-programs.js';
+import { CLEAN } from '../core/decide/taint.js';
 
 /**
  * The policy a gate decides by, loaded for one home: which home, which policy file (read from
@@ -91,7 +92,7 @@ export function loadGatePolicy(options: GateOptions = {}): GateState {
     pins,
     deployment: new Set(CAPABILITIES),
     principal: { name: 'local', capabilities: new Set(CAPABILITIES) },
-    runtime: { tainted: false, provenance: [] },
+    runtime: CLEAN,
     cwd: canonicalCwd(host, reader),
   };
   return { mode, digest, policyFile, home, errors, warnings: [...warnings, ...compiled.warnings], context };
