@@ -20,6 +20,10 @@ import { loadAssets, pwaDirectory } from './adapters/pwa-assets.js';
 import { recentAuditRecords, verifyAuditHome } from './adapters/audit/read-log.js';
 import { undoTarget } from './toolhost/undo-store.js';
 import { agentView } from './core/policy/agent-view.js';
+import { PushStore } from './adapters/push/push-store.js';
+import { makeVapidKeys, webPushSender } from './adapters/push/web-push-sender.js';
+import { startPushNotifier } from './app/push-notifier.js';
+import { pushNotifierDeps } from './serve/push.js';
 
 export interface ServeOptions {
   readonly home?: string | undefined;
@@ -31,7 +35,12 @@ export interface ServeOptions {
   readonly hookBudgetMs?: number;
   /** Where mDNS and certificate notes go. */
   readonly report?: (line: string) => void;
+  /** Web Push (issue 15): push services besides the browser vendors' (`--push-origin`), a CA to trust for them, the VAPID contact. */
+  readonly push?: { readonly origins?: readonly string[]; readonly ca?: string; readonly subject?: string };
 }
+
+/** The VAPID contact (RFC 8292 `sub`) when none is given: push services want a mailto: or https: URL. */
+const PUSH_SUBJECT = 'mailto:oracle@localhost';
 
 /** This machine's LAN addresses, for the certificate's SANs. */
 function lanAddresses(): string[] {
@@ -52,6 +61,8 @@ export interface Running {
   readonly loginUrl: string;
   readonly desktop: DesktopSessions;
   readonly pairing: ReturnType<typeof createPairingService>;
+  /** Web Push to the paired phones (issue 15). */
+  readonly push: { readonly vapidPublicKey: string; idle(): Promise<void> };
   close(): Promise<void>;
 }
 
@@ -73,6 +84,11 @@ export async function startServer(options: ServeOptions): Promise<Running> {
 
 async function serveRuntime(runtime: Runtime, hub: EventHub, options: ServeOptions): Promise<Running> {
   const credentials = CredentialStore.open(join(runtime.gate.home, 'data'));
+  const report = options.report ?? (() => undefined);
+  const push = await PushStore.open(join(runtime.gate.home, 'data'), makeVapidKeys);
+  // A device revoked while the gate was down keeps no subscription.
+  for (const [id] of push.entries()) if (!credentials.active(id)) push.remove(id);
+  const notifier = startPushNotifier(pushNotifierDeps({ push, credentials, hub, runtime, report, send: webPushSender(push.vapid, { subject: options.push?.subject ?? PUSH_SUBJECT, ca: options.push?.ca }) }));
   const lan = options.lan === true;
   const host = `${hostname().split('.')[0] ?? 'oracle'}.local`;
   // The same key whatever the names: a re-issue for new addresses never moves the pin.
@@ -134,7 +150,23 @@ async function serveRuntime(runtime: Runtime, hub: EventHub, options: ServeOptio
       publicKey: (id) => credentials.publicKey(id),
       advanceCounter: (id, counter) => credentials.advanceCounter(id, counter),
       list: () => credentials.list('dev').map((d) => ({ id: d.id, name: d.name, profile: d.profile ?? 'phone', created_at: d.created_at, revoked_at: d.revoked_at })),
-      revoke: (id) => credentials.revoke(id),
+      revoke: (id) => {
+        const revoked = credentials.revoke(id);
+        // Its notifications stop with it.
+        if (revoked) push.remove(id);
+        return revoked;
+      },
+    },
+    push: {
+      vapidPublicKey: push.vapid.publicKey,
+      extraOrigins: options.push?.origins ?? [],
+      subscribed: (id) => push.get(id) !== undefined,
+      subscribe: (id, s) => {
+        push.set(id, { ...s, created_at: new Date().toISOString() });
+      },
+      unsubscribe: (id) => {
+        push.remove(id);
+      },
     },
     callers,
     assets: loadAssets(pwaDirectory(import.meta.dirname)),
@@ -166,7 +198,6 @@ async function serveRuntime(runtime: Runtime, hub: EventHub, options: ServeOptio
   const listening = await listenHttps(app, { hostname: lan ? '0.0.0.0' : '127.0.0.1', port: options.port, key: tls.key, cert: tls.cert });
   const url = `https://127.0.0.1:${String(listening.port)}`;
   origins.push(...(lan ? [`https://${host}:${String(listening.port)}`, ...lanAddresses().filter((a) => !a.includes(':')).map((a) => `https://${a}:${String(listening.port)}`)] : []), url);
-  const report = options.report ?? (() => undefined);
   // `oracle serve` says it when the log stops taking records and when it takes them again.
   const unlistenAudit = runtime.audit.onAvailability((state) => {
     report(
@@ -187,6 +218,7 @@ async function serveRuntime(runtime: Runtime, hub: EventHub, options: ServeOptio
   const mdns: Advertised | undefined = lan ? advertise({ name: `ORACLE on ${host.replace(/\.local$/u, '')}`, host, port: listening.port, keyHint: tls.spkiSha256Hex.slice(0, 16), report }) : undefined;
   return {
     loginUrl: `${url}/login?code=${desktop.mintCode()}`,
+    push: { vapidPublicKey: push.vapid.publicKey, idle: () => notifier.idle() },
     desktop,
     pairing,
     runtime,
@@ -195,6 +227,7 @@ async function serveRuntime(runtime: Runtime, hub: EventHub, options: ServeOptio
     url,
     spkiSha256: tls.spkiSha256,
     async close() {
+      notifier.close();
       unlistenAudit();
       stopFailureReports();
       removeFile(localFile);

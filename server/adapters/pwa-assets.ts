@@ -30,9 +30,13 @@ export function loadAssets(dir: string | undefined): Assets | undefined {
     for (const entry of readdirSync(at, { withFileTypes: true })) {
       const full = join(at, entry.name);
       if (entry.isDirectory()) walk(full);
-      else if (entry.isFile() && !entry.name.endsWith('.map')) {
+      // A precompressed copy is served in its file's place (pages.ts), never under its own name.
+      else if (entry.isFile() && !entry.name.endsWith('.map') && !/\.(?:br|gz)$/u.test(entry.name)) {
         const type = TYPES[extname(entry.name)] ?? 'application/octet-stream';
-        files.set(`/${relative(dir, full).split(sep).join('/')}`, { body: new Uint8Array(readFileSync(full)), type });
+        const copy = (suffix: string): Uint8Array<ArrayBuffer> | undefined => (existsSync(`${full}${suffix}`) ? new Uint8Array(readFileSync(`${full}${suffix}`)) : undefined);
+        const br = copy('.br');
+        const gzip = copy('.gz');
+        files.set(`/${relative(dir, full).split(sep).join('/')}`, { body: new Uint8Array(readFileSync(full)), type, ...(br === undefined ? {} : { br }), ...(gzip === undefined ? {} : { gzip }) });
       }
     }
   };

@@ -24,7 +24,9 @@ import { join } from 'node:path';
 
 export const USAGE = `usage: oracle <command> [options]
 
-  serve [--lan] [--port N] [--home DIR] [--policy FILE]   run the gate over HTTPS (default 127.0.0.1:8443)
+  serve [--lan] [--port N] [--home DIR] [--policy FILE] [--push-origin URL]...
+                                                          run the gate over HTTPS (default 127.0.0.1:8443);
+                                                          --push-origin: a self-hosted Web Push service phones may use
   check [--policy FILE] [--home DIR]                      decide only: JSON lines on stdin, decisions on stdout
   run [--policy FILE] [--home DIR]                        full lifecycle, headless: T0/T1 run, the rest is refused
   undo list | undo ID [--home DIR]                        list undoable T1 actions, or undo one (once)
@@ -60,6 +62,7 @@ const OPTIONS = {
   http: { type: 'boolean' },
   agent: { type: 'string' },
   wait: { type: 'string' },
+  'push-origin': { type: 'string', multiple: true },
 } as const;
 
 export async function main(argv: readonly string[]): Promise<number> {
@@ -167,7 +170,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       if (sub !== undefined) break;
       return runDesktop(resolveHome(values.home, process.env), process.stdout);
     case 'serve':
-      return runServe({ home: values.home, policy: values.policy, port: values.port, lan: values.lan === true });
+      return runServe({ home: values.home, policy: values.policy, port: values.port, lan: values.lan === true, pushOrigins: values['push-origin'] ?? [] });
     default:
       break;
   }

@@ -6,6 +6,8 @@ export interface ServeFlags {
   readonly policy: string | undefined;
   readonly port: string | undefined;
   readonly lan: boolean;
+  /** Web Push services besides the browser vendors' (a self-hosted one), as origins. */
+  readonly pushOrigins?: readonly string[];
 }
 
 /** `oracle serve`: runs until SIGINT/SIGTERM. */
@@ -15,6 +17,20 @@ export async function runServe(flags: ServeFlags): Promise<number> {
     process.stderr.write(`oracle: --port must be an integer from 0 to 65535, not \`${flags.port ?? ''}\`\n`);
     return 2;
   }
+  const origins: string[] = [];
+  for (const given of flags.pushOrigins ?? []) {
+    let origin: string;
+    try {
+      origin = new URL(given).origin;
+    } catch {
+      origin = 'null';
+    }
+    if (!origin.startsWith('https://')) {
+      process.stderr.write(`oracle: --push-origin must be an https origin such as https://push.example.org, not \`${given}\`\n`);
+      return 2;
+    }
+    origins.push(origin);
+  }
   let running: Awaited<ReturnType<typeof startServer>>;
   try {
     running = await startServer({
@@ -22,6 +38,7 @@ export async function runServe(flags: ServeFlags): Promise<number> {
       policy: flags.policy,
       port,
       lan: flags.lan,
+      push: { origins },
       report: (line) => {
         process.stderr.write(`oracle: ${line}\n`);
       },

@@ -90,6 +90,17 @@ function appWith(callers: Record<string, Caller>, options: { assets?: Assets } =
       },
     },
     assets: options.assets,
+    push: {
+      vapidPublicKey: 'BVAPID',
+      extraOrigins: [],
+      subscribed: () => false,
+      subscribe: (id) => {
+        calls.push(`push:${id}`);
+      },
+      unsubscribe: (id) => {
+        calls.push(`unpush:${id}`);
+      },
+    },
   });
   return { app, calls, verified };
 }
@@ -130,6 +141,19 @@ describe('createApp', () => {
     expect(unsigned.status).toBe(403);
     expect(await unsigned.json()).toMatchObject({ error: { message: 'a device signature is required' } });
     expect((await app.request('/api/v1/resume', { method: 'POST', headers: { authorization: 'Bearer phone' }, body: '{}' })).status).toBe(403);
+    expect(calls).toEqual([]);
+  });
+
+  it('gives push subscriptions to paired devices only, and a device’s only with its signature', async () => {
+    const { app, calls } = appWith({ 'Bearer good': agent, 'Bearer phone': phone });
+    expect((await app.request('/api/v1/push', { headers: { authorization: 'Bearer good' } })).status).toBe(403);
+    const key = await app.request('/api/v1/push', { headers: { authorization: 'Bearer phone' } });
+    expect(await key.json()).toEqual({ vapid_public_key: 'BVAPID', subscribed: false });
+    const subscription = JSON.stringify({ endpoint: 'https://fcm.googleapis.com/fcm/send/x', keys: { p256dh: `B${'a'.repeat(86)}`, auth: 'a'.repeat(22) } });
+    expect((await app.request('/api/v1/push/subscribe', { method: 'POST', headers: { authorization: 'Bearer good' }, body: subscription })).status).toBe(403);
+    const unsigned = await app.request('/api/v1/push/subscribe', { method: 'POST', headers: { authorization: 'Bearer phone' }, body: subscription });
+    expect(await unsigned.json()).toMatchObject({ error: { message: 'a device signature is required' } });
+    expect((await app.request('/api/v1/push/unsubscribe', { method: 'POST', headers: { authorization: 'Bearer phone' }, body: '{}' })).status).toBe(403);
     expect(calls).toEqual([]);
   });
 
@@ -196,6 +220,26 @@ describe('createApp', () => {
     const unbuilt = await appWith({}).app.request('/');
     expect(unbuilt.status).toBe(404);
     expect(await unbuilt.json()).toMatchObject({ error: { message: 'the PWA is not built here: run `npm run build`' } });
+  });
+
+  it('serves the precompressed copy the browser accepts, brotli first, and the plain bytes otherwise', async () => {
+    const { gzipSync, brotliCompressSync, gunzipSync, brotliDecompressSync } = await import('node:zlib');
+    const text = 'const a = 1;'.repeat(200);
+    const body = new TextEncoder().encode(text);
+    const asset = { body, type: 'text/javascript', br: new Uint8Array(brotliCompressSync(body)), gzip: new Uint8Array(gzipSync(body)) };
+    const { app } = appWith({}, { assets: { get: (path) => (path === '/assets/a-1.js' ? asset : undefined) } });
+    const get = (accept?: string) => app.request('/assets/a-1.js', { headers: accept === undefined ? {} : { 'accept-encoding': accept } });
+    const br = await get('gzip, deflate, br');
+    expect(br.headers.get('content-encoding')).toBe('br');
+    expect(br.headers.get('vary')).toBe('accept-encoding');
+    expect(brotliDecompressSync(Buffer.from(await br.arrayBuffer())).toString()).toBe(text);
+    const gz = await get('gzip, br;q=0');
+    expect(gz.headers.get('content-encoding')).toBe('gzip');
+    expect(gunzipSync(Buffer.from(await gz.arrayBuffer())).toString()).toBe(text);
+    const plain = await get();
+    expect(plain.headers.get('content-encoding')).toBeNull();
+    expect(await plain.text()).toBe(text);
+    expect((await get('identity')).headers.get('content-encoding')).toBeNull();
   });
 });
 

@@ -14,6 +14,7 @@ import { eventRoutes, type EventSource } from './routes/events.js';
 import { pairingDesktopRoutes, pairingRoutes } from './routes/pairing.js';
 import { desktopRoutes, type DesktopViews } from './routes/desktop.js';
 import { pageRoutes, type Assets } from './routes/pages.js';
+import { pushRoutes, type PushSubscriptions } from './routes/push.js';
 import type { PairingService } from './pairing-service.js';
 
 /** Desktop login (SPEC §9): a one-time code from `oracle serve`, exchanged on loopback only. */
@@ -53,6 +54,8 @@ export interface AppDeps {
   readonly desktopViews: DesktopViews;
   /** The built PWA (dist/pwa); undefined when it was not built, and the pages say so. */
   readonly assets: Assets | undefined;
+  /** Web Push subscriptions of paired devices (issue 15). */
+  readonly push: PushSubscriptions;
 }
 
 type Vars = { Variables: { caller: Caller } };
@@ -135,6 +138,7 @@ export function createApp(deps: AppDeps): Hono<Vars> {
   app.route('/api/v1/pair', pairingDesktopRoutes(deps.pairing));
   app.route('/api/v1', controlRoutes(deps.control, deps.devices, { now: deps.now, sign: deps.tlsSign }));
   app.route('/api/v1/desk', desktopRoutes(deps.desktopViews));
+  app.route('/api/v1/push', pushRoutes(deps.push, deps.devices, deps.now));
   app.route('/', pageRoutes(deps.assets));
   app.notFound((c) => fail(c, 'NOT_FOUND', 'no such route'));
   app.onError((_e, c) => fail(c, 'INTERNAL', 'internal error'));

@@ -14,6 +14,7 @@ import '../ui/approval-card.js';
 import '../ui/halt-button.js';
 import '../ui/recent-decisions.js';
 import './pair-screen.js';
+import './notify-panel.js';
 
 type Screen = { readonly kind: 'boot' } | { readonly kind: 'pair' } | { readonly kind: 'changed-key'; readonly pinned: string; readonly seen: string } | { readonly kind: 'unreachable'; readonly reason: string } | { readonly kind: 'revoked' } | { readonly kind: 'home' };
 
@@ -36,6 +37,8 @@ export class OraclePhone extends LitElement {
     halting: { state: true },
     problems: { state: true },
     notice: { state: true },
+    current: { state: true },
+    offline: { state: true },
   };
   static override styles = [
     base,
@@ -84,6 +87,10 @@ export class OraclePhone extends LitElement {
   declare halting: boolean;
   declare problems: Readonly<Record<string, string>>;
   declare notice: string;
+  /** The card on screen (one at a time); the oldest when unset or answered. */
+  declare current: string | undefined;
+  /** The last request to the gate failed to reach it. */
+  declare offline: boolean;
   private client: DeviceClient | undefined;
   private serverKey: CryptoKey | undefined;
   private stream: { close: () => void } | undefined;
@@ -106,17 +113,32 @@ export class OraclePhone extends LitElement {
     this.halting = false;
     this.problems = {};
     this.notice = '';
+    this.current = undefined;
+    this.offline = false;
     this.link = location.pathname === '/pair' && location.hash.length > 1 ? location.href : '';
+    // A tapped notification opens the app on its card (`#card=ID`, sw.ts).
+    const card = /^#card=(ap_[A-Za-z0-9_-]+)$/u.exec(location.hash);
+    if (card !== null) this.current = card[1];
     if (location.hash !== '') history.replaceState(null, '', location.pathname);
   }
 
   override connectedCallback(): void {
     super.connectedCallback();
+    // The service worker shows this open app the card of a tapped notification.
+    if ('serviceWorker' in navigator) navigator.serviceWorker.addEventListener('message', this.onWorkerMessage);
     void this.start();
   }
 
+  private readonly onWorkerMessage = (event: MessageEvent): void => {
+    const data = event.data as { type?: unknown; approval_id?: unknown } | null;
+    if (data?.type !== 'open-card') return;
+    if (typeof data.approval_id === 'string') this.current = data.approval_id;
+    void this.refresh();
+  };
+
   override disconnectedCallback(): void {
     super.disconnectedCallback();
+    if ('serviceWorker' in navigator) navigator.serviceWorker.removeEventListener('message', this.onWorkerMessage);
     this.stream?.close();
   }
 
@@ -177,11 +199,25 @@ export class OraclePhone extends LitElement {
       this.devices = devices.body.devices;
       this.checks = checks;
       this.cards = approvals.body.approvals;
-      this.pendingTotal = approvals.body.pending_total ?? approvals.body.approvals.length;
+      const total = approvals.body.pending_total ?? approvals.body.approvals.length;
+      this.announce(total);
+      this.pendingTotal = total;
+      this.offline = false;
     } catch (e) {
       if (e instanceof ApiError && e.status === 401) this.screen = { kind: 'revoked' };
-      else this.notice = e instanceof Error ? e.message : 'could not load approvals';
+      else {
+        this.offline = e instanceof ApiError && (e.code === 'OFFLINE' || e.code === 'TIMEOUT');
+        this.notice = e instanceof Error ? e.message : 'could not load approvals';
+      }
     }
+  }
+
+  /** The count in the title and on the app icon; a short buzz when a new request arrived. */
+  private announce(total: number): void {
+    document.title = total > 0 ? `(${String(total)}) ORACLE` : 'ORACLE';
+    // The Badging API: Chromium on desktop and Android's installed apps, Safari on iOS 16.4+.
+    if ('setAppBadge' in navigator) void (total > 0 ? navigator.setAppBadge(total) : navigator.clearAppBadge()).catch(() => undefined);
+    if (total > this.pendingTotal && document.visibilityState === 'visible' && 'vibrate' in navigator) navigator.vibrate(180);
   }
 
   private async answer(card: SignedCard, answer: Answer): Promise<void> {
@@ -194,6 +230,7 @@ export class OraclePhone extends LitElement {
       this.notice = answer.verdict === 'approve' ? `Approved ${card.tool}.` : `Denied ${card.tool}.`;
     } catch (e) {
       this.problems = { ...this.problems, [card.approval_id]: e instanceof ApiError ? `${e.code}: ${e.message}` : 'the answer was not delivered' };
+      this.offline = e instanceof ApiError && (e.code === 'OFFLINE' || e.code === 'TIMEOUT');
     } finally {
       this.busy = false;
       await this.refresh();
@@ -227,22 +264,16 @@ export class OraclePhone extends LitElement {
       <oracle-halt ?halted=${halted} ?busy=${this.halting} @halt=${() => void this.halt()}></oracle-halt>
       <header>
         <h1>ORACLE</h1>
-        <span class="status ${this.live ? 'ok' : 'muted'}" role="status">${this.live ? 'live' : 'reconnecting…'}</span>
+        <span class="status ${this.offline ? 'error' : this.live ? 'ok' : 'muted'}" role="status">${this.offline ? 'offline' : this.live ? 'live' : 'reconnecting…'}</span>
       </header>
       ${this.mode === 'read-only' ? html`<p class="banner readonly">The gate runs read-only: its policy did not load.</p>` : nothing}
       ${this.mode === 'degraded' ? html`<p class="banner readonly" role="alert">The gate cannot write its audit log (a full disk?): it refuses every action until it can, and recovers by itself.</p>` : nothing}
       ${halted ? html`<p class="banner halted">Halted. Resume from the desktop.</p>` : nothing}
       ${this.notice === '' ? nothing : html`<p class="muted" role="status">${this.notice}</p>`}
+      <oracle-notify .client=${this.client}></oracle-notify>
       <section aria-labelledby="pending-h">
         <h2 id="pending-h">Waiting for you (${this.pendingTotal})</h2>
-        ${this.pendingTotal > this.cards.length ? html`<p class="muted">Showing the ${this.cards.length} oldest; answer them to see the rest.</p>` : nothing}
-        ${this.cards.length === 0 ? html`<p class="muted">Nothing is waiting.</p>` : nothing}
-        ${repeat(
-          this.cards,
-          (card) => card.approval_id,
-          (card) =>
-            html`<oracle-card .card=${card} screen="phone" check=${this.checks[card.approval_id] ?? 'checking'} ?busy=${this.busy} problem=${this.problems[card.approval_id] ?? ''} @answer=${(e: CustomEvent<Answer>) => void this.answer(card, e.detail)}></oracle-card>`,
-        )}
+        ${this.cards.length === 0 ? html`<p class="muted">Nothing is waiting.</p>` : this.pager()}
       </section>
       <oracle-recent .decisions=${this.recent} .devices=${this.devices}></oracle-recent>
       <section class="panel" aria-labelledby="devices-h">
@@ -252,6 +283,29 @@ export class OraclePhone extends LitElement {
         </ul>
         <p class="muted">Devices are revoked from the desktop.</p>
       </section>`;
+  }
+
+  /** One card at a time, the oldest first (it expires first), with where it stands among the rest. */
+  private pager() {
+    const at = Math.max(0, this.cards.findIndex((c) => c.approval_id === this.current));
+    const card = this.cards[at];
+    if (card === undefined) return nothing;
+    const go = (step: number): void => {
+      this.current = this.cards[(at + step + this.cards.length) % this.cards.length]?.approval_id;
+    };
+    return html`${this.cards.length > 1 || this.pendingTotal > this.cards.length
+        ? html`<nav class="pager row" aria-label="Requests">
+            <button class="quiet prev" ?disabled=${this.cards.length < 2} @click=${() => { go(-1); }} aria-label="Previous request">‹</button>
+            <span class="position" aria-live="polite">${at + 1} of ${this.pendingTotal}</span>
+            <button class="quiet next" ?disabled=${this.cards.length < 2} @click=${() => { go(1); }} aria-label="Next request">›</button>
+          </nav>`
+        : nothing}
+      ${repeat(
+        [card],
+        (c) => c.approval_id,
+        (c) =>
+          html`<oracle-card .card=${c} screen="phone" check=${this.checks[c.approval_id] ?? 'checking'} ?busy=${this.busy} problem=${this.problems[c.approval_id] ?? ''} @answer=${(e: CustomEvent<Answer>) => void this.answer(c, e.detail)}></oracle-card>`,
+      )}`;
   }
 
   override render() {

@@ -2,7 +2,8 @@ import { Hono, type Context } from 'hono';
 import type { Approval, Approver, Transition } from '../../core/approvals/approval.js';
 import type { ShownMode } from '../../core/decide/context.js';
 import { approverOf, type Caller } from '../caller.js';
-import { verifyDeviceSignature, type DeviceKeys } from '../device-signature.js';
+import type { DeviceKeys } from '../device-signature.js';
+import { signedBody } from '../signed-body.js';
 import { fail } from '../errors.js';
 import { cardSigningInput } from '../../../shared/approval-card.js';
 import type { DeviceView } from '../../../shared/device-view.js';
@@ -41,23 +42,7 @@ export function controlRoutes(control: GateControl, devices: DeviceRegistry, clo
   const now = clock.now;
   const app = new Hono<Vars>();
 
-  /** Reads the body once and, for devices, checks the request signature over it. */
-  const signedBody = async (c: Context<Vars>): Promise<{ body: Record<string, unknown> } | { error: Response }> => {
-    const caller = c.get('caller');
-    const text = await c.req.text();
-    if (caller.kind === 'device') {
-      const problem = await verifyDeviceSignature(c, { id: caller.id, body: text }, devices, now());
-      if (problem !== undefined) return { error: fail(c, 'FORBIDDEN', problem) };
-    }
-    if (text === '') return { body: {} };
-    try {
-      const parsed: unknown = JSON.parse(text);
-      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return { error: fail(c, 'INPUT_INVALID', 'the body is a JSON object') };
-      return { body: parsed as Record<string, unknown> };
-    } catch {
-      return { error: fail(c, 'INPUT_INVALID', 'the body is not JSON') };
-    }
-  };
+  const readSigned = (c: Context<Vars>) => signedBody(c, devices, now());
 
   // A card is immutable (every change is a new object), so each is signed once, not per listing.
   const signatures = new WeakMap<object, Promise<string>>();
@@ -92,7 +77,7 @@ export function controlRoutes(control: GateControl, devices: DeviceRegistry, clo
     app.post(`/approvals/:id/${verdict}`, async (c) => {
       const approver = approverOf(c.get('caller'));
       if (approver === undefined) return fail(c, 'FORBIDDEN', 'agents cannot approve');
-      const read = await signedBody(c);
+      const read = await readSigned(c);
       if ('error' in read) return read.error;
       const nonce = str(read.body['nonce']);
       const argHash = str(read.body['arg_hash']);
@@ -113,7 +98,7 @@ export function controlRoutes(control: GateControl, devices: DeviceRegistry, clo
   app.post('/halt', async (c) => {
     const caller = c.get('caller');
     if (caller.kind === 'agent') return fail(c, 'FORBIDDEN', 'HALT is for people, not agents');
-    const read = await signedBody(c);
+    const read = await readSigned(c);
     if ('error' in read) return read.error;
     const reason = str(read.body['reason']) ?? 'halted from a device';
     await control.halt(reason.slice(0, 500), caller.kind === 'desktop' ? 'desktop' : `device:${caller.id}`);

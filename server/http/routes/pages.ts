@@ -5,6 +5,23 @@ import { fail } from '../errors.js';
 export interface Asset {
   readonly body: Uint8Array<ArrayBuffer>;
   readonly type: string;
+  /** The same bytes precompressed at build (scripts/precompress.ts), when they were. */
+  readonly br?: Uint8Array<ArrayBuffer>;
+  readonly gzip?: Uint8Array<ArrayBuffer>;
+}
+
+/** The encoding to send: brotli, then gzip, when the browser accepts it (q=0 refuses) and the build made it. */
+export function chooseEncoding(accept: string | undefined, asset: Asset): 'br' | 'gzip' | undefined {
+  const accepted = new Set(
+    (accept ?? '')
+      .split(',')
+      .map((part) => part.trim().split(';'))
+      .filter(([, q]) => q === undefined || !/^\s*q=0(?:\.0*)?\s*$/u.test(q))
+      .map(([name]) => (name ?? '').trim().toLowerCase()),
+  );
+  if (asset.br !== undefined && accepted.has('br')) return 'br';
+  if (asset.gzip !== undefined && accepted.has('gzip')) return 'gzip';
+  return undefined;
 }
 
 export interface Assets {
@@ -58,7 +75,11 @@ export function pageRoutes(assets: Assets | undefined): Hono {
     if (file.endsWith('.html')) c.header('content-security-policy', PAGE_CSP);
     if (file === '/sw.js') c.header('content-security-policy', WORKER_CSP);
     c.header('cache-control', file.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
-    return c.body(asset.body);
+    c.header('vary', 'accept-encoding');
+    const encoding = chooseEncoding(c.req.header('accept-encoding'), asset);
+    if (encoding === undefined) return c.body(asset.body);
+    c.header('content-encoding', encoding);
+    return c.body(encoding === 'br' ? (asset.br ?? asset.body) : (asset.gzip ?? asset.body));
   });
   return app;
 }
