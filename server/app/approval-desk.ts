@@ -250,11 +250,15 @@ export class ApprovalDesk {
     this.halted = false;
   }
 
-  /** HALT: every waiting action is cancelled (it will be denied), and no new one waits. */
-  cancelAll(): number {
+  /**
+   * HALT: every waiting action is cancelled (it will be denied), and no new one waits. Each card
+   * says who halted (`by`: `desktop`, `cli` or `device:<id>`), so a screen can say "cancelled by HALT from Pixel 8".
+   */
+  cancelAll(by = 'desktop'): number {
     this.halted = true;
+    const who = by.startsWith('device:') ? by.slice('device:'.length) : by;
     // One journal append for all of them: HALT with a thousand waiting is one fsync, not a thousand.
-    const cancelled = [...this.approvals.values()].filter((a) => a.state === 'pending').map((a) => cancel(a, this.now()));
+    const cancelled = [...this.approvals.values()].filter((a) => a.state === 'pending').map((a) => cancel(a, this.now(), { device: who, message: 'HALT' }));
     if (cancelled.length > 0) this.settle(cancelled);
     return cancelled.length;
   }

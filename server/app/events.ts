@@ -25,6 +25,7 @@ export class EventHub {
   private next = 1;
   private readonly recent: GateEvent[] = [];
   private readonly listeners = new Set<Listener>();
+  private readonly inside = new Set<Listener>();
   /** Deliveries not made yet, in publish order; each event goes to the listeners it was published to. */
   private readonly outbox: { readonly event: GateEvent; readonly to: readonly Listener[]; at: number }[] = [];
   private draining = false;
@@ -44,17 +45,25 @@ export class EventHub {
     }
   }
 
-  /** Events after `lastId` still in the buffer, then live ones; returns the unsubscribe. */
-  subscribe(lastId: number | undefined, listener: Listener): { replay: readonly GateEvent[]; close: () => void } {
+  /**
+   * Events after `lastId` still in the buffer, then live ones; returns the unsubscribe. `inside`:
+   * a listener of the gate's own (the push notifier), not a stream, so not counted as a subscriber.
+   */
+  subscribe(lastId: number | undefined, listener: Listener, inside = false): { replay: readonly GateEvent[]; close: () => void } {
     this.listeners.add(listener);
+    if (inside) this.inside.add(listener);
     return {
       replay: lastId === undefined ? [] : this.recent.filter((e) => e.id > lastId),
-      close: () => this.listeners.delete(listener),
+      close: () => {
+        this.listeners.delete(listener);
+        this.inside.delete(listener);
+      },
     };
   }
 
+  /** Open streams (devices and the desktop). */
   get subscribers(): number {
-    return this.listeners.size;
+    return this.listeners.size - this.inside.size;
   }
 
   private drain(): void {

@@ -15,7 +15,7 @@ export interface HaltDeps {
   readonly audit: (body: AuditBody) => Promise<unknown>;
   readonly now: () => Date;
   /** Every waiting caller is answered "halted"; a resume lets cards be asked for again. */
-  readonly approvals: { cancelAll(): void; reopen(): void };
+  readonly approvals: { cancelAll(by: string): void; reopen(): void };
   /** The gate's own jobs: how many run, which actions are in flight, and kill them all. */
   readonly jobs: { live(): number; inFlight(): readonly string[]; killAll(): void };
   /** The agents' own tool processes (adapters/agent-processes.ts). */
@@ -50,7 +50,7 @@ export class HaltControl {
   /** Kills every process tree, denies everything, persists, audits. */
   async halt(reason: string, by: string): Promise<HaltRecord> {
     const running = { running_processes: this.deps.jobs.live(), in_flight: [...this.deps.jobs.inFlight()] };
-    const reach = this.stopAll();
+    const reach = this.stopAll(by);
     const record: HaltRecord = { reason, at: this.deps.now().toISOString(), by, snapshot: { ...running, agent_processes: reach } };
     this.deps.file.write(record);
     await this.auditHalt(record);
@@ -73,10 +73,10 @@ export class HaltControl {
   }
 
   /** Stops everything this gate reaches; the caller persists and audits. */
-  private stopAll(): HaltReach {
+  private stopAll(by: string): HaltReach {
     if (this.current !== 'halted') this.deps.events.publish('halt', { mode: 'halted' });
     this.current = 'halted';
-    this.deps.approvals.cancelAll();
+    this.deps.approvals.cancelAll(by);
     this.deps.jobs.killAll();
     return this.deps.agents.haltToolTrees();
   }
@@ -89,7 +89,7 @@ export class HaltControl {
   private onFileChange(): void {
     const record = this.deps.file.read();
     if (record !== undefined && this.current !== 'halted') {
-      const reach = this.stopAll();
+      const reach = this.stopAll(record.by);
       void this.auditHalt({ ...record, snapshot: { ...record.snapshot, agent_processes: reach } }).catch(() => undefined);
     } else if (record === undefined && this.current === 'halted') {
       this.current = this.deps.policyMode;

@@ -9,7 +9,7 @@ import type { Runtime } from '../app/runtime.js';
 export function pushNotifierDeps(deps: { readonly push: PushStore; readonly credentials: CredentialStore; readonly hub: EventHub; readonly runtime: Runtime; readonly report: (line: string) => void; readonly send: PushSend }): PushNotifierDeps {
   const { push, credentials, hub, runtime, report, send } = deps;
   return {
-    subscribe: (listener) => hub.subscribe(undefined, listener).close,
+    subscribe: (listener) => hub.subscribe(undefined, listener, true).close,
     pending: () => runtime.desk.list().filter((a) => a.state === 'pending'),
     // Only a device still paired is told anything.
     recipients: () => {

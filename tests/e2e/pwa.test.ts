@@ -157,7 +157,8 @@ describe.skipIf(process.env['ORACLE_SKIP_BROWSER'] === '1')('the PWA in Chromium
     expect(reply.body).toMatchObject({ executed: true });
     expect(existsSync(target)).toBe(false);
     await ph.locator('text=Waiting for you (0)').waitFor();
-    await ph.locator('text=consumed').first().waitFor();
+    // In words: who approved it, and that it ran.
+    await ph.locator('oracle-recent li', { hasText: 'delete app/old.txt' }).locator('text=approved by Pixel test · ran').waitFor();
   });
 
   it('the phone cannot approve T3; the desktop can, with the typed phrase', async () => {
@@ -166,9 +167,11 @@ describe.skipIf(process.env['ORACLE_SKIP_BROWSER'] === '1')('the PWA in Chromium
     // The session read external content: the delete is bumped from T2 to T3.
     const waiting = agent('fs.delete', { path: target }, { session: 's-taint', provenance: [{ kind: 'external', source: 'https://evil.example/instructions' }] });
     const phoneCard = ph.locator('oracle-card', { hasText: 'tainted.txt' });
-    await phoneCard.locator('text=Desktop only.').waitFor({ timeout: 20_000 });
-    expect(await phoneCard.locator('button').count()).toBe(0);
-    expect(await phoneCard.locator('article').textContent()).toContain('https://evil.example/instructions');
+    await phoneCard.locator('.risk.T3', { hasText: 'Desktop only' }).waitFor({ timeout: 20_000 });
+    // The phone may say no (or no and HALT), never yes.
+    expect(await phoneCard.locator('button.approve').count()).toBe(0);
+    expect(await phoneCard.locator('.bar button').allTextContents()).toEqual(['Deny', 'Deny and HALT']);
+    expect(await phoneCard.locator('.taint').textContent()).toContain('https://evil.example/instructions');
     await shot(ph, 'phone-card-t3');
 
     const deskCard = desk.locator('oracle-card', { hasText: 'tainted.txt' });
@@ -189,7 +192,8 @@ describe.skipIf(process.env['ORACLE_SKIP_BROWSER'] === '1')('the PWA in Chromium
     const waiting = agent('fs.delete', { path: target });
     const card = ph.locator('oracle-card', { hasText: 'keep.txt' });
     await card.locator('button.deny').waitFor({ timeout: 20_000 });
-    await card.locator('input').fill('not this file, use tmp/');
+    await card.locator('summary', { hasText: 'Add a message for the agent' }).click();
+    await card.locator('details.note input').fill('not this file, use tmp/');
     await card.locator('button.deny').click();
     expect(JSON.stringify((await waiting).body)).toContain('not this file, use tmp/');
     expect(existsSync(target)).toBe(true);

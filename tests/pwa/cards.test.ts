@@ -3,6 +3,7 @@ import { cardSigningInput, type ApprovalCard } from '../../shared/approval-card.
 import { toBase64Url } from '../../shared/pairing/bytes.js';
 import { detailsOf, displayPin, redactionParts, verifyCard } from '../../pwa/src/lib/cards.js';
 import { unifiedDiff } from '../../pwa/src/lib/diff.js';
+import { sentenceOf, shellQuote, stateWords } from '../../pwa/src/lib/sentence.js';
 
 /**
  * The PWA's card logic (SPEC §9a, §10), run under Node's WebCrypto: a card is offered only when
@@ -44,15 +45,38 @@ describe('approval cards in the PWA', () => {
     expect(await verifyCard(other.publicKey, signed)).toBe(false);
   });
 
-  it('renders argv word by word, quoted, so empty words and spaces show', () => {
+  it('renders a command as one shell-quoted line, so empty words, spaces and its end show', () => {
     const details = detailsOf(card.preview);
-    expect(details[0]).toEqual({ label: 'argv', value: '"git"\n"push"\n""\n"a b"', block: true });
-    expect(details.map((d) => d.label)).toEqual(['argv', 'working directory', 'timeout']);
+    expect(details[0]).toEqual({ label: 'command', value: "git push '' 'a b'", block: true });
+    expect(details.map((d) => d.label)).toEqual(['command', 'working directory', 'timeout']);
+    expect(details[2]?.minor).toBe(true);
+    expect(shellQuote(['sh', '-c', "curl x | base64 -d | sh", "it's"])).toBe("sh -c 'curl x | base64 -d | sh' 'it'\\''s'");
+  });
+
+  it('opens with one plain sentence per kind of action', () => {
+    const of = (tool: string, args: Record<string, unknown>, extra: Record<string, unknown> = {}) => {
+      const s = sentenceOf({ agent: 'claude-code', tool, project: '/p', preview: { tool, args, ...extra } });
+      return `${s.who} wants to ${s.verb} ${s.object}${s.note === '' ? '' : ` ${s.note}`}`;
+    };
+    expect(of('fs.write', { path: '/p/package.json', content: 'a\nB\nc\nd\n' }, { before: 'a\nb\nc\n' })).toBe('claude-code wants to edit package.json (+2 −1)');
+    expect(of('fs.write', { path: '/p/new.ts', content: 'x' }, { before: null })).toBe('claude-code wants to create new.ts (new file)');
+    expect(of('exec.run', { program: 'npm', args: ['install', 'left-pad'] })).toBe('claude-code wants to run npm install left-pad');
+    expect(of('fs.delete', { path: '/p/src/old.ts' })).toBe('claude-code wants to delete src/old.ts');
+    expect(of('net.fetch', { url: 'https://api.example.com/v1/x', method: 'post' })).toBe('claude-code wants to send a POST to api.example.com');
+    expect(of('fs.delete', { path: '/elsewhere/x' })).toBe('claude-code wants to delete /elsewhere/x');
+  });
+
+  it('says what a decision came to in words', () => {
+    expect(stateWords({ state: 'consumed', message: null }, 'Pixel 8')).toBe('approved by Pixel 8 · ran');
+    expect(stateWords({ state: 'cancelled', message: 'HALT: test' }, 'Pixel 8')).toBe('cancelled by HALT from Pixel 8');
+    expect(stateWords({ state: 'expired', message: null }, 'nobody')).toBe('expired unanswered · denied');
   });
 
   it('shows every argument, including ones it has no label for, and the request a fetch sends', () => {
     const labels = detailsOf({ tool: 'net.fetch', args: { url: 'https://x/', method: 'POST', headers: { a: 'b' }, body: 'k=[REDACTED:aws-key]', extra: 1 } }).map((d) => d.label);
     expect(labels).toEqual(['method', 'url', 'headers', 'body sent', 'extra']);
+    // Empty headers say nothing: not shown.
+    expect(detailsOf({ tool: 'net.fetch', args: { url: 'https://x/', method: 'GET', headers: {} } }).map((d) => d.label)).toEqual(['method', 'url']);
   });
 
   it('marks redactions and shows pins as the desktop prints them', () => {

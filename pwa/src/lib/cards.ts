@@ -2,6 +2,7 @@ import { cardSigningInput, type SignedCard } from '../../../shared/approval-card
 import { fixedBytes } from '../../../shared/pairing/bytes.js';
 import { ecdsaVerify, type Key } from '../../../shared/pairing/protocol.js';
 import { unifiedDiff, type DiffLine } from './diff.js';
+import { commandLine } from './sentence.js';
 
 /** The approvals list as the server sends it. */
 export interface ApprovalsReply {
@@ -31,7 +32,12 @@ export interface Detail {
   readonly block: boolean;
   /** A write's change against the current file, line by line. */
   readonly diff?: readonly DiffLine[];
+  /** Not what the decision turns on (the pinned program path, a timeout): shown under "More details". */
+  readonly minor?: boolean;
 }
+
+/** Arguments that are true and exact but not what a person decides on. */
+const MINOR = new Set(['program_path', 'timeout', 'timeout_s', 'timeout_ms', 'max_bytes']);
 
 const text = (v: unknown): string => (typeof v === 'string' ? v : JSON.stringify(v, null, 2));
 
@@ -50,13 +56,15 @@ export function detailsOf(preview: Readonly<Record<string, unknown>>): Detail[] 
     used.add(key);
   };
   if (tool.startsWith('exec.')) {
-    const words: unknown[] = [args['program'], ...(Array.isArray(args['args']) ? (args['args'] as unknown[]) : [])];
-    out.push({ label: 'argv', value: words.map((w) => JSON.stringify(typeof w === 'string' ? w : text(w))).join('\n'), block: true });
+    // One shell-quoted line, wrapped, never scrolled: its end is as visible as its start.
+    out.push({ label: 'command', value: commandLine(args), block: true });
     used.add('program').add('args');
     take('cwd', 'working directory');
   } else if (tool === 'net.fetch') {
     take('method', 'method');
     take('url', 'url', true);
+    const headers = args['headers'];
+    if (typeof headers === 'object' && headers !== null && Object.keys(headers).length === 0) used.add('headers');
     take('headers', 'headers', true);
     take('body', 'body sent', true);
   } else {
@@ -69,7 +77,7 @@ export function detailsOf(preview: Readonly<Record<string, unknown>>): Detail[] 
     take('content', 'new content (whole file)', true);
     take('message', 'message', true);
   }
-  for (const [key, value] of Object.entries(args)) if (!used.has(key)) out.push({ label: key, value: text(value), block: typeof value !== 'string' || value.length > 40 });
+  for (const [key, value] of Object.entries(args)) if (!used.has(key)) out.push({ label: key.replace(/_/gu, ' '), value: text(value), block: typeof value !== 'string' || value.length > 40, ...(MINOR.has(key) ? { minor: true } : {}) });
   return out;
 }
 
@@ -86,9 +94,15 @@ export function displayPin(base64url: string): string {
 
 /** Who decided, by device name when the device is known. */
 export function deciderName(device: string | null, devices: readonly { readonly id: string; readonly name: string }[]): string {
-  if (device === null) return 'nobody (expired or withdrawn)';
+  if (device === null) return 'nobody';
   if (device === 'desktop') return 'the desktop';
+  if (device === 'cli') return 'the command line';
   return devices.find((d) => d.id === device)?.name ?? device;
+}
+
+/** What the session read, each source once, in the order first read. */
+export function readSources(provenance: readonly string[]): string[] {
+  return [...new Set(provenance)];
 }
 
 /** A timestamp as this device's local time, short. */

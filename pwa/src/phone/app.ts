@@ -4,6 +4,7 @@ import type { SignedCard } from '../../../shared/approval-card.js';
 import type { DeviceView } from '../../../shared/device-view.js';
 import { ApiError } from '../lib/api.js';
 import { displayPin, verifyCard, type ApprovalsReply } from '../lib/cards.js';
+import { sentenceOf } from '../lib/sentence.js';
 import { DeviceClient } from '../lib/device-client.js';
 import { forgetDevice, loadDevice, type StoredDevice } from '../lib/device-store.js';
 import { openLive } from '../lib/live.js';
@@ -65,11 +66,11 @@ export class OraclePhone extends LitElement {
         font-weight: 600;
       }
       .banner.halted {
-        background: #fde2e1;
-        color: var(--danger);
+        background: var(--danger-bg);
+        color: var(--danger-ink);
       }
       .banner.readonly {
-        background: #fff4d6;
+        background: var(--warn-bg);
         color: var(--warn);
       }
     `,
@@ -227,7 +228,9 @@ export class OraclePhone extends LitElement {
     try {
       await client.post(`/api/v1/approvals/${encodeURIComponent(card.approval_id)}/${answer.verdict}`, { nonce: card.nonce, arg_hash: card.arg_hash, ...(answer.message === undefined ? {} : { message: answer.message }) });
       this.problems = { ...this.problems, [card.approval_id]: '' };
-      this.notice = answer.verdict === 'approve' ? `Approved ${card.tool}.` : `Denied ${card.tool}.`;
+      const what = sentenceOf(card);
+      this.notice = `${answer.verdict === 'approve' ? 'Approved' : 'Denied'}: ${what.verb} ${what.object}.`;
+      if (answer.halt === true) await this.halt();
     } catch (e) {
       this.problems = { ...this.problems, [card.approval_id]: e instanceof ApiError ? `${e.code}: ${e.message}` : 'the answer was not delivered' };
       this.offline = e instanceof ApiError && (e.code === 'OFFLINE' || e.code === 'TIMEOUT');

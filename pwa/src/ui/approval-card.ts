@@ -1,6 +1,7 @@
 import { LitElement, html, css, nothing } from 'lit';
 import { confirmationPhrase, type SignedCard } from '../../../shared/approval-card.js';
-import { detailsOf, redactionParts, type Detail } from '../lib/cards.js';
+import { detailsOf, readSources, redactionParts, type Detail } from '../lib/cards.js';
+import { riskWords, sentenceOf } from '../lib/sentence.js';
 import { base } from './styles.js';
 import './countdown.js';
 
@@ -10,17 +11,34 @@ export interface Answer {
   readonly verdict: 'approve' | 'deny';
   readonly message?: string;
   readonly phrase?: string;
+  /** Deny, then HALT everything (the phone's answer to a T3 it must not approve). */
+  readonly halt?: boolean;
 }
 
+/** Lines of a long value shown before "show all"; Approve waits until every one was shown. */
+const SHOWN_LINES = 12;
+
 /**
- * One pending approval (SPEC §10): the exact action (argv / path / content / request, every value
- * escaped text with redactions marked), tier, who asked, what the session read (taint), the
- * expiry countdown. A phone answers T2 only; a T3 card says "desktop only" and offers nothing;
- * the desktop approves T3 with the typed phrase. Nothing is offered before the card's server
- * signature verified against the pinned key.
+ * One pending approval (SPEC §10, issue 15), built to be decided in seconds: one plain sentence
+ * first ("claude-code wants to edit package.json (+3 −1)"), the risk in words and colour, who
+ * asked and what the session read, then the exact action (the whole diff or the whole command,
+ * wrapped, never scrolled inside a box; a long one collapsed behind "+N more lines — show all",
+ * and Approve stays disabled until it was shown), the policy's reasoning under "Why am I asked?".
+ * On the phone Approve and Deny sit in a bar in the thumb zone; a T3 card there offers Deny and
+ * "Deny and HALT", never Approve (the server refuses it anyway); the desktop approves T3 with the
+ * typed phrase. Nothing is offered before the card's server signature verified against the pin.
  */
 export class OracleCard extends LitElement {
-  static override properties = { card: { attribute: false }, check: {}, screen: {}, busy: { type: Boolean }, problem: {}, phrase: { state: true }, message: { state: true } };
+  static override properties = {
+    card: { attribute: false },
+    check: {},
+    screen: {},
+    busy: { type: Boolean },
+    problem: {},
+    phrase: { state: true },
+    message: { state: true },
+    opened: { state: true },
+  };
   static override styles = [
     base,
     css`
@@ -30,12 +48,57 @@ export class OracleCard extends LitElement {
       }
       article {
         border: 2px solid var(--line);
-        border-radius: 10px;
-        padding: 0.75rem;
+        border-radius: 12px;
+        padding: 0.75rem 0.75rem 0;
         background: var(--bg);
       }
       article.T3 {
         border-color: var(--danger);
+      }
+      .risk {
+        display: inline-block;
+        padding: 0.2rem 0.65rem;
+        border-radius: 999px;
+        font-weight: 700;
+        font-size: 0.85rem;
+        color: #fff;
+        background: var(--warn-fill);
+      }
+      .risk.T3 {
+        background: var(--danger);
+      }
+      .risk.tainted {
+        background: var(--ink);
+        color: var(--bg);
+      }
+      h3.sentence {
+        font-size: 1.15rem;
+        font-weight: 400;
+        margin: 0.5rem 0 0.25rem;
+        overflow-wrap: anywhere;
+      }
+      h3.sentence strong {
+        font-weight: 700;
+      }
+      h3.sentence code {
+        font-weight: 700;
+        background: var(--panel);
+        padding: 0 0.2rem;
+        border-radius: 4px;
+      }
+      .who {
+        margin: 0 0 0.5rem;
+        font-size: 0.9rem;
+      }
+      .taint {
+        border-left: 4px solid var(--danger);
+        padding: 0.25rem 0.5rem;
+        margin: 0.25rem 0 0.5rem;
+        font-size: 0.9rem;
+      }
+      .taint ul {
+        margin: 0.25rem 0 0;
+        padding-left: 1.1rem;
       }
       dl {
         margin: 0.5rem 0;
@@ -50,26 +113,56 @@ export class OracleCard extends LitElement {
         margin: 0.15rem 0 0;
         overflow-wrap: anywhere;
       }
-      .actions {
-        margin-top: 0.75rem;
+      pre {
+        max-height: none;
+        overflow: visible;
       }
-      .actions button {
-        flex: 1 1 8rem;
+      button.more {
+        margin-top: 0.25rem;
+        width: 100%;
       }
-      .taint {
-        color: var(--warn);
+      details {
+        margin: 0.5rem 0;
+      }
+      summary {
+        cursor: pointer;
         font-weight: 600;
+        min-height: 44px;
+        display: flex;
+        align-items: center;
+      }
+      .bar {
+        display: flex;
+        gap: 0.5rem;
+        padding: 0.6rem 0 0.75rem;
+        background: var(--bg);
+        border-top: 1px solid var(--line);
+        margin-top: 0.5rem;
+      }
+      .bar.phone {
+        position: sticky;
+        bottom: 0;
+        padding-bottom: calc(0.75rem + env(safe-area-inset-bottom));
+        z-index: 1;
+      }
+      .bar button {
+        flex: 1 1 0;
+        min-height: 52px;
+      }
+      .hint {
+        font-size: 0.85rem;
+        margin: 0.25rem 0 0;
       }
       pre.diff > span {
         display: block;
       }
       pre.diff > .add {
-        background: #e6ffec;
-        color: #055d20;
+        background: var(--add-bg);
+        color: var(--add-ink);
       }
       pre.diff > .del {
-        background: #ffebe9;
-        color: #82071e;
+        background: var(--del-bg);
+        color: var(--del-ink);
       }
       pre.diff > .hunk,
       pre.diff > .note {
@@ -84,6 +177,8 @@ export class OracleCard extends LitElement {
   declare problem: string;
   declare phrase: string;
   declare message: string;
+  /** Long values the person expanded, by label. */
+  declare opened: ReadonlySet<string>;
 
   constructor() {
     super();
@@ -93,10 +188,26 @@ export class OracleCard extends LitElement {
     this.problem = '';
     this.phrase = '';
     this.message = '';
+    this.opened = new Set();
   }
 
-  private answer(verdict: 'approve' | 'deny'): void {
-    const detail: Answer = { verdict, ...(this.message.trim() === '' ? {} : { message: this.message.trim() }), ...(verdict === 'approve' && this.card.tier === 'T3' ? { phrase: this.phrase } : {}) };
+  override willUpdate(changed: Map<string, unknown>): void {
+    // Another card in this element: nothing of the last one's answer carries over.
+    const before = changed.get('card') as SignedCard | undefined;
+    if (changed.has('card') && before !== undefined && before.approval_id !== this.card.approval_id) {
+      this.opened = new Set();
+      this.phrase = '';
+      this.message = '';
+    }
+  }
+
+  private answer(verdict: 'approve' | 'deny', halt = false): void {
+    const detail: Answer = {
+      verdict,
+      ...(this.message.trim() === '' ? {} : { message: this.message.trim() }),
+      ...(verdict === 'approve' && this.card.tier === 'T3' ? { phrase: this.phrase } : {}),
+      ...(halt ? { halt: true } : {}),
+    };
     this.dispatchEvent(new CustomEvent<Answer>('answer', { detail, bubbles: true, composed: true }));
   }
 
@@ -104,54 +215,90 @@ export class OracleCard extends LitElement {
     return redactionParts(text).map((p) => (p.redacted ? html`<mark class="redacted" title="a secret, hidden on this card (the action itself holds the real value; a request carrying one is never sent)">${p.text}</mark>` : p.text));
   }
 
-  private value(d: Detail) {
-    if (d.diff !== undefined) return html`<pre class="diff">${d.diff.map((line) => html`<span class=${line.kind}>${this.marked(line.text)}</span>`)}</pre>`;
-    return d.block ? html`<pre>${this.marked(d.value)}</pre>` : html`<span>${this.marked(d.value)}</span>`;
+  private lineCount(d: Detail): number {
+    return d.diff?.length ?? d.value.split('\n').length;
   }
 
-  private controls() {
+  /** Values still collapsed: while any is, the whole action has not been shown. */
+  private hiddenCount(): number {
+    return detailsOf(this.card.preview).filter((d) => d.block && this.lineCount(d) > SHOWN_LINES && !this.opened.has(d.label)).length;
+  }
+
+  private value(d: Detail) {
+    const total = this.lineCount(d);
+    const cut = d.block && total > SHOWN_LINES && !this.opened.has(d.label);
+    const more = cut
+      ? html`<button class="quiet more" @click=${() => { this.opened = new Set([...this.opened, d.label]); }}>+${total - SHOWN_LINES} more lines — show all</button>`
+      : nothing;
+    if (d.diff !== undefined) {
+      const lines = cut ? d.diff.slice(0, SHOWN_LINES) : d.diff;
+      return html`<pre class="diff">${lines.map((line) => html`<span class=${line.kind}>${this.marked(line.text)}</span>`)}</pre>${more}`;
+    }
+    const text = cut ? d.value.split('\n').slice(0, SHOWN_LINES).join('\n') : d.value;
+    return d.block ? html`<pre>${this.marked(text)}</pre>${more}` : html`<span>${this.marked(text)}</span>`;
+  }
+
+  private bar() {
     const c = this.card;
     if (this.check === 'checking') return html`<p class="muted">Checking the server’s signature on this card…</p>`;
     if (this.check === 'key-unavailable') return html`<p class="error" role="alert">The server key could not be checked yet, so nothing is offered. Retrying…</p>`;
     if (this.check === 'bad-signature') return html`<p class="error" role="alert">This card’s signature does not verify against the pinned server key. Nothing is offered.</p>`;
     const id = `msg-${c.approval_id}`;
-    const deny = html`<label for=${id}>Message to the agent (optional)</label>
-      <input id=${id} .value=${this.message} @input=${(e: Event) => { this.message = (e.target as HTMLInputElement).value; }} maxlength="2000" autocomplete="off" />`;
+    const note = html`<details class="note">
+      <summary>Add a message for the agent</summary>
+      <label for=${id}>Sent with a denial</label>
+      <input id=${id} .value=${this.message} @input=${(e: Event) => { this.message = (e.target as HTMLInputElement).value; }} maxlength="2000" autocomplete="off" />
+    </details>`;
+    const sticky = this.screen === 'phone' ? 'bar phone' : 'bar';
     if (c.tier === 'T3' && this.screen === 'phone') {
-      return html`<p class="t3"><strong>Desktop only.</strong> T3 actions are approved at the computer, with a typed phrase.</p>`;
+      return html`${note}
+        <div class="${sticky}" role="group" aria-label="Answer">
+          <button class="quiet deny" ?disabled=${this.busy} @click=${() => { this.answer('deny'); }}>Deny</button>
+          <button class="danger deny-halt" ?disabled=${this.busy} @click=${() => { this.answer('deny', true); }}>Deny and HALT</button>
+        </div>
+        <p class="hint muted">Approve at the computer: T3 is approved only there, with a typed phrase.</p>`;
     }
+    const hidden = this.hiddenCount();
     const phraseWanted = confirmationPhrase(c);
     const phrase =
       c.tier === 'T3'
         ? html`<label for="phrase-${c.approval_id}">Type <code>${phraseWanted}</code> to approve</label>
             <input id="phrase-${c.approval_id}" class="phrase" .value=${this.phrase} @input=${(e: Event) => { this.phrase = (e.target as HTMLInputElement).value; }} autocomplete="off" spellcheck="false" />`
         : nothing;
-    return html`${phrase}${deny}
-      <div class="row actions">
-        <button class="primary approve" ?disabled=${this.busy || (c.tier === 'T3' && this.phrase !== phraseWanted)} @click=${() => { this.answer('approve'); }}>Approve</button>
+    return html`${phrase}${note}
+      <div class="${sticky}" role="group" aria-label="Answer">
         <button class="quiet deny" ?disabled=${this.busy} @click=${() => { this.answer('deny'); }}>Deny</button>
-      </div>`;
+        <button class="primary approve" ?disabled=${this.busy || hidden > 0 || (c.tier === 'T3' && this.phrase !== phraseWanted)} @click=${() => { this.answer('approve'); }}>Approve</button>
+      </div>
+      ${hidden > 0 ? html`<p class="hint muted">Show the whole action before approving.</p>` : nothing}`;
   }
 
   override render() {
     const c = this.card;
-    const agent = c.agent ?? 'an agent';
+    const s = sentenceOf(c);
+    const details = detailsOf(c.preview);
+    const read = readSources(c.provenance);
     return html`<article class=${c.tier} aria-labelledby="h-${c.approval_id}">
       <div class="row">
-        <span class="badge ${c.tier === 'T3' ? 't3' : 't2'}">${c.tier}</span>
-        <h3 id="h-${c.approval_id}">${c.tool}</h3>
+        <span class="risk ${c.tier}">${riskWords(c.tier)}</span>
+        ${read.length > 0 ? html`<span class="risk tainted">Read untrusted content</span>` : nothing}
+        <oracle-countdown .at=${c.expires_at}></oracle-countdown>
       </div>
-      <p class="muted">${agent} asks: ${c.reason}</p>
-      <oracle-countdown .at=${c.expires_at}></oracle-countdown>
+      <h3 class="sentence" id="h-${c.approval_id}">${s.who} wants to <strong>${s.verb}</strong> ${s.code ? html`<code>${this.marked(s.object)}</code>` : html`<strong>${this.marked(s.object)}</strong>`}${s.note === '' ? nothing : html` ${s.note}`}</h3>
+      <p class="who muted">${c.tier} · ${c.tool}${c.project === null ? '' : ` · in ${c.project}`}${c.session === null ? '' : ` · session ${c.session}`}</p>
+      ${read.length > 0
+        ? html`<div class="taint"><strong>This session read content it should not trust:</strong><ul>${read.map((p) => html`<li>${p}</li>`)}</ul></div>`
+        : nothing}
       <dl>
-        ${detailsOf(c.preview).map((d) => html`<dt>${d.label}</dt><dd>${this.value(d)}</dd>`)}
-        ${c.project === null ? nothing : html`<dt>project</dt><dd>${c.project}</dd>`}
-        ${c.session === null ? nothing : html`<dt>session</dt><dd>${c.session}</dd>`}
-        <dt>provenance</dt>
-        <dd>${c.provenance.length === 0 ? html`<span class="muted">nothing untrusted read in this session</span>` : html`<span class="taint">Tainted: the session read</span><ul>${c.provenance.map((p) => html`<li>${p}</li>`)}</ul>`}</dd>
+        ${details.filter((d) => d.minor !== true).map((d) => html`<dt>${d.label}</dt><dd>${this.value(d)}</dd>`)}
       </dl>
+      <details class="why">
+        <summary>Why am I asked?</summary>
+        <p>${c.reason}</p>
+        ${details.some((d) => d.minor === true) ? html`<dl>${details.filter((d) => d.minor === true).map((d) => html`<dt>${d.label}</dt><dd>${this.value(d)}</dd>`)}</dl>` : nothing}
+      </details>
       ${this.problem === '' ? nothing : html`<p class="error" role="alert">${this.problem}</p>`}
-      ${this.controls()}
+      ${this.bar()}
     </article>`;
   }
 }

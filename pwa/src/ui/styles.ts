@@ -9,16 +9,51 @@ export const base = css`
   :host {
     display: block;
     font: 16px/1.45 system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif;
-    color: #1b1f24;
+    color: var(--ink);
+    color-scheme: light dark;
     --ink: #1b1f24;
     --muted: #4a5560;
     --line: #c9d1d9;
     --bg: #ffffff;
     --panel: #f4f6f8;
     --accent: #0b5cad;
+    --accent-ink: #0b5cad;
     --danger: #a4161a;
+    --danger-ink: #a4161a;
     --ok: #1a6b36;
     --warn: #7a4a00;
+    --warn-fill: #8a4b00;
+    --warn-bg: #fff4d6;
+    --danger-bg: #fde2e1;
+    --add-bg: #e6ffec;
+    --add-ink: #055d20;
+    --del-bg: #ffebe9;
+    --del-ink: #82071e;
+    --focus: #1b1f24;
+  }
+  /* Dark mode follows the system; every pair below keeps at least 4.5:1. */
+  @media (prefers-color-scheme: dark) {
+    :host {
+      --ink: #e6edf3;
+      --muted: #a9b6c3;
+      --line: #3d4650;
+      --bg: #161b22;
+      --panel: #0d1117;
+      --accent: #1f6feb;
+      --accent-ink: #79b8ff;
+      --danger: #b62324;
+      --danger-ink: #ff8e87;
+      --ok: #56d364;
+      --warn: #e3b341;
+      --warn-fill: #8a4b00;
+      --warn-bg: #3b2a06;
+      --danger-bg: #4a1519;
+      --add-bg: #12361f;
+      --add-ink: #7ee2a8;
+      --del-bg: #4a1519;
+      --del-ink: #ffa198;
+      --focus: #e6edf3;
+    }
   }
   * {
     box-sizing: border-box;
@@ -54,7 +89,7 @@ export const base = css`
     border-radius: 8px;
     border: 2px solid var(--accent);
     background: var(--bg);
-    color: var(--accent);
+    color: var(--accent-ink);
     font-weight: 600;
     cursor: pointer;
   }
@@ -76,7 +111,7 @@ export const base = css`
     cursor: not-allowed;
   }
   :focus-visible {
-    outline: 3px solid #1b1f24;
+    outline: 3px solid var(--focus);
     outline-offset: 2px;
     box-shadow: 0 0 0 6px #f5b700;
   }
@@ -115,7 +150,7 @@ export const base = css`
     color: var(--muted);
   }
   .error {
-    color: var(--danger);
+    color: var(--danger-ink);
     font-weight: 600;
   }
   .ok {
@@ -147,11 +182,11 @@ export const base = css`
     color: var(--warn);
   }
   .t3 {
-    color: var(--danger);
+    color: var(--danger-ink);
   }
   mark.redacted {
-    background: #fde2e1;
-    color: var(--danger);
+    background: var(--del-bg);
+    color: var(--del-ink);
     font-weight: 700;
     border-radius: 3px;
     padding: 0 2px;

@@ -125,8 +125,9 @@ export function expireDue(approval: Approval, now: Date): Approval {
   return approval.state === 'pending' && expired(approval, now) ? { ...approval, state: 'expired', decided_at: now.toISOString() } : approval;
 }
 
-export function cancel(approval: Approval, now: Date): Approval {
-  return approval.state === 'pending' ? { ...approval, state: 'cancelled', decided_at: now.toISOString() } : approval;
+/** Withdrawn (the agent went away) or cancelled by a HALT, which names who halted (`message: 'HALT'`). */
+export function cancel(approval: Approval, now: Date, by?: { readonly device: string; readonly message: 'HALT' }): Approval {
+  return approval.state === 'pending' ? { ...approval, state: 'cancelled', decided_at: now.toISOString(), ...(by === undefined ? {} : by) } : approval;
 }
 
 function refuse(code: ApprovalRefusal, reason: string): Transition {
