@@ -100,7 +100,12 @@ async function serveRuntime(runtime: Runtime, hub: EventHub, options: ServeOptio
   const pairing = createPairingService({
     core: { subtle: globalThis.crypto.subtle, randomBytes: (n) => globalThis.crypto.getRandomValues(new Uint8Array(n)), now: () => Date.now(), signer },
     origins: () => origins,
-    issueDevice: (name, jwk) => credentials.issue('dev', name, { profile: 'phone', public_key_jwk: jwk }),
+    issueDevice: async (name, jwk) => {
+      const issued = await credentials.issue('dev', name, { profile: 'phone', public_key_jwk: jwk });
+      // The desktop's device list follows at once.
+      hub.publish('device.paired', { device: issued.id, name }, 'desktop');
+      return issued;
+    },
     audit: (body) => runtime.audit.append(body),
   });
   // Claude Code's hook, answered here; the http hook's side of a connection is the listener's port.
@@ -152,8 +157,12 @@ async function serveRuntime(runtime: Runtime, hub: EventHub, options: ServeOptio
       list: () => credentials.list('dev').map((d) => ({ id: d.id, name: d.name, profile: d.profile ?? 'phone', created_at: d.created_at, revoked_at: d.revoked_at })),
       revoke: (id) => {
         const revoked = credentials.revoke(id);
-        // Its notifications stop with it.
-        if (revoked) push.remove(id);
+        // Its notifications stop with it, and its open stream ends now (it wakes on this event,
+        // finds its credential revoked and closes), not at the next heartbeat.
+        if (revoked) {
+          push.remove(id);
+          hub.publish('device.revoked', { device: id });
+        }
         return revoked;
       },
     },

@@ -222,6 +222,16 @@ describe('createApp', () => {
     expect(await unbuilt.json()).toMatchObject({ error: { message: 'the PWA is not built here: run `npm run build`' } });
   });
 
+  it('answers a used login link with a page a person can act on, and a script with JSON', async () => {
+    const { app } = appWith({});
+    const page = await app.request('/login?code=used', { headers: { accept: 'text/html,application/xhtml+xml' } });
+    expect(page.status).toBe(401);
+    expect(page.headers.get('content-type')).toContain('text/html');
+    expect(await page.text()).toContain('oracle desktop');
+    const script = await app.request('/login?code=used');
+    expect(await script.json()).toMatchObject({ error: { code: 'UNAUTHENTICATED' } });
+  });
+
   it('serves the precompressed copy the browser accepts, brotli first, and the plain bytes otherwise', async () => {
     const { gzipSync, brotliCompressSync, gunzipSync, brotliDecompressSync } = await import('node:zlib');
     const text = 'const a = 1;'.repeat(200);

@@ -25,6 +25,14 @@ export interface DesktopLogin {
 
 export const DESKTOP_COOKIE = 'oracle_desktop';
 
+/** What a browser shows for a login link that was used, mistyped or expired (no script, no style). */
+const USED_LOGIN_PAGE = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>ORACLE: this login link is used up</title></head>
+<body><main><h1>This login link cannot be used again</h1>
+<p>A desktop login link works once, for a short time. This one was already used, or it expired, or it was mistyped.</p>
+<p>For a new one, run <code>oracle desktop</code> in a terminal on this computer (or restart <code>npm start</code>) and open the link it prints.</p>
+<p>If the desktop screen is already open in another tab, go back to it: it stays signed in.</p></main></body></html>`;
+
 /** What the routes need, passed in by the composition root (main.ts); nothing here does I/O. */
 export interface AppDeps {
   readonly gateStatus: () => { readonly mode: ShownMode; readonly policyDigest: string | null; readonly audit?: { readonly reason: string; readonly since: string; readonly refused: number } | undefined };
@@ -93,7 +101,11 @@ export function createApp(deps: AppDeps): Hono<Vars> {
   app.get('/login', (c) => {
     if (!loopback(c)) return fail(c, 'FORBIDDEN', 'the desktop signs in from this machine only');
     const session = deps.desktop.exchange(c.req.query('code') ?? '');
-    if (session === undefined) return fail(c, 'UNAUTHENTICATED', 'the login code is wrong, used or expired; restart `oracle serve` for a new link');
+    if (session === undefined) {
+      // A person who opened a used link gets a page that says what to do, not JSON.
+      if ((c.req.header('accept') ?? '').includes('text/html')) return c.html(USED_LOGIN_PAGE, 401);
+      return fail(c, 'UNAUTHENTICATED', 'the login code is wrong, used or expired; restart `oracle serve` for a new link');
+    }
     setCookie(c, DESKTOP_COOKIE, session, { httpOnly: true, secure: true, sameSite: 'Strict', path: '/' });
     // A browser goes on to the desktop screen; a script asking for JSON gets JSON.
     if ((c.req.header('accept') ?? '').includes('text/html')) return c.redirect('/desktop', 303);

@@ -98,3 +98,12 @@ describe('approval cards in the PWA', () => {
     expect(unifiedDiff('same\n', 'same\n')).toEqual([{ kind: 'note', text: 'no change: the file already holds exactly this' }]);
   });
 });
+
+describe('browserDeviceName', () => {
+  it('prefills the phone’s name from what the browser says', async () => {
+    const { browserDeviceName } = await import('../../pwa/src/lib/device-name.js');
+    expect(browserDeviceName('Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Mobile Safari/537.36')).toBe('Pixel 8');
+    expect(browserDeviceName('Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15')).toBe('iPhone');
+    expect(browserDeviceName('Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36')).toBe('Android phone');
+  });
+});

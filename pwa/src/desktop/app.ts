@@ -3,7 +3,8 @@ import { repeat } from 'lit/directives/repeat.js';
 import type { SignedCard } from '../../../shared/approval-card.js';
 import type { DeviceView } from '../../../shared/device-view.js';
 import { ApiError, json, request } from '../lib/api.js';
-import { displayPin, verifyCard, type ApprovalsReply } from '../lib/cards.js';
+import { displayPin, verifyCard, when, type ApprovalsReply } from '../lib/cards.js';
+import { sentenceOf } from '../lib/sentence.js';
 import { fixedBytes, fromBase64Url, toBase64Url } from '../../../shared/pairing/bytes.js';
 import { ecdsaVerify, sha256 } from '../../../shared/pairing/protocol.js';
 import { attestInput } from '../../../shared/attest.js';
@@ -62,6 +63,8 @@ export class OracleDesktop extends LitElement {
     notice: { state: true },
     live: { state: true },
     keyProblem: { state: true },
+    down: { state: true },
+    revoking: { state: true },
   };
   static override styles = [
     base,
@@ -90,6 +93,26 @@ export class OracleDesktop extends LitElement {
       }
       oracle-audit-panel {
         grid-column: 1 / -1;
+      }
+      .queue {
+        margin: 0 0 1.5rem;
+      }
+      .banner.down {
+        background: var(--danger);
+        color: #fff;
+        border-radius: 8px;
+        padding: 0.75rem 1rem;
+      }
+      .banner.down code {
+        color: #fff;
+      }
+      details.panel > summary {
+        cursor: pointer;
+        min-height: 44px;
+      }
+      details.panel > summary h2 {
+        display: inline;
+        margin: 0;
       }
       .mode.halted {
         color: var(--danger);
@@ -125,6 +148,10 @@ export class OracleDesktop extends LitElement {
   declare notice: string;
   declare live: boolean;
   declare keyProblem: string;
+  /** The gate stopped answering (its stream dropped); cleared when it is back. */
+  declare down: boolean;
+  /** The device whose revoke waits for its confirmation. */
+  declare revoking: string | undefined;
   private serverKey: CryptoKey | undefined;
   private stream: { close: () => void } | undefined;
   /** Refreshes overlap (every event starts one): only the newest may write the screen. */
@@ -148,6 +175,8 @@ export class OracleDesktop extends LitElement {
     this.notice = '';
     this.live = false;
     this.keyProblem = '';
+    this.down = false;
+    this.revoking = undefined;
   }
 
   override connectedCallback(): void {
@@ -188,6 +217,9 @@ export class OracleDesktop extends LitElement {
         if (m.type !== 'heartbeat') void this.refresh();
       },
       onState: (live) => {
+        // A stream that was up and dropped: the gate is down (or restarting) until it is back.
+        if (!live && this.live) this.down = true;
+        if (live) this.down = false;
         this.live = live;
         // Whatever happened while the stream was down is read again.
         if (live) void this.refresh();
@@ -268,7 +300,8 @@ export class OracleDesktop extends LitElement {
     try {
       await request(`/api/v1/approvals/${encodeURIComponent(card.approval_id)}/${a.verdict}`, json('POST', { nonce: card.nonce, arg_hash: card.arg_hash, ...(a.message === undefined ? {} : { message: a.message }), ...(a.phrase === undefined ? {} : { phrase: a.phrase }) }));
       this.problems = { ...this.problems, [card.approval_id]: '' };
-      this.notice = `${a.verdict === 'approve' ? 'Approved' : 'Denied'} ${card.tool}.`;
+      const what = sentenceOf(card);
+      this.notice = `${a.verdict === 'approve' ? 'Approved' : 'Denied'}: ${what.verb} ${what.object}.`;
     } catch (e) {
       this.problems = { ...this.problems, [card.approval_id]: e instanceof ApiError ? `${e.code}: ${e.message}` : 'not delivered' };
     } finally {
@@ -286,46 +319,53 @@ export class OracleDesktop extends LitElement {
 
   override render() {
     const h = this.health;
-    if (this.signedIn === false) return this.signIn();
-    const mode = h?.mode ?? '…';
+    if (this.signedIn === false) return html`<main>${this.signIn()}</main>`;
+    const mode = this.down ? 'unknown' : (h?.mode ?? '…');
     const halted = mode === 'halted';
+    const paired = this.devices.some((d) => d.revoked_at === null);
     return html`
       <header>
         <div>
           <h1>ORACLE — desktop</h1>
-          <p>Mode: <span class="mode ${mode}" role="status">${mode}</span> · policy <code class="digest">${h?.policy_digest ?? 'none'}</code> · <span class=${this.live ? 'ok' : 'muted'}>${this.live ? 'live' : 'not live'}</span></p>
-          <p class="muted">Server key pin <code>${h?.spki_sha256 ?? ''}</code></p>
+          <p>Mode: <span class="mode ${mode}" role="status">${this.down ? 'unknown: the gate is not answering' : mode}</span> · <span class=${this.live ? 'ok' : 'muted'}>${this.live ? 'live' : 'not live'}</span></p>
         </div>
         <div class="controls">
           <oracle-halt ?halted=${halted} ?busy=${this.halting} @halt=${() => void this.act('HALT', '/api/v1/halt', { reason: 'HALT from the desktop' })}></oracle-halt>
           ${halted ? html`<button class="primary resume" ?disabled=${this.busy} @click=${() => void this.act('Resume', '/api/v1/resume', {})}>Resume</button>` : nothing}
         </div>
       </header>
+      <main>
+      ${this.down ? html`<p class="banner down" role="alert"><strong>The gate is down.</strong> Nothing can be approved, and agents that need a person are refused, until <code>oracle serve</code> runs again; this screen reconnects by itself.</p>` : nothing}
       ${this.notice === '' ? nothing : html`<p class="notice" role="status">${this.notice}</p>`}
-      ${mode === 'degraded' ? html`<p class="error" role="alert">The audit log cannot be written (${h?.audit?.reason ?? 'unknown'}, since ${h?.audit?.since ?? '?'}): every action is refused until it can. Free disk space; the gate recovers by itself.</p>` : nothing}
+      ${mode === 'degraded' ? html`<p class="error" role="alert">The audit log cannot be written (${h?.audit?.reason ?? 'unknown'}, since ${when(h?.audit?.since ?? null)}): every action is refused until it can. Free disk space; the gate recovers by itself.</p>` : nothing}
       ${this.keyProblem === '' ? nothing : html`<p class="error" role="alert">Cannot check the server key, so no card is offered: ${this.keyProblem}</p>`}
-      <div class="grid">
-        <section aria-labelledby="pending-h">
-          <h2 id="pending-h">Waiting for you (${this.pendingTotal})</h2>
+      <section class="queue" aria-labelledby="pending-h">
+        <h2 id="pending-h">Waiting for you (${this.pendingTotal})</h2>
         ${this.pendingTotal > this.cards.length ? html`<p class="muted">Showing the ${this.cards.length} oldest; answer them to see the rest.</p>` : nothing}
-          ${this.cards.length === 0 ? html`<p class="muted">Nothing is waiting.</p>` : nothing}
-          ${repeat(
-            this.cards,
-            (card) => card.approval_id,
-            (card) =>
-              html`<oracle-card .card=${card} screen="desktop" check=${this.checks[card.approval_id] ?? 'checking'} ?busy=${this.busy} problem=${this.problems[card.approval_id] ?? ''} @answer=${(e: CustomEvent<Answer>) => void this.answer(card, e.detail)}></oracle-card>`,
-          )}
-          <oracle-recent .decisions=${this.recent} .devices=${this.devices}></oracle-recent>
-        </section>
-        <oracle-pairing-panel></oracle-pairing-panel>
+        ${this.cards.length === 0 ? html`<p class="muted">Nothing is waiting.</p>` : nothing}
+        ${repeat(
+          this.cards,
+          (card) => card.approval_id,
+          (card) =>
+            html`<oracle-card .card=${card} screen="desktop" check=${this.checks[card.approval_id] ?? 'checking'} ?busy=${this.busy} problem=${this.problems[card.approval_id] ?? ''} @answer=${(e: CustomEvent<Answer>) => void this.answer(card, e.detail)}></oracle-card>`,
+        )}
+      </section>
+      <div class="grid">
+        <oracle-recent .decisions=${this.recent} .devices=${this.devices}></oracle-recent>
+        ${this.devicesPanel()}
+        <details class="panel setup" ?open=${!paired}>
+          <summary><h2>Pair a phone and trust this gate</h2></summary>
+          <oracle-pairing-panel @paired=${() => void this.refresh()}></oracle-pairing-panel>
+          <oracle-ca-panel fingerprint=${h?.ca_sha256 ?? ''}></oracle-ca-panel>
+        </details>
         <section class="panel" aria-labelledby="undo-h">
           <h2 id="undo-h">Undo recent actions</h2>
           ${this.undo.length === 0 ? html`<p class="muted">Nothing to undo.</p>` : nothing}
           <ul class="plain undo-list">
             ${this.undo.map(
               (u) =>
-                html`<li>${u.kind} <code>${u.target}</code> <span class="muted">${u.created_at}</span>
-                  ${u.applied_at === null ? html`<button class="quiet undo" ?disabled=${this.busy} @click=${() => void this.act(`Undo ${u.kind}`, `/api/v1/desk/undo/${encodeURIComponent(u.id)}`, {})}>Undo</button>` : html`<span class="muted">undone ${u.applied_at}</span>`}</li>`,
+                html`<li>${u.kind} <code>${u.target}</code> <span class="muted">${when(u.created_at)}</span>
+                  ${u.applied_at === null ? html`<button class="quiet undo" ?disabled=${this.busy} @click=${() => void this.act(`Undo ${u.kind}`, `/api/v1/desk/undo/${encodeURIComponent(u.id)}`, {})}>Undo</button>` : html`<span class="muted">undone ${when(u.applied_at)}</span>`}</li>`,
             )}
           </ul>
         </section>
@@ -336,20 +376,33 @@ export class OracleDesktop extends LitElement {
             ${this.egress.map((e) => html`<li><code>${e.url}</code> <span class="muted">→ ${e.address ?? 'not connected'} · ${e.status === null ? 'no answer' : String(e.status)}</span></li>`)}
           </ul>
         </section>
-        <section class="panel" aria-labelledby="devices-h">
-          <h2 id="devices-h">Devices</h2>
-          ${this.devices.length === 0 ? html`<p class="muted">No phone paired yet.</p>` : nothing}
-          <ul class="plain devices">
-            ${this.devices.map(
-              (d) =>
-                html`<li>${d.name} <span class="muted">${d.profile} · ${d.id} · paired ${d.created_at.slice(0, 10)}</span>
-                  ${d.revoked_at === null ? html`<button class="quiet revoke" ?disabled=${this.busy} @click=${() => void this.act(`Revoke ${d.name}`, `/api/v1/devices/${encodeURIComponent(d.id)}/revoke`, {})}>Revoke</button>` : html`<span class="muted">revoked ${d.revoked_at}</span>`}</li>`,
-            )}
-          </ul>
-        </section>
-        <oracle-ca-panel fingerprint=${h?.ca_sha256 ?? ''}></oracle-ca-panel>
+        <details class="panel gate-details">
+          <summary><h2>Gate details</h2></summary>
+          <p>Policy digest <code class="digest">${h?.policy_digest ?? 'none'}</code></p>
+          <p>Server key pin <code>${h?.spki_sha256 ?? ''}</code></p>
+        </details>
         <oracle-audit-panel></oracle-audit-panel>
-      </div>`;
+      </div>
+      </main>`;
+  }
+
+  private devicesPanel() {
+    return html`<section class="panel" aria-labelledby="devices-h">
+      <h2 id="devices-h">Devices</h2>
+      ${this.devices.length === 0 ? html`<p class="muted">No phone paired yet.</p>` : nothing}
+      <ul class="plain devices">
+        ${this.devices.map((d) => {
+          const confirm =
+            this.revoking === d.id
+              ? html`<span class="row"><span>Revoke ${d.name}? It is cut off at once and must pair again.</span>
+                  <button class="danger confirm-revoke" ?disabled=${this.busy} @click=${() => { this.revoking = undefined; void this.act(`Revoke ${d.name}`, `/api/v1/devices/${encodeURIComponent(d.id)}/revoke`, {}); }}>Revoke</button>
+                  <button class="quiet keep" @click=${() => { this.revoking = undefined; }}>Keep</button></span>`
+              : html`<button class="quiet revoke" ?disabled=${this.busy} @click=${() => { this.revoking = d.id; }}>Revoke…</button>`;
+          return html`<li>${d.name} <span class="muted">${d.profile} · ${d.id} · paired ${when(d.created_at)}</span>
+            ${d.revoked_at === null ? confirm : html`<span class="muted">revoked ${when(d.revoked_at)}</span>`}</li>`;
+        })}
+      </ul>
+    </section>`;
   }
 }
 customElements.define('oracle-desktop', OracleDesktop);

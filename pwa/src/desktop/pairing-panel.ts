@@ -104,6 +104,8 @@ export class OraclePairingPanel extends LitElement {
     if (s === undefined) return;
     try {
       this.view = (await request<SessionView>('/api/v1/pair/confirm', json('POST', { pid: s.pid, accept }))).body;
+      // The screen around this panel lists devices: it reads them again now.
+      if (accept) this.dispatchEvent(new CustomEvent('paired', { bubbles: true, composed: true }));
     } catch (e) {
       this.problem = e instanceof ApiError ? e.message : 'the confirmation failed';
     }
@@ -137,6 +139,7 @@ export class OraclePairingPanel extends LitElement {
           ${s.mode === 'code'
             ? html`<p>On the phone, open one of these and type the code:</p><ul>${s.origins.map((o) => html`<li><code>${o}</code></li>`)}</ul>`
             : html`<p class="muted">Or open this link on the phone:</p><pre class="pair-url">${s.url}</pre>`}
+          ${loopbackOnly(s.url ?? s.origins[0] ?? '') ? html`<p class="error loopback" role="alert">This QR points at this computer’s own loopback address, which no phone can reach. Stop the gate and start it with <code>oracle serve --lan</code> (or <code>npm start -- --lan</code>), then show a new QR.</p>` : nothing}
           ${v === undefined ? nothing : html`<p class="muted">Failed attempts: ${v.attempts} of 5.</p>`}
         </div>
       </div>`;
@@ -154,4 +157,14 @@ export class OraclePairingPanel extends LitElement {
     </section>`;
   }
 }
+/** A pairing URL only this machine can open (the gate listens on loopback without --lan). */
+function loopbackOnly(url: string): boolean {
+  try {
+    const host = new URL(url).hostname;
+    return host === '127.0.0.1' || host === 'localhost' || host === '[::1]';
+  } catch {
+    return false;
+  }
+}
+
 customElements.define('oracle-pairing-panel', OraclePairingPanel);

@@ -40,6 +40,7 @@ export class OraclePhone extends LitElement {
     notice: { state: true },
     current: { state: true },
     offline: { state: true },
+    spoken: { state: true },
   };
   static override styles = [
     base,
@@ -92,6 +93,8 @@ export class OraclePhone extends LitElement {
   declare current: string | undefined;
   /** The last request to the gate failed to reach it. */
   declare offline: boolean;
+  /** What the live region last said (new requests). */
+  declare spoken: string;
   private client: DeviceClient | undefined;
   private serverKey: CryptoKey | undefined;
   private stream: { close: () => void } | undefined;
@@ -116,6 +119,7 @@ export class OraclePhone extends LitElement {
     this.notice = '';
     this.current = undefined;
     this.offline = false;
+    this.spoken = '';
     this.link = location.pathname === '/pair' && location.hash.length > 1 ? location.href : '';
     // A tapped notification opens the app on its card (`#card=ID`, sw.ts).
     const card = /^#card=(ap_[A-Za-z0-9_-]+)$/u.exec(location.hash);
@@ -218,6 +222,7 @@ export class OraclePhone extends LitElement {
     document.title = total > 0 ? `(${String(total)}) ORACLE` : 'ORACLE';
     // The Badging API: Chromium on desktop and Android's installed apps, Safari on iOS 16.4+.
     if ('setAppBadge' in navigator) void (total > 0 ? navigator.setAppBadge(total) : navigator.clearAppBadge()).catch(() => undefined);
+    if (total > this.pendingTotal) this.spoken = `${String(total - this.pendingTotal)} new ${total - this.pendingTotal === 1 ? 'request' : 'requests'}; ${String(total)} waiting for you.`;
     if (total > this.pendingTotal && document.visibilityState === 'visible' && 'vibrate' in navigator) navigator.vibrate(180);
   }
 
@@ -312,6 +317,11 @@ export class OraclePhone extends LitElement {
   }
 
   override render() {
+    // One main landmark around every screen; new requests are announced to screen readers.
+    return html`<main>${this.screenContent()}</main><p class="sr-only" role="status" aria-live="polite">${this.spoken}</p>`;
+  }
+
+  private screenContent() {
     const s = this.screen;
     switch (s.kind) {
       case 'boot':

@@ -1,3 +1,4 @@
+import { browserDeviceName } from '../lib/device-name.js';
 import { LitElement, html, nothing, css } from 'lit';
 import { PhoneSession } from '../../../shared/pairing/phone.js';
 import { toBase64Url } from '../../../shared/pairing/bytes.js';
@@ -39,7 +40,7 @@ export class OraclePair extends LitElement {
     this.step = 'form';
     this.problem = '';
     this.comparison = '';
-    this.name = 'Phone';
+    this.name = browserDeviceName(navigator.userAgent);
     this.code = '';
   }
 
