@@ -96,6 +96,8 @@ describe.skipIf(process.env['ORACLE_SKIP_BROWSER'] === '1')('the PWA in Chromium
     await desk.locator('button.start-qr').click();
     const url = (await desk.locator('pre.pair-url').textContent()) ?? '';
     expect(url).toMatch(/^https:\/\/127\.0\.0\.1:\d+\/pair#v=1&p=pp_/u);
+    // Without --lan the QR points at loopback, and the desktop says a phone cannot reach it.
+    await desk.locator('.loopback', { hasText: 'oracle serve --lan' }).waitFor();
     await expect.poll(() => desk.locator('img.qr').getAttribute('src')).toMatch(/^data:image\/svg\+xml/u);
     await shot(desk, 'desktop-pairing-qr');
 
@@ -304,6 +306,10 @@ describe.skipIf(process.env['ORACLE_SKIP_BROWSER'] === '1')('the PWA in Chromium
 
   it('a changed server key is refused by the phone with a clear screen', async () => {
     await running.close();
+    // The desktop screen says the gate is down, in red, instead of a stale mode.
+    await desk.locator('.banner.down', { hasText: 'The gate is down' }).waitFor({ timeout: 10_000 });
+    expect(await desk.locator('.mode').textContent()).toContain('not answering');
+    await shot(desk, 'desktop-gate-down');
     // The other install, on the same address: another TLS key than the one the phone pinned.
     running = await startServer({ home: other.home, policy, port });
     await ph.reload();

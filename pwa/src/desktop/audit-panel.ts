@@ -1,3 +1,4 @@
+import { when } from '../lib/cards.js';
 import { LitElement, html, nothing } from 'lit';
 import { ApiError, request } from '../lib/api.js';
 import { base } from '../ui/styles.js';
@@ -71,7 +72,7 @@ export class OracleAuditPanel extends LitElement {
         ? nothing
         : html`${r.verify === null ? nothing : this.verdict(r.verify)}
             <ul class="plain audit-records">
-              ${r.records.map((rec) => html`<li><strong>${s(rec['kind'])}</strong> ${s(rec['tool'])} ${s(rec['decision'] ?? rec['outcome'])} <span class="muted">#${s(rec['seq'])} · ${s(rec['ts'])} · ${s(rec['actor'])}</span>${rec['args_preview'] === undefined ? nothing : html`<pre>${s(rec['args_preview'])}</pre>`}</li>`)}
+              ${r.records.map((rec) => html`<li><strong>${s(rec['kind'])}</strong> ${s(rec['tool'])} ${s(rec['decision'] ?? rec['outcome'])} <span class="muted">#${s(rec['seq'])} · ${when(typeof rec['ts'] === 'string' ? rec['ts'] : null)} · ${s(rec['actor'])}</span>${rec['args_preview'] === undefined ? nothing : html`<pre>${s(rec['args_preview'])}</pre>`}</li>`)}
             </ul>`}
     </section>`;
   }

@@ -3,7 +3,7 @@ import { repeat } from 'lit/directives/repeat.js';
 import type { SignedCard } from '../../../shared/approval-card.js';
 import type { DeviceView } from '../../../shared/device-view.js';
 import { ApiError } from '../lib/api.js';
-import { displayPin, verifyCard, type ApprovalsReply } from '../lib/cards.js';
+import { displayPin, verifyCard, when, type ApprovalsReply } from '../lib/cards.js';
 import { sentenceOf } from '../lib/sentence.js';
 import { DeviceClient } from '../lib/device-client.js';
 import { forgetDevice, loadDevice, type StoredDevice } from '../lib/device-store.js';
@@ -48,7 +48,7 @@ export class OraclePhone extends LitElement {
       :host {
         max-width: 40rem;
         margin: 0 auto;
-        padding: 0 0.75rem 2rem;
+        padding: env(safe-area-inset-top) calc(0.75rem + env(safe-area-inset-right)) 2rem calc(0.75rem + env(safe-area-inset-left));
       }
       header {
         display: flex;
@@ -287,7 +287,7 @@ export class OraclePhone extends LitElement {
       <section class="panel" aria-labelledby="devices-h">
         <h2 id="devices-h">Devices</h2>
         <ul class="plain">
-          ${this.devices.map((d) => html`<li>${d.name}${d.id === this.client?.device.deviceId ? html` <span class="badge">this phone</span>` : nothing} <span class="muted">${d.profile} · paired ${d.created_at.slice(0, 10)}${d.revoked_at === null ? '' : ` · revoked ${d.revoked_at.slice(0, 10)}`}</span></li>`)}
+          ${this.devices.map((d) => html`<li>${d.name}${d.id === this.client?.device.deviceId ? html` <span class="badge">this phone</span>` : nothing} <span class="muted">${d.profile} · paired ${when(d.created_at)}${d.revoked_at === null ? '' : ` · revoked ${when(d.revoked_at)}`}</span></li>`)}
         </ul>
         <p class="muted">Devices are revoked from the desktop.</p>
       </section>`;
