@@ -86,6 +86,14 @@ describe.skipIf(process.env['ORACLE_SKIP_BROWSER'] === '1')('the PWA in Chromium
     const page = await call(`${running.url}/`, { ca });
     expect(String(page.headers['content-security-policy'])).toContain("script-src 'self'");
     expect(String(page.headers['content-security-policy'])).not.toContain('unsafe-inline');
+    // The built JavaScript goes out precompressed, in the encoding the browser accepts.
+    const script = /src="(\/assets\/index-[^"]+\.js)"/u.exec(String(page.body['raw']))?.[1] ?? '';
+    expect(script).not.toBe('');
+    const plain = await call(`${running.url}${script}`, { ca });
+    const br = await call(`${running.url}${script}`, { ca, headers: { 'accept-encoding': 'br, gzip' } });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(Number(br.headers['content-length'])).toBeLessThan(Number(plain.headers['content-length']) / 2);
   });
 
   it('pairs a mobile phone through the real QR URL, the desktop confirming the comparison code', async () => {
