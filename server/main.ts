@@ -190,6 +190,12 @@ async function serveRuntime(runtime: Runtime, hub: EventHub, options: ServeOptio
       auditRecent: (limit) => recentAuditRecords(runtime.gate.home, limit),
       auditVerify: () => verifyAuditHome(runtime.gate.home),
       loginCode: () => desktop.mintCode(),
+      remembered: () =>
+        runtime.desk
+          .rules()
+          .filter((r) => Date.parse(r.expires_at) > Date.now())
+          .map((r) => ({ id: r.id, tool: r.tool, preview: r.preview, project: r.project, session: r.session, agent: r.agent, created_by: r.created_by, created_at: r.created_at, expires_at: r.expires_at, uses: r.uses ?? 0 })),
+      forget: (id) => runtime.desk.forget(id, 'desktop'),
     },
     actions: {
       submit: (action, waitMs, agent, signal) => runtime.submit(action, waitMs, agent, signal),

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { AuditBody } from '../core/audit/record.js';
 import { cancel, consumeApproval, decideApproval, expireDue, requestApproval, type Approval, type Transition, type Verdict } from '../core/approvals/approval.js';
-import { matchRemembered, rememberFrom, type RememberedRule } from '../core/approvals/remember.js';
+import { matchRemembered, rememberFrom, rememberRefusal, type RememberedRule, type RememberScope } from '../core/approvals/remember.js';
 import type { RuntimeState } from '../core/decide/context.js';
 import { CLEAN } from '../core/decide/taint.js';
 import type { Evaluation } from '../core/decide/decide.js';
@@ -110,6 +110,9 @@ export class ApprovalDesk {
     const rule = matchRemembered(this.remembered, { tool, argHash: hash, project, session, tier: decision.tier, agent }, this.now());
     if (rule !== undefined) {
       await this.audit({ kind: 'approval', ts: this.now().toISOString(), actor: rule.created_by, action_id: actionId, tool, outcome: 'remembered', detail: { rule: rule.id, expires_at: rule.expires_at } });
+      // A prompt a person was spared: counted on the rule, shown on the desktop.
+      this.remembered = this.remembered.map((r) => (r.id === rule.id ? { ...r, uses: (r.uses ?? 0) + 1 } : r));
+      this.record([{ op: 'rules', value: this.remembered }]);
       return { kind: 'approved', approvalId: rule.id };
     }
     const approval = requestApproval(
@@ -173,10 +176,16 @@ export class ApprovalDesk {
     });
   }
 
-  /** A person's answer; `remember` asks for a scoped rule for this session and project. */
-  async answer(id: string, verdict: Verdict, remember?: { ttlMs: number }): Promise<Transition & { rule?: RememberedRule }> {
+  /**
+   * A person's answer; `remember` asks for a scoped rule (this session, or the whole project, for
+   * `ttlMs`). A rule that cannot be made is refused before anything is decided, so the card stays
+   * as it was and the person answers again.
+   */
+  async answer(id: string, verdict: Verdict, remember?: { ttlMs: number; scope?: RememberScope }): Promise<Transition & { rule?: RememberedRule }> {
     const approval = this.get(id);
     if (approval === undefined) return { ok: false, code: 'APPROVAL_UNKNOWN', reason: `no approval \`${id}\`` };
+    const refused = remember === undefined || verdict.verdict !== 'approve' ? undefined : rememberRefusal(approval, remember.scope ?? 'session');
+    if (refused !== undefined) return { ok: false, code: 'REMEMBER_REFUSED', reason: refused };
     const result = decideApproval(approval, verdict, this.now());
     await this.audit({
       kind: 'approval',
@@ -191,13 +200,25 @@ export class ApprovalDesk {
     if (!result.ok) return result;
     let rule: RememberedRule | undefined;
     if (remember !== undefined && result.approval.state === 'approved') {
-      const made = rememberFrom(result.approval, { id: `rr_${randomBytes(12).toString('hex')}`, ttlMs: remember.ttlMs, now: this.now() });
-      if (!made.ok) return { ok: false, code: 'REMEMBER_REFUSED', reason: made.reason };
-      rule = made.rule;
-      this.remembered.push(rule);
+      const made = rememberFrom(result.approval, { id: `rr_${randomBytes(12).toString('hex')}`, ttlMs: remember.ttlMs, now: this.now(), scope: remember.scope ?? 'session' });
+      if (made.ok) {
+        rule = made.rule;
+        this.remembered = [...this.remembered, rule];
+        await this.audit({ kind: 'approval', ts: this.now().toISOString(), actor: verdict.approver.id, action_id: approval.trace_id, tool: approval.tool, tier: approval.tier, outcome: 'remember', detail: { rule: rule.id, scope: rule.session === null ? 'project' : 'session', project: rule.project, session: rule.session, expires_at: rule.expires_at } });
+      }
     }
     this.settle([result.approval], rule === undefined ? [] : [{ op: 'rules', value: this.remembered }]);
     return rule === undefined ? result : { ...result, rule };
+  }
+
+  /** Revokes a remembered rule at once (the desktop's Forget); false when there was none. */
+  async forget(id: string, by: string): Promise<boolean> {
+    const rule = this.remembered.find((r) => r.id === id);
+    if (rule === undefined) return false;
+    this.remembered = this.remembered.filter((r) => r.id !== id);
+    this.record([{ op: 'rules', value: this.remembered }]);
+    await this.audit({ kind: 'approval', ts: this.now().toISOString(), actor: by, tool: rule.tool, outcome: 'forgotten', detail: { rule: id, uses: rule.uses ?? 0 } });
+    return true;
   }
 
   /** At execution: single use, same arguments, not expired (SPEC §7). Remembered rules: still valid. */

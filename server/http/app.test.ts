@@ -88,6 +88,11 @@ function appWith(callers: Record<string, Caller>, options: { assets?: Assets } =
         calls.push('login-code');
         return 'CODE';
       },
+      remembered: () => [],
+      forget: (id) => {
+        calls.push(`forget:${id}`);
+        return Promise.resolve(id === 'rr_1');
+      },
     },
     assets: options.assets,
     push: {

@@ -7,6 +7,7 @@ import { startServer, type Running } from '../../server/main.js';
 import { REPO } from '../arch/source-files.js';
 import { launchChromium } from '../fixtures/browser.js';
 import { call } from '../fixtures/https-client.js';
+import { pairInBrowser } from '../fixtures/pair-in-browser.js';
 import { tempTree, type TempTree } from '../fixtures/temp-tree.js';
 
 /**
@@ -92,15 +93,7 @@ describe.skipIf(process.env['ORACLE_SKIP_BROWSER'] === '1')('approval cards at p
     phone = await browser.newContext(PHONE);
     desk = await desktop.newPage();
     ph = await phone.newPage();
-    await desk.goto(running.loginUrl);
-    await desk.locator('button.start-qr').click();
-    await ph.goto((await desk.locator('pre.pair-url').textContent()) ?? '');
-    await ph.locator('#name').fill('Pixel cards');
-    await ph.locator('button[type=submit]').click();
-    const shown = (await ph.locator('.comparison strong').textContent({ timeout: 20_000 })) ?? '';
-    await desk.locator('.code.comparison', { hasText: shown }).waitFor({ timeout: 10_000 });
-    await desk.locator('button.confirm-pair').click();
-    await ph.locator('text=Waiting for you (0)').waitFor({ timeout: 20_000 });
+    await pairInBrowser(desk, ph, running.loginUrl, 'Pixel cards');
 
     // One of each kind, oldest first (the phone shows them in that order).
     const kinds: [string, Record<string, unknown>, Record<string, unknown>?][] = [

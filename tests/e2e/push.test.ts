@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type Running } from '../../server/main.js';
 import { launchChromium } from '../fixtures/browser.js';
 import { call } from '../fixtures/https-client.js';
+import { pairInBrowser } from '../fixtures/pair-in-browser.js';
 import { browserKeys, checkVapid, open, startPushService, type BrowserKeys, type PushService } from '../fixtures/push-service.js';
 import { tempTree, type TempTree } from '../fixtures/temp-tree.js';
 
@@ -107,16 +108,7 @@ describe.skipIf(process.env['ORACLE_SKIP_BROWSER'] === '1')('Web Push to a paire
   it('pairs, and the phone offers notifications; turned on, its subscription is bound to the device', async () => {
     const desktop = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     const desk = await desktop.newPage();
-    await desk.goto(running.loginUrl);
-    await desk.locator('button.start-qr').click();
-    const url = (await desk.locator('pre.pair-url').textContent()) ?? '';
-    await ph.goto(url);
-    await ph.locator('#name').fill('Pixel push');
-    await ph.locator('button[type=submit]').click();
-    const shown = (await ph.locator('.comparison strong').textContent({ timeout: 20_000 })) ?? '';
-    await expect.poll(() => desk.locator('.code.comparison').textContent(), { timeout: 10_000 }).toBe(shown);
-    await desk.locator('button.confirm-pair').click();
-    await ph.locator('text=Waiting for you (0)').waitFor({ timeout: 20_000 });
+    await pairInBrowser(desk, ph, running.loginUrl, 'Pixel push');
     await desktop.close();
     deviceId = running.credentials.list('dev')[0]?.id ?? '';
     expect(deviceId).toMatch(/^dev_/u);

@@ -187,6 +187,41 @@ describe('the approval desk with a clock (expiry, remembering, restart)', () => 
     if (t3card === undefined) throw new Error('lost');
     const refused = await desk.answer(t3card.approval_id, { approver: desktop, verdict: 'approve', nonce: t3card.nonce, argHash: t3card.arg_hash, phrase: confirmationPhrase(t3card) }, { ttlMs: 60_000 });
     expect(refused).toMatchObject({ ok: false, code: 'REMEMBER_REFUSED' });
+    // Refused before anything was decided: the card still waits for an answer.
+    expect(desk.get(t3card.approval_id)?.state).toBe('pending');
     expect(audits).toContain('approval:remembered');
+    expect(audits).toContain('approval:remember');
+  });
+
+  it('remembers for a whole project (any session), counts the prompts it saved, and forgets at once', async () => {
+    const desk = open();
+    const args = { program: 'npm', args: ['run', 'lint'] };
+    const first = await desk.obtain(evaluation('T2', args), 'ac_p1', { waitMs: 0, project: '/p' });
+    const card = desk.get(first.kind === 'pending' ? first.approvalId : '');
+    if (card === undefined) throw new Error('lost');
+    const answered = await desk.answer(card.approval_id, { approver: desktop, verdict: 'approve', nonce: card.nonce, argHash: card.arg_hash }, { ttlMs: 3_600_000, scope: 'project' });
+    expect(answered.rule?.session).toBeNull();
+    const otherSession = { ...evaluation('T2', args), session: 'another-session' };
+    expect(await desk.obtain(otherSession, 'ac_p2', { waitMs: 0, project: '/p' })).toMatchObject({ kind: 'approved' });
+    expect(await desk.obtain(evaluation('T2', args), 'ac_p3', { waitMs: 0, project: '/p' })).toMatchObject({ kind: 'approved' });
+    expect(desk.rules().find((r) => r.id === answered.rule?.id)?.uses).toBe(2);
+    expect(await desk.forget(answered.rule?.id ?? '', 'desktop')).toBe(true);
+    expect(await desk.obtain(evaluation('T2', args), 'ac_p4', { waitMs: 0, project: '/p' })).toMatchObject({ kind: 'pending' });
+    expect(audits).toContain('approval:forgotten');
+    // A restart keeps what is remembered, with its count.
+    const again = await desk.obtain(evaluation('T2', { program: 'npm', args: ['ci'] }), 'ac_p5', { waitMs: 0, project: '/p' });
+    const ci = desk.get(again.kind === 'pending' ? again.approvalId : '');
+    if (ci === undefined) throw new Error('lost');
+    await desk.answer(ci.approval_id, { approver: phone, verdict: 'approve', nonce: ci.nonce, argHash: ci.arg_hash }, { ttlMs: 60_000 });
+    await desk.obtain(evaluation('T2', { program: 'npm', args: ['ci'] }), 'ac_p6', { waitMs: 0, project: '/p' });
+    expect(open().rules().map((r) => r.uses)).toEqual([1]);
+  });
+
+  it('never remembers a line into a terminal', async () => {
+    const desk = open();
+    const first = await desk.obtain({ ...evaluation('T2', { terminal: 't', text: 'ls' }), tool: 'term.write' }, 'ac_t1', { waitMs: 0, project: '/p' });
+    const card = desk.get(first.kind === 'pending' ? first.approvalId : '');
+    if (card === undefined) throw new Error('lost');
+    expect(await desk.answer(card.approval_id, { approver: desktop, verdict: 'approve', nonce: card.nonce, argHash: card.arg_hash }, { ttlMs: 60_000 })).toMatchObject({ ok: false, code: 'REMEMBER_REFUSED', reason: 'a line into a terminal is asked every time' });
   });
 });

@@ -3,7 +3,7 @@ import { repeat } from 'lit/directives/repeat.js';
 import type { SignedCard } from '../../../shared/approval-card.js';
 import type { DeviceView } from '../../../shared/device-view.js';
 import { ApiError, json, request } from '../lib/api.js';
-import { displayPin, verifyCard, when, type ApprovalsReply } from '../lib/cards.js';
+import { deciderName, displayPin, verifyCard, when, type ApprovalsReply } from '../lib/cards.js';
 import { sentenceOf } from '../lib/sentence.js';
 import { fixedBytes, fromBase64Url, toBase64Url } from '../../../shared/pairing/bytes.js';
 import { ecdsaVerify, sha256 } from '../../../shared/pairing/protocol.js';
@@ -17,6 +17,8 @@ import '../ui/recent-decisions.js';
 import './pairing-panel.js';
 import './ca-panel.js';
 import './audit-panel.js';
+import './remembered-panel.js';
+import type { OracleRememberedPanel } from './remembered-panel.js';
 import type { OracleAuditPanel } from './audit-panel.js';
 
 interface Health {
@@ -260,6 +262,7 @@ export class OracleDesktop extends LitElement {
       this.checks = checks;
       this.cards = approvals.body.approvals;
       this.pendingTotal = approvals.body.pending_total ?? approvals.body.approvals.length;
+      void this.renderRoot.querySelector<OracleRememberedPanel>('oracle-remembered-panel')?.load();
       this.auditSoon();
     } catch (e) {
       if (e instanceof ApiError && e.status === 401) this.signedIn = false;
@@ -298,7 +301,7 @@ export class OracleDesktop extends LitElement {
   private async answer(card: SignedCard, a: Answer): Promise<void> {
     this.busy = true;
     try {
-      await request(`/api/v1/approvals/${encodeURIComponent(card.approval_id)}/${a.verdict}`, json('POST', { nonce: card.nonce, arg_hash: card.arg_hash, ...(a.message === undefined ? {} : { message: a.message }), ...(a.phrase === undefined ? {} : { phrase: a.phrase }) }));
+      await request(`/api/v1/approvals/${encodeURIComponent(card.approval_id)}/${a.verdict}`, json('POST', { nonce: card.nonce, arg_hash: card.arg_hash, ...(a.message === undefined ? {} : { message: a.message }), ...(a.phrase === undefined ? {} : { phrase: a.phrase }), ...(a.remember === undefined ? {} : { remember_seconds: a.remember.seconds, remember_scope: a.remember.scope }) }));
       this.problems = { ...this.problems, [card.approval_id]: '' };
       const what = sentenceOf(card);
       this.notice = `${a.verdict === 'approve' ? 'Approved' : 'Denied'}: ${what.verb} ${what.object}.`;
@@ -353,6 +356,7 @@ export class OracleDesktop extends LitElement {
       <div class="grid">
         <oracle-recent .decisions=${this.recent} .devices=${this.devices}></oracle-recent>
         ${this.devicesPanel()}
+        <oracle-remembered-panel .names=${(id: string) => deciderName(id, this.devices)}></oracle-remembered-panel>
         <details class="panel setup" ?open=${!paired}>
           <summary><h2>Pair a phone and trust this gate</h2></summary>
           <oracle-pairing-panel @paired=${() => void this.refresh()}></oracle-pairing-panel>

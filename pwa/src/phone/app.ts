@@ -231,7 +231,7 @@ export class OraclePhone extends LitElement {
     if (client === undefined) return;
     this.busy = true;
     try {
-      await client.post(`/api/v1/approvals/${encodeURIComponent(card.approval_id)}/${answer.verdict}`, { nonce: card.nonce, arg_hash: card.arg_hash, ...(answer.message === undefined ? {} : { message: answer.message }) });
+      await client.post(`/api/v1/approvals/${encodeURIComponent(card.approval_id)}/${answer.verdict}`, { nonce: card.nonce, arg_hash: card.arg_hash, ...(answer.message === undefined ? {} : { message: answer.message }), ...(answer.remember === undefined ? {} : { remember_seconds: answer.remember.seconds, remember_scope: answer.remember.scope }) });
       this.problems = { ...this.problems, [card.approval_id]: '' };
       const what = sentenceOf(card);
       this.notice = `${answer.verdict === 'approve' ? 'Approved' : 'Denied'}: ${what.verb} ${what.object}.`;

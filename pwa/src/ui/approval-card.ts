@@ -13,7 +13,14 @@ export interface Answer {
   readonly phrase?: string;
   /** Deny, then HALT everything (the phone's answer to a T3 it must not approve). */
   readonly halt?: boolean;
+  /** Approve, and answer exactly this again without asking: for this session, or (desktop) this project. */
+  readonly remember?: { readonly scope: 'session' | 'project'; readonly seconds: number };
 }
+
+/** "The rest of this session": as long as the gate lets a remembered answer live (12 hours). */
+const SESSION_SECONDS = 12 * 3600;
+/** The desktop's "for this project for N hours". */
+const PROJECT_HOURS = [1, 8] as const;
 
 /** Lines of a long value shown before "show all"; Approve waits until every one was shown. */
 const SHOWN_LINES = 12;
@@ -38,6 +45,7 @@ export class OracleCard extends LitElement {
     phrase: { state: true },
     message: { state: true },
     opened: { state: true },
+    remember: { state: true },
   };
   static override styles = [
     base,
@@ -149,6 +157,26 @@ export class OracleCard extends LitElement {
         flex: 1 1 0;
         min-height: 52px;
       }
+      label.remember-line {
+        display: flex;
+        gap: 0.5rem;
+        align-items: center;
+        font-weight: 400;
+        min-height: 44px;
+      }
+      label.remember-line input {
+        width: 1.4rem;
+        min-height: 1.4rem;
+      }
+      select {
+        width: 100%;
+        min-height: 44px;
+        font: inherit;
+        border: 2px solid var(--line);
+        border-radius: 8px;
+        background: var(--bg);
+        color: var(--ink);
+      }
       .hint {
         font-size: 0.85rem;
         margin: 0.25rem 0 0;
@@ -179,6 +207,8 @@ export class OracleCard extends LitElement {
   declare message: string;
   /** Long values the person expanded, by label. */
   declare opened: ReadonlySet<string>;
+  /** The remembering chosen with Approve: '' (none), 'session', or 'project:<hours>'. */
+  declare remember: string;
 
   constructor() {
     super();
@@ -189,6 +219,7 @@ export class OracleCard extends LitElement {
     this.phrase = '';
     this.message = '';
     this.opened = new Set();
+    this.remember = '';
   }
 
   override willUpdate(changed: Map<string, unknown>): void {
@@ -198,6 +229,7 @@ export class OracleCard extends LitElement {
       this.opened = new Set();
       this.phrase = '';
       this.message = '';
+      this.remember = '';
     }
   }
 
@@ -207,8 +239,35 @@ export class OracleCard extends LitElement {
       ...(this.message.trim() === '' ? {} : { message: this.message.trim() }),
       ...(verdict === 'approve' && this.card.tier === 'T3' ? { phrase: this.phrase } : {}),
       ...(halt ? { halt: true } : {}),
+      ...(verdict === 'approve' ? this.rememberChoice() : {}),
     };
     this.dispatchEvent(new CustomEvent<Answer>('answer', { detail, bubbles: true, composed: true }));
+  }
+
+  private rememberChoice(): Pick<Answer, 'remember'> {
+    if (this.remember === 'session') return { remember: { scope: 'session', seconds: SESSION_SECONDS } };
+    const hours = /^project:(\d+)$/u.exec(this.remember)?.[1];
+    return hours === undefined ? {} : { remember: { scope: 'project', seconds: Number(hours) * 3600 } };
+  }
+
+  /**
+   * Remembering on offer (issue 16): T2 only, never a line into a terminal, only with a project;
+   * "this session" where the agent named one; the whole project only at the desktop.
+   */
+  private rememberOptions() {
+    const c = this.card;
+    if (c.tier !== 'T2' || c.tool === 'term.write' || c.project === null) return nothing;
+    const id = `remember-${c.approval_id}`;
+    if (this.screen === 'phone') {
+      if (c.session === null) return nothing;
+      return html`<label class="remember-line" for=${id}><input id=${id} type="checkbox" class="remember" .checked=${this.remember === 'session'} @change=${(e: Event) => { this.remember = (e.target as HTMLInputElement).checked ? 'session' : ''; }} /> Allow exactly this again for the rest of this session</label>`;
+    }
+    return html`<label for=${id}>When approved, also allow exactly this again</label>
+      <select id=${id} class="remember" .value=${this.remember} @change=${(e: Event) => { this.remember = (e.target as HTMLSelectElement).value; }}>
+        <option value="">no: ask again next time</option>
+        ${c.session === null ? nothing : html`<option value="session">for the rest of this session</option>`}
+        ${PROJECT_HOURS.map((h) => html`<option value="project:${h}">for this project, ${h} ${h === 1 ? 'hour' : 'hours'}</option>`)}
+      </select>`;
   }
 
   private marked(text: string) {
@@ -265,7 +324,7 @@ export class OracleCard extends LitElement {
         ? html`<label for="phrase-${c.approval_id}">Type <code>${phraseWanted}</code> to approve</label>
             <input id="phrase-${c.approval_id}" class="phrase" .value=${this.phrase} @input=${(e: Event) => { this.phrase = (e.target as HTMLInputElement).value; }} autocomplete="off" spellcheck="false" />`
         : nothing;
-    return html`${phrase}${note}
+    return html`${phrase}${this.rememberOptions()}${note}
       <div class="${sticky}" role="group" aria-label="Answer">
         <button class="quiet deny" ?disabled=${this.busy} @click=${() => { this.answer('deny'); }}>Deny</button>
         <button class="primary approve" ?disabled=${this.busy || hidden > 0 || (c.tier === 'T3' && this.phrase !== phraseWanted)} @click=${() => { this.answer('approve'); }}>Approve</button>

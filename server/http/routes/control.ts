@@ -11,7 +11,7 @@ import type { DeviceView } from '../../../shared/device-view.js';
 /** What people's controls need from the gate (the runtime implements it). */
 export interface GateControl {
   pending(): readonly Approval[];
-  answer(id: string, verdict: { approver: Approver; verdict: 'approve' | 'deny'; nonce: string; argHash: string; phrase?: string; message?: string }, remember?: { ttlMs: number }): Promise<Transition>;
+  answer(id: string, verdict: { approver: Approver; verdict: 'approve' | 'deny'; nonce: string; argHash: string; phrase?: string; message?: string }, remember?: { ttlMs: number; scope: 'session' | 'project' }): Promise<Transition>;
   halt(reason: string, by: string): Promise<unknown>;
   resume(by: string): Promise<boolean>;
   mode(): ShownMode;
@@ -85,10 +85,14 @@ export function controlRoutes(control: GateControl, devices: DeviceRegistry, clo
       const phrase = str(read.body['phrase']);
       const message = str(read.body['message']);
       const rememberMs = typeof read.body['remember_seconds'] === 'number' ? read.body['remember_seconds'] * 1000 : undefined;
+      const scope = read.body['remember_scope'] ?? 'session';
+      if (scope !== 'session' && scope !== 'project') return fail(c, 'INPUT_INVALID', '`remember_scope` is `session` or `project`');
+      // A whole project, beyond the session the card came from, is the desktop's call only.
+      if (scope === 'project' && approver.kind !== 'desktop') return fail(c, 'FORBIDDEN', 'only the desktop remembers an answer for a whole project');
       const result = await control.answer(
         c.req.param('id'),
         { approver, verdict, nonce, argHash, ...(phrase === undefined ? {} : { phrase }), ...(message === undefined ? {} : { message: message.slice(0, 2000) }) },
-        rememberMs === undefined ? undefined : { ttlMs: rememberMs },
+        rememberMs === undefined ? undefined : { ttlMs: rememberMs, scope },
       );
       if (!result.ok) return c.json({ error: { code: result.code, message: result.reason } }, result.code === 'APPROVAL_UNKNOWN' ? 404 : 409);
       return c.json({ approval: result.approval });

@@ -2,6 +2,7 @@ import type { OracleCode } from '../../../shared/outcome-codes.js';
 import { Hono } from 'hono';
 import type { Caller } from '../caller.js';
 import { fail } from '../errors.js';
+import type { RememberedView } from '../../../shared/remembered-view.js';
 
 /** A T1 action that can still be undone, as the desktop lists it. */
 export interface UndoView {
@@ -22,7 +23,12 @@ export interface DesktopViews {
   auditVerify(): unknown;
   /** A fresh one-time login code for the desktop screen (`oracle desktop`, a gate run as a service). */
   loginCode(): string;
+  /** Remembered answers still in force (issue 16): what, for which session or project, by whom, until when, how often used. */
+  remembered(): readonly RememberedView[];
+  /** Revokes one at once; false when there is none. */
+  forget(id: string): Promise<boolean>;
 }
+
 
 type Vars = { Variables: { caller: Caller } };
 
@@ -49,6 +55,14 @@ export function desktopRoutes(views: DesktopViews): Hono<Vars> {
     const caller = c.get('caller');
     if (caller.kind !== 'desktop' || caller.via !== 'token') return fail(c, 'FORBIDDEN', 'only `oracle desktop` on this machine asks for a login code');
     return c.json({ code: views.loginCode() });
+  });
+  app.get('/remembered', (c) => {
+    const rules = views.remembered();
+    return c.json({ remembered: rules, prompts_saved: rules.reduce((n, r) => n + r.uses, 0) });
+  });
+  app.post('/remembered/:id/forget', async (c) => {
+    await c.req.text();
+    return (await views.forget(c.req.param('id'))) ? c.json({ forgotten: c.req.param('id') }) : fail(c, 'NOT_FOUND', 'no such remembered answer');
   });
   app.get('/audit', (c) => {
     const raw = Number(c.req.query('limit') ?? '50');
