@@ -115,7 +115,7 @@ async function serveRuntime(runtime: Runtime, hub: EventHub, options: ServeOptio
   const app = createApp({
     gateStatus: () => {
       const status = runtime.status();
-      return { mode: status.mode, policyDigest: runtime.gate.digest, audit: status.audit };
+      return { mode: status.mode, policyDigest: runtime.gate.digest, audit: status.audit, policyProblem: runtime.policyProblem };
     },
     spkiSha256: tls.spkiSha256,
     ca: { pem: tls.caCert, fingerprint256: tls.caFingerprint },
@@ -196,6 +196,7 @@ async function serveRuntime(runtime: Runtime, hub: EventHub, options: ServeOptio
           .filter((r) => Date.parse(r.expires_at) > Date.now())
           .map((r) => ({ id: r.id, tool: r.tool, preview: r.preview, project: r.project, session: r.session, agent: r.agent, created_by: r.created_by, created_at: r.created_at, expires_at: r.expires_at, uses: r.uses ?? 0 })),
       forget: (id) => runtime.desk.forget(id, 'desktop'),
+      reloadPolicy: () => runtime.reloadPolicy('desktop'),
     },
     actions: {
       submit: (action, waitMs, agent, signal) => runtime.submit(action, waitMs, agent, signal),

@@ -88,6 +88,8 @@ export const GATE_CODES = [
   'BATTERY_HOME_FAILED',
   /** Pairing a device failed on the phone's side (the server said why in its answer). */
   'PAIRING_FAILED',
+  /** A policy reload was refused: the file has errors, the policy in force stays (issue 16). */
+  'POLICY_REFUSED',
 ] as const;
 
 /** What a screen (the phone, the desktop) meets talking to the gate. */

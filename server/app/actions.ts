@@ -57,7 +57,8 @@ export interface Actions {
 }
 
 export interface ActionsDeps {
-  readonly gate: GateState;
+  /** The policy in force now (a reload replaces it). */
+  readonly gate: () => GateState;
   readonly audit: AuditAppender;
   readonly desk: ApprovalDesk;
   readonly taint: TaintLedger;
@@ -101,7 +102,7 @@ export function createActions(deps: ActionsDeps): Actions {
   const continuations = new Map<string, { evaluation: Evaluation; actionId: string; agent: string | undefined }>();
 
   /** Facts only I/O learns for this action (action-facts.ts). */
-  const lookUp = (action: unknown): Promise<ActionFacts | undefined> => lookUpFacts(action, { gate, toolhost, mode: mode() });
+  const lookUp = (action: unknown): Promise<ActionFacts | undefined> => lookUpFacts(action, { gate: gate(), toolhost, mode: mode() });
 
   /**
    * The session's sticky taint feeds every decision, with what the action says it read (the
@@ -114,8 +115,9 @@ export function createActions(deps: ActionsDeps): Actions {
     const request = actionRequestSchema.safeParse(action);
     const session = request.success ? request.data.session : undefined;
     // A credentialed agent is its own principal: its policy ceiling, or nothing at all.
-    const principal = agent === undefined ? gate.context.principal : { name: agent, capabilities: gate.context.gate.policy.agents.get(agent)?.capabilities ?? new Set<never>() };
-    return evaluate(action, { ...gate.context, mode: mode(), principal, runtime: taint.state(session), ...(facts === undefined ? {} : { facts }) });
+    const { context } = gate();
+    const principal = agent === undefined ? context.principal : { name: agent, capabilities: context.gate.policy.agents.get(agent)?.capabilities ?? new Set<never>() };
+    return evaluate(action, { ...context, mode: mode(), principal, runtime: taint.state(session), ...(facts === undefined ? {} : { facts }) });
   };
 
   const execute = async (prepared: PreparedAction): Promise<Executed> => {

@@ -10,7 +10,8 @@ export interface HaltDeps {
   /** `<home>/data/halt.json`: a HALT survives restarts and reaches this gate from `oracle halt`. */
   readonly file: HaltFile;
   /** The mode the policy gives when no HALT is in force. */
-  readonly policyMode: GateMode;
+  /** The mode the policy in force gives (normal, or read-only for a policy with errors); a reload may change it. */
+  readonly policyMode: () => GateMode;
   readonly events: EventHub;
   readonly audit: (body: AuditBody) => Promise<unknown>;
   readonly now: () => Date;
@@ -36,7 +37,7 @@ export class HaltControl {
     private readonly deps: HaltDeps,
     halted: HaltRecord | undefined,
   ) {
-    this.current = halted === undefined ? deps.policyMode : 'halted';
+    this.current = halted === undefined ? deps.policyMode() : 'halted';
     this.unwatch = deps.file.watch(() => {
       this.onFileChange();
     });
@@ -61,11 +62,16 @@ export class HaltControl {
   async resume(by: string): Promise<boolean> {
     if (!mayResume(by)) return false;
     this.deps.file.remove();
-    this.current = this.deps.policyMode;
+    this.current = this.deps.policyMode();
     this.deps.approvals.reopen();
     this.deps.events.publish('resume', { mode: this.current });
     await this.deps.audit({ kind: 'resume', ts: this.deps.now().toISOString(), actor: by, outcome: this.current });
     return true;
+  }
+
+  /** A reload changed the policy: its mode is in force now, unless a HALT is. */
+  policyChanged(): void {
+    if (this.current !== 'halted') this.current = this.deps.policyMode();
   }
 
   close(): void {
@@ -92,7 +98,7 @@ export class HaltControl {
       const reach = this.stopAll(record.by);
       void this.auditHalt({ ...record, snapshot: { ...record.snapshot, agent_processes: reach } }).catch(() => undefined);
     } else if (record === undefined && this.current === 'halted') {
-      this.current = this.deps.policyMode;
+      this.current = this.deps.policyMode();
       this.deps.approvals.reopen();
       void this.deps.audit({ kind: 'resume', ts: this.deps.now().toISOString(), actor: 'cli', outcome: this.current }).catch(() => undefined);
     }

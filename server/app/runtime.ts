@@ -4,6 +4,7 @@ import { interruptedActions } from '../core/audit/interrupted.js';
 import { recordsNewestFirst } from '../adapters/audit/read-log.js';
 import { redact } from '../core/redact/index.js';
 import { loadGatePolicy, type GateOptions, type GateState } from './gate-policy.js';
+import type { PolicyIssue } from '../core/policy/load.js';
 import { openToolhost, type Toolhost } from '../toolhost/open.js';
 import { currentText } from '../toolhost/preview.js';
 import { hostFacts } from '../adapters/host.js';
@@ -27,8 +28,23 @@ import { createActions, type Actions } from './actions.js';
  * The whole gate for one process: policy, toolhost and audit log, wired once (composition root
  * shared by `oracle run`, `oracle undo` and, later, the server).
  */
+/** What a reload did (issue 16): the new policy in force, or the old one kept because the file has errors. */
+export type PolicyReload =
+  | { readonly ok: true; readonly from: string | null; readonly to: string | null; readonly changed: boolean }
+  | { readonly ok: false; readonly kept: string | null; readonly rejected: string | null; readonly file: string; readonly errors: readonly PolicyIssue[]; readonly at: string };
+
 export interface Runtime extends Actions {
+  /** The policy in force now; a reload replaces it. */
   readonly gate: GateState;
+  /**
+   * Reads the policy file again (issue 16): a valid one is in force at once, for every decision
+   * and executor, without a restart; one with errors is refused and the running policy kept (the
+   * refusal stays in `policyProblem` for the screens until a reload succeeds). Audited either way
+   * with both digests.
+   */
+  reloadPolicy(by: string): Promise<PolicyReload>;
+  /** The last refused reload, until one succeeds. */
+  readonly policyProblem: Extract<PolicyReload, { ok: false }> | undefined;
   readonly toolhost: Toolhost;
   readonly audit: AuditAppender;
   /** The mode in force now: the policy's, or `halted`. */
@@ -56,7 +72,8 @@ export interface Runtime extends Actions {
 /** `runs: false`: a runtime that only answers hooks (no sandbox probe, no secrets; nothing executes). */
 export async function openRuntime(options: GateOptions & { readonly actor: string; readonly resolve?: (host: string) => Promise<string[]>; readonly events?: EventHub; readonly runs?: boolean }): Promise<Runtime> {
   const events = options.events ?? new EventHub();
-  const gate = loadGatePolicy(options);
+  let gate = loadGatePolicy(options);
+  let policyProblem: Extract<PolicyReload, { ok: false }> | undefined;
   const host = options.host ?? hostFacts();
   const dataDir = join(gate.home, 'data');
   ensurePrivateDir(dataDir);
@@ -112,7 +129,7 @@ export async function openRuntime(options: GateOptions & { readonly actor: strin
     ...(options.runs === undefined ? {} : { runs: options.runs }),
     grants: desk,
     home: gate.home,
-    gate: gate.context.gate,
+    gate: () => gate.context.gate,
     env: options.env ?? process.env,
     platform: host.platform,
     redact: (text, known) => redact(text, known).text,
@@ -124,7 +141,7 @@ export async function openRuntime(options: GateOptions & { readonly actor: strin
   const haltControl = new HaltControl(
     {
       file: haltFile,
-      policyMode: gate.mode,
+      policyMode: () => gate.mode,
       events,
       audit: (body) => audit.append(body),
       now,
@@ -141,10 +158,34 @@ export async function openRuntime(options: GateOptions & { readonly actor: strin
     events.publish('mode', { mode: state === undefined || mode() === 'halted' ? mode() : 'degraded', audit: state ?? null });
   });
 
-  const actions = createActions({ gate, audit, desk, taint, toolhost, events, mode, now, actor: options.actor, inFlight });
+  const actions = createActions({ gate: () => gate, audit, desk, taint, toolhost, events, mode, now, actor: options.actor, inFlight });
+
+  const reloadPolicy = async (by: string): Promise<PolicyReload> => {
+    const next = loadGatePolicy(options);
+    const from = gate.digest;
+    // A file with errors never replaces a policy in force: the gate keeps deciding by the old one.
+    if (next.mode === 'read-only' && gate.mode !== 'read-only') {
+      policyProblem = { ok: false, kept: from, rejected: next.digest, file: next.policyFile, errors: next.errors, at: now().toISOString() };
+      await audit.append({ kind: 'policy.load', ts: now().toISOString(), actor: by, outcome: 'refused', detail: { policy: next.policyFile, digest: next.digest, kept: from, errors: next.errors.length, first_error: next.errors[0]?.message ?? null } });
+      events.publish('policy', { ok: false, kept: from, errors: next.errors.length }, 'desktop');
+      return policyProblem;
+    }
+    gate = next;
+    policyProblem = undefined;
+    haltControl.policyChanged();
+    await audit.append({ kind: 'policy.load', ts: now().toISOString(), actor: by, outcome: mode(), detail: { policy: next.policyFile, digest: next.digest, previous: from, errors: next.errors.length, reload: true } });
+    events.publish('policy', { ok: true, digest: next.digest, previous: from }, 'desktop');
+    return { ok: true, from, to: next.digest, changed: from !== next.digest };
+  };
 
   const runtime: Runtime = {
-    gate,
+    get gate() {
+      return gate;
+    },
+    reloadPolicy,
+    get policyProblem() {
+      return policyProblem;
+    },
     toolhost,
     audit,
     mode,

@@ -18,6 +18,7 @@ import { runMcp } from './mcp.js';
 import { MAX_WAIT_SECONDS, parseWaitMs } from '../mcp/options.js';
 import { runAcceptance } from './acceptance.js';
 import { runService } from './service.js';
+import { runPolicyReload } from './policy-reload.js';
 import { runDesktop } from './desktop.js';
 import { HaltFile } from '../adapters/halt-file.js';
 import { join } from 'node:path';
@@ -39,6 +40,8 @@ export const USAGE = `usage: oracle <command> [options]
                                                           add (or remove) the hooks in Claude Code's settings
   devices list | revoke ID [--home DIR]                   paired devices
   policy check [FILE] [--home DIR]                        validate a policy, print its digest and every error
+  policy reload [--home DIR]                              the running gate reads its policy again (also: SIGHUP);
+                                                          a file with errors is refused, the running policy kept
   audit verify [--home DIR] [--json]                      check the audit chain and its signed checkpoint (exit 1: broken)
   mcp [--home DIR] [--policy FILE] [--agent NAME] [--wait SECONDS]
                                                           MCP server on stdio (own home: not beside a running serve)
@@ -90,6 +93,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       return runCheck(halted === undefined ? gate.context : { ...gate.context, mode: 'halted' }, process.stdin, process.stdout);
     }
     case 'policy': {
+      if (sub === 'reload' && rest.length === 0) return runPolicyReload(resolveHome(values.home, process.env), process.stdout, process.stderr);
       if (sub !== 'check' || rest.length > 1) break;
       const gate = loadGatePolicy({ home: values.home, policy: rest[0] ?? values.policy });
       return reportPolicy(gate, process.stdout);

@@ -70,6 +70,15 @@ export async function runServe(flags: ServeFlags): Promise<number> {
       '',
     ].join('\n'),
   );
+  // SIGHUP: read the policy again, as `oracle policy reload` does (issue 16).
+  process.on('SIGHUP', () => {
+    void running.runtime.reloadPolicy('signal').then(
+      (r) => {
+        process.stderr.write(r.ok ? `oracle: policy reloaded (${r.to ?? 'none'})\n` : `oracle: the policy ${r.file} has errors; keeping the policy in force (${r.kept ?? 'none'}): ${r.errors.map((e) => `line ${String(e.line)}: ${e.message}`).join('; ')}\n`);
+      },
+      () => undefined,
+    );
+  });
   await new Promise<void>((resolve) => {
     const stop = () => {
       resolve();

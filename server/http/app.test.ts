@@ -93,6 +93,10 @@ function appWith(callers: Record<string, Caller>, options: { assets?: Assets } =
         calls.push(`forget:${id}`);
         return Promise.resolve(id === 'rr_1');
       },
+      reloadPolicy: () => {
+        calls.push('reload');
+        return Promise.resolve({ ok: true });
+      },
     },
     assets: options.assets,
     push: {

@@ -35,7 +35,13 @@ const USED_LOGIN_PAGE = `<!doctype html>
 
 /** What the routes need, passed in by the composition root (main.ts); nothing here does I/O. */
 export interface AppDeps {
-  readonly gateStatus: () => { readonly mode: ShownMode; readonly policyDigest: string | null; readonly audit?: { readonly reason: string; readonly since: string; readonly refused: number } | undefined };
+  readonly gateStatus: () => {
+    readonly mode: ShownMode;
+    readonly policyDigest: string | null;
+    readonly audit?: { readonly reason: string; readonly since: string; readonly refused: number } | undefined;
+    /** The last policy reload that was refused (the file has errors; the old policy is in force), until one succeeds. */
+    readonly policyProblem?: { readonly file: string; readonly at: string; readonly errors: readonly { readonly line: number; readonly message: string }[] } | undefined;
+  };
   readonly spkiSha256: string;
   /** The local CA, offered to phones so the PWA runs from a trusted origin (SPEC §9). */
   readonly ca: { readonly pem: string; readonly fingerprint256: string };
@@ -88,7 +94,8 @@ export function createApp(deps: AppDeps): Hono<Vars> {
     const status = deps.gateStatus();
     // `audit.writable: false` with `mode: degraded`: the log is full or failing and every action is refused.
     const audit = status.audit === undefined ? { writable: true } : { writable: false, ...status.audit };
-    return c.json({ ok: true, mode: status.mode, spki_sha256: deps.spkiSha256, policy_digest: status.policyDigest, ca_sha256: deps.ca.fingerprint256, audit });
+    const policy = status.policyProblem === undefined ? undefined : { file: status.policyProblem.file, at: status.policyProblem.at, errors: status.policyProblem.errors.slice(0, 20).map((e) => ({ line: e.line, message: e.message })) };
+    return c.json({ ok: true, mode: status.mode, spki_sha256: deps.spkiSha256, policy_digest: status.policyDigest, ca_sha256: deps.ca.fingerprint256, audit, ...(policy === undefined ? {} : { policy_refused: policy }) });
   });
   // The CA certificate is public by nature; its fingerprint is shown next to it for comparison.
   app.get('/ca.crt', (c) => {

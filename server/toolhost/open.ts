@@ -13,7 +13,8 @@ import { DEFAULT_LIMITS, type GitIdentity, type Redactor, type ToolhostEnv } fro
 
 export interface ToolhostOptions {
   readonly home: string;
-  readonly gate: CompiledPolicy;
+  /** The policy in force now: read at every use, so a reload (issue 16) reaches the executors at once. */
+  readonly gate: () => CompiledPolicy;
   readonly env: NodeJS.ProcessEnv;
   readonly platform: NodeJS.Platform;
   readonly redact: Redactor;
@@ -64,9 +65,11 @@ export async function openToolhost(options: ToolhostOptions): Promise<Toolhost> 
       if (value !== undefined) knownValues.push(value);
     }
   }
-  const git = pinOne('git', options.gate.policy.programs.get('git')?.path, { path: options.env['PATH'] ?? '', platform: options.platform, pathext: options.env['PATHEXT'] });
+  const git = pinOne('git', options.gate().policy.programs.get('git')?.path, { path: options.env['PATH'] ?? '', platform: options.platform, pathext: options.env['PATHEXT'] });
   const env: ToolhostEnv = {
-    gate: options.gate,
+    get gate() {
+      return options.gate();
+    },
     runs,
     supervisor,
     jobs,

@@ -27,6 +27,8 @@ interface Health {
   readonly policy_digest: string | null;
   readonly ca_sha256: string;
   readonly audit?: { readonly writable: boolean; readonly reason?: string; readonly since?: string };
+  /** A reload the gate refused: the file has errors, the old policy is in force. */
+  readonly policy_refused?: { readonly file: string; readonly at: string; readonly errors: readonly { readonly line: number; readonly message: string }[] };
 }
 
 interface UndoRow {
@@ -107,6 +109,12 @@ export class OracleDesktop extends LitElement {
       }
       .banner.down code {
         color: #fff;
+      }
+      .banner.refused {
+        border: 3px solid var(--danger);
+        border-radius: 8px;
+        padding: 0.5rem 1rem;
+        margin: 0.5rem 0;
       }
       details.panel > summary {
         cursor: pointer;
@@ -341,6 +349,10 @@ export class OracleDesktop extends LitElement {
       ${this.down ? html`<p class="banner down" role="alert"><strong>The gate is down.</strong> Nothing can be approved, and agents that need a person are refused, until <code>oracle serve</code> runs again; this screen reconnects by itself.</p>` : nothing}
       ${this.notice === '' ? nothing : html`<p class="notice" role="status">${this.notice}</p>`}
       ${mode === 'degraded' ? html`<p class="error" role="alert">The audit log cannot be written (${h?.audit?.reason ?? 'unknown'}, since ${when(h?.audit?.since ?? null)}): every action is refused until it can. Free disk space; the gate recovers by itself.</p>` : nothing}
+      ${h?.policy_refused === undefined
+        ? nothing
+        : html`<div class="banner refused" role="alert"><p><strong>The policy file has errors, so the gate did not take it.</strong> It keeps deciding by the policy in force (${h.policy_digest ?? 'none'}). Fix <code>${h.policy_refused.file}</code> and reload:</p>
+            <ul>${h.policy_refused.errors.map((e) => html`<li>line ${e.line}: ${e.message}</li>`)}</ul></div>`}
       ${this.keyProblem === '' ? nothing : html`<p class="error" role="alert">Cannot check the server key, so no card is offered: ${this.keyProblem}</p>`}
       <section class="queue" aria-labelledby="pending-h">
         <h2 id="pending-h">Waiting for you (${this.pendingTotal})</h2>
@@ -384,6 +396,8 @@ export class OracleDesktop extends LitElement {
           <summary><h2>Gate details</h2></summary>
           <p>Policy digest <code class="digest">${h?.policy_digest ?? 'none'}</code></p>
           <p>Server key pin <code>${h?.spki_sha256 ?? ''}</code></p>
+          <p class="muted">Edited the policy file? Reload it: a valid file is in force at once, one with errors is refused and the running policy kept.</p>
+          <button class="quiet reload-policy" ?disabled=${this.busy} @click=${() => void this.act('Reload the policy', '/api/v1/desk/policy/reload', {})}>Reload policy</button>
         </details>
         <oracle-audit-panel></oracle-audit-panel>
       </div>

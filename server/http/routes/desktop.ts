@@ -27,6 +27,8 @@ export interface DesktopViews {
   remembered(): readonly RememberedView[];
   /** Revokes one at once; false when there is none. */
   forget(id: string): Promise<boolean>;
+  /** Reads the policy file again (issue 16): `ok` with both digests, or the errors and the policy kept. */
+  reloadPolicy(): Promise<{ readonly ok: boolean } & Readonly<Record<string, unknown>>>;
 }
 
 
@@ -63,6 +65,13 @@ export function desktopRoutes(views: DesktopViews): Hono<Vars> {
   app.post('/remembered/:id/forget', async (c) => {
     await c.req.text();
     return (await views.forget(c.req.param('id'))) ? c.json({ forgotten: c.req.param('id') }) : fail(c, 'NOT_FOUND', 'no such remembered answer');
+  });
+  app.post('/policy/reload', async (c) => {
+    await c.req.text();
+    const reload = await views.reloadPolicy();
+    // A refused reload is an answer, not a failure of the request: the old policy is in force.
+    if (reload.ok) return c.json({ reload });
+    return c.json({ error: { code: 'POLICY_REFUSED', message: 'the policy file has errors; the policy in force is kept' }, reload }, 422);
   });
   app.get('/audit', (c) => {
     const raw = Number(c.req.query('limit') ?? '50');
