@@ -1,9 +1,9 @@
 import { hostname, networkInterfaces } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { advertise, type Advertised } from './adapters/mdns.js';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { DesktopSessions } from './http/desktop-sessions.js';
-import { removeFile, writePrivateFile } from './adapters/files.js';
+import { ensureDir, removeFile, writePrivateFile } from './adapters/files.js';
 import { EventHub, visibleTo } from './app/events.js';
 import { ecdsaSign, importTlsSigner } from '../shared/pairing/protocol.js';
 import { createPairingService } from './http/pairing-service.js';
@@ -24,6 +24,9 @@ import { PushStore } from './adapters/push/push-store.js';
 import { makeVapidKeys, webPushSender } from './adapters/push/web-push-sender.js';
 import { startPushNotifier } from './app/push-notifier.js';
 import { pushNotifierDeps } from './serve/push.js';
+import { PolicyCandidatesStore } from './adapters/policy-candidates-store.js';
+import { policyCandidates } from './app/policy-candidates.js';
+import { parsePolicyText, writablePolicyFile } from './app/gate-policy.js';
 
 export interface ServeOptions {
   readonly home?: string | undefined;
@@ -88,6 +91,21 @@ async function serveRuntime(runtime: Runtime, hub: EventHub, options: ServeOptio
   const push = await PushStore.open(join(runtime.gate.home, 'data'), makeVapidKeys);
   // A device revoked while the gate was down keeps no subscription.
   for (const [id] of push.entries()) if (!credentials.active(id)) push.remove(id);
+  const candidates = policyCandidates({
+    store: PolicyCandidatesStore.open(join(runtime.gate.home, 'data')),
+    current: () => runtime.gate,
+    parse: (text) => parsePolicyText(text),
+    write: (text) => {
+      const file = writablePolicyFile(options.policy, runtime.gate.home);
+      ensureDir(dirname(file));
+      writePrivateFile(file, text);
+    },
+    // A candidate written to the home's own file is read from there from now on (it shadows the built-in default).
+    reload: (by) => runtime.reloadPolicy(by),
+    audit: (body) => runtime.audit.append(body),
+    events: hub,
+    now: () => new Date(),
+  });
   const notifier = startPushNotifier(pushNotifierDeps({ push, credentials, hub, runtime, report, send: webPushSender(push.vapid, { subject: options.push?.subject ?? PUSH_SUBJECT, ca: options.push?.ca }) }));
   const lan = options.lan === true;
   const host = `${hostname().split('.')[0] ?? 'oracle'}.local`;
@@ -166,6 +184,7 @@ async function serveRuntime(runtime: Runtime, hub: EventHub, options: ServeOptio
         return revoked;
       },
     },
+    policyCandidates: candidates,
     push: {
       vapidPublicKey: push.vapid.publicKey,
       extraOrigins: options.push?.origins ?? [],

@@ -98,6 +98,16 @@ export function loadGatePolicy(options: GateOptions = {}): GateState {
   return { mode, digest, policyFile, home, errors, warnings: [...warnings, ...compiled.warnings], context };
 }
 
+/** Policy text as this host reads a policy file (its path flavor, `~`): a proposal is checked exactly as a reload would check it. */
+export function parsePolicyText(text: string, host: HostFacts = hostFacts()): LoadResult {
+  return loadPolicy(text, { flavor: host.flavor, userHome: host.userHome });
+}
+
+/** Where a policy change is written: the `--policy` file, else the home's own (never the built-in default). */
+export function writablePolicyFile(flag: string | undefined, home: string): string {
+  return flag !== undefined ? resolve(flag) : join(home, 'config', 'policy.yaml');
+}
+
 /** Policy text must be strict UTF-8 (STYLE 7); anything else is an invalid policy. */
 function decodeUtf8(bytes: Uint8Array): string | undefined {
   try {

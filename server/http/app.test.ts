@@ -99,6 +99,18 @@ function appWith(callers: Record<string, Caller>, options: { assets?: Assets } =
       },
     },
     assets: options.assets,
+    policyCandidates: {
+      list: () => [],
+      propose: (agent) => {
+        calls.push(`propose:${agent}`);
+        return Promise.resolve({ ok: false, code: 'INPUT_INVALID', message: 'test' });
+      },
+      activate: (id) => {
+        calls.push(`activate:${id}`);
+        return Promise.resolve({ ok: false, code: 'NOT_FOUND', message: 'test' });
+      },
+      discard: () => Promise.resolve(false),
+    },
     push: {
       vapidPublicKey: 'BVAPID',
       extraOrigins: [],
@@ -151,6 +163,21 @@ describe('createApp', () => {
     expect(await unsigned.json()).toMatchObject({ error: { message: 'a device signature is required' } });
     expect((await app.request('/api/v1/resume', { method: 'POST', headers: { authorization: 'Bearer phone' }, body: '{}' })).status).toBe(403);
     expect(calls).toEqual([]);
+  });
+
+  it('lets agents propose policy changes and only the desktop activate them', async () => {
+    const desktop: Caller = { kind: 'desktop', id: 'desktop', name: 'desktop', via: 'token' };
+    const { app, calls } = appWith({ 'Bearer good': agent, 'Bearer phone': phone, 'Desktop d': desktop });
+    const post = (path: string, auth: string) => app.request(`/api/v1/policy/${path}`, { method: 'POST', headers: { authorization: auth }, body: '{"policy":"x"}' });
+    expect((await post('candidates', 'Bearer phone')).status).toBe(403);
+    expect((await post('candidates', 'Desktop d')).status).toBe(403);
+    expect((await post('candidates', 'Bearer good')).status).toBe(400);
+    for (const auth of ['Bearer good', 'Bearer phone']) {
+      expect((await post('candidates/pc_1/activate', auth)).status, auth).toBe(403);
+      expect((await app.request('/api/v1/policy/candidates', { headers: { authorization: auth } })).status, auth).toBe(403);
+    }
+    expect((await post('candidates/pc_1/activate', 'Desktop d')).status).toBe(404);
+    expect(calls).toEqual(['propose:claude-code', 'activate:pc_1']);
   });
 
   it('gives push subscriptions to paired devices only, and a device’s only with its signature', async () => {

@@ -15,6 +15,7 @@ import { pairingDesktopRoutes, pairingRoutes } from './routes/pairing.js';
 import { desktopRoutes, type DesktopViews } from './routes/desktop.js';
 import { pageRoutes, type Assets } from './routes/pages.js';
 import { pushRoutes, type PushSubscriptions } from './routes/push.js';
+import { policyRoutes, type PolicyCandidatesService } from './routes/policy.js';
 import type { PairingService } from './pairing-service.js';
 
 /** Desktop login (SPEC §9): a one-time code from `oracle serve`, exchanged on loopback only. */
@@ -70,6 +71,8 @@ export interface AppDeps {
   readonly assets: Assets | undefined;
   /** Web Push subscriptions of paired devices (issue 15). */
   readonly push: PushSubscriptions;
+  /** Agent-proposed policy changes, activated at the desktop (issue 16). */
+  readonly policyCandidates: PolicyCandidatesService;
 }
 
 type Vars = { Variables: { caller: Caller } };
@@ -158,6 +161,7 @@ export function createApp(deps: AppDeps): Hono<Vars> {
   app.route('/api/v1', controlRoutes(deps.control, deps.devices, { now: deps.now, sign: deps.tlsSign }));
   app.route('/api/v1/desk', desktopRoutes(deps.desktopViews));
   app.route('/api/v1/push', pushRoutes(deps.push, deps.devices, deps.now));
+  app.route('/api/v1/policy', policyRoutes(deps.policyCandidates));
   app.route('/', pageRoutes(deps.assets));
   app.notFound((c) => fail(c, 'NOT_FOUND', 'no such route'));
   app.onError((_e, c) => fail(c, 'INTERNAL', 'internal error'));

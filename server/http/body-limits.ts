@@ -14,6 +14,7 @@ import { fail } from './errors.js';
  * | `POST /api/v1/actions` | 1 MiB (its own) | an fs.write's content |
  * | `/api/v1/pair…` | 4 KiB | pairing messages are a few hundred bytes |
  * | `POST /api/v1/sessions/:id/provenance` | 64 KiB | a list of what was read, 4 KiB a source |
+ * | `/api/v1/policy/candidates…` | 320 KiB | a proposed policy is a whole file (at most 256 KB) |
  * | everything else (approve, deny, halt, resume, revoke, undo, …) | 16 KiB | a nonce, a hash, a short message |
  */
 export const DEFAULT_BODY_LIMIT = 16 * 1024;
@@ -23,6 +24,7 @@ const LIMITS: readonly { readonly prefix: string; readonly bytes: number | 'own'
   { prefix: '/api/v1/actions', bytes: 'own' },
   { prefix: '/api/v1/pair', bytes: 4 * 1024 },
   { prefix: '/api/v1/sessions/', bytes: 64 * 1024 },
+  { prefix: '/api/v1/policy/candidates', bytes: 320 * 1024 },
 ];
 
 const limiters = new Map<number, MiddlewareHandler>();

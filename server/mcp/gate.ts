@@ -16,6 +16,8 @@ export interface McpGate {
   allowed(agent: string): Promise<AgentView>;
   /** Whether a person can be asked at all: false for a gate of this process alone, which has no screen or phone. */
   readonly canAsk: boolean;
+  /** Proposes a whole policy file as a candidate (issue 16): kept until a person activates it at the desktop. */
+  propose(policy: string, reason: string): Promise<Record<string, unknown>>;
 }
 
 /** The running gate refused or failed the request itself (not a decision): the message says why. */
@@ -60,6 +62,13 @@ export function remoteGate(request: GateRequest, local?: LocalSubmit): McpGate {
       const answer = await request({ method: 'GET', path: '/api/v1/allowed', timeoutMs: ANSWER_MS });
       if (answer.status !== 200) throw refusal(answer);
       return answer.body as unknown as AgentView;
+    },
+    propose: async (policy, reason) => {
+      const answer = await request({ method: 'POST', path: '/api/v1/policy/candidates', body: { policy, reason }, timeoutMs: ANSWER_MS });
+      if (answer.status === 201) return answer.body;
+      // A proposal with errors is an answer for the agent (it says which lines), not a gate failure.
+      if (answer.status === 400) return answer.body;
+      throw refusal(answer);
     },
     continueAction: async (approvalId, waitMs) => {
       const wait = seconds(waitMs);

@@ -119,6 +119,23 @@ export function createMcpServer(gate: McpGate, options: Pick<McpOptions, 'agent'
         }),
       ),
   );
+  server.registerTool(
+    'oracle_propose_policy',
+    {
+      description:
+        'Propose a change to the policy the person wrote: give the whole new policy file (YAML, as oracle_allowed describes it) and why. It is kept as a candidate with what it changes (which folders, programs, hosts and agents gain or lose what) and never takes effect by itself: only the person activates it, at their desktop. Errors in the file are returned line by line.',
+      inputSchema: z.strictObject({ policy: z.string().min(1).max(262_144).describe('The whole proposed policy file, YAML'), reason: z.string().max(2000).describe('Why the change is needed, shown to the person') }),
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    },
+    ({ policy, reason }) =>
+      track(
+        guarded(async () => {
+          const answer = await gate.propose(policy, reason);
+          const ok = typeof answer['candidate'] === 'object';
+          return { content: [{ type: 'text', text: ok ? `Kept as a candidate; it takes effect only when the person activates it on the desktop.\n${JSON.stringify(answer['candidate'], null, 2)}` : `The proposal was refused:\n${JSON.stringify(answer, null, 2)}` }], structuredContent: { ...answer }, ...(ok ? {} : { isError: true }) };
+        }),
+      ),
+  );
   const settle = async (ms: number): Promise<void> => {
     let timer: NodeJS.Timeout | undefined;
     const bound = new Promise<void>((resolve) => {

@@ -93,6 +93,7 @@ describe('oracle mcp', () => {
         'net_fetch',
         'oracle_allowed',
         'oracle_await',
+        'oracle_propose_policy',
       ].sort(),
     );
     // The hook lets exactly these through as `mcp__oracle__*`, because this server gates them itself.

@@ -18,6 +18,8 @@ import './pairing-panel.js';
 import './ca-panel.js';
 import './audit-panel.js';
 import './remembered-panel.js';
+import './candidates-panel.js';
+import type { OracleCandidatesPanel } from './candidates-panel.js';
 import type { OracleRememberedPanel } from './remembered-panel.js';
 import type { OracleAuditPanel } from './audit-panel.js';
 
@@ -271,6 +273,7 @@ export class OracleDesktop extends LitElement {
       this.cards = approvals.body.approvals;
       this.pendingTotal = approvals.body.pending_total ?? approvals.body.approvals.length;
       void this.renderRoot.querySelector<OracleRememberedPanel>('oracle-remembered-panel')?.load();
+      void this.renderRoot.querySelector<OracleCandidatesPanel>('oracle-candidates-panel')?.load();
       this.auditSoon();
     } catch (e) {
       if (e instanceof ApiError && e.status === 401) this.signedIn = false;
@@ -365,6 +368,7 @@ export class OracleDesktop extends LitElement {
             html`<oracle-card .card=${card} screen="desktop" check=${this.checks[card.approval_id] ?? 'checking'} ?busy=${this.busy} problem=${this.problems[card.approval_id] ?? ''} @answer=${(e: CustomEvent<Answer>) => void this.answer(card, e.detail)}></oracle-card>`,
         )}
       </section>
+      <oracle-candidates-panel @policy-changed=${() => void this.refresh()}></oracle-candidates-panel>
       <div class="grid">
         <oracle-recent .decisions=${this.recent} .devices=${this.devices}></oracle-recent>
         ${this.devicesPanel()}

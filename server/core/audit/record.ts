@@ -26,6 +26,8 @@ export const AUDIT_KINDS = [
   'secret.access',
   /** Failed credential checks, counted per credential id over a minute (never one record each). */
   'auth.failures',
+  /** An agent's proposed policy change: proposed, activated (with both digests) or discarded (issue 16). */
+  'policy.candidate',
 ] as const;
 
 export type AuditKind = (typeof AUDIT_KINDS)[number];

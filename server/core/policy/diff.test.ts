@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { diffPolicies } from './diff.js';
+import { loadPolicy } from './load.js';
+import { LINUX } from '../paths/flavor.js';
+
+const load = (text: string) => {
+  const r = loadPolicy(text, { flavor: LINUX, userHome: '/home/u' });
+  if (!r.ok) throw new Error(JSON.stringify(r.errors));
+  return r.policy;
+};
+const BASE = `scopes:\n  deny_always: ["**/.env"]\n  projects: { roots: [{ path: "/home/u/p", mode: rw }] }\nprograms:\n  git: { subcommands: { allow: [status], confirm: [push], deny: [] } }\negress:\n  allow: [{ host: api.example.com }]\nprincipals:\n  agents:\n    claude-code: { capabilities: [fs.read, fs.write] }\n`;
+
+describe('diffPolicies', () => {
+  it('says which paths, programs, hosts and agents gain or lose what', () => {
+    const next = load(
+      `scopes:\n  projects: { roots: [{ path: "/home/u/p", mode: ro }, { path: "/home/u/q", mode: rw }] }\nprograms:\n  git: { subcommands: { allow: [status, push], confirm: [], deny: [] } }\n  make: {}\negress:\n  allow: [{ host: cdn.example.com }]\n  default: confirm\nprincipals:\n  agents:\n    claude-code: { capabilities: [fs.read, proc.spawn] }\n`,
+    );
+    const changes = diffPolicies(load(BASE), next).map((c) => `${c.effect} ${c.what}${c.widens ? ' !' : ''}`);
+    expect(changes).toEqual([
+      'changes path /home/u/p: rw (scope projects) → ro (scope projects)',
+      'gains path /home/u/q: rw (scope projects)',
+      'loses deny_always **/.env: no longer always refused !',
+      'changes program git: allow status, confirm push → allow status, allow push',
+      'gains program make: no arguments',
+      'gains host cdn.example.com: allowed',
+      'loses host api.example.com: no longer allowed',
+      'changes an unlisted host: deny → confirm',
+      'gains agent claude-code: proc.spawn !',
+      'loses agent claude-code: fs.write',
+    ]);
+  });
+
+  it('finds nothing in the same policy, and nothing that widens in a narrowing', () => {
+    expect(diffPolicies(load(BASE), load(BASE))).toEqual([]);
+    const narrower = load(BASE.replace('[fs.read, fs.write]', '[fs.read]'));
+    expect(diffPolicies(load(BASE), narrower).some((c) => c.widens)).toBe(false);
+  });
+});
