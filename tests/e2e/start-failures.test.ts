@@ -43,7 +43,7 @@ describe('oracle serve on a home with a broken file', () => {
     tree.dispose();
   });
 
-  it.each(['data/credentials.json', 'data/approvals.json', 'data/approvals.journal', 'data/taint.journal', 'data/push.json', 'data/audit-checkpoint.json', 'data/audit-signing.key', 'certs/server.key', 'certs/ca.key', 'certs/ca.crt'])(
+  it.each(['data/credentials.json', 'data/approvals.json', 'data/approvals.journal', 'data/taint.journal', 'data/push.json', 'data/policy-candidates.json', 'data/audit-checkpoint.json', 'data/audit-signing.key', 'certs/server.key', 'certs/ca.key', 'certs/ca.crt'])(
     'exits promptly, non-zero, naming %s',
     async (file) => {
       const home = join(tree.root, file.replaceAll('/', '-'));
