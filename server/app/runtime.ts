@@ -24,15 +24,15 @@ import type { GateMode, ShownMode } from '../core/decide/context.js';
 import { ensurePrivateDir } from '../adapters/files.js';
 import { createActions, type Actions } from './actions.js';
 
-/**
- * The whole gate for one process: policy, toolhost and audit log, wired once (composition root
- * shared by `oracle run`, `oracle undo` and, later, the server).
- */
 /** What a reload did (issue 16): the new policy in force, or the old one kept because the file has errors. */
 export type PolicyReload =
   | { readonly ok: true; readonly from: string | null; readonly to: string | null; readonly changed: boolean }
   | { readonly ok: false; readonly kept: string | null; readonly rejected: string | null; readonly file: string; readonly errors: readonly PolicyIssue[]; readonly at: string };
 
+/**
+ * The whole gate for one process: policy, toolhost and audit log, wired once (composition root
+ * shared by `oracle run`, `oracle undo` and, later, the server).
+ */
 export interface Runtime extends Actions {
   /** The policy in force now; a reload replaces it. */
   readonly gate: GateState;
@@ -163,9 +163,12 @@ export async function openRuntime(options: GateOptions & { readonly actor: strin
   const reloadPolicy = async (by: string): Promise<PolicyReload> => {
     const next = loadGatePolicy(options);
     const from = gate.digest;
-    // A file with errors never replaces a policy in force: the gate keeps deciding by the old one.
-    if (next.mode === 'read-only' && gate.mode !== 'read-only') {
-      policyProblem = { ok: false, kept: from, rejected: next.digest, file: next.policyFile, errors: next.errors, at: now().toISOString() };
+    // A file with errors never replaces a policy in force: the gate keeps deciding by the old one
+    // (a gate already read-only for an invalid file takes the new read-only view: its errors are the news).
+    if (next.mode === 'read-only') {
+      const keptDigest = gate.mode === 'read-only' ? next.digest : from;
+      if (gate.mode === 'read-only') gate = next;
+      policyProblem = { ok: false, kept: keptDigest, rejected: next.digest, file: next.policyFile, errors: next.errors, at: now().toISOString() };
       await audit.append({ kind: 'policy.load', ts: now().toISOString(), actor: by, outcome: 'refused', detail: { policy: next.policyFile, digest: next.digest, kept: from, errors: next.errors.length, first_error: next.errors[0]?.message ?? null } });
       events.publish('policy', { ok: false, kept: from, errors: next.errors.length }, 'desktop');
       return policyProblem;
