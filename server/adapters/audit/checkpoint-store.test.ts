@@ -32,7 +32,7 @@ describe('the checkpoint under load and at close', () => {
     const store = freshStore();
     store.update(head(1));
     // The first write ends and the pause starts: one timer, the first head on disk.
-    for (let i = 0; i < 10_000 && vi.getTimerCount() === 0; i++) await ticks(1);
+    for (const end = Date.now() + 10_000; Date.now() < end && vi.getTimerCount() === 0; ) await ticks(1);
     expect(vi.getTimerCount()).toBe(1);
     expect(seqOnDisk(store)).toBe(1);
     // A head that comes in after that write (one agent's next action) waits out the interval.
@@ -40,7 +40,7 @@ describe('the checkpoint under load and at close', () => {
     await ticks(20);
     expect(seqOnDisk(store)).toBe(1);
     await vi.advanceTimersByTimeAsync(CHECKPOINT_INTERVAL_MS);
-    for (let i = 0; i < 10_000 && seqOnDisk(store) !== 2; i++) await ticks(1);
+    for (const end = Date.now() + 10_000; Date.now() < end && seqOnDisk(store) !== 2; ) await ticks(1);
     expect(seqOnDisk(store)).toBe(2);
   });
 
