@@ -95,12 +95,12 @@ async function serveRuntime(runtime: Runtime, hub: EventHub, options: ServeOptio
     store: PolicyCandidatesStore.open(join(runtime.gate.home, 'data')),
     current: () => runtime.gate,
     parse: (text) => parsePolicyText(text),
+    // A candidate written to the home's own file is read from there from now on (it shadows the built-in default).
     write: (text) => {
       const file = writablePolicyFile(options.policy, runtime.gate.home);
       ensureDir(dirname(file));
       writePrivateFile(file, text);
     },
-    // A candidate written to the home's own file is read from there from now on (it shadows the built-in default).
     reload: (by) => runtime.reloadPolicy(by),
     audit: (body) => runtime.audit.append(body),
     events: hub,

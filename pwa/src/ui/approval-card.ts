@@ -222,6 +222,14 @@ export class OracleCard extends LitElement {
     this.remember = '';
   }
 
+  /** What the card shows, derived once per card (a write's diff is the costly part), not per render. */
+  private shown: { readonly card: SignedCard; readonly details: readonly Detail[]; readonly sentence: ReturnType<typeof sentenceOf> } | undefined;
+
+  private derived(): NonNullable<OracleCard['shown']> {
+    if (this.shown?.card !== this.card) this.shown = { card: this.card, details: detailsOf(this.card.preview), sentence: sentenceOf(this.card) };
+    return this.shown;
+  }
+
   override willUpdate(changed: Map<string, unknown>): void {
     // Another card in this element: nothing of the last one's answer carries over.
     const before = changed.get('card') as SignedCard | undefined;
@@ -280,7 +288,7 @@ export class OracleCard extends LitElement {
 
   /** Values still collapsed: while any is, the whole action has not been shown. */
   private hiddenCount(): number {
-    return detailsOf(this.card.preview).filter((d) => d.block && this.lineCount(d) > SHOWN_LINES && !this.opened.has(d.label)).length;
+    return this.derived().details.filter((d) => d.block && this.lineCount(d) > SHOWN_LINES && !this.opened.has(d.label)).length;
   }
 
   private value(d: Detail) {
@@ -334,8 +342,7 @@ export class OracleCard extends LitElement {
 
   override render() {
     const c = this.card;
-    const s = sentenceOf(c);
-    const details = detailsOf(c.preview);
+    const { sentence: s, details } = this.derived();
     const read = readSources(c.provenance);
     return html`<article class=${c.tier} aria-labelledby="h-${c.approval_id}">
       <div class="row">
