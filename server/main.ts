@@ -27,6 +27,8 @@ import { pushNotifierDeps } from './serve/push.js';
 import { PolicyCandidatesStore } from './adapters/policy-candidates-store.js';
 import { policyCandidates } from './app/policy-candidates.js';
 import { parsePolicyText, writablePolicyFile } from './app/gate-policy.js';
+import { terminalDesk } from './app/terminal-desk.js';
+import { attachTerminals } from './adapters/terminal/attach-server.js';
 
 export interface ServeOptions {
   readonly home?: string | undefined;
@@ -130,6 +132,14 @@ async function serveRuntime(runtime: Runtime, hub: EventHub, options: ServeOptio
   const hooks = hookAnswers(runtime, { hookBudgetMs: options.hookBudgetMs, ourPort: () => listening.port });
   const callers = gateCallers(credentials, desktop);
   const stopFailureReports = reportCredentialFailures(credentials, (body) => runtime.audit.append(body));
+  const terminals = terminalDesk({
+    terminals: runtime.toolhost.env.terminals,
+    gate: () => runtime.gate.context.gate,
+    mode: () => runtime.mode(),
+    redact: runtime.toolhost.env.redact,
+    audit: (body) => runtime.audit.append(body),
+    now: () => new Date(),
+  });
   const app = createApp({
     gateStatus: () => {
       const status = runtime.status();
@@ -185,6 +195,7 @@ async function serveRuntime(runtime: Runtime, hub: EventHub, options: ServeOptio
       },
     },
     policyCandidates: candidates,
+    terminals,
     push: {
       vapidPublicKey: push.vapid.publicKey,
       extraOrigins: options.push?.origins ?? [],
@@ -232,6 +243,7 @@ async function serveRuntime(runtime: Runtime, hub: EventHub, options: ServeOptio
   });
   const listening = await listenHttps(app, { hostname: lan ? '0.0.0.0' : '127.0.0.1', port: options.port, key: tls.key, cert: tls.cert });
   const url = `https://127.0.0.1:${String(listening.port)}`;
+  const attach = attachTerminals(listening.server, { callers, terminals: runtime.toolhost.env.terminals, origin: () => url });
   origins.push(...(lan ? [`https://${host}:${String(listening.port)}`, ...lanAddresses().filter((a) => !a.includes(':')).map((a) => `https://${a}:${String(listening.port)}`)] : []), url);
   // `oracle serve` says it when the log stops taking records and when it takes them again.
   const unlistenAudit = runtime.audit.onAvailability((state) => {
@@ -271,6 +283,7 @@ async function serveRuntime(runtime: Runtime, hub: EventHub, options: ServeOptio
       await new Promise((r) => setImmediate(r));
       await mdns?.stop();
       await channel?.close();
+      attach.close();
       await listening.close();
       await runtime.close();
     },

@@ -16,6 +16,8 @@ export const CAPABILITIES = [
   'secret.read',
   'agent.delegate',
   'term.write',
+  /** Reading what an ORACLE terminal shows (term.read): foreign content, it taints the session. */
+  'term.read',
 ] as const;
 
 export type Capability = (typeof CAPABILITIES)[number];

@@ -92,6 +92,19 @@ export const GATE_CODES = [
   'POLICY_REFUSED',
 ] as const;
 
+/** ORACLE's own terminals (term.write, term.read; issue 16). */
+export const TERM_CODES = [
+  /** No terminal of that name is open on this gate. */
+  'TERM_UNKNOWN',
+  /** The terminal's program has ended: nothing can be typed into it. */
+  'TERM_EXITED',
+  'TERM_EXISTS',
+  /** As many terminals are open as the gate keeps. */
+  'TERM_LIMIT',
+  /** The terminal could not start (its folder is not in a scope, its program is not there, no PTY). */
+  'TERM_REFUSED',
+] as const;
+
 /** What a screen (the phone, the desktop) meets talking to the gate. */
 export const CLIENT_CODES = ['OFFLINE', 'BAD_REPLY', 'KEY_MISMATCH'] as const;
 
@@ -122,7 +135,7 @@ export type EgressCode = (typeof EGRESS_CODES)[number];
 export type GateCode = (typeof GATE_CODES)[number];
 
 export const ORACLE_CODES: readonly OracleCode[] = [
-  ...new Set([...DENY_CODES, ...APPROVAL_CODES, ...EXEC_ERROR_CODES, ...EGRESS_CODES, ...GATE_CODES, ...CLIENT_CODES, ...PAIRING_CODES, ...SECRET_STORE_CODES, ...REDACTION_CODES, ...HTTP_ERROR_CODES]),
+  ...new Set([...DENY_CODES, ...APPROVAL_CODES, ...EXEC_ERROR_CODES, ...EGRESS_CODES, ...GATE_CODES, ...TERM_CODES, ...CLIENT_CODES, ...PAIRING_CODES, ...SECRET_STORE_CODES, ...REDACTION_CODES, ...HTTP_ERROR_CODES]),
 ];
 
 export type OracleCode =
@@ -131,6 +144,7 @@ export type OracleCode =
   | ExecErrorCode
   | EgressCode
   | GateCode
+  | (typeof TERM_CODES)[number]
   | (typeof CLIENT_CODES)[number]
   | (typeof PAIRING_CODES)[number]
   | (typeof SECRET_STORE_CODES)[number]

@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs';
-import type { ProcessEntry, ProcessTable } from '../core/agents/process-tree.js';
+import { descendants, type ProcessEntry, type ProcessTable } from '../core/agents/process-tree.js';
 
 /**
  * The host's processes as the agent registry needs them (issue 13), read from Linux's /proc. Every
@@ -109,4 +109,29 @@ export function signalProcess(p: ProcessEntry, name: 'SIGSTOP' | 'SIGKILL'): boo
   } catch {
     return false; // gone already, or not ours to signal
   }
+}
+
+/**
+ * Kills a process, its process group and every process below it, however they left the group: a
+ * sandbox's inner process calls setsid() (bwrap --new-session), a shell puts each job in its own
+ * group. The root is stopped first, so it forks nothing while its tree is read (a child being
+ * cloned at that moment is in the table once the stop lands), then the tree is stopped and killed.
+ * Without it a job cancelled within its first milliseconds left its sandbox running: the outer
+ * bwrap died before the inner one had set its parent-death signal.
+ */
+export function killTree(pid: number): void {
+  const send = (target: number, name: 'SIGSTOP' | 'SIGKILL'): void => {
+    try {
+      process.kill(target, name);
+    } catch {
+      // ESRCH: gone already
+    }
+  };
+  send(pid, 'SIGSTOP');
+  const table = readProcessTable();
+  const tree = table === undefined ? [] : descendants(table, pid);
+  for (const p of tree) signalProcess(p, 'SIGSTOP');
+  for (const p of tree) signalProcess(p, 'SIGKILL');
+  send(-pid, 'SIGKILL');
+  send(pid, 'SIGKILL');
 }

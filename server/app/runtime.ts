@@ -134,6 +134,7 @@ export async function openRuntime(options: GateOptions & { readonly actor: strin
     platform: host.platform,
     redact: (text, known) => redact(text, known).text,
     ...(options.resolve === undefined ? {} : { resolve: options.resolve }),
+    onTerminal: terminalEvents(events),
   });
   const inFlight = new Set<string>();
 
@@ -146,7 +147,14 @@ export async function openRuntime(options: GateOptions & { readonly actor: strin
       audit: (body) => audit.append(body),
       now,
       approvals: desk,
-      jobs: { live: () => toolhost.supervisor.live, inFlight: () => [...inFlight], killAll: () => void toolhost.supervisor.killAll() },
+      jobs: {
+        live: () => toolhost.supervisor.live + toolhost.env.terminals.running,
+        inFlight: () => [...inFlight],
+        killAll: () => {
+          toolhost.supervisor.killAll();
+          toolhost.env.terminals.killAll();
+        },
+      },
       agents,
     },
     halted,
@@ -208,6 +216,7 @@ export async function openRuntime(options: GateOptions & { readonly actor: strin
     },
     async close() {
       desk.releaseWaiters();
+      toolhost.env.terminals.closeAll();
       haltControl.close();
       unlisten();
       desk.close();
@@ -217,4 +226,28 @@ export async function openRuntime(options: GateOptions & { readonly actor: strin
     },
   };
   return runtime;
+}
+
+/** How often one terminal's output is announced at most: a screen re-reads it, never per byte. */
+const TERMINAL_EVENT_MS = 150;
+
+/** Terminal changes for the desktop screen (never a phone's: a terminal is the desk's). */
+function terminalEvents(events: EventHub): (name: string, what: 'opened' | 'output' | 'exited' | 'closed') => void {
+  const timers = new Map<string, NodeJS.Timeout>();
+  return (name, what) => {
+    if (what !== 'output') {
+      clearTimeout(timers.get(name));
+      timers.delete(name);
+      events.publish('terminal', { name, what }, 'desktop');
+      return;
+    }
+    if (timers.has(name)) return;
+    timers.set(
+      name,
+      setTimeout(() => {
+        timers.delete(name);
+        events.publish('terminal', { name, what }, 'desktop');
+      }, TERMINAL_EVENT_MS).unref(),
+    );
+  };
 }

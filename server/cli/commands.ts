@@ -20,6 +20,7 @@ import { runAcceptance } from './acceptance.js';
 import { runService } from './service.js';
 import { runPolicyReload } from './policy-reload.js';
 import { runDesktop } from './desktop.js';
+import { runTerm } from './term.js';
 import { HaltFile } from '../adapters/halt-file.js';
 import { join } from 'node:path';
 
@@ -47,6 +48,9 @@ export const USAGE = `usage: oracle <command> [options]
                                                           MCP server on stdio (own home: not beside a running serve)
   service install [--port N] [--lan] | uninstall | status [--home DIR]
                                                           run the gate as your systemd user service (Linux)
+  term open NAME [--cwd DIR] [-- PROGRAM ARGS…] | list | show NAME | attach NAME | close NAME [--home DIR]
+                                                          the gate's terminals: sandboxed, you type freely (attach),
+                                                          agents write one approved line at a time (term.write)
   desktop [--home DIR]                                    a fresh one-time link to the running gate's desktop screen
   acceptance [--json] [--home DIR]                        host battery (SPEC §13) in a fresh home (DIR: empty; exit 1 on any FAIL)
 `;
@@ -66,12 +70,16 @@ const OPTIONS = {
   agent: { type: 'string' },
   wait: { type: 'string' },
   'push-origin': { type: 'string', multiple: true },
+  cwd: { type: 'string' },
 } as const;
 
 export async function main(argv: readonly string[]): Promise<number> {
   let parsed;
+  // What follows `--` is a program and its arguments (`oracle term open NAME -- PROGRAM ARGS…`), never options of ours.
+  const dashes = argv.indexOf('--');
+  const program = dashes < 0 ? [] : argv.slice(dashes + 1);
   try {
-    parsed = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
+    parsed = parseArgs({ args: dashes < 0 ? [...argv] : argv.slice(0, dashes), options: OPTIONS, allowPositionals: true, strict: true });
   } catch (e) {
     process.stderr.write(`oracle: ${e instanceof Error ? e.message : 'bad arguments'}\n${USAGE}`);
     return 2;
@@ -170,6 +178,8 @@ export async function main(argv: readonly string[]): Promise<number> {
       }
       return runService(sub, { home: resolveHome(values.home, process.env), port, lan: values.lan === true, env: process.env }, process.stdout);
     }
+    case 'term':
+      return runTerm(resolveHome(values.home, process.env), positionals.slice(1), { cwd: values.cwd, program, json: values.json === true }, { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() });
     case 'desktop':
       if (sub !== undefined) break;
       return runDesktop(resolveHome(values.home, process.env), process.stdout);

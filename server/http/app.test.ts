@@ -111,6 +111,15 @@ function appWith(callers: Record<string, Caller>, options: { assets?: Assets } =
       },
       discard: () => Promise.resolve(false),
     },
+    terminals: {
+      list: () => [],
+      open: (_request, by) => {
+        calls.push(`term.open:${by}`);
+        return Promise.resolve({ ok: false, code: 'TERM_REFUSED', reason: 'test' });
+      },
+      screen: () => Promise.resolve({ ok: false, code: 'TERM_UNKNOWN', reason: 'test' }),
+      close: () => Promise.resolve({ ok: false, code: 'TERM_UNKNOWN', reason: 'test' }),
+    },
     push: {
       vapidPublicKey: 'BVAPID',
       extraOrigins: [],
@@ -178,6 +187,23 @@ describe('createApp', () => {
     }
     expect((await post('candidates/pc_1/activate', 'Desktop d')).status).toBe(404);
     expect(calls).toEqual(['propose:claude-code', 'activate:pc_1']);
+  });
+
+  it('opens and shows the gate’s terminals to the desktop only, never to an agent or a phone', async () => {
+    const desktop: Caller = { kind: 'desktop', id: 'desktop', name: 'desktop', via: 'token' };
+    const { app, calls } = appWith({ 'Bearer good': agent, 'Bearer phone': phone, 'Desktop d': desktop });
+    const open = (auth: string) => app.request('/api/v1/terms', { method: 'POST', headers: { authorization: auth }, body: '{"name":"t","program":"/bin/sh","args":[],"cwd":"/p"}' });
+    for (const auth of ['Bearer good', 'Bearer phone']) {
+      expect((await open(auth)).status, auth).toBe(403);
+      expect((await app.request('/api/v1/terms/t', { headers: { authorization: auth } })).status, auth).toBe(403);
+      expect((await app.request('/api/v1/terms/t', { method: 'DELETE', headers: { authorization: auth } })).status, auth).toBe(403);
+    }
+    expect(calls).toEqual([]);
+    const refused = await open('Desktop d');
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toEqual({ error: { code: 'TERM_REFUSED', message: 'test' } });
+    expect((await app.request('/api/v1/terms/t', { headers: { authorization: 'Desktop d' } })).status).toBe(404);
+    expect(calls).toEqual(['term.open:desktop']);
   });
 
   it('gives push subscriptions to paired devices only, and a device’s only with its signature', async () => {

@@ -16,6 +16,7 @@ import { desktopRoutes, type DesktopViews } from './routes/desktop.js';
 import { pageRoutes, type Assets } from './routes/pages.js';
 import { pushRoutes, type PushSubscriptions } from './routes/push.js';
 import { policyRoutes, type PolicyCandidatesService } from './routes/policy.js';
+import { terminalRoutes, type TerminalService } from './routes/terminals.js';
 import type { PairingService } from './pairing-service.js';
 
 /** Desktop login (SPEC §9): a one-time code from `oracle serve`, exchanged on loopback only. */
@@ -73,6 +74,8 @@ export interface AppDeps {
   readonly push: PushSubscriptions;
   /** Agent-proposed policy changes, activated at the desktop (issue 16). */
   readonly policyCandidates: PolicyCandidatesService;
+  /** The gate's terminals, for the person (issue 16). */
+  readonly terminals: TerminalService;
 }
 
 type Vars = { Variables: { caller: Caller } };
@@ -162,6 +165,7 @@ export function createApp(deps: AppDeps): Hono<Vars> {
   app.route('/api/v1/desk', desktopRoutes(deps.desktopViews));
   app.route('/api/v1/push', pushRoutes(deps.push, deps.devices, deps.now));
   app.route('/api/v1/policy', policyRoutes(deps.policyCandidates));
+  app.route('/api/v1/terms', terminalRoutes(deps.terminals));
   app.route('/', pageRoutes(deps.assets));
   app.notFound((c) => fail(c, 'NOT_FOUND', 'no such route'));
   app.onError((_e, c) => fail(c, 'INTERNAL', 'internal error'));

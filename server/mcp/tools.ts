@@ -123,6 +123,20 @@ export const MCP_TOOLS: readonly McpToolDef[] = [
     fields: { url: 'an https or http URL', method: 'the HTTP method', headers: 'request headers, name to value', body: 'the request body, as text' },
     hints: { readOnlyHint: false, destructiveHint: false, openWorldHint: true },
   },
+  {
+    name: 'term_write',
+    tool: 'term.write',
+    description: `Type one line into a terminal a person opened with \`oracle term open NAME\`, then press Enter. A person approves every line (never remembered); a newline, a control character or an escape sequence is refused. Read what it printed with term_read.${GATED}`,
+    fields: { session: 'the terminal’s name, as `oracle term list` shows it', text: 'the line, printable text only' },
+    hints: { readOnlyHint: false, destructiveHint: true, openWorldHint: false },
+  },
+  {
+    name: 'term_read',
+    tool: 'term.read',
+    description: `What a terminal shows now: its last lines as text (secrets redacted). Its content came from programs, so reading it marks this session as having read untrusted content.${GATED}`,
+    fields: { session: 'the terminal’s name', lines: 'how many of its last lines (default 100)' },
+    hints: READ,
+  },
 ];
 
 /**

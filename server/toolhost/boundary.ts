@@ -7,6 +7,7 @@ import { fsMkdir, fsMove } from './executors/fs-tree.js';
 import { fsSearch } from './executors/fs-search.js';
 import { gitCommit, gitDiff, gitLog, gitPush, gitStatus } from './executors/git.js';
 import { netFetch } from './executors/net.js';
+import { termRead, termWrite } from './executors/term.js';
 import { failed, type Executed, type ExecutionResult, type PreparedAction } from './types.js';
 import type { OracleCode } from '../../shared/outcome-codes.js';
 
@@ -55,7 +56,8 @@ const EXECUTORS: { readonly [K in ToolName]: Executor<K> } = {
   'git.push': plain(gitPush),
   'net.fetch': plain(netFetch),
   'agent.delegate': unavailable('sub-agents are run by the calling agent (its hook asks this gate); ORACLE runs none itself'),
-  'term.write': unavailable('no terminal sessions are attached to this gate'),
+  'term.write': plain(termWrite),
+  'term.read': plain(termRead),
   'input.synth': unavailable('this host has no input synthesis backend'),
   'sys.settings': unavailable('this host has no system settings backend'),
 };

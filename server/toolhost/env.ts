@@ -5,6 +5,7 @@ import type { JobRoot } from '../adapters/agent/jobs.js';
 import type { SandboxSupport } from '../adapters/agent/sandbox-probe.js';
 import type { UndoFiles } from '../adapters/agent/undo-files.js';
 import type { SecretStore } from '../adapters/secrets/index.js';
+import type { Terminals } from './terminals.js';
 
 /** Limits every executor honours. */
 export interface ToolhostLimits {
@@ -43,6 +44,8 @@ export interface ToolhostEnv {
   readonly secretsReason: string;
   /** DNS for the egress broker, resolved once per hop (injected so tests can rebind). */
   readonly resolve: (host: string) => Promise<string[]>;
+  /** The gate's own terminals (term.write, term.read): none open in a process that only answers hooks. */
+  readonly terminals: Terminals;
   readonly now: () => Date;
 }
 

@@ -9,6 +9,7 @@ import { pinOne } from '../adapters/pin-programs.js';
 import { openSecretStore, type SecretStore } from '../adapters/secrets/index.js';
 import type { CompiledPolicy } from '../core/policy/compile.js';
 import { ExecutionBoundary, type GrantVerifier } from './boundary.js';
+import { Terminals, type TerminalDeps } from './terminals.js';
 import { DEFAULT_LIMITS, type GitIdentity, type Redactor, type ToolhostEnv } from './env.js';
 
 export interface ToolhostOptions {
@@ -27,6 +28,8 @@ export interface ToolhostOptions {
    * store, no git identity lookup: nothing is spawned, and nothing can run (`ToolhostEnv.runs`).
    */
   readonly runs?: boolean;
+  /** A terminal opened, wrote output, ended or was closed (for the screens). */
+  readonly onTerminal?: TerminalDeps['onChange'];
 }
 
 export interface Toolhost {
@@ -66,6 +69,8 @@ export async function openToolhost(options: ToolhostOptions): Promise<Toolhost> 
     }
   }
   const git = pinOne('git', options.gate().policy.programs.get('git')?.path, { path: options.env['PATH'] ?? '', platform: options.platform, pathext: options.env['PATHEXT'] });
+  const now = options.now ?? (() => new Date());
+  const terminals = new Terminals({ runs, sandbox, jobs, gate: options.gate, now, onChange: options.onTerminal ?? (() => undefined) });
   const env: ToolhostEnv = {
     get gate() {
       return options.gate();
@@ -82,7 +87,8 @@ export async function openToolhost(options: ToolhostOptions): Promise<Toolhost> 
     secrets,
     secretsReason,
     resolve: options.resolve ?? systemResolver(),
-    now: options.now ?? (() => new Date()),
+    terminals,
+    now,
   };
   return { boundary: new ExecutionBoundary(env, options.grants), env, supervisor, sandbox };
 }

@@ -24,13 +24,15 @@ export interface SandboxPlanInput {
   readonly readOnly?: readonly string[];
   /** What must stay invisible inside the binds: an empty tmpfs over a dir, /dev/null over a file. */
   readonly masks?: readonly { readonly path: string; readonly kind: 'dir' | 'file' }[];
+  /** false keeps the caller's session (a terminal's PTY as controlling terminal); default: a new one. */
+  readonly newSession?: boolean;
 }
 
 /** The unprivileged identity inside the sandbox: `nobody`. */
 export const SANDBOX_UID = 65534;
 
 export function sandboxArgv(input: SandboxPlanInput): { file: string; argv: string[] } {
-  const argv: string[] = ['--unshare-all', ...(input.network ? ['--share-net'] : []), '--die-with-parent', '--new-session'];
+  const argv: string[] = ['--unshare-all', ...(input.network ? ['--share-net'] : []), '--die-with-parent', ...(input.newSession === false ? [] : ['--new-session'])];
   argv.push('--uid', String(SANDBOX_UID), '--gid', String(SANDBOX_UID));
   for (const entry of input.system) {
     if (entry.kind === 'symlink' && entry.target !== undefined) argv.push('--symlink', entry.target, entry.path);

@@ -94,6 +94,8 @@ describe('oracle mcp', () => {
         'oracle_allowed',
         'oracle_await',
         'oracle_propose_policy',
+        'term_read',
+        'term_write',
       ].sort(),
     );
     // The hook lets exactly these through as `mcp__oracle__*`, because this server gates them itself.

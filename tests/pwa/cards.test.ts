@@ -64,6 +64,14 @@ describe('approval cards in the PWA', () => {
     expect(of('fs.delete', { path: '/p/src/old.ts' })).toBe('claude-code wants to delete src/old.ts');
     expect(of('net.fetch', { url: 'https://api.example.com/v1/x', method: 'post' })).toBe('claude-code wants to send a POST to api.example.com');
     expect(of('fs.delete', { path: '/elsewhere/x' })).toBe('claude-code wants to delete /elsewhere/x');
+    expect(of('term.write', { session: 'dev', text: ' make test ' })).toBe('claude-code wants to type into terminal dev, then Enter: ␠make test␠');
+  });
+
+  it('shows a terminal line exactly as typed, nothing hidden', () => {
+    expect(detailsOf({ tool: 'term.write', args: { session: 'dev', text: 'ls\u200b ' } })).toEqual([
+      { label: 'terminal', value: 'dev', block: false },
+      { label: 'line typed, then Enter', value: 'ls\\u{200B}␠', block: true },
+    ]);
   });
 
   it('says what a decision came to in words', () => {

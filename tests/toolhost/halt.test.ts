@@ -74,3 +74,38 @@ describe('HALT', () => {
     await expect(runtimeFor(tree, policy)).rejects.toThrow(/another ORACLE process/u);
   });
 });
+
+/**
+ * A job stopped in its first milliseconds (an MCP cancel right after the call, a HALT as it
+ * starts): the outer bwrap can die before its inner process, which has left the job's process
+ * group (--new-session), has set its parent-death signal. The whole tree must die anyway.
+ */
+describe.runIf(process.platform === 'linux')('a job stopped as it starts', () => {
+  let tree: TempTree;
+  let runtime: Runtime;
+
+  beforeAll(async () => {
+    tree = tempTree('oracle-early-stop-');
+    tree.dir('projects/app');
+    runtime = await runtimeFor(tree, `scopes:\n  projects: { roots: [{ path: "${tree.root}/projects", mode: rw }] }\nprograms:\n  sleep: { allow_args_matching: ["*"] }\n`);
+  });
+  afterAll(async () => {
+    await runtime.close();
+    tree.dispose();
+  });
+
+  it('leaves nothing running, its sandbox included, however early it was withdrawn', async () => {
+    const seconds = `319.${String(process.pid)}`;
+    for (let i = 0; i < 40; i++) {
+      const abort = new AbortController();
+      const run = runtime.submit({ tool: 'exec.run', args: { program: 'sleep', args: [seconds], cwd: `${tree.root}/projects/app` } }, 0, undefined, abort.signal);
+      // The moment the job's first process exists, then a quarter of a millisecond more each round:
+      // somewhere in there bwrap has cloned its inner process and not yet set its parent-death signal.
+      while (runtime.toolhost.supervisor.live === 0) await new Promise((r) => setImmediate(r));
+      for (const end = performance.now() + i * 0.25; performance.now() < end; );
+      abort.abort();
+      expect((await within(run, 10_000, 'the withdrawn job ended')).error?.code).toBe('CANCELLED');
+    }
+    expect(await until(() => procs(`sleep ${seconds}`).length === 0, 3000), 'no sleep of any round survived').toBe(true);
+  }, 60_000);
+});

@@ -19,6 +19,8 @@ import './ca-panel.js';
 import './audit-panel.js';
 import './remembered-panel.js';
 import './candidates-panel.js';
+import './terminals-panel.js';
+import type { OracleTerminalsPanel } from './terminals-panel.js';
 import type { OracleCandidatesPanel } from './candidates-panel.js';
 import type { OracleRememberedPanel } from './remembered-panel.js';
 import type { OracleAuditPanel } from './audit-panel.js';
@@ -226,7 +228,9 @@ export class OracleDesktop extends LitElement {
       headers: {},
       onMessage: (m) => {
         if (m.type === 'egress') this.egress = [{ url: String(m.data['url']), address: typeof m.data['address'] === 'string' ? m.data['address'] : null, status: typeof m.data['status'] === 'number' ? m.data['status'] : null }, ...this.egress].slice(0, 20);
-        if (m.type !== 'heartbeat') void this.refresh();
+        // A terminal's output is news for its panel only: the rest of the screen stays as it is.
+        if (m.type === 'terminal') void this.renderRoot.querySelector<OracleTerminalsPanel>('oracle-terminals-panel')?.load(m.data['what'] === 'output' ? String(m.data['name']) : undefined);
+        else if (m.type !== 'heartbeat') void this.refresh();
       },
       onState: (live) => {
         // A stream that was up and dropped: the gate is down (or restarting) until it is back.
@@ -369,6 +373,7 @@ export class OracleDesktop extends LitElement {
         )}
       </section>
       <oracle-candidates-panel @policy-changed=${() => void this.refresh()}></oracle-candidates-panel>
+      <oracle-terminals-panel></oracle-terminals-panel>
       <div class="grid">
         <oracle-recent .decisions=${this.recent} .devices=${this.devices}></oracle-recent>
         ${this.devicesPanel()}

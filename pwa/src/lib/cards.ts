@@ -2,6 +2,7 @@ import { cardSigningInput, type SignedCard } from '../../../shared/approval-card
 import { fixedBytes } from '../../../shared/pairing/bytes.js';
 import { ecdsaVerify, type Key } from '../../../shared/pairing/protocol.js';
 import { unifiedDiff, type DiffLine } from './diff.js';
+import { visibleText } from './visible-text.js';
 import { commandLine } from './sentence.js';
 
 /** The approvals list as the server sends it. */
@@ -60,6 +61,11 @@ export function detailsOf(preview: Readonly<Record<string, unknown>>): Detail[] 
     out.push({ label: 'command', value: commandLine(args), block: true });
     used.add('program').add('args');
     take('cwd', 'working directory');
+  } else if (tool === 'term.write') {
+    take('session', 'terminal');
+    // Exactly what is typed: spaces at either end, tabs and anything invisible shown as marks.
+    out.push({ label: 'line typed, then Enter', value: visibleText(typeof args['text'] === 'string' ? args['text'] : ''), block: true });
+    used.add('text');
   } else if (tool === 'net.fetch') {
     take('method', 'method');
     take('url', 'url', true);

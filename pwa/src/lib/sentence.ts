@@ -1,5 +1,6 @@
 import type { ApprovalCard } from '../../../shared/approval-card.js';
 import { unifiedDiff } from './diff.js';
+import { visibleText } from './visible-text.js';
 
 /**
  * The one plain sentence a card opens with (issue 15): who wants to do what, in words a person
@@ -72,6 +73,8 @@ export function sentenceOf(card: Pick<ApprovalCard, 'agent' | 'tool' | 'preview'
       }
       return plain(`send a ${str(args['method']) === '' ? 'GET' : str(args['method']).toUpperCase()} to`, host);
     }
+    case 'term.write':
+      return { who, verb: `type into terminal ${str(args['session'])}, then Enter:`, object: visibleText(str(args['text'])), code: true, note: '' };
     case 'git.push':
       return plain('push', `${shortPath(str(args['repo']), card.project) || 'a repository'}${str(args['remote']) === '' ? '' : ` to ${str(args['remote'])}`}`);
     case 'git.commit':

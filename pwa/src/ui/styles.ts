@@ -142,6 +142,12 @@ export const base = css`
     max-height: 16rem;
     overflow: auto;
   }
+  /* A terminal's screen: its own line breaks, scrolled sideways rather than re-wrapped. */
+  pre.screen {
+    white-space: pre;
+    overflow-wrap: normal;
+    max-height: 28rem;
+  }
   code {
     overflow-wrap: anywhere;
     word-break: break-all;

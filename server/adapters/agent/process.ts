@@ -1,5 +1,6 @@
 import type { spawn as Spawn } from 'node:child_process';
 import { lazyModule } from '../lazy-module.js';
+import { killTree } from '../process-table.js';
 
 /** Loaded when the first process starts: the hook's runtime, which spawns nothing, never loads it. */
 const childProcesses = lazyModule<{ spawn: typeof Spawn }>('node:child_process');
@@ -76,6 +77,8 @@ export class ProcessSupervisor {
       const out = new Capped(spec.maxOutputBytes);
       const err = new Capped(spec.maxOutputBytes);
       let killed: 'timeout' | 'halt' | 'cancelled' | null = null;
+      // Once reaped, its pid may name another process: only its group is signalled from then on.
+      let exited = false;
       const child = childProcesses().spawn(spec.file, [...spec.argv], {
         cwd: spec.cwd,
         env: { ...spec.env },
@@ -88,6 +91,11 @@ export class ProcessSupervisor {
       const killGroup = (reason: 'timeout' | 'halt' | 'cancelled' | null): void => {
         if (reason !== null && killed === null) killed = reason;
         if (pid === undefined) return;
+        // ORACLE stops it (timeout, HALT, withdrawn): the whole tree, also what left the group.
+        if (reason !== null && !exited) {
+          killTree(pid);
+          return;
+        }
         try {
           process.kill(-pid, 'SIGKILL');
         } catch {
@@ -114,6 +122,7 @@ export class ProcessSupervisor {
         spawnError = e.message;
       });
       child.on('exit', () => {
+        exited = true;
         // A job's processes never outlive it: what the leader left running in its group dies now,
         // which also closes pipes a background grandchild was holding open.
         killGroup(null);

@@ -28,6 +28,8 @@ export const AUDIT_KINDS = [
   'auth.failures',
   /** An agent's proposed policy change: proposed, activated (with both digests) or discarded (issue 16). */
   'policy.candidate',
+  /** A person opened or closed one of the gate's terminals; HALT killed one (issue 16). */
+  'terminal',
 ] as const;
 
 export type AuditKind = (typeof AUDIT_KINDS)[number];

@@ -111,6 +111,9 @@ export function baseTier(input: TierInput): TierResult {
         return plain(refused('ARG_SHAPE', 'term.write', 'term.write text may not contain control, bidi or invisible characters'));
       }
       return plain(tiered('T2', 'term.write', 'typing into a terminal carries all of its user’s permissions'));
+    case 'term.read':
+      // Like a read in a scope: it changes nothing. What it shows is foreign (it taints the session).
+      return plain(tiered('T0', 'term.read', 'reading a terminal changes nothing'));
     case 'input.synth':
     case 'sys.settings':
       // Irreversible and outside any scope: the desktop and a typed phrase.

@@ -41,7 +41,7 @@ const obj = (v: unknown): Record<string, unknown> => (typeof v === 'object' && v
  * another server a user happened to name `oracle` may not borrow the pass for tools we never had.
  */
 export const OWN_MCP_TOOLS: ReadonlySet<string> = new Set([
-  'fs_read', 'fs_list', 'fs_search', 'fs_write', 'fs_edit', 'fs_mkdir', 'fs_move', 'fs_delete', 'exec_run', 'git_status', 'git_diff', 'git_log', 'git_commit', 'git_push', 'net_fetch', 'oracle_await', 'oracle_allowed', 'oracle_propose_policy',
+  'fs_read', 'fs_list', 'fs_search', 'fs_write', 'fs_edit', 'fs_mkdir', 'fs_move', 'fs_delete', 'exec_run', 'git_status', 'git_diff', 'git_log', 'git_commit', 'git_push', 'net_fetch', 'term_write', 'term_read', 'oracle_await', 'oracle_allowed', 'oracle_propose_policy',
 ]);
 const isOwnMcp = (tool: string): boolean => tool.startsWith('mcp__oracle__') && OWN_MCP_TOOLS.has(tool.slice('mcp__oracle__'.length));
 

@@ -28,6 +28,8 @@ export function provenanceOfResult(tool: string, args: Readonly<Record<string, u
     const path = args['path'];
     if (foreignPath(path)) return [{ kind: 'local_foreign', source: path }];
   }
+  // Whatever ran in the terminal printed it: a program's output, a file's text, a server's answer.
+  if (tool === 'term.read' && typeof args['session'] === 'string') return [{ kind: 'local_foreign', source: `terminal ${args['session']}` }];
   if (tool === 'exec.run' || tool === 'exec.run_with_secrets') return provenanceOfRun(args);
   return [];
 }

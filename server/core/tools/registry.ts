@@ -69,6 +69,7 @@ export const TOOL_NAMES = [
   'net.fetch',
   'agent.delegate',
   'term.write',
+  'term.read',
   'input.synth',
   'sys.settings',
 ] as const;
@@ -237,6 +238,15 @@ const CONTRACTS = {
     reversible: false,
     floor: 'T2', // typing into a person's shell carries all their permissions
     args: () => z.strictObject({ session: name, text: z.string().max(65_536) }),
+    paths: [],
+  },
+  'term.read': {
+    capabilities: ['term.read'],
+    reversible: true,
+    floor: 'T0',
+    readsOnly: true,
+    // The last `lines` lines the terminal shows, as text (server/toolhost/terminals.ts).
+    args: () => z.strictObject({ session: name, lines: z.number().int().min(1).max(1000).default(100) }),
     paths: [],
   },
   'input.synth': { capabilities: ['input.synth'], reversible: false, floor: 'T3', args: () => z.strictObject({ text: z.string().max(65_536) }), paths: [] },
