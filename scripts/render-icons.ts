@@ -18,8 +18,23 @@ const icons: [string, number, string][] = [
   ['icon-maskable-512.png', 512, square(0.78)],
   ['apple-touch-icon.png', 180, square(0.9)],
 ];
+// The tray's icon per gate mode (assets/tray, read by `oracle tray`): the same mark, its colour the mode.
+const trayDir = join(import.meta.dirname, '..', 'assets', 'tray');
+const tray = (fill: string) => `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 512 512"><rect width="512" height="512" rx="120" fill="${fill}"/>${MARK}</svg>`;
+const trayIcons: [string, string][] = [
+  ['normal.png', '#0b5cad'],
+  ['pending.png', '#b35c00'],
+  ['halted.png', '#b00020'],
+  ['down.png', '#5f6368'],
+];
 const browser = await launchChromium();
 try {
+  for (const [name, fill] of trayIcons) {
+    const page = await browser.newPage({ viewport: { width: 64, height: 64 } });
+    await page.setContent(`<html><body style="margin:0;background:transparent">${tray(fill).replace('<svg ', '<svg width="64" height="64" ')}</body></html>`);
+    writeFileSync(join(trayDir, name), await page.screenshot({ omitBackground: true, clip: { x: 0, y: 0, width: 64, height: 64 } }));
+    await page.close();
+  }
   for (const [name, size, svg] of icons) {
     const page = await browser.newPage({ viewport: { width: size, height: size } });
     await page.setContent(`<html><body style="margin:0;background:transparent">${svg.replace('<svg ', `<svg width="${String(size)}" height="${String(size)}" `)}</body></html>`);

@@ -21,6 +21,7 @@ import { runService } from './service.js';
 import { runPolicyReload } from './policy-reload.js';
 import { runDesktop } from './desktop.js';
 import { runTerm } from './term.js';
+import { runTray } from './tray.js';
 import { HaltFile } from '../adapters/halt-file.js';
 import { join } from 'node:path';
 
@@ -51,6 +52,8 @@ export const USAGE = `usage: oracle <command> [options]
   term open NAME [--cwd DIR] [-- PROGRAM ARGS…] | list | show NAME | attach NAME | close NAME [--home DIR]
                                                           the gate's terminals: sandboxed, you type freely (attach),
                                                           agents write one approved line at a time (term.write)
+  tray [--hotkey COMBO] [--home DIR]                      the gate's mode in the system tray, HALT in its menu and on a
+                                                          global hotkey (default ctrl+alt+shift+h); exit 3: not on this desktop
   desktop [--home DIR]                                    a fresh one-time link to the running gate's desktop screen
   acceptance [--json] [--home DIR]                        host battery (SPEC §13) in a fresh home (DIR: empty; exit 1 on any FAIL)
 `;
@@ -71,6 +74,7 @@ const OPTIONS = {
   wait: { type: 'string' },
   'push-origin': { type: 'string', multiple: true },
   cwd: { type: 'string' },
+  hotkey: { type: 'string' },
 } as const;
 
 export async function main(argv: readonly string[]): Promise<number> {
@@ -180,6 +184,9 @@ export async function main(argv: readonly string[]): Promise<number> {
     }
     case 'term':
       return runTerm(resolveHome(values.home, process.env), positionals.slice(1), { cwd: values.cwd, program, json: values.json === true }, { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() });
+    case 'tray':
+      if (sub !== undefined) break;
+      return runTray(resolveHome(values.home, process.env), { hotkey: values.hotkey }, { stdout: process.stdout, stderr: process.stderr });
     case 'desktop':
       if (sub !== undefined) break;
       return runDesktop(resolveHome(values.home, process.env), process.stdout);

@@ -69,9 +69,12 @@ describe.skipIf(process.env['ORACLE_SKIP_BROWSER'] === '1')('remembered answers'
     for (const [text, session] of [['echo remembered!', 's-remember'], ['echo remembered', 's-other']] as const) {
       const asked = run(text, session);
       await expect.poll(() => pending().length, { timeout: 10_000 }).toBe(1);
+      // The card for this very command, not the one it replaces: on a loaded machine the page may
+      // still show the last one when the click lands, and a click on it answers nothing.
+      await card.locator('h3.sentence', { hasText: text.endsWith('!') ? "remembered!'" : /remembered'$/u }).waitFor({ timeout: 10_000 });
       await card.locator('button.deny').click();
-      expect((await asked).body).toMatchObject({ executed: false });
-      await expect.poll(() => pending().length).toBe(0);
+      await expect.poll(() => pending().length, { timeout: 10_000 }).toBe(0);
+      expect((await asked).body).toMatchObject({ executed: false, status: 'not-run', error: { code: 'APPROVAL_DENIED' } });
     }
   });
 
