@@ -37,6 +37,7 @@ export const DENY_CODES = [
   'EGRESS_DENIED',
   'URL_INVALID',
   'TERM_MULTILINE',
+  'TERM_UNKNOWN',
   'TIER_T4',
   /** An fs.replace whose edits do not apply to the file as it is (no match, ambiguous, not text). */
   'EDIT_NOT_APPLIED',
@@ -80,6 +81,7 @@ export const DENY_CODE_HELP: Readonly<Record<DenyCode, string>> = {
   EGRESS_DENIED: 'the host is not in the egress allowlist',
   URL_INVALID: 'the URL is malformed or not http(s)',
   TERM_MULTILINE: 'term.write takes exactly one line',
+  TERM_UNKNOWN: 'no terminal of that name runs on this gate',
   TIER_T4: 'the action is T4 and is never executed',
   EDIT_NOT_APPLIED: 'the edit does not apply to the file as it is',
   EVALUATION_ERROR: 'the evaluation failed, so the gate denied',

@@ -6,8 +6,8 @@ import type { Toolhost } from '../toolhost/open.js';
 import type { GateState } from './gate-policy.js';
 
 /**
- * Facts only I/O learns, for the judgements that need them: where a git.push goes, and where a
- * `git fetch|pull` run through exec.run reads from. A first, pure evaluation under the local
+ * Facts only I/O learns, for the judgements that need them: where a git.push goes, where a
+ * `git fetch|pull` run through exec.run reads from, which of the gate's terminals are open. A first, pure evaluation under the local
  * ceiling gives the repository as the gate resolved it; an action it already refuses for its
  * shape or paths is not looked up at all. A runtime that runs nothing (the headless hook)
  * looks nothing up: what needs the facts then goes to a person.
@@ -16,6 +16,10 @@ export async function lookUpFacts(action: unknown, on: { readonly gate: GateStat
   const { gate, toolhost } = on;
   if (!toolhost.env.runs || typeof action !== 'object' || action === null) return undefined;
   const tool = (action as { tool?: unknown }).tool;
+  if (tool === 'term.write' || tool === 'term.read') {
+    const views = toolhost.env.terminals.list();
+    return { terminals: { running: views.filter((t) => t.exited === null).map((t) => t.name), ended: views.filter((t) => t.exited !== null).map((t) => t.name) } };
+  }
   if (tool !== 'git.push' && tool !== 'exec.run') return undefined;
   const first = evaluate(action, { ...gate.context, mode: on.mode });
   const repo = first.paths[0];

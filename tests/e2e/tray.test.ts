@@ -56,6 +56,15 @@ describe.runIf(process.platform === 'linux')('oracle tray under Xvfb', () => {
     const none = await runOracle(['tray', '--home', home], '', trayEnv());
     expect(none.code).toBe(3);
     expect(none.stderr).toBe(`oracle: the tray cannot start: no tray host: nothing owns _NET_SYSTEM_TRAY_S0 on ${DISPLAY} and the session bus cannot be asked (DBUS_SESSION_BUS_ADDRESS is not set) (GNOME: install the AppIndicator extension; or run a panel with a system tray)\n`);
+    // A session bus without a StatusNotifierWatcher on it is no tray host either.
+    const bus = execFileSync('dbus-daemon', ['--session', '--fork', '--print-address=1', '--print-pid=1'], { encoding: 'utf8' }).trim().split('\n');
+    try {
+      const noWatcher = await runOracle(['tray', '--home', home], '', { ...trayEnv(), DBUS_SESSION_BUS_ADDRESS: bus[0] ?? '' });
+      expect(noWatcher.code).toBe(3);
+      expect(noWatcher.stderr).toContain(`no tray host: nothing owns _NET_SYSTEM_TRAY_S0 on ${DISPLAY} and no org.kde.StatusNotifierWatcher is on the session bus`);
+    } finally {
+      process.kill(Number(bus[1]));
+    }
     const { DISPLAY: _d, WAYLAND_DISPLAY: _w, ...headless } = trayEnv();
     const noDisplay = await runOracle(['tray', '--home', home], '', headless);
     expect(noDisplay.code).toBe(3);

@@ -1,4 +1,4 @@
-import type { MessageBus } from 'dbus-next';
+import { execFile } from 'node:child_process';
 import { lazyModule } from '../lazy-module.js';
 
 /** What a part of the desktop companion can use on this desktop, or exactly why not. */
@@ -22,7 +22,6 @@ interface XDisplay {
   readonly screen: readonly unknown[];
 }
 const x11 = lazyModule<{ createClient(options: { display: string }, done: (err: Error | null | undefined, display: XDisplay) => void): { on(event: 'error', listener: (e: Error) => void): void } }>('x11');
-const dbus = lazyModule<{ sessionBus(): MessageBus }>('dbus-next');
 
 const PROBE_MS = 3000;
 
@@ -97,30 +96,22 @@ function probeX(display: string): Promise<XProbe> {
   });
 }
 
-/** Whether a StatusNotifierWatcher is on the session bus; a string says why the bus cannot be asked. */
-async function statusNotifierWatcher(env: NodeJS.ProcessEnv): Promise<boolean | string> {
-  if (env['DBUS_SESSION_BUS_ADDRESS'] === undefined) return 'DBUS_SESSION_BUS_ADDRESS is not set';
-  let bus: MessageBus;
-  try {
-    bus = dbus().sessionBus();
-  } catch (e) {
-    return e instanceof Error ? e.message : 'no session bus';
-  }
-  const failed = new Promise<string>((resolve) => {
-    bus.on('error', (e: Error) => {
-      resolve(e.message);
+/**
+ * Whether a StatusNotifierWatcher is on the session bus, asked with `dbus-send` (every desktop
+ * with a session bus has it; argv only); a string says why the bus cannot be asked.
+ */
+function statusNotifierWatcher(env: NodeJS.ProcessEnv): Promise<boolean | string> {
+  if (env['DBUS_SESSION_BUS_ADDRESS'] === undefined) return Promise.resolve('DBUS_SESSION_BUS_ADDRESS is not set');
+  const argv = ['--session', '--print-reply', '--reply-timeout=2000', '--dest=org.freedesktop.DBus', '/org/freedesktop/DBus', 'org.freedesktop.DBus.NameHasOwner', 'string:org.kde.StatusNotifierWatcher'];
+  return new Promise((resolve) => {
+    execFile('dbus-send', argv, { env, timeout: PROBE_MS, maxBuffer: 64 * 1024 }, (error, stdout, stderr) => {
+      if (error !== null) {
+        resolve((error as NodeJS.ErrnoException).code === 'ENOENT' ? 'dbus-send is not installed' : `dbus-send failed: ${(stderr || error.message).trim().split('\n')[0] ?? ''}`);
+        return;
+      }
+      resolve(/boolean true/u.test(stdout));
     });
   });
-  try {
-    const asked = (async () => {
-      const object = await bus.getProxyObject('org.freedesktop.DBus', '/org/freedesktop/DBus');
-      const has = (await object.getInterface('org.freedesktop.DBus')['NameHasOwner']?.('org.kde.StatusNotifierWatcher')) as unknown;
-      return has === true;
-    })();
-    return await Promise.race([asked, failed]);
-  } finally {
-    bus.disconnect();
-  }
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number, why: string): Promise<T> {

@@ -103,7 +103,9 @@ export function baseTier(input: TierInput): TierResult {
     case 'agent.delegate':
       // The delegate's own actions are gated one by one; handing it work is logged, not asked.
       return plain(tiered('T1', 'agent.delegate', 'a sub-agent acts through the same gate'));
-    case 'term.write':
+    case 'term.write': {
+      const missing = absentTerminal(str(args['session']), ctx.facts?.terminals, false);
+      if (missing !== undefined) return plain(missing);
       // One approval per line: a card must never show the first line of a script (seed 001).
       if (/[\r\n]/u.test(str(args['text']))) return plain(refused('TERM_MULTILINE', 'term.write', 'term.write takes exactly one line'));
       // Other controls act on their own in a shell (Ctrl-O runs the line, ESC sequences edit it).
@@ -111,9 +113,13 @@ export function baseTier(input: TierInput): TierResult {
         return plain(refused('ARG_SHAPE', 'term.write', 'term.write text may not contain control, bidi or invisible characters'));
       }
       return plain(tiered('T2', 'term.write', 'typing into a terminal carries all of its user’s permissions'));
-    case 'term.read':
+    }
+    case 'term.read': {
+      const missing = absentTerminal(str(args['session']), ctx.facts?.terminals, true);
+      if (missing !== undefined) return plain(missing);
       // Like a read in a scope: it changes nothing. What it shows is foreign (it taints the session).
       return plain(tiered('T0', 'term.read', 'reading a terminal changes nothing'));
+    }
     case 'input.synth':
     case 'sys.settings':
       // Irreversible and outside any scope: the desktop and a typed phrase.
@@ -177,3 +183,14 @@ function judgeCommit(input: TierInput): Outcome {
   return tiered('T1', repo?.root.rule ?? 'git.commit', 'git.commit can be undone by a soft reset while HEAD is unchanged');
 }
 
+
+/**
+ * A line for a terminal that is not open (or whose program ended) would only cost a person a
+ * card for nothing: refused at once, naming the ones that are open. Without the facts (a process
+ * that only answers a hook) the executor says it instead.
+ */
+function absentTerminal(name: string, terminals: { readonly running: readonly string[]; readonly ended: readonly string[] } | undefined, endedIsThere: boolean): Outcome | undefined {
+  if (terminals === undefined || terminals.running.includes(name) || (endedIsThere && terminals.ended.includes(name))) return undefined;
+  const open = terminals.running.length === 0 ? 'none is open (a person opens one with `oracle term open NAME`)' : `open: ${terminals.running.join(', ')}`;
+  return refused('TERM_UNKNOWN', 'terminals', terminals.ended.includes(name) ? `the program in terminal \`${name}\` has ended` : `no terminal named \`${name}\` runs on this gate; ${open}`);
+}

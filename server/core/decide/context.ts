@@ -48,4 +48,6 @@ export interface ActionFacts {
   readonly push?: PushFacts;
   /** Where a `git fetch` or `git pull` run through exec.run reads from. */
   readonly remote?: RemoteFacts;
+  /** The gate's terminals, for term.write and term.read: a line for one that is not there is refused before anyone is asked. */
+  readonly terminals?: { readonly running: readonly string[]; readonly ended: readonly string[] };
 }
