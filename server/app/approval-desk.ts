@@ -39,6 +39,7 @@ export class ApprovalDesk {
   /** Told of every new or changed approval (the live event stream). */
   private readonly onChange: (approval: Approval) => void;
   private readonly currentText: ((path: string) => CurrentText) | undefined;
+  private readonly terminalTail: ((name: string) => string | undefined) | undefined;
   private readonly taintOf: (session: string | undefined) => RuntimeState;
 
   constructor(deps: {
@@ -49,11 +50,14 @@ export class ApprovalDesk {
     readonly onChange?: (approval: Approval) => void;
     /** The current text at a path a write would replace, for the card's diff (read by the toolhost). */
     readonly currentText?: (path: string) => CurrentText;
+    /** The last lines a terminal shows, for a term.write card: what the line would be typed into. */
+    readonly terminalTail?: (name: string) => string | undefined;
     /** What a session read (the card says so); clean when absent. */
     readonly taintOf?: (session: string | undefined) => RuntimeState;
   }) {
     this.taintOf = deps.taintOf ?? (() => CLEAN);
     this.currentText = deps.currentText;
+    this.terminalTail = deps.terminalTail;
     this.file = deps.file;
     this.audit = deps.audit;
     this.now = deps.now;
@@ -145,6 +149,13 @@ export class ApprovalDesk {
    * or `before_unavailable` with the reason, so the screens can show the exact diff.
    */
   private replaced(tool: string, evaluation: Evaluation): Record<string, unknown> {
+    // A line for a terminal: the person sees what it would be typed into (a shell prompt, or a
+    // program asking something else), as the terminal shows it now.
+    if (tool === 'term.write') {
+      const name = evaluation.args?.['session'];
+      const tail = typeof name === 'string' ? this.terminalTail?.(name) : undefined;
+      return tail === undefined ? {} : { screen: tail };
+    }
     const path = evaluation.paths[0]?.real;
     if (tool !== 'fs.write' || path === undefined || this.currentText === undefined) return {};
     const now = this.currentText(path);

@@ -124,6 +124,8 @@ export async function openRuntime(options: GateOptions & { readonly actor: strin
       events.publish(`approval.${approval.state}`, { ...approval, desktop_only: approval.tier === 'T3' });
     },
     currentText: (path) => currentText(path),
+    // Asked only once a card is made, long after the toolhost below exists.
+    terminalTail: (name) => toolhost.env.terminals.tail(name, TERMINAL_CARD_LINES),
   });
   const toolhost = await openToolhost({
     ...(options.runs === undefined ? {} : { runs: options.runs }),
@@ -227,6 +229,9 @@ export async function openRuntime(options: GateOptions & { readonly actor: strin
   };
   return runtime;
 }
+
+/** Lines of a terminal a term.write card shows: the prompt the line goes to, and a little above. */
+const TERMINAL_CARD_LINES = 8;
 
 /** How often one terminal's output is announced at most: a screen re-reads it, never per byte. */
 const TERMINAL_EVENT_MS = 150;

@@ -186,6 +186,11 @@ export class Terminals {
     return { ok: true, value: { text: shown.join('\n'), lines: shown.length, exited: entry.view.exited } };
   }
 
+  /** The last `lines` lines as shown right now (without waiting for output still being parsed). */
+  tail(name: string, lines: number): string | undefined {
+    return this.terms.get(name)?.screen.lines(lines).join('\n');
+  }
+
   /** Output as it comes, after a redraw of the screen as it is now; detach stops it. */
   async attach(name: string, sink: (data: string) => void): Promise<TermResult<{ readonly redraw: string; readonly detach: () => void }>> {
     const entry = this.terms.get(name);

@@ -84,6 +84,8 @@ describe.skipIf(process.env['ORACLE_SKIP_BROWSER'] === '1' || process.platform !
     expect(await card.locator('h3.sentence').innerText()).toBe(`claude-code wants to type into terminal dev, then Enter: ${line}`);
     // The exact line, below the sentence, under its own label.
     expect(await card.locator('section, dl, div').filter({ hasText: 'line typed, then Enter' }).first().innerText()).toContain(line);
+    // What the line would be typed into: the shell's prompt, as the terminal shows it now.
+    expect(await card.locator('section, dl, div').filter({ hasText: 'the terminal shows now' }).first().innerText()).toContain('bash-5.2$');
     // Never remembered: the card offers no "allow this again".
     expect(await card.locator('input.remember').count()).toBe(0);
     await card.locator('button.approve').click();

@@ -72,6 +72,7 @@ describe('approval cards in the PWA', () => {
       { label: 'terminal', value: 'dev', block: false },
       { label: 'line typed, then Enter', value: 'ls\\u{200B}␠', block: true },
     ]);
+    expect(detailsOf({ tool: 'term.write', args: { session: 'dev', text: 'y' }, screen: 'Overwrite? [y/N]' }).at(-1)).toEqual({ label: 'the terminal shows now', value: 'Overwrite? [y/N]', block: true });
   });
 
   it('says what a decision came to in words', () => {

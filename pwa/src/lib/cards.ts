@@ -66,6 +66,8 @@ export function detailsOf(preview: Readonly<Record<string, unknown>>): Detail[] 
     // Exactly what is typed: spaces at either end, tabs and anything invisible shown as marks.
     out.push({ label: 'line typed, then Enter', value: visibleText(typeof args['text'] === 'string' ? args['text'] : ''), block: true });
     used.add('text');
+    // What it would be typed into: a shell's prompt, or a program asking something else.
+    if (typeof preview['screen'] === 'string') out.push({ label: 'the terminal shows now', value: preview['screen'], block: true });
   } else if (tool === 'net.fetch') {
     take('method', 'method');
     take('url', 'url', true);
