@@ -120,6 +120,12 @@ export function signalProcess(p: ProcessEntry, name: 'SIGSTOP' | 'SIGKILL'): boo
  * bwrap died before the inner one had set its parent-death signal.
  */
 export function killTree(pid: number): void {
+  killTrees([pid]);
+}
+
+/** killTree for many roots at once, with one read of the process table. */
+export function killTrees(pids: readonly number[]): void {
+  if (pids.length === 0) return;
   const send = (target: number, name: 'SIGSTOP' | 'SIGKILL'): void => {
     try {
       process.kill(target, name);
@@ -127,11 +133,15 @@ export function killTree(pid: number): void {
       // ESRCH: gone already
     }
   };
-  send(pid, 'SIGSTOP');
+  for (const pid of pids) send(pid, 'SIGSTOP');
   const table = readProcessTable();
-  const tree = table === undefined ? [] : descendants(table, pid);
-  for (const p of tree) signalProcess(p, 'SIGSTOP');
-  for (const p of tree) signalProcess(p, 'SIGKILL');
-  send(-pid, 'SIGKILL');
-  send(pid, 'SIGKILL');
+  const trees = table === undefined ? [] : pids.flatMap((pid) => descendants(table, pid));
+  // Verified once, when stopped: from then on every parent in the tree is stopped too, so none of
+  // these pids can be reaped and reused before the kill lands.
+  const stopped = trees.filter((p) => signalProcess(p, 'SIGSTOP'));
+  for (const p of stopped) send(p.pid, 'SIGKILL');
+  for (const pid of pids) {
+    send(-pid, 'SIGKILL');
+    send(pid, 'SIGKILL');
+  }
 }

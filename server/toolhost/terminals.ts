@@ -1,6 +1,6 @@
 import type { JobRoot, Job } from '../adapters/agent/jobs.js';
 import type { SandboxSupport } from '../adapters/agent/sandbox-probe.js';
-import { killTree } from '../adapters/process-table.js';
+import { killTree, killTrees } from '../adapters/process-table.js';
 import { spawnPty, type Pty } from '../adapters/terminal/pty.js';
 import { Screen } from '../adapters/terminal/screen.js';
 import type { ScopedPath } from '../core/paths/scope.js';
@@ -232,13 +232,10 @@ export class Terminals {
 
   /** HALT: every terminal's process tree is killed; their screens stay readable until closed. */
   killAll(): number {
-    let killed = 0;
-    for (const entry of this.terms.values()) {
-      if (entry.view.exited !== null) continue;
-      this.killTree(entry);
-      killed++;
-    }
-    return killed;
+    const running = [...this.terms.values()].filter((t) => t.view.exited === null);
+    killTrees(running.map((t) => t.pty.pid));
+    for (const entry of running) entry.pty.kill();
+    return running.length;
   }
 
   /** Terminals whose program still runs (for HALT's snapshot). */

@@ -1,6 +1,6 @@
 import type { spawn as Spawn } from 'node:child_process';
 import { lazyModule } from '../lazy-module.js';
-import { killTree } from '../process-table.js';
+import { killTree, killTrees } from '../process-table.js';
 
 /** Loaded when the first process starts: the hook's runtime, which spawns nothing, never loads it. */
 const childProcesses = lazyModule<{ spawn: typeof Spawn }>('node:child_process');
@@ -58,7 +58,8 @@ class Capped {
 }
 
 export class ProcessSupervisor {
-  private readonly groups = new Map<number, (reason: 'timeout' | 'halt' | 'cancelled') => void>();
+  /** Each live job's leader: how to mark why it is being killed, and whether it still runs unreaped. */
+  private readonly groups = new Map<number, { readonly mark: (reason: 'halt') => void; readonly running: () => boolean }>();
 
   get live(): number {
     return this.groups.size;
@@ -66,9 +67,11 @@ export class ProcessSupervisor {
 
   /** Kills every running process group (HALT, SPEC §8). Returns how many were signalled. */
   killAll(): number {
-    const kills = [...this.groups.values()];
-    for (const kill of kills) kill('halt');
-    return kills.length;
+    const jobs = [...this.groups.entries()];
+    for (const [, job] of jobs) job.mark('halt');
+    // One read of the process table for every tree (HALT with 50 jobs: one /proc walk, not 50).
+    killTrees(jobs.filter(([, job]) => job.running()).map(([pid]) => pid));
+    return jobs.length;
   }
 
   run(spec: SpawnSpec): Promise<SpawnResult> {
@@ -102,7 +105,14 @@ export class ProcessSupervisor {
           // ESRCH: the group is already gone
         }
       };
-      if (pid !== undefined) this.groups.set(pid, killGroup);
+      if (pid !== undefined) {
+        this.groups.set(pid, {
+          mark: (reason) => {
+            if (killed === null) killed = reason;
+          },
+          running: () => !exited,
+        });
+      }
       const timer = setTimeout(() => {
         killGroup('timeout');
       }, spec.timeoutMs);
