@@ -28,6 +28,7 @@ export const INSTRUCTIONS = [
   'Needs a person (T2, T3 on the desktop only): the call waits for them to approve it on their desktop or phone (with a progress token, progress is reported every 5 s while it waits); if nobody answered in time the result gives an approval id: call oracle_await with it to wait again, and do not retry the call itself.',
   "After the session reads content from outside the person's projects (a fetched page, a dependency), it is tainted: later changes need a person, one tier higher.",
   'oracle_allowed lists the folders, programs and hosts the policy gives this agent: call it first to know where to work.',
+  'term_write types one line into a terminal the person opened for you (`oracle term open NAME`), asked every time; term_read shows what the terminal prints, and reading it taints the session.',
 ].join(' ');
 const MAX_AWAIT_SECONDS = 600;
 

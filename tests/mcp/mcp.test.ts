@@ -112,6 +112,7 @@ describe('oracle mcp', () => {
     expect(exec?.required).toEqual(['program']);
     expect(exec?.properties['timeout']).toMatchObject({ minimum: 1, maximum: 3600 });
     expect(client.getInstructions()).toContain('oracle_await');
+    expect(client.getInstructions()).toContain('term_write types one line into a terminal the person opened');
     expect(stderr()).toContain('mcp server on stdio as agent `mcp`');
   });
 
