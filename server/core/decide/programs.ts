@@ -2,6 +2,7 @@ import type { Capability } from '../../../shared/capabilities.js';
 import { maxTier } from '../../../shared/tiers.js';
 import type { GrammarEntry, Policy } from '../policy/types.js';
 import type { Pin } from './context.js';
+import { agentBypassRefusal } from './agent-bypass.js';
 import { gitBuiltinRefusal, gitNeeds } from './git-rules.js';
 import { installNote } from './install-notes.js';
 import { optionPresent } from './options.js';
@@ -36,6 +37,9 @@ function judgeArgv(program: string, argv: readonly string[], policy: Pick<Policy
   if (/[\\/]/u.test(program)) {
     return refused('PROGRAM_UNKNOWN', 'programs', `\`${program}\` is a path; programs are named from the allowlist and pinned at start`);
   }
+  // Whatever the policy says, listed or not: never an agent with its own checks switched off.
+  const bypass = agentBypassRefusal(argv);
+  if (bypass !== undefined) return bypass;
   const rule = policy.programs.get(program);
   if (rule === undefined) {
     if (policy.programDefault === 'deny' || program === '' || argv.some((a) => a.includes('\u0000'))) return refused('PROGRAM_UNKNOWN', 'programs', `\`${program}\` is not in the program allowlist`);
