@@ -38,6 +38,7 @@ export const DENY_CODES = [
   'URL_INVALID',
   'TERM_MULTILINE',
   'TERM_UNKNOWN',
+  'TERM_EXITED',
   'TIER_T4',
   /** An fs.replace whose edits do not apply to the file as it is (no match, ambiguous, not text). */
   'EDIT_NOT_APPLIED',
@@ -82,6 +83,7 @@ export const DENY_CODE_HELP: Readonly<Record<DenyCode, string>> = {
   URL_INVALID: 'the URL is malformed or not http(s)',
   TERM_MULTILINE: 'term.write takes exactly one line',
   TERM_UNKNOWN: 'no terminal of that name runs on this gate',
+  TERM_EXITED: 'the program in that terminal has ended',
   TIER_T4: 'the action is T4 and is never executed',
   EDIT_NOT_APPLIED: 'the edit does not apply to the file as it is',
   EVALUATION_ERROR: 'the evaluation failed, so the gate denied',

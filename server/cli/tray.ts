@@ -63,7 +63,15 @@ export async function runTray(home: string, options: { readonly hotkey: string |
   }
   log(`tray: icon shown in ${support.tray.detail}; HALT hotkey ${hotkeyText(hotkey)} (${support.hotkey.detail})`);
   await controller.refresh();
-  const timer = setInterval(() => void controller.refresh(), POLL_MS);
+  // One reading at a time: a gate slow to answer is not asked again until it has.
+  let reading = false;
+  const timer = setInterval(() => {
+    if (reading) return;
+    reading = true;
+    void controller.refresh().finally(() => {
+      reading = false;
+    });
+  }, POLL_MS);
   const stop = (): void => {
     finish(0);
   };

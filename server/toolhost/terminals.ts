@@ -46,6 +46,9 @@ interface Open {
   readonly ended: Set<() => void>;
 }
 
+/** Output not yet on a terminal's screen past which its program is paused (xterm.js refuses past 50 MB). */
+const SCREEN_BACKLOG_BYTES = 4 * 1024 * 1024;
+
 /** How many terminals one gate keeps (open or ended and not yet closed). */
 export const MAX_TERMINALS = 8;
 export const TERMINAL_NAME = /^[a-z0-9][a-z0-9_-]{0,31}$/u;
@@ -141,12 +144,20 @@ export class Terminals {
       ended: new Set(),
     };
     this.terms.set(spec.name, entry);
+    // Handlers of a terminal already closed (its name may be taken again) do nothing.
+    const current = (): boolean => this.terms.get(spec.name) === entry;
     pty.onData((data) => {
-      screen.write(data);
+      if (!current()) return;
+      // A program that writes faster than the screen parses (`yes`, a huge `cat`) waits for it.
+      screen.write(data, () => {
+        pty.resume();
+      });
+      if (screen.backlog > SCREEN_BACKLOG_BYTES) pty.pause();
       for (const sink of entry.sinks) sink(data);
       this.deps.onChange(spec.name, 'output');
     });
     pty.onExit(({ code, signal }) => {
+      if (!current()) return;
       entry.view = { ...entry.view, exited: { code, signal: signal ?? null, at: this.deps.now().toISOString() } };
       this.release(entry);
       for (const told of [...entry.ended]) told();
@@ -221,7 +232,8 @@ export class Terminals {
   close(name: string): TermResult<null> {
     const entry = this.terms.get(name);
     if (entry === undefined) return this.unknown(name);
-    this.killTree(entry);
+    // An ended program's pid may name another process by now: no signal is sent for it.
+    if (entry.view.exited === null) this.killTree(entry);
     this.release(entry);
     this.terms.delete(name);
     for (const told of [...entry.ended]) told();
@@ -264,7 +276,7 @@ export class Terminals {
    * the program's child is the sandbox's PID namespace, which the kernel empties when it dies.
    */
   private killTree(entry: Open): void {
-    if (entry.view.exited === null) killTree(entry.pty.pid);
+    killTree(entry.pty.pid);
     entry.pty.kill();
   }
 

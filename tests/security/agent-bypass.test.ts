@@ -23,6 +23,7 @@ const SPELLINGS: readonly (readonly string[])[] = [
   ['--permission-mode', ' bypassPermissions'],
   ['--settings', '{"permissions":{"defaultMode":"bypassPermissions"}}'],
   ['--settings={"disableAllHooks":true}'],
+  ['--settings', '{"permissions":{"defaultMode":"bypass\\u0050ermissions"}}'],
 ];
 const CARRIERS: readonly (readonly string[])[] = [['claude'], ['npx', '@anthropic-ai/claude-code'], ['node', 'node_modules/@anthropic-ai/claude-code/cli.js']];
 
@@ -53,11 +54,27 @@ describe('permission-skipping flags of an agent CLI', () => {
   }
 
   it('refuses them in Claude Code’s Bash too, however the command line is written', async () => {
-    for (const command of ['claude -p "fix it" --dangerously-skip-permissions', 'npx @anthropic-ai/claude-code --permission-mode bypassPermissions -p x', "claude --settings '{\"disableAllHooks\": true}' -p x", 'echo hi && claude --dangerously-skip-permissions']) {
+    for (const command of ['claude -p "fix it" --dangerously-skip-permissions', 'npx @anthropic-ai/claude-code --permission-mode bypassPermissions -p x', "claude --settings '{\"disableAllHooks\": true}' -p x", 'echo hi && claude --dangerously-skip-permissions', "sh -c 'claude --dangerously-skip-permissions -p x'", "bash -c \"npx @anthropic-ai/claude-code --permission-mode=bypassPermissions\""]) {
       const result = await judgePayload({ session_id: 's', cwd: app, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command } }, ctx);
       expect(result.outcome, command).toBe('deny');
       expect(result.reason, command).toMatch(/permission checks|bypassPermissions/u);
     }
+  });
+
+  it('refuses them in a line typed into a terminal', () => {
+    for (const text of ['claude --dangerously-skip-permissions', 'npx @anthropic-ai/claude-code --permission-mode bypassPermissions -p x']) {
+      expect(evaluate({ tool: 'term.write', args: { session: 'dev', text } }, ctx).decision, text).toMatchObject({ decision: 'deny', code: 'PROGRAM_DENIED' });
+    }
+  });
+
+  it('never lets an agent run ORACLE’s own commands, which hold the desktop’s credential', async () => {
+    for (const [program, args] of [['oracle', ['term', 'attach', 'dev']], ['oracle', ['resume']], ['npx', ['oracle', 'devices', 'revoke', 'dev_1']], ['node', ['/opt/oracle/dist/server/cli/oracle.js', 'term', 'attach', 'dev']]] as const) {
+      expect(evaluate({ tool: 'exec.run', args: { program, args, cwd: app } }, ctx).decision, `${program} ${args.join(' ')}`).toMatchObject({ decision: 'deny', code: 'PROGRAM_DENIED', rule: 'builtin.oracle' });
+    }
+    const piped = await judgePayload({ session_id: 's', cwd: app, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: "printf 'rm -rf ~\\r' | oracle term attach dev" } }, ctx);
+    expect(piped.outcome).toBe('deny');
+    // A file or a word named oracle is only that.
+    expect(evaluate({ tool: 'exec.run', args: { program: 'git', args: ['log', '--grep', 'oracle'], cwd: app } }, ctx).decision.decision).toBe('allow');
   });
 
   it('leaves the rest alone: the everyday options that only look alike', () => {
@@ -65,5 +82,6 @@ describe('permission-skipping flags of an agent CLI', () => {
       expect(evaluate({ tool: 'exec.run', args: { program: 'claude', args, cwd: app } }, ctx).decision.decision, args.join(' ')).toBe('allow');
     }
     expect(evaluate({ tool: 'exec.run', args: { program: 'git', args: ['log', '--all', '--oneline'], cwd: app } }, ctx).decision.decision).toBe('allow');
+    expect(evaluate({ tool: 'exec.run', args: { program: 'claude', args: ['-p', 'explain the --dangerously-skip-permissions-free setup'], cwd: app } }, ctx).decision.decision).toBe('allow');
   });
 });

@@ -3,7 +3,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { CallerVerifier } from '../../http/caller.js';
 import type { Terminals } from '../../toolhost/terminals.js';
-import { ATTACH_PATH, parseToTerminal, type FromTerminal } from '../../../shared/terminal-wire.js';
+import { ATTACH_PATH, parseToTerminal, type FromTerminal, type ToTerminal } from '../../../shared/terminal-wire.js';
 
 /** What attaching needs of the gate's terminals (server/toolhost/terminals.ts). */
 export type AttachableTerminals = Pick<Terminals, 'attach' | 'onExit' | 'list' | 'input' | 'resize'>;
@@ -35,12 +35,18 @@ export function attachTerminals(server: { on(event: 'upgrade', listener: (req: I
     return caller?.kind === 'desktop' ? { name: match[1] } : { status: 401, why: 'Unauthorized' };
   };
   server.on('upgrade', (req, socket, head) => {
+    // Until ws owns the socket, a reset must not become an unhandled 'error' (which ends the process).
+    const dropped = (): void => {
+      socket.destroy();
+    };
+    socket.on('error', dropped);
     admit(req).then(
       (admitted) => {
         if ('status' in admitted) {
           refuse(socket, admitted.status, admitted.why);
           return;
         }
+        socket.off('error', dropped);
         wss.handleUpgrade(req, socket, head, (ws) => {
           void serveAttach(ws, admitted.name, deps.terminals);
         });
@@ -58,10 +64,42 @@ export function attachTerminals(server: { on(event: 'upgrade', listener: (req: I
   };
 }
 
+/** An attached client that reads slower than the terminal writes is let go past this much queued output. */
+const MAX_QUEUED_BYTES = 8 * 1024 * 1024;
+
 async function serveAttach(ws: WebSocket, name: string, terminals: AttachableTerminals): Promise<void> {
+  // A bad frame (too large, not UTF-8, unmasked) or a reset ends this client, never the gate.
+  ws.on('error', () => {
+    ws.terminate();
+  });
+  const cleanups: (() => void)[] = [];
+  ws.on('close', () => {
+    for (const cleanup of cleanups.splice(0)) cleanup();
+  });
   const send = (frame: FromTerminal): void => {
-    if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(frame));
+    if (ws.readyState !== ws.OPEN) return;
+    if (ws.bufferedAmount > MAX_QUEUED_BYTES) {
+      ws.terminate();
+      return;
+    }
+    ws.send(JSON.stringify(frame));
   };
+  // Keys typed while the redraw is prepared are kept and sent after it, in order.
+  const early: ToTerminal[] = [];
+  let ready = false;
+  const apply = (frame: ToTerminal): void => {
+    const done = frame.t === 'in' ? terminals.input(name, frame.d) : terminals.resize(name, frame.cols, frame.rows);
+    if (!done.ok) send({ t: 'error', code: done.code, message: done.reason });
+  };
+  ws.on('message', (raw, binary) => {
+    const frame = binary ? undefined : parseToTerminal(Buffer.isBuffer(raw) ? raw.toString('utf8') : Buffer.concat(raw as Buffer[]).toString('utf8'));
+    if (frame === undefined) {
+      send({ t: 'error', code: 'INPUT_INVALID', message: 'a frame is {"t":"in","d":text} or {"t":"resize","cols":N,"rows":N}' });
+      return;
+    }
+    if (ready) apply(frame);
+    else if (early.length < 1000) early.push(frame);
+  });
   const attached = await terminals.attach(name, (data) => {
     send({ t: 'out', d: data });
   });
@@ -70,6 +108,12 @@ async function serveAttach(ws: WebSocket, name: string, terminals: AttachableTer
     ws.close(1008, attached.code);
     return;
   }
+  // The client may have gone while the screen was read: nothing of it is left attached.
+  if (ws.readyState !== ws.OPEN) {
+    attached.value.detach();
+    return;
+  }
+  cleanups.push(attached.value.detach);
   send({ t: 'out', d: attached.value.redraw });
   const ended = (): void => {
     const view = terminals.list().find((t) => t.name === name);
@@ -78,19 +122,8 @@ async function serveAttach(ws: WebSocket, name: string, terminals: AttachableTer
     else return;
     ws.close(1000, 'ended');
   };
-  const unwatch = terminals.onExit(name, ended);
+  cleanups.push(terminals.onExit(name, ended));
   ended();
-  ws.on('message', (raw, binary) => {
-    const frame = binary ? undefined : parseToTerminal(Buffer.isBuffer(raw) ? raw.toString('utf8') : Buffer.concat(raw as Buffer[]).toString('utf8'));
-    if (frame === undefined) {
-      send({ t: 'error', code: 'INPUT_INVALID', message: 'a frame is {"t":"in","d":text} or {"t":"resize","cols":N,"rows":N}' });
-      return;
-    }
-    const done = frame.t === 'in' ? terminals.input(name, frame.d) : terminals.resize(name, frame.cols, frame.rows);
-    if (!done.ok) send({ t: 'error', code: done.code, message: done.reason });
-  });
-  ws.on('close', () => {
-    attached.value.detach();
-    unwatch();
-  });
+  ready = true;
+  for (const frame of early.splice(0)) apply(frame);
 }

@@ -19,6 +19,9 @@ export interface Pty {
   readonly pid: number;
   write(data: string): void;
   resize(cols: number, rows: number): void;
+  /** Stops reading the PTY (the program blocks once its buffer is full) and reads on again. */
+  pause(): void;
+  resume(): void;
   /** SIGKILL to the pty's process group; the caller kills the rest of the tree. */
   kill(): void;
   onData(listener: (data: string) => void): void;
@@ -40,6 +43,12 @@ export function spawnPty(spec: PtySpec): Pty {
     },
     resize: (cols, rows) => {
       pty.resize(cols, rows);
+    },
+    pause: () => {
+      pty.pause();
+    },
+    resume: () => {
+      pty.resume();
     },
     kill: () => {
       try {

@@ -17,6 +17,8 @@ export class Screen {
   private readonly term: TerminalType;
   private readonly addon: SerializeAddonType;
   private pending: Promise<void> = Promise.resolve();
+  /** Bytes written and not yet parsed (xterm.js throws past 50 MB: the caller pauses well before). */
+  private queued = 0;
 
   constructor(cols: number, rows: number) {
     const { Terminal } = xterm();
@@ -25,10 +27,27 @@ export class Screen {
     this.term.loadAddon(this.addon);
   }
 
-  write(data: string): void {
+  /** Queues output for the screen; `drained` is called once what is queued is parsed. */
+  write(data: string, drained?: () => void): void {
+    this.queued += data.length;
     this.pending = new Promise((done) => {
-      this.term.write(data, done);
+      try {
+        this.term.write(data, () => {
+          this.queued -= data.length;
+          if (this.queued === 0) drained?.();
+          done();
+        });
+      } catch {
+        // Refused (disposed, or over xterm's own limit): that output is not on the screen.
+        this.queued -= data.length;
+        done();
+      }
     });
+  }
+
+  /** Bytes written and not yet on the screen. */
+  get backlog(): number {
+    return this.queued;
   }
 
   resize(cols: number, rows: number): void {

@@ -43,7 +43,7 @@ export async function probeDesktop(env: NodeJS.ProcessEnv, platform: NodeJS.Plat
   }
   let x: XProbe;
   try {
-    x = await withTimeout(probeX(display), PROBE_MS, `the X display ${display} did not answer`);
+    x = await probeX(display, PROBE_MS);
   } catch (e) {
     const why = `cannot reach the X display ${display}: ${e instanceof Error ? e.message : 'unknown error'}`;
     return { tray: { ok: false, reason: why }, hotkey: { ok: false, reason: why } };
@@ -65,17 +65,28 @@ interface XProbe {
   readonly record: boolean;
 }
 
-function probeX(display: string): Promise<XProbe> {
+/** One connection to the X server, closed on every path (answer, error, or `ms` without one). */
+function probeX(display: string, ms: number): Promise<XProbe> {
   return new Promise((resolve, reject) => {
+    let client: XClient | undefined;
+    const timer = setTimeout(() => {
+      client?.terminate();
+      (connection as { terminate?: () => void }).terminate?.();
+      reject(new Error(`the X display ${display} did not answer within ${String(ms)} ms`));
+    }, ms);
+    timer.unref();
     const connection = x11().createClient({ display }, (err, opened) => {
       // The library answers `undefined`, not null, when there was no error.
       if (err !== null && err !== undefined) {
+        clearTimeout(timer);
         reject(err);
         return;
       }
       const X = opened.client;
+      client = X;
       const screen = Number(/\.(\d+)$/u.exec(display)?.[1] ?? '0');
       const finish = (value: XProbe): void => {
+        clearTimeout(timer);
         X.terminate();
         resolve(value);
       };
@@ -92,7 +103,10 @@ function probeX(display: string): Promise<XProbe> {
         });
       });
     });
-    connection.on('error', reject);
+    connection.on('error', (e) => {
+      clearTimeout(timer);
+      reject(e);
+    });
   });
 }
 

@@ -46,7 +46,10 @@ export async function startTray(home: string, onAction: (action: TrayAction) => 
   const tray = new SysTray({ menu: { icon: icons.down, isTemplateIcon: false, title: '', tooltip: 'ORACLE', items }, debug: false, copyDir: false });
   let stderr = '';
   await tray.ready();
-  if (tray.binPath !== join('.', 'traybin', binary)) throw new Error(`the tray helper would run from ${tray.binPath}, not ORACLE's copy`);
+  if (tray.binPath !== join('.', 'traybin', binary)) {
+    tray.process.kill('SIGKILL');
+    throw new Error(`the tray helper ran from ${tray.binPath}, not ORACLE's copy; it was stopped`);
+  }
   tray.process.stderr?.on('data', (b: Buffer) => {
     stderr = (stderr + b.toString('utf8')).slice(-2000);
   });

@@ -6,24 +6,46 @@ import { refused, type Outcome } from './outcome.js';
  * mode), `--permission-mode bypassPermissions`, and settings that say `bypassPermissions` or
  * `disableAllHooks` (the latter would switch off ORACLE's own hook in the agent it starts). Judged
  * for every program, not only `claude`: the same flags reach it through `npx`, `node cli.js`,
- * `bunx` or a wrapper script. Options are matched by their exact names, alone or as `--name=value`
- * (Claude Code's parser takes no abbreviations, and a prefix rule would refuse `git log --all`),
- * values case-insensitively. A settings *file* (`--settings path`) is not read here.
+ * `bunx`, a wrapper script or a `sh -c` line, so every token is searched, not only matched whole
+ * (a prefix rule on options would refuse `git log --all`; Claude Code's parser takes none), values
+ * case-insensitively, JSON escapes (`\u0050`) decoded first. A settings *file* is not read here.
  */
-const SKIP_FLAGS = ['--dangerously-skip-permissions', '--allow-dangerously-skip-permissions'] as const;
+const SKIP_FLAG = /(?:^|[\s'"=;&|(])--(?:allow-)?dangerously-skip-permissions(?=$|[\s'"=;&|)])/u;
+const BYPASS_MODE = /--permission-mode(?:=|\s+|['"]\s*['"]?)['"]?\s*bypass/iu;
 const BYPASS_WORDS = /bypasspermissions|disableallhooks/iu;
 
-const named = (token: string, option: string): boolean => token === option || token.startsWith(`${option}=`);
+/** The token with `\uXXXX` and `\"`-style JSON escapes decoded, so an escaped word is seen. */
+function unescaped(token: string): string {
+  if (!token.includes('\\')) return token;
+  return token.replace(/\\u([0-9a-fA-F]{4})/gu, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16))).replace(/\\(.)/gu, '$1');
+}
 
 export function agentBypassRefusal(argv: readonly string[]): Outcome | undefined {
-  for (const [i, token] of argv.entries()) {
-    const flag = SKIP_FLAGS.find((f) => named(token, f));
+  for (const [i, raw] of argv.entries()) {
+    const token = unescaped(raw);
+    const flag = SKIP_FLAG.exec(token)?.[0].trim().replace(/^['"=;&|(]+/u, '');
     if (flag !== undefined) return refused('PROGRAM_DENIED', 'builtin.agent.permissions', `\`${flag}\` turns the agent's own permission checks off; ORACLE never starts an agent that way`);
-    if (named(token, '--permission-mode')) {
-      const value = token.includes('=') ? token.slice(token.indexOf('=') + 1) : (argv[i + 1] ?? '');
-      if (/^bypass/iu.test(value.trim())) return refused('PROGRAM_DENIED', 'builtin.agent.permissions', `\`--permission-mode ${value}\` turns the agent's own permission checks off`);
+    const next = argv[i + 1];
+    if (BYPASS_MODE.test(token) || (token === '--permission-mode' && next !== undefined && /^\s*['"]?bypass/iu.test(unescaped(next)))) {
+      return refused('PROGRAM_DENIED', 'builtin.agent.permissions', '`--permission-mode bypassPermissions` turns the agent\u2019s own permission checks off');
     }
     if (BYPASS_WORDS.test(token)) return refused('PROGRAM_DENIED', 'builtin.agent.permissions', 'an argument asks for `bypassPermissions` or `disableAllHooks`: the agent would run without its permission checks or without ORACLE\u2019s hook');
   }
   return undefined;
+}
+
+/** Runners that start the program named by their first plain argument. */
+const RUNNERS = new Set(['node', 'npx', 'bunx', 'bun', 'pnpm', 'yarn', 'deno', 'tsx']);
+const ORACLE_ENTRY = /(?:^|[\\/])(?:oracle|oracle\.js|oracle-gate)$/u;
+
+/**
+ * ORACLE's own commands are the person's (issue 16 review): `oracle term attach`, `oracle resume`,
+ * `oracle devices revoke`, `oracle agents add`… read the home's desktop token or its files
+ * themselves, where no path rule of an agent's command can see them. An agent never runs them,
+ * directly or through a runner (`npx oracle`, `node dist/server/cli/oracle.js`).
+ */
+export function oracleCommandRefusal(program: string, argv: readonly string[]): Outcome | undefined {
+  const entry = RUNNERS.has(program) ? argv.find((a) => !a.startsWith('-')) : undefined;
+  if (program !== 'oracle' && (entry === undefined || !ORACLE_ENTRY.test(entry))) return undefined;
+  return refused('PROGRAM_DENIED', 'builtin.oracle', 'ORACLE’s own commands are the person’s (they hold the desktop’s credential); an agent never runs them');
 }

@@ -8,6 +8,7 @@ import type { DecideContext } from './context.js';
 import { judgeFetch } from './egress.js';
 import { redact } from '../redact/index.js';
 import { judgeArgvPaths } from './exec-args.js';
+import { agentBypassRefusal } from './agent-bypass.js';
 import { refused, tiered, type Outcome } from './outcome.js';
 import { judgeProgram } from './programs.js';
 import { judgePush } from './push.js';
@@ -112,6 +113,14 @@ export function baseTier(input: TierInput): TierResult {
       if (hasControl(str(args['text'])) || hasConfusable(str(args['text']))) {
         return plain(refused('ARG_SHAPE', 'term.write', 'term.write text may not contain control, bidi or invisible characters'));
       }
+      // A line editor in canonical mode keeps about 4 KiB and still takes the Enter: a longer line
+      // would run cut short of what the card showed (`rm -rf ~ <spaces> --version`).
+      if (new TextEncoder().encode(str(args['text'])).length > TERM_LINE_BYTES) {
+        return plain(refused('ARG_SHAPE', 'term.write', `a line for a terminal is at most ${String(TERM_LINE_BYTES)} bytes`));
+      }
+      // Typed into a shell, it starts a program like exec.run would: the same built-in refusals.
+      const bypass = agentBypassRefusal([str(args['text'])]);
+      if (bypass !== undefined) return plain(bypass);
       return plain(tiered('T2', 'term.write', 'typing into a terminal carries all of its user’s permissions'));
     }
     case 'term.read': {
@@ -189,8 +198,12 @@ function judgeCommit(input: TierInput): Outcome {
  * card for nothing: refused at once, naming the ones that are open. Without the facts (a process
  * that only answers a hook) the executor says it instead.
  */
+/** The longest line term.write types (see the term.write case). */
+export const TERM_LINE_BYTES = 1024;
+
 function absentTerminal(name: string, terminals: { readonly running: readonly string[]; readonly ended: readonly string[] } | undefined, endedIsThere: boolean): Outcome | undefined {
   if (terminals === undefined || terminals.running.includes(name) || (endedIsThere && terminals.ended.includes(name))) return undefined;
   const open = terminals.running.length === 0 ? 'none is open (a person opens one with `oracle term open NAME`)' : `open: ${terminals.running.join(', ')}`;
-  return refused('TERM_UNKNOWN', 'terminals', terminals.ended.includes(name) ? `the program in terminal \`${name}\` has ended` : `no terminal named \`${name}\` runs on this gate; ${open}`);
+  if (terminals.ended.includes(name)) return refused('TERM_EXITED', 'terminals', `the program in terminal \`${name}\` has ended; a person closes it and opens another`);
+  return refused('TERM_UNKNOWN', 'terminals', `no terminal named \`${name}\` runs on this gate; ${open}`);
 }

@@ -2,7 +2,7 @@ import type { Capability } from '../../../shared/capabilities.js';
 import { maxTier } from '../../../shared/tiers.js';
 import type { GrammarEntry, Policy } from '../policy/types.js';
 import type { Pin } from './context.js';
-import { agentBypassRefusal } from './agent-bypass.js';
+import { agentBypassRefusal, oracleCommandRefusal } from './agent-bypass.js';
 import { gitBuiltinRefusal, gitNeeds } from './git-rules.js';
 import { installNote } from './install-notes.js';
 import { optionPresent } from './options.js';
@@ -38,7 +38,7 @@ function judgeArgv(program: string, argv: readonly string[], policy: Pick<Policy
     return refused('PROGRAM_UNKNOWN', 'programs', `\`${program}\` is a path; programs are named from the allowlist and pinned at start`);
   }
   // Whatever the policy says, listed or not: never an agent with its own checks switched off.
-  const bypass = agentBypassRefusal(argv);
+  const bypass = agentBypassRefusal(argv) ?? oracleCommandRefusal(program, argv);
   if (bypass !== undefined) return bypass;
   const rule = policy.programs.get(program);
   if (rule === undefined) {
