@@ -11,17 +11,19 @@ import { base } from '../ui/styles.js';
  * cards it answered; Forget revokes it at once. The total is the prompts remembering saved.
  */
 export class OracleRememberedPanel extends LitElement {
-  static override properties = { rules: { state: true }, saved: { state: true }, problem: { state: true } };
+  // `names` is a property: the device list often arrives after the rules, and the rows must then show names.
+  static override properties = { rules: { state: true }, saved: { state: true }, problem: { state: true }, names: { attribute: false } };
   static override styles = [base];
   declare rules: readonly RememberedView[];
   declare saved: number;
   declare problem: string;
   /** Device ids to names, from the screen around this panel. */
-  names: (id: string) => string = (id) => id;
+  declare names: (id: string) => string;
 
   constructor() {
     super();
     this.rules = [];
+    this.names = (id) => id;
     this.saved = 0;
     this.problem = '';
   }
