@@ -14,7 +14,7 @@ import { localRequests } from './serve/local-requests.js';
 import { listenLocal, SOCKET_NAME } from './adapters/local-socket.js';
 import { ensureTlsMaterial } from './adapters/certs.js';
 import { CredentialStore } from './adapters/credentials-store.js';
-import { listenHttps, type Listening } from './adapters/https-listener.js';
+import { isLoopbackAddress, listenHttps, type Listening } from './adapters/https-listener.js';
 import { openRuntime, type Runtime } from './app/runtime.js';
 import { loadAssets, pwaDirectory } from './adapters/pwa-assets.js';
 import { recentAuditRecords, verifyAuditHome } from './adapters/audit/read-log.js';
@@ -151,8 +151,7 @@ async function serveRuntime(runtime: Runtime, hub: EventHub, options: ServeOptio
     spki: signer.spki,
     now: () => Date.now(),
     isLoopback: (c) => {
-      const address = getConnInfo(c).remote.address ?? '';
-      return address === '127.0.0.1' || address === '::1' || address === '::ffff:127.0.0.1';
+      return isLoopbackAddress(getConnInfo(c).remote.address);
     },
     desktop: { exchange: (code) => desktop.exchange(code) },
     pairing,

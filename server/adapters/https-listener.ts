@@ -8,6 +8,11 @@ export interface Listening {
   readonly close: () => Promise<void>;
 }
 
+/** Whether a peer address is this machine (the desktop signs in from loopback only, SPEC §9). */
+export function isLoopbackAddress(address: string | undefined): boolean {
+  return address === '127.0.0.1' || address === '::1' || address === '::ffff:127.0.0.1';
+}
+
 /** How long a kept-alive connection may sit idle between two requests. */
 export const IDLE_KEEP_ALIVE_MS = 60_000;
 

@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { CallerVerifier } from '../../http/caller.js';
+import { isLoopbackAddress } from '../https-listener.js';
 import type { Terminals } from '../../toolhost/terminals.js';
 import { ATTACH_PATH, parseToTerminal, type FromTerminal, type ToTerminal } from '../../../shared/terminal-wire.js';
 
@@ -27,7 +28,7 @@ export function attachTerminals(server: { on(event: 'upgrade', listener: (req: I
     const match = ATTACH_PATH.exec(new URL(req.url ?? '/', 'https://gate').pathname);
     if (match?.[1] === undefined) return { status: 404, why: 'Not Found' };
     const address = req.socket.remoteAddress ?? '';
-    const loopback = address === '127.0.0.1' || address === '::1' || address === '::ffff:127.0.0.1';
+    const loopback = isLoopbackAddress(address);
     // A browser always names the page's origin; only the gate's own pages may attach.
     if (req.headers.origin !== undefined && req.headers.origin !== deps.origin()) return { status: 403, why: 'Forbidden' };
     const cookie = DESKTOP_COOKIE.exec(req.headers.cookie ?? '')?.[1];
