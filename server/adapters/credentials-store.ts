@@ -1,5 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from './atomic-file.js';
 import { parseHomeJson } from './home-file-error.js';
@@ -41,7 +41,12 @@ export class CredentialStore {
   private argonQueue: Promise<unknown> = Promise.resolve();
   private failures = new Map<string, number>();
 
-  private loadedMtime = 0;
+  /**
+   * Which version of the file the records came from: inode, size and mtime. The mtime alone
+   * missed a change written within one tick of the kernel's coarse clock (a revoke right after
+   * an issue); each write is a rename, so a new inode, and a revoke changes the size too.
+   */
+  private loadedVersion = '';
 
   private constructor(
     readonly path: string,
@@ -51,13 +56,31 @@ export class CredentialStore {
     this.reload();
   }
 
-  /** `oracle agents add` writes the file from another process: pick new records up. */
-  private reload(): void {
-    if (!existsSync(this.path)) return;
-    const mtime = statSync(this.path).mtimeMs;
-    if (mtime === this.loadedMtime) return;
+  /** Whether the file was looked at in this turn of the event loop (see reload). */
+  private lookedThisTurn = false;
+
+  /**
+   * `oracle agents add` writes the file from another process: pick new records up. A read
+   * (verify, active, publicKey) looks at most once per turn of the event loop: the many requests
+   * one turn hands over (a burst from 64 agents) share one stat, and a change from another
+   * process is seen on the next turn. A write looks every time (`force`), so it never writes
+   * back a view older than the file.
+   */
+  private reload(force = false): void {
+    if (this.lookedThisTurn && !force) return;
+    if (!this.lookedThisTurn) {
+      this.lookedThisTurn = true;
+      setImmediate(() => {
+        this.lookedThisTurn = false;
+      }).unref();
+    }
+    const stat = statSync(this.path, { throwIfNoEntry: false });
+    if (stat === undefined) return;
+    const version = versionOf(stat);
+    // A write reads the file whatever its version says: what it writes back must hold every change.
+    if (version === this.loadedVersion && !force) return;
     // Another process wrote the file: its view wins, including every revocation in it.
-    this.loadedMtime = mtime;
+    this.loadedVersion = version;
     const list = parseHomeJson(this.path, readFileSync(this.path, 'utf8'), isRecordList, 'restore it from a backup, or move it away: agents then need `oracle integrate claude-code` (or `oracle agents add`) and phones pair again');
     this.records = new Map(list.map((r) => [r.id, r]));
     for (const [id] of this.verified) if (this.records.get(id)?.revoked_at !== null) this.verified.delete(id);
@@ -94,14 +117,14 @@ export class CredentialStore {
     const id = `${kind}_${randomBytes(8).toString('hex')}`;
     const secret = randomBytes(32).toString('base64url');
     const hash = await argon2.hash(secret, ARGON2);
-    this.reload(); // never write back a stale view over another process's change (a revoke)
+    this.reload(true); // never write back a stale view over another process's change (a revoke)
     this.records.set(id, { id, kind, name, hash, created_at: new Date().toISOString(), revoked_at: null, ...extra, ...(kind === 'dev' ? { counter: 0 } : {}) });
     this.save();
     return { id, token: formatToken(id, secret) };
   }
 
   revoke(id: string): boolean {
-    this.reload();
+    this.reload(true);
     const r = this.records.get(id);
     if (r === undefined || r.revoked_at !== null) return false;
     this.records.set(id, { ...r, revoked_at: new Date().toISOString() });
@@ -112,7 +135,7 @@ export class CredentialStore {
 
   /** Records a device's request counter; false when it does not strictly increase (a replay). */
   advanceCounter(id: string, counter: number): boolean {
-    this.reload();
+    this.reload(true);
     const r = this.records.get(id);
     if (r === undefined || (r.counter ?? 0) >= counter) return false;
     this.records.set(id, { ...r, counter });
@@ -127,8 +150,8 @@ export class CredentialStore {
    * same secret checked concurrently is hashed once.
    */
   async verify(token: ParsedToken, address = 'unknown'): Promise<CredentialRecord | undefined> {
-    // A stat per request, never a hash: a revoke or an `oracle agents add` from another process
-    // takes effect at once.
+    // A stat per turn of the event loop, never a hash: a revoke or an `oracle agents add` from
+    // another process takes effect from the next turn.
     this.reload();
     const record = this.records.get(token.id);
     // INVARIANT: unknown or revoked ids are refused before any Argon2 work.
@@ -185,9 +208,13 @@ export class CredentialStore {
 
   private save(): void {
     writeFileAtomic(this.path, JSON.stringify([...this.records.values()]));
-    this.loadedMtime = statSync(this.path).mtimeMs;
+    this.loadedVersion = versionOf(statSync(this.path));
   }
 
+}
+
+function versionOf(stat: { ino: number; size: number; mtimeMs: number }): string {
+  return `${String(stat.ino)}:${String(stat.size)}:${String(stat.mtimeMs)}`;
 }
 
 function isRecordList(value: unknown): value is CredentialRecord[] {

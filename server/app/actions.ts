@@ -1,5 +1,5 @@
-import { randomBytes } from 'node:crypto';
 import type { AuditAppender } from '../adapters/audit/appender.js';
+import { randomHex } from '../adapters/random-pool.js';
 import { sha256Text } from '../adapters/audit/appender.js';
 import { canonicalJson, type AuditBody } from '../core/audit/record.js';
 import { durably, runAction, type Grant, type RunResult } from '../core/lifecycle/run-action.js';
@@ -76,7 +76,7 @@ export interface ActionsDeps {
 const PREVIEW_CHARS = 160;
 
 /** Every action's id, minted here only: 96 random bits. */
-const newActionId = (): string => `ac_${randomBytes(12).toString('hex')}`;
+const newActionId = (): string => `ac_${randomHex(12)}`;
 /** An Edit is judged on the whole file it leaves; as large as a hook payload may be. */
 const EDIT_MAX_BYTES = 8 * 1024 * 1024;
 

@@ -1,11 +1,11 @@
 import { Hono } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
-import { secureHeaders } from 'hono/secure-headers';
 import type { Context } from 'hono';
 import type { ShownMode } from '../core/decide/context.js';
 import type { Caller, CallerVerifier } from './caller.js';
 import { fail } from './errors.js';
 import { limitBodies } from './body-limits.js';
+import { securityHeaders } from './security-headers.js';
 import { ATTEST_NONCE, attestInput } from '../../shared/attest.js';
 import { RateLimiter } from '../core/pairing/rate-limit.js';
 import { actionsRoutes, allowedRoutes, hookRoutes, type ActionsService } from './routes/actions.js';
@@ -92,7 +92,7 @@ export function createApp(deps: AppDeps): Hono<Vars> {
   // Route contexts differ only in their variables; the listener reads just the connection.
   const loopback = (c: Context<Vars>): boolean => deps.isLoopback(c);
   // Everything gets `default-src 'none'`; a page and the service worker set their own policy (pages.ts), kept here.
-  app.use('*', secureHeaders({ contentSecurityPolicy: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] }, referrerPolicy: 'no-referrer', overwrite: false }));
+  app.use('*', securityHeaders({ contentSecurityPolicy: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] }, referrerPolicy: 'no-referrer', overwrite: false }));
   // Before anything reads a body, credential checks and device signatures included (body-limits.ts).
   app.use('*', limitBodies);
   const attestLimit = new RateLimiter(ATTEST_RATE_LIMIT, deps.now);

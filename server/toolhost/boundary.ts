@@ -1,4 +1,5 @@
 import { reresolve } from '../core/paths/canonicalize.js';
+import { OPENED_PATH_CHECKED } from '../adapters/agent/files.js';
 import type { ToolName } from '../core/tools/registry.js';
 import type { ToolhostEnv } from './env.js';
 import { execRun, execRunWithSecrets } from './executors/exec.js';
@@ -99,7 +100,11 @@ export class ExecutionBoundary {
       const grant = this.grants.consume(action.approvalId, action.args);
       if (!grant.ok) return { result: failed(grant.code, grant.reason) };
     }
-    for (const path of action.paths) {
+    // Step 12. fs.read on Linux checks the file it opened instead (executors/fs.ts: its
+    // /proc/self/fd entry must be the decided real path): that holds at the moment of use, where a
+    // walk just before the open only narrows the window.
+    const checkedAtOpen = action.tool === 'fs.read' && OPENED_PATH_CHECKED;
+    for (const path of checkedAtOpen ? [] : action.paths) {
       const again = reresolve(path, this.env.gate);
       if (!again.ok) return { result: failed('PATH_CHANGED', `refused before execution: ${again.reason}`) };
     }

@@ -47,6 +47,35 @@ describe('fs and git through the toolhost', () => {
     expect(readFileSync(`${tree.root}/outside/secret.txt`, 'utf8')).toBe('outside secret');
   });
 
+  it('an fs.read reads nothing when the file, or a folder on its way, became a link after the decision (checked on the file it opened)', async () => {
+    const read = async (path: string, swap: () => void): Promise<{ code: string | undefined; output: unknown }> => {
+      const judged = evaluate({ tool: 'fs.read', args: { path } }, runtime.gate.context);
+      expect(judged.decision.decision).toBe('allow');
+      swap();
+      const executed = await runtime.toolhost.boundary.execute(prepareAction('fs.read', judged.args ?? {}, { actionId: 'r', paths: judged.paths, decision: judged.decision }));
+      return { code: executed.result.error?.code, output: executed.result.output };
+    };
+    writeFileSync(`${app}/plain.txt`, 'mine');
+    expect(await read(`${app}/plain.txt`, () => undefined)).toEqual({ code: undefined, output: 'mine' });
+    // The file itself: O_NOFOLLOW refuses the link.
+    writeFileSync(`${app}/file-swap.txt`, 'mine');
+    const file = await read(`${app}/file-swap.txt`, () => {
+      rmSync(`${app}/file-swap.txt`);
+      symlinkSync(`${tree.root}/outside/secret.txt`, `${app}/file-swap.txt`);
+    });
+    expect(file.code).toMatch(/^(PATH_CHANGED|FS_NOT_A_FILE)$/u);
+    expect(JSON.stringify(file.output ?? null)).not.toContain('outside secret');
+    // A folder on the way: the open follows it, and the file it opened is not the decided one.
+    mkdirSync(`${app}/dir-swap`, { recursive: true });
+    writeFileSync(`${app}/dir-swap/secret.txt`, 'mine');
+    const dir = await read(`${app}/dir-swap/secret.txt`, () => {
+      rmSync(`${app}/dir-swap`, { recursive: true });
+      symlinkSync(`${tree.root}/outside`, `${app}/dir-swap`);
+    });
+    expect(dir.code).toBe('PATH_CHANGED');
+    expect(JSON.stringify(dir.output ?? null)).not.toContain('outside secret');
+  });
+
   it('an edit (fs.replace) lands only on the file it was computed from: changed in between, nothing is written', async () => {
     writeFileSync(`${app}/edit.txt`, 'alpha\n');
     const judged = runtime.judge({ tool: 'fs.replace', args: { path: `${app}/edit.txt`, edits: [{ old_string: 'alpha', new_string: 'beta' }] } });

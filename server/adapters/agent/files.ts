@@ -62,6 +62,9 @@ export function modeNoFollow(path: string): number {
  * with no link in it, as a walk of real folders makes), the opened file must be that very path
  * (Linux: its /proc/self/fd entry), so a folder swapped for a link mid-walk reads nothing.
  */
+/** Whether `readNoFollow(…, exact)` can check the file it opened against its path (Linux's /proc/self/fd). */
+export const OPENED_PATH_CHECKED = process.platform === 'linux';
+
 export function readNoFollow(path: string, max: number, exact = false): Buffer {
   // A FIFO or device would block the whole gate on open: only a regular file is opened, and
   // O_NONBLOCK covers the moment between this look and the open.
@@ -73,7 +76,7 @@ export function readNoFollow(path: string, max: number, exact = false): Buffer {
     throw new FileOpError('FS_NOT_A_FILE', `cannot open \`${path}\`: ${(e as NodeJS.ErrnoException).code ?? 'error'}`);
   }
   try {
-    if (exact && process.platform === 'linux' && readlinkSync(`/proc/self/fd/${String(fd)}`) !== path) throw new FileOpError('PATH_CHANGED', `\`${path}\` resolves elsewhere now`);
+    if (exact && OPENED_PATH_CHECKED && readlinkSync(`/proc/self/fd/${String(fd)}`) !== path) throw new FileOpError('PATH_CHANGED', `\`${path}\` resolves elsewhere now`);
     const stat = fstatSync(fd);
     if (!stat.isFile()) throw new FileOpError('FS_NOT_A_FILE', `\`${path}\` is not a regular file`);
     if (stat.size > max) throw new FileOpError('FS_TOO_LARGE', `\`${path}\` is ${stat.size} bytes; the limit is ${max}`);

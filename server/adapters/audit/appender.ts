@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { closeSync, constants, fsyncSync, mkdirSync, openSync, readdirSync, readSync, fstatSync, ftruncateSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
-import { GENESIS, monthFileName, recomputeHash, sealRecord, type AuditBody, type AuditRecord, type ChainHead } from '../../core/audit/record.js';
+import { GENESIS, monthFileName, recomputeHash, sealRecordLine, type AuditBody, type AuditRecord, type ChainHead } from '../../core/audit/record.js';
 import { CHECKPOINT_FILE, CheckpointStore } from './checkpoint-store.js';
 import { linesBackward } from './lines-backward.js';
 
@@ -225,13 +225,14 @@ export class AuditAppender {
       this.flushing = false;
       return;
     }
-    const sealed: { record: AuditRecord; file: string; item: (typeof batch)[number] }[] = [];
+    const sealed: { record: AuditRecord; line: string; file: string; item: (typeof batch)[number] }[] = [];
     let head = this.head;
     let current = this.current;
     for (const item of batch) {
       let record: AuditRecord;
+      let line: string;
       try {
-        record = sealRecord(item.body, head, sha256Text);
+        ({ record, line } = sealRecordLine(item.body, head, sha256Text));
       } catch {
         // A body with no canonical JSON form (a lone surrogate, say) fails alone; the caller denies.
         item.reject(new AuditWriteError('the audit record has no canonical JSON form'));
@@ -242,7 +243,7 @@ export class AuditAppender {
       // in the head's file, so reading the files in name order reads the chain in seq order.
       const own = monthFileName(record.ts);
       const file = current !== undefined && current > own ? current : own;
-      sealed.push({ record, file, item });
+      sealed.push({ record, line, file, item });
       head = record;
       current = file;
     }
@@ -254,7 +255,11 @@ export class AuditAppender {
         this.needsGenesis = false;
       }
       const byFile = new Map<string, string[]>();
-      for (const { record, file } of sealed) byFile.set(file, [...(byFile.get(file) ?? []), JSON.stringify(record) + '\n']);
+      for (const { line, file } of sealed) {
+        const lines = byFile.get(file);
+        if (lines === undefined) byFile.set(file, [line, '\n']);
+        else lines.push(line, '\n');
+      }
       for (const [file, lines] of byFile) {
         const handle = await this.handle(file);
         const buffer = Buffer.from(lines.join(''), 'utf8');

@@ -75,8 +75,19 @@ export type Sha256Hex = (text: string) => string;
 export { canonicalJson };
 
 export function sealRecord(body: AuditBody, head: ChainHead, sha256: Sha256Hex): AuditRecord {
+  return sealRecordLine(body, head, sha256).record;
+}
+
+/**
+ * The sealed record and the line that stores it: the canonical JSON its hash covers, with the
+ * hash as its last member (JSON's member order is free; readers parse the line and recompute
+ * the hash from its fields). One serialisation per record instead of two.
+ */
+export function sealRecordLine(body: AuditBody, head: ChainHead, sha256: Sha256Hex): { readonly record: AuditRecord; readonly line: string } {
   const unsealed = { ...body, seq: head.seq + 1, prev: head.hash };
-  return { ...unsealed, hash: `sha256:${sha256(canonicalJson(unsealed))}` };
+  const canonical = canonicalJson(unsealed);
+  const hash = `sha256:${sha256(canonical)}`;
+  return { record: { ...unsealed, hash }, line: `${canonical.slice(0, -1)},"hash":"${hash}"}` };
 }
 
 /** Recomputes a record's hash from its own fields (for verify and for reading the head back). */
