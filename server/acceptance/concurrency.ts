@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { listDir, makeDir, pathFacts, processesWith, writeText } from '../adapters/acceptance-host.js';
+import { listDir, pathFacts, processesWith, writeText } from '../adapters/acceptance-host.js';
 import type { RunResult } from '../core/lifecycle/run-action.js';
 import { JOB_ID } from './isolation.js';
 import { describeJob, evidence, linesOf, probeAction, probeRan, until } from './probe-kit.js';
@@ -41,7 +41,7 @@ export function crossJobEvidence(runs: readonly RunResult[], markers: readonly s
 export async function concurrencyItem(subject: Subject, n = DEFAULT_JOBS): Promise<ItemResult> {
   const found: Evidence[] = [];
   const run = `conc-${randomBytes(6).toString('hex')}`;
-  const dir = makeDir(join(subject.project, run));
+  const dir = subject.projectDir(run);
   const markers = Array.from({ length: n }, (_, i) => `${run}-job${String(i)}-${randomBytes(6).toString('hex')}`);
   const before = new Set(listDir(subject.jobsRoot));
   const fresh = () => listDir(subject.jobsRoot).filter((d) => JOB_ID.test(d) && !before.has(d));

@@ -9,17 +9,23 @@ import type { SandboxReport, Subject } from './subject.js';
 /**
  * Item 1, identity (seed 000 D-O5-6 item 1: "correct account, no admin"): who the gate runs as,
  * who its children run as on the host, the isolation the runtime reports, and the TLS key pin the
- * gate serves. Running as root is a FAIL, not a footnote: a sandboxed child's uid then maps to
- * host root (README "Known limits"), and the seed's F0 rule is that administrator execution
- * satisfies nothing.
+ * gate serves. A gate running as root passes only when its children are not root: they run as
+ * a dedicated unprivileged account (adapters/agent/job-identity.ts), and the file a child makes
+ * is that account's on the host. Children that act as root are a FAIL, not a footnote (the seed's
+ * F0 rule: administrator execution satisfies nothing).
  */
 
-const ROOT_WHY = 'children map to host root and can leave root-owned (even setuid-root) files in the tree they work in; run the gate as your own user (README "Known limits")';
+const ROOT_WHY = 'children map to host root and can leave root-owned (even setuid-root) files in the tree they work in; install setpriv and useradd (util-linux, passwd) so jobs get the dedicated `oracle-job` account, or run the gate as your own user';
 
-export function gateIdentityEvidence(gate: { readonly uid: number | null; readonly gid: number | null; readonly user: string }): Evidence {
+export function gateIdentityEvidence(gate: { readonly uid: number | null; readonly gid: number | null; readonly user: string }, sandbox: SandboxReport): Evidence {
   const who = gate.uid === null ? `no POSIX uid (${gate.user})` : `uid ${String(gate.uid)}, gid ${String(gate.gid ?? 'n/a')} (${gate.user})`;
-  if (gate.uid === 0) return evidence('gate identity', 'the uid the gate process runs as', `${who}: the gate runs as ROOT; ${ROOT_WHY}`, OUTCOME.broken);
-  return evidence('gate identity', 'the uid the gate process runs as', `${who}, not root`, OUTCOME.held);
+  const tried = 'the uid the gate process runs as, and the account its children run as';
+  if (gate.uid !== 0) return evidence('gate identity', tried, `${who}, not root`, OUTCOME.held);
+  if (sandbox.kind === 'bubblewrap' && sandbox.identity.kind === 'dedicated') {
+    const { name, uid, gid } = sandbox.identity;
+    return evidence('gate identity', tried, `${who}: the gate runs as root; its children drop to ${name} (uid ${String(uid)}, gid ${String(gid)}) before they start`, OUTCOME.held);
+  }
+  return evidence('gate identity', tried, `${who}: the gate runs as ROOT and so do its children; ${ROOT_WHY}`, OUTCOME.broken);
 }
 
 export function sandboxEvidence(sandbox: SandboxReport): Evidence {
@@ -31,9 +37,10 @@ export function sandboxEvidence(sandbox: SandboxReport): Evidence {
 
 /**
  * Reads the identity probe's lines (`UID`, `CAP CapEff: hex`) and the host owner of the file the
- * child made in its tree, and says whether the child is who the design says: the sandbox's
- * `nobody` with no capabilities, and on the host anyone but root. (The child's own uid_map is no
- * witness: bubblewrap nests a namespace whose 0 is the gate's uid.)
+ * child made in its tree, and says whether the child is who the design says: without
+ * capabilities, and on the host anyone but root; in a user namespace the sandbox's `nobody` (the
+ * host sees the gate's uid), as root's dedicated account that very uid, inside and on the host.
+ * (The child's own uid_map is no witness: bubblewrap nests a namespace whose 0 is the gate's uid.)
  */
 export function childIdentityEvidence(stdout: string | undefined, hostOwner: number | undefined, sandbox: SandboxReport): Evidence {
   const tried = 'a child job (exec.run `sh probe.sh identity FILE`) prints its uid and effective capabilities and creates FILE in its tree; the battery reads the owner of FILE on the host';
@@ -48,6 +55,11 @@ export function childIdentityEvidence(stdout: string | undefined, hostOwner: num
   if (!capsNone) return evidence('child identity', tried, `${seen}: the child holds capabilities`, OUTCOME.broken);
   if (sandbox.kind === 'none') {
     return evidence('child identity', tried, `${seen}: without a sandbox the child runs as the gate's own user with all of its access`, OUTCOME.missing);
+  }
+  if (sandbox.identity.kind === 'dedicated') {
+    const { name, uid: account } = sandbox.identity;
+    if (uid !== account || hostOwner !== account) return evidence('child identity', tried, `${seen}: expected ${name} (uid ${String(account)}) inside and on the host`, OUTCOME.broken);
+    return evidence('child identity', tried, `${seen}: ${name}, no capabilities, not root on the host`, OUTCOME.held);
   }
   if (uid !== SANDBOX_UID) return evidence('child identity', tried, `${seen}: expected the sandbox user ${String(SANDBOX_UID)}`, OUTCOME.broken);
   return evidence('child identity', tried, `${seen}: the sandbox's nobody, no capabilities, not root on the host`, OUTCOME.held);
@@ -77,7 +89,7 @@ function policyEvidence(subject: Subject): Evidence {
 
 export async function identityItem(subject: Subject): Promise<ItemResult> {
   const gate = processIdentity();
-  const found: Evidence[] = [gateIdentityEvidence(gate), sandboxEvidence(subject.sandbox), policyEvidence(subject)];
+  const found: Evidence[] = [gateIdentityEvidence(gate, subject.sandbox), sandboxEvidence(subject.sandbox), policyEvidence(subject)];
   const file = join(subject.project, `identity-${randomBytes(6).toString('hex')}`);
   const run = await subject.run(probeAction(subject, ['identity', file]));
   const owner = pathFacts(file)?.uid;
@@ -88,5 +100,5 @@ export async function identityItem(subject: Subject): Promise<ItemResult> {
     found.push(childIdentityEvidence(run.stdout, owner, subject.sandbox));
   }
   found.push(await keyPinEvidence(subject));
-  return itemResult('identity', found, 'the gate and its children are not root, children run as the sandbox user without capabilities, and the TLS key matches its pin');
+  return itemResult('identity', found, 'no child is root on the host (the gate runs as a normal user, or as root with its children dropped to a dedicated account), children hold no capabilities, and the TLS key matches its pin');
 }

@@ -1,8 +1,9 @@
 import { OracleError } from '../../shared/oracle-error.js';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { isEmptyOrAbsent, makeDir, makeTempRoot, readText, removeTree, writeText } from '../adapters/acceptance-host.js';
+import { giveTree, isEmptyOrAbsent, makeDir, makeTempRoot, readText, removeTree, writeText } from '../adapters/acceptance-host.js';
 import { FileSecretStore, openSecretStore } from '../adapters/secrets/index.js';
+import type { JobIdentity } from '../toolhost/types.js';
 import { evaluate, type Evaluation } from '../core/decide/decide.js';
 import type { RunResult } from '../core/lifecycle/run-action.js';
 import type { GateMode } from '../core/decide/context.js';
@@ -11,7 +12,7 @@ import type { Executed, PreparedAction } from '../toolhost/types.js';
 import { batteryPolicy, BATTERY_AGENT, EGRESS_CJS, EGRESS_SCRIPT, FOREIGN_DOC, foreignReadme, PROBE_SCRIPT, PROBE_SH } from './fixtures.js';
 
 /** The isolation the runtime reports for its children (as `oracle serve` prints it). */
-export type SandboxReport = { readonly kind: 'bubblewrap'; readonly detail: string } | { readonly kind: 'none'; readonly reason: string };
+export type SandboxReport = { readonly kind: 'bubblewrap'; readonly detail: string; readonly identity: JobIdentity } | { readonly kind: 'none'; readonly reason: string };
 
 /**
  * The gate under test, as the probes see it: the real launch path (`startServer`, the same
@@ -25,6 +26,8 @@ export interface Subject {
   mode(): GateMode;
   /** The battery's project: the scope root's child every probe job works in. */
   readonly project: string;
+  /** A new folder in the project that the battery's jobs may write in (as root: given to the job account). */
+  projectDir(name: string): string;
   /** Outside every scope: stands for the user's home (a fake key, a .bashrc target). */
   readonly outside: string;
   readonly jobsRoot: string;
@@ -101,6 +104,9 @@ export async function openBattery(options: { readonly home?: string | undefined 
     const { runtime } = started;
     const agent = await started.credentials.issue('ag', BATTERY_AGENT);
     const sandbox = runtime.toolhost.sandbox;
+    // As root, jobs run as a dedicated account, which may write only what it owns: the battery's
+    // project is given to it, as a real project must be for a job to write in it.
+    if (sandbox.kind === 'bubblewrap' && sandbox.identity.kind === 'dedicated') giveTree(project, sandbox.identity);
     const store = runtime.toolhost.env.secrets;
     const subject: Subject = {
       home: runtime.gate.home,
@@ -108,9 +114,14 @@ export async function openBattery(options: { readonly home?: string | undefined 
       digest: runtime.gate.digest,
       mode: () => runtime.mode(),
       project,
+      projectDir: (name) => {
+        const made = makeDir(join(project, name));
+        if (sandbox.kind === 'bubblewrap' && sandbox.identity.kind === 'dedicated') giveTree(made, sandbox.identity);
+        return made;
+      },
       outside,
       jobsRoot: runtime.toolhost.env.jobs.dir,
-      sandbox: sandbox.kind === 'bubblewrap' ? { kind: 'bubblewrap', detail: `${sandbox.bwrap}: ${sandbox.detail}` } : { kind: 'none', reason: sandbox.reason },
+      sandbox: sandbox.kind === 'bubblewrap' ? { kind: 'bubblewrap', detail: `${sandbox.bwrap}: ${sandbox.detail}`, identity: sandbox.identity } : { kind: 'none', reason: sandbox.reason },
       secrets: { kind: store?.kind ?? 'none', reason: runtime.toolhost.env.secretsReason, file: new FileSecretStore(home).path },
       canary,
       run: (action) => runtime.run(action),

@@ -1,5 +1,5 @@
 import { createHash, X509Certificate } from 'node:crypto';
-import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { chownSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';
 import { connect, createServer } from 'node:net';
 import { arch, release, tmpdir, userInfo } from 'node:os';
@@ -35,6 +35,17 @@ export function makeDir(dir: string): string {
 export function writeText(path: string, text: string): void {
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, text);
+}
+
+/** Gives a tree to an account (the battery's project to root's dedicated job account). */
+export function giveTree(path: string, owner: { readonly uid: number; readonly gid: number }): void {
+  chownSync(path, owner.uid, owner.gid);
+  if (!lstatSync(path).isDirectory()) return;
+  for (const name of readdirSync(path)) {
+    const child = join(path, name);
+    if (lstatSync(child).isSymbolicLink()) continue;
+    giveTree(child, owner);
+  }
 }
 
 export function removeTree(path: string): void {

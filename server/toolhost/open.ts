@@ -4,6 +4,7 @@ import { systemResolver } from '../adapters/agent/egress.js';
 import { JobRoot } from '../adapters/agent/jobs.js';
 import { ProcessSupervisor } from '../adapters/agent/process.js';
 import { probeSandbox, type SandboxSupport } from '../adapters/agent/sandbox-probe.js';
+import { resolveJobIdentity, type JobIdentity } from '../adapters/agent/job-identity.js';
 import { UndoFiles } from '../adapters/agent/undo-files.js';
 import { pinOne } from '../adapters/pin-programs.js';
 import { openSecretStore, type SecretStore } from '../adapters/secrets/index.js';
@@ -46,9 +47,13 @@ export interface Toolhost {
  */
 export async function openToolhost(options: ToolhostOptions): Promise<Toolhost> {
   const supervisor = new ProcessSupervisor();
-  const jobs = JobRoot.open(join(options.home, 'data', 'jobs'));
   const runs = options.runs ?? true;
-  const sandbox: SandboxSupport = runs ? await probe(supervisor, jobs, options) : { kind: 'none', reason: 'not probed: this process only answers a hook and runs nothing' };
+  // Who children are on the host: as root, a dedicated unprivileged account (job-identity.ts).
+  const identity: JobIdentity = runs ? resolveJobIdentity({ uid: process.getuid?.(), platform: options.platform, chosen: options.env['ORACLE_JOB_USER'] }) : { kind: 'mapped' };
+  const sandbox: SandboxSupport = runs ? await probe(supervisor, options, identity) : { kind: 'none', reason: 'not probed: this process only answers a hook and runs nothing' };
+  // Job directories belong to the account restricted jobs really run as (none when that is the gate's).
+  const owner = sandbox.kind === 'bubblewrap' && sandbox.identity.kind === 'dedicated' ? { uid: sandbox.identity.uid, gid: sandbox.identity.gid } : undefined;
+  const jobs = JobRoot.open(join(options.home, 'data', 'jobs'), owner);
   let secrets: SecretStore | undefined;
   let secretsReason = 'not opened: this process only answers a hook';
   if (runs) {
@@ -94,13 +99,20 @@ export async function openToolhost(options: ToolhostOptions): Promise<Toolhost> 
 }
 
 /** What isolation this host really supports, probed with a real job directory. */
-async function probe(supervisor: ProcessSupervisor, jobs: JobRoot, options: ToolhostOptions): Promise<SandboxSupport> {
-  const probeJob = jobs.create();
-  try {
-    return await probeSandbox(supervisor, { path: options.env['PATH'] ?? '', platform: options.platform, jobDir: probeJob.dir });
-  } finally {
-    jobs.remove(probeJob);
-  }
+async function probe(supervisor: ProcessSupervisor, options: ToolhostOptions, identity: JobIdentity): Promise<SandboxSupport> {
+  const once = async (as: JobIdentity): Promise<SandboxSupport> => {
+    const jobs = JobRoot.open(join(options.home, 'data', 'jobs'), as.kind === 'dedicated' ? { uid: as.uid, gid: as.gid } : undefined);
+    const probeJob = jobs.create();
+    try {
+      return await probeSandbox(supervisor, { path: options.env['PATH'] ?? '', platform: options.platform, jobDir: probeJob.dir, identity: as });
+    } finally {
+      jobs.remove(probeJob);
+    }
+  };
+  const found = await once(identity);
+  if (found.kind === 'bubblewrap' || identity.kind !== 'dedicated') return found;
+  // The account could not be dropped to here: the sandbox without it, and every view says so.
+  return once({ kind: 'root', reason: `${identity.name} could not be used: ${found.reason}` });
 }
 
 /**

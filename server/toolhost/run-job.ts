@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { dropTo } from '../adapters/agent/sandbox-probe.js';
 import { commitFile } from '../adapters/agent/files.js';
 import { childEnvironment } from './child-env.js';
 import type { ToolhostEnv } from './env.js';
@@ -26,6 +27,12 @@ export interface JobSpec {
   readonly signal?: AbortSignal;
   /** Files written into the job directory (the child's HOME) before it starts, by name. */
   readonly homeFiles?: Readonly<Record<string, string>>;
+  /**
+   * `gate`: ORACLE's own program with ORACLE's own fixed arguments (git with hooks, pagers, external
+   * diffs and helpers switched off), which writes the repository as the gate's user, as fs.write
+   * does. Everything an agent names runs restricted (the default): as root, the job account.
+   */
+  readonly runAs?: 'gate';
 }
 
 export interface JobOutcome {
@@ -52,7 +59,7 @@ export async function runJob(spec: JobSpec, env: ToolhostEnv): Promise<JobOutcom
   if (!env.runs) return { result: failed('EXECUTOR_UNAVAILABLE', 'this process only answers a hook and runs nothing') };
   const blocked = env.jobs.blockedReason();
   if (blocked !== undefined) return { result: failed('JOB_ROOT_BLOCKED', `new jobs are refused until the job root is cleaned: ${blocked}`) };
-  const job = env.jobs.create();
+  const job = env.jobs.create(spec.runAs !== 'gate');
   let result: ExecutionResult;
   let cleanupError: string | undefined;
   try {
@@ -66,7 +73,12 @@ export async function runJob(spec: JobSpec, env: ToolhostEnv): Promise<JobOutcom
 
 async function runInJob(spec: JobSpec, jobDir: string, env: ToolhostEnv): Promise<ExecutionResult> {
   const cwd = spec.cwd ?? jobDir;
-  for (const [name, text] of Object.entries(spec.homeFiles ?? {})) commitFile(join(jobDir, name), Buffer.from(text, 'utf8'), 0o600);
+  const restricted = spec.runAs !== 'gate';
+  for (const [name, text] of Object.entries(spec.homeFiles ?? {})) {
+    commitFile(join(jobDir, name), Buffer.from(text, 'utf8'), 0o600);
+    // The job's own files belong to the account it runs as (root's dedicated job account).
+    if (restricted) env.jobs.giveToJob(join(jobDir, name));
+  }
   let file = spec.program;
   let argv = [...spec.args];
   if (env.sandbox.kind === 'bubblewrap') {
@@ -83,6 +95,7 @@ async function runInJob(spec: JobSpec, jobDir: string, env: ToolhostEnv): Promis
       system: env.sandbox.system,
       network: spec.network,
       ...(spec.view === undefined ? {} : { readOnly: spec.view.readOnly, masks: spec.view.masks }),
+      ...(restricted ? dropTo(env.sandbox.identity) : {}),
     });
     file = plan.file;
     argv = plan.argv;

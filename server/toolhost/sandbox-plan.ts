@@ -26,24 +26,56 @@ export interface SandboxPlanInput {
   readonly masks?: readonly { readonly path: string; readonly kind: 'dir' | 'file' }[];
   /** false keeps the caller's session (a terminal's PTY as controlling terminal); default: a new one. */
   readonly newSession?: boolean;
+  /**
+   * The gate runs as root: no user namespace (whose only mapping would be root), and the child
+   * drops to this unprivileged account with `setpriv` before the program starts
+   * (adapters/agent/job-identity.ts). Absent: the sandbox's `nobody` in a user namespace.
+   */
+  readonly dropTo?: { readonly uid: number; readonly gid: number; readonly setpriv: string };
 }
 
 /** The unprivileged identity inside the sandbox: `nobody`. */
 export const SANDBOX_UID = 65534;
 
 export function sandboxArgv(input: SandboxPlanInput): { file: string; argv: string[] } {
-  const argv: string[] = ['--unshare-all', ...(input.network ? ['--share-net'] : []), '--die-with-parent', ...(input.newSession === false ? [] : ['--new-session'])];
-  argv.push('--uid', String(SANDBOX_UID), '--gid', String(SANDBOX_UID));
+  const { dropTo } = input;
+  const namespaces = dropTo === undefined ? ['--unshare-all', ...(input.network ? ['--share-net'] : [])] : ['--unshare-ipc', '--unshare-pid', '--unshare-uts', '--unshare-cgroup-try', ...(input.network ? [] : ['--unshare-net'])];
+  const argv: string[] = [...namespaces, '--die-with-parent', ...(input.newSession === false ? [] : ['--new-session'])];
+  if (dropTo === undefined) argv.push('--uid', String(SANDBOX_UID), '--gid', String(SANDBOX_UID));
+  // Without a user namespace bubblewrap (as root) makes the folders leading to a mount 0700 and
+  // root's: /etc above /etc/ssl, a project's parents, the job root. The unprivileged child could
+  // not reach what it is given; they are made 0755 first (what the child may do in a bind is
+  // still what the host's own modes allow that account).
+  if (dropTo !== undefined) for (const dir of leadingDirs(input.system.map((e) => e.path), input.system)) argv.push('--perms', '0755', '--dir', dir);
   for (const entry of input.system) {
     if (entry.kind === 'symlink' && entry.target !== undefined) argv.push('--symlink', entry.target, entry.path);
     else argv.push('--ro-bind', entry.path, entry.path);
   }
-  argv.push('--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp');
+  argv.push('--proc', '/proc', '--dev', '/dev', ...(dropTo === undefined ? [] : ['--perms', '1777']), '--tmpfs', '/tmp');
+  const binds = [...input.binds.map((b) => b.path), ...(input.readOnly ?? []), input.jobDir];
+  if (dropTo !== undefined) for (const dir of leadingDirs(binds, input.system)) argv.push('--perms', '0755', '--dir', dir);
   for (const bind of input.binds) argv.push(bind.mode === 'rw' ? '--bind' : '--ro-bind', bind.path, bind.path);
   for (const path of input.readOnly ?? []) argv.push('--ro-bind', path, path);
   for (const mask of input.masks ?? []) argv.push(...(mask.kind === 'dir' ? ['--tmpfs', mask.path] : ['--ro-bind', '/dev/null', mask.path]));
-  argv.push('--bind', input.jobDir, input.jobDir, '--chdir', input.cwd, '--', input.program, ...input.args);
+  argv.push('--bind', input.jobDir, input.jobDir, '--chdir', input.cwd, '--');
+  if (dropTo !== undefined) argv.push(dropTo.setpriv, `--reuid=${String(dropTo.uid)}`, `--regid=${String(dropTo.gid)}`, '--clear-groups', '--inh-caps=-all', '--bounding-set=-all', '--');
+  argv.push(input.program, ...input.args);
   return { file: input.bwrap, argv };
+}
+
+/** Every folder above these mounts that is not itself a system mount or inside one, shallowest first. */
+export function leadingDirs(mounts: readonly string[], system: readonly SystemEntry[]): string[] {
+  const out = new Set<string>();
+  // /tmp is a fresh tmpfs of the sandbox's own (1777): folders inside it are made like any other.
+  const mounted = (dir: string): boolean => dir === '/tmp' || ['/proc', '/dev', ...system.map((e) => e.path)].some((m) => dir === m || dir.startsWith(`${m}/`));
+  for (const mount of mounts) {
+    const parts = mount.split('/').filter((p) => p !== '');
+    for (let i = 1; i < parts.length; i++) {
+      const dir = `/${parts.slice(0, i).join('/')}`;
+      if (!mounted(dir)) out.add(dir);
+    }
+  }
+  return [...out].sort((a, b) => a.split('/').length - b.split('/').length || a.localeCompare(b));
 }
 
 /** What a child may see of the system: executables, libraries and the few files they read. */

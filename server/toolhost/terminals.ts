@@ -1,5 +1,5 @@
 import type { JobRoot, Job } from '../adapters/agent/jobs.js';
-import type { SandboxSupport } from '../adapters/agent/sandbox-probe.js';
+import { dropTo, type SandboxSupport } from '../adapters/agent/sandbox-probe.js';
 import { killTree, killTrees } from '../adapters/process-table.js';
 import { spawnPty, type Pty } from '../adapters/terminal/pty.js';
 import { Screen } from '../adapters/terminal/screen.js';
@@ -111,6 +111,7 @@ export class Terminals {
         // --new-session guards a terminal the sandbox shares with its parent against TIOCSTI; this
         // PTY belongs to the gate alone, so a line pushed back into it lands in the same sandbox.
         newSession: false,
+        ...dropTo(sandbox.identity),
       });
       file = plan.file;
       argv = plan.argv;

@@ -8,7 +8,9 @@ import type { Subject } from '../../server/acceptance/subject.js';
 
 /** The battery's pure parts (SPEC §13): statuses, the exit rule, rendering, and how probe output counts. */
 const e = (outcome: Evidence['outcome'], check = 'c'): Evidence => ({ check, tried: 't', observed: `${check} ${outcome}`, outcome });
-const bwrap = { kind: 'bubblewrap', detail: 'test' } as const;
+const bwrap = { kind: 'bubblewrap', detail: 'test', identity: { kind: 'mapped' } } as const;
+const rootBwrap = { kind: 'bubblewrap', detail: 'test', identity: { kind: 'dedicated', name: 'oracle-job', uid: 999, gid: 998, setpriv: '/usr/bin/setpriv' } } as const;
+const rootOnly = { kind: 'bubblewrap', detail: 'test', identity: { kind: 'root', reason: 'no setpriv' } } as const;
 const none = { kind: 'none', reason: 'bwrap is not installed' } as const;
 const host: HostSection = {
   platform: 'linux',
@@ -90,8 +92,11 @@ describe('acceptance item model', () => {
 
 describe('how probe output counts', () => {
   it('identity: the gate or a child that is root on the host FAILs; no sandbox is UNSUPPORTED; garbage is an error', () => {
-    expect(gateIdentityEvidence({ uid: 0, gid: 0, user: 'root' }).outcome).toBe(OUTCOME.broken);
-    expect(gateIdentityEvidence({ uid: 1000, gid: 1000, user: 'dev' }).outcome).toBe(OUTCOME.held);
+    expect(gateIdentityEvidence({ uid: 0, gid: 0, user: 'root' }, bwrap).outcome).toBe(OUTCOME.broken);
+    expect(gateIdentityEvidence({ uid: 0, gid: 0, user: 'root' }, rootOnly).outcome).toBe(OUTCOME.broken);
+    expect(gateIdentityEvidence({ uid: 0, gid: 0, user: 'root' }, none).outcome).toBe(OUTCOME.broken);
+    expect(gateIdentityEvidence({ uid: 0, gid: 0, user: 'root' }, rootBwrap)).toMatchObject({ outcome: 'held', observed: expect.stringContaining('oracle-job (uid 999') as unknown });
+    expect(gateIdentityEvidence({ uid: 1000, gid: 1000, user: 'dev' }, bwrap).outcome).toBe(OUTCOME.held);
     const out = (uid: number, caps = '0000000000000000') => `PROBE-RAN identity\nUID ${String(uid)}\nGID ${String(uid)}\nCAP CapEff:\t${caps}\nMADE f\n`;
     expect(childIdentityEvidence(out(65534), 1000, bwrap).outcome).toBe(OUTCOME.held);
     expect(childIdentityEvidence(out(65534), 0, bwrap)).toMatchObject({ outcome: 'broken', observed: expect.stringContaining('owned by host uid 0') as unknown });
@@ -101,6 +106,11 @@ describe('how probe output counts', () => {
     expect(childIdentityEvidence(out(1000), 1000, bwrap).outcome).toBe(OUTCOME.broken);
     expect(childIdentityEvidence(out(65534), undefined, bwrap).outcome).toBe(OUTCOME.error);
     expect(childIdentityEvidence('nothing useful', 1000, bwrap).outcome).toBe(OUTCOME.error);
+    // Root's dedicated account: that very uid inside and on the host, nothing else.
+    expect(childIdentityEvidence(out(999), 999, rootBwrap).outcome).toBe(OUTCOME.held);
+    expect(childIdentityEvidence(out(65534), 999, rootBwrap).outcome).toBe(OUTCOME.broken);
+    expect(childIdentityEvidence(out(999), 0, rootBwrap).outcome).toBe(OUTCOME.broken);
+    expect(childIdentityEvidence(out(999, '000001ffffffffff'), 999, rootBwrap).outcome).toBe(OUTCOME.broken);
   });
 
   it('isolation: a read under bubblewrap is a leak, without a sandbox UNSUPPORTED, an unreported target an error', () => {

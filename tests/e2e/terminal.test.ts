@@ -8,6 +8,7 @@ import type { TerminalView } from '../../shared/terminal-view.js';
 import { ORACLE_BIN, runOracle } from '../cli/run-oracle.js';
 import { auditRecords } from '../fixtures/audit-records.js';
 import { launchChromium } from '../fixtures/browser.js';
+import { sandboxChildUid } from '../fixtures/privileges.js';
 import { call, type Reply } from '../fixtures/https-client.js';
 import { until } from '../fixtures/processes.js';
 import { tempTree, type TempTree } from '../fixtures/temp-tree.js';
@@ -94,8 +95,8 @@ describe.skipIf(process.env['ORACLE_SKIP_BROWSER'] === '1' || process.platform !
     let shown = '';
     for (const end = Date.now() + 10_000; Date.now() < end && !shown.includes('42\n'); await new Promise((r) => setTimeout(r, 100))) shown = await screen();
     expect(shown).toContain('hello from the project');
-    // The sandbox: the child is `nobody`, and what the policy denies is not there to read.
-    expect(shown).toMatch(/^65534$/mu);
+    // The sandbox: the child is `nobody` (as root: the job account), and what the policy denies is not there to read.
+    expect(shown).toMatch(new RegExp(`^${String(sandboxChildUid())}$`, 'mu'));
     expect(shown).toMatch(/^42$/mu);
     expect(shown).not.toContain('do-not-show-me');
     // What a terminal shows is foreign content: the agent's session is tainted from now on.

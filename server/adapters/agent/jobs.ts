@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export interface Job {
@@ -19,13 +19,18 @@ export class JobRoot {
   /** Kept in memory too, in case the marker itself could not be written. */
   private failure: string | undefined;
 
-  private constructor(readonly dir: string) {}
+  private constructor(
+    readonly dir: string,
+    private readonly owner: { readonly uid: number; readonly gid: number } | undefined,
+  ) {}
 
-  static open(dir: string): JobRoot {
+  /** `owner`: the account jobs run as when it is not the gate's (root's dedicated job account): each job directory is given to it. */
+  static open(dir: string, owner?: { readonly uid: number; readonly gid: number }): JobRoot {
     mkdirSync(dir, { recursive: true, mode: 0o711 });
     chmodSync(dir, 0o711);
-    return new JobRoot(dir);
+    return new JobRoot(dir, owner);
   }
+
 
   /** Why new jobs are refused, or undefined when they may start. */
   blockedReason(): string | undefined {
@@ -34,12 +39,22 @@ export class JobRoot {
     return existsSync(marker) ? readFileSync(marker, 'utf8').trim() || 'a job directory could not be removed' : undefined;
   }
 
-  create(): Job {
+  /** `restricted`: the job runs as the job account (when there is one), which then owns its directory. */
+  create(restricted = true): Job {
     const id = randomBytes(16).toString('hex');
     const dir = join(this.dir, id);
     mkdirSync(dir, { mode: 0o700 });
     mkdirSync(join(dir, 'tmp'), { mode: 0o700 });
+    if (restricted) {
+      this.giveToJob(dir);
+      this.giveToJob(join(dir, 'tmp'));
+    }
     return { id, dir };
+  }
+
+  /** A file or folder the gate made for a restricted job: the job account's, when there is one. */
+  giveToJob(path: string): void {
+    if (this.owner !== undefined) chownSync(path, this.owner.uid, this.owner.gid);
   }
 
   /** Removes the job directory; on failure blocks the root and says why. */

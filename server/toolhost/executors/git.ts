@@ -56,6 +56,8 @@ async function gitIn(repo: ScopedPath, env: ToolhostEnv, run: GitRun): Promise<E
       // Literal pathspecs: `[.]env` names a file called `[.]env`, never `.env` (a glob around deny_always).
       extraEnv: { GIT_TERMINAL_PROMPT: '0', GIT_CONFIG_NOSYSTEM: '1', GIT_OPTIONAL_LOCKS: '0', GIT_LITERAL_PATHSPECS: '1' },
       homeFiles: gitHomeFiles(env.gitIdentity),
+      // ORACLE's own git, with its own fixed arguments: it writes the repository as the gate does.
+      runAs: 'gate',
       ...(run.signal === undefined ? {} : { signal: run.signal }),
     },
     env,
