@@ -144,6 +144,22 @@ export function createActions(deps: ActionsDeps): Actions {
           appendOrWait,
         );
       }
+      // A network-capable job's connections through its egress proxy: each its own audit event.
+      for (const connection of executed.result.egress ?? []) {
+        events.publish('egress', { action_id: prepared.actionId, url: `${connection.host}:${connection.port}`, address: connection.address ?? null, status: null, outcome: connection.outcome }, 'desktop');
+        await durably(
+          {
+            kind: 'egress',
+            ts: now().toISOString(),
+            actor: deps.actor,
+            action_id: prepared.actionId,
+            tool: prepared.tool,
+            outcome: connection.outcome,
+            detail: { via: 'job egress proxy', host: connection.host, port: connection.port, ...(connection.address === undefined ? {} : { address: connection.address }), bytes_out: connection.bytes_out, bytes_in: connection.bytes_in, ...(connection.reason === undefined ? {} : { reason: connection.reason }) },
+          },
+          appendOrWait,
+        );
+      }
       return executed;
     } finally {
       inFlight.delete(prepared.actionId);

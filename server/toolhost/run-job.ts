@@ -1,6 +1,9 @@
 import { join } from 'node:path';
 import { dropTo } from '../adapters/agent/sandbox-probe.js';
 import { commitFile } from '../adapters/agent/files.js';
+import { startEgressProxy, type EgressProxy } from '../adapters/agent/egress-proxy.js';
+import type { EgressTarget } from '../adapters/agent/egress.js';
+import { CONNECT_NAME, connectScript, FORWARDER_CJS, FORWARDER_NAME, SOCKET_ENV } from './egress-forwarder.js';
 import { childEnvironment } from './child-env.js';
 import type { ToolhostEnv } from './env.js';
 import { SYSTEM_PATHS, sandboxArgv } from './sandbox-plan.js';
@@ -15,8 +18,12 @@ export interface JobSpec {
   readonly cwd: string | undefined;
   /** Scope roots the child needs, each with the root's own mode. */
   readonly binds: readonly { readonly path: string; readonly mode: 'ro' | 'rw' }[];
-  /** Only for tools granted net.egress. */
-  readonly network: boolean;
+  /**
+   * Where the job may connect (tools granted net.egress): it still gets a network namespace of its
+   * own, and its one way out is a CONNECT proxy for exactly these hosts (egress-proxy.ts), through
+   * a forwarder that starts the program (egress-forwarder.ts). Absent: no network at all.
+   */
+  readonly egress?: readonly EgressTarget[];
   readonly timeoutMs: number;
   readonly extraEnv?: Readonly<Record<string, string>>;
   /** Secret values in play, redacted from every output. */
@@ -72,28 +79,55 @@ export async function runJob(spec: JobSpec, env: ToolhostEnv): Promise<JobOutcom
 }
 
 async function runInJob(spec: JobSpec, jobDir: string, env: ToolhostEnv): Promise<ExecutionResult> {
+  const restricted = spec.runAs !== 'gate';
+  let proxy: EgressProxy | undefined;
+  try {
+    if (spec.egress !== undefined) {
+      proxy = await startEgressProxy({ socketPath: join(jobDir, 'egress.sock'), allow: spec.egress, resolve: env.resolve });
+      if (restricted) env.jobs.giveToJob(proxy.socketPath);
+    }
+  } catch (e) {
+    return failed('SPAWN_FAILED', `the job's egress proxy could not start: ${e instanceof Error ? e.message : 'unknown error'}`);
+  }
+  try {
+    const result = await runWith(spec, jobDir, env, proxy);
+    const connections = proxy?.connections();
+    return connections === undefined ? result : { ...result, egress: connections };
+  } finally {
+    await proxy?.close();
+  }
+}
+
+async function runWith(spec: JobSpec, jobDir: string, env: ToolhostEnv, proxy: EgressProxy | undefined): Promise<ExecutionResult> {
   const cwd = spec.cwd ?? jobDir;
   const restricted = spec.runAs !== 'gate';
-  for (const [name, text] of Object.entries(spec.homeFiles ?? {})) {
-    commitFile(join(jobDir, name), Buffer.from(text, 'utf8'), 0o600);
+  // With egress, the forwarder starts the program (the gate's own node runs it).
+  const homeFiles = proxy === undefined ? (spec.homeFiles ?? {}) : { ...spec.homeFiles, [FORWARDER_NAME]: FORWARDER_CJS };
+  const scripts = proxy === undefined ? {} : { [CONNECT_NAME]: connectScript(process.execPath, join(jobDir, FORWARDER_NAME)) };
+  for (const [name, text] of [...Object.entries(homeFiles), ...Object.entries(scripts)]) {
+    commitFile(join(jobDir, name), Buffer.from(text, 'utf8'), name in scripts ? 0o700 : 0o600);
     // The job's own files belong to the account it runs as (root's dedicated job account).
     if (restricted) env.jobs.giveToJob(join(jobDir, name));
   }
-  let file = spec.program;
-  let argv = [...spec.args];
+  const program = proxy === undefined ? spec.program : process.execPath;
+  const args = proxy === undefined ? [...spec.args] : [join(jobDir, FORWARDER_NAME), 'run', spec.program, ...spec.args];
+  const extraEnv = proxy === undefined ? spec.extraEnv : { ...spec.extraEnv, [SOCKET_ENV]: proxy.socketPath };
+  let file = program;
+  let argv = args;
   if (env.sandbox.kind === 'bubblewrap') {
     // A program installed outside the system directories is bound alone, read-only: never its
     // folder, which could be the user's home.
-    const extra = underSystem(spec.program) ? [] : [{ path: spec.program, mode: 'ro' as const }];
+    const extra = [...new Set([spec.program, program])].filter((p) => !underSystem(p)).map((path) => ({ path, mode: 'ro' as const }));
     const plan = sandboxArgv({
       bwrap: env.sandbox.bwrap,
-      program: spec.program,
-      args: spec.args,
+      program,
+      args,
       jobDir,
       cwd,
       binds: [...extra, ...spec.binds],
       system: env.sandbox.system,
-      network: spec.network,
+      // Never the host's network: egress goes through the job's proxy only.
+      network: false,
       ...(spec.view === undefined ? {} : { readOnly: spec.view.readOnly, masks: spec.view.masks }),
       ...(restricted ? dropTo(env.sandbox.identity) : {}),
     });
@@ -104,7 +138,7 @@ async function runInJob(spec: JobSpec, jobDir: string, env: ToolhostEnv): Promis
     file,
     argv,
     cwd: env.sandbox.kind === 'bubblewrap' ? jobDir : cwd,
-    env: childEnvironment(jobDir, spec.extraEnv),
+    env: childEnvironment(jobDir, extraEnv),
     timeoutMs: spec.timeoutMs,
     // A margin past the cap, so a secret straddling the cut is whole when the sink sees it.
     maxOutputBytes: env.limits.maxOutputBytes + REDACTION_MARGIN,

@@ -2,6 +2,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Runtime } from '../../server/app/runtime.js';
+import { auditRecords } from '../fixtures/audit-records.js';
 import { tempTree, type TempTree } from '../fixtures/temp-tree.js';
 import { runtimeFor } from './runtime-fixture.js';
 
@@ -94,8 +95,14 @@ describe('git.push through the gate', () => {
     // The config changes after the card was made: the push still goes where the card said.
     git(app, 'remote', 'set-url', 'origin', 'https://exfil.example/moved.git');
     await runtime.desk.answer(card.approval_id, { approver: phone, verdict: 'approve', nonce: card.nonce, argHash: card.arg_hash });
-    expect(await submitted).toMatchObject({ executed: true });
+    const pushed = await submitted;
+    expect(pushed).toMatchObject({ executed: true });
     expect(git(`${served}/remote.git`, 'rev-parse', 'refs/heads/main')).toBe(head);
+    // It went through the job's egress proxy, to that host and port only, and each connection is audited.
+    expect(pushed.egress).toEqual([expect.objectContaining({ host: '127.0.0.1', port: String(port), address: '127.0.0.1', outcome: 'ok' })]);
+    expect((pushed.egress?.[0]?.bytes_out ?? 0) > 0 && (pushed.egress?.[0]?.bytes_in ?? 0) > 0).toBe(true);
+    const egress = auditRecords(runtime.gate.home).filter((r) => r['kind'] === 'egress' && r['action_id'] === pushed.action_id);
+    expect(egress).toEqual([expect.objectContaining({ tool: 'git.push', outcome: 'ok', detail: expect.objectContaining({ via: 'job egress proxy', host: '127.0.0.1', port: String(port) }) as unknown })]);
     expect(git(app, 'rev-parse', 'refs/remotes/origin/main')).toBe(head);
     git(app, 'remote', 'set-url', 'origin', `git://127.0.0.1:${String(port)}/remote.git`);
   });

@@ -170,7 +170,24 @@ async function checkHop(text: string, previous: URL | undefined, options: Broker
   const said = previous === undefined ? '' : 'redirect to ';
   const host = bareHost(url.hostname);
   const port = url.port === '' ? (DEFAULT_PORT[url.protocol] ?? '') : url.port;
-  if (!options.allow.some((entry) => hostMatches(entry.host, host) && portMatches(entry.port, port, url.protocol))) {
+  const checked = await checkDestination({ host, port, protocol: url.protocol }, options, signal, said);
+  return 'code' in checked ? checked : { url, host, port, ...checked };
+}
+
+/**
+ * One destination against the allowlist, resolved once, every address classified (the broker's
+ * hops and the per-job egress proxy's CONNECTs): the address to connect to, or why not.
+ * `protocol` gives an entry without a port its default (`https:` → 443).
+ */
+export async function checkDestination(
+  target: { readonly host: string; readonly port: string; readonly protocol: string },
+  options: Pick<BrokerOptions, 'allow' | 'resolve'> & { readonly timeoutMs?: number },
+  signal: AbortSignal,
+  said = '',
+): Promise<{ readonly address: string; readonly literal: boolean } | BrokerFailure> {
+  const host = bareHost(target.host);
+  const { port } = target;
+  if (!options.allow.some((entry) => hostMatches(entry.host, host) && portMatches(entry.port, port, target.protocol))) {
     return failure('EGRESS_DENIED', `${said}\`${host}:${port}\` is not in the egress allowlist`);
   }
   // An IP literal matched only an entry naming exactly it (hostMatches), so it is explicit.
@@ -184,7 +201,7 @@ async function checkHop(text: string, previous: URL | undefined, options: Broker
   }
   const [address] = addresses;
   if (address === undefined) return failure('EGRESS_DNS', `${said}\`${host}\` has no address`);
-  return { url, host, port, address, literal };
+  return { address, literal };
 }
 
 function parseTarget(text: string, base: URL | undefined): URL | string {
@@ -207,12 +224,12 @@ function originOf(location: string, base: URL): string | undefined {
   }
 }
 
-async function resolveOnce(host: string, options: BrokerOptions, signal: AbortSignal): Promise<string[] | BrokerFailure> {
+async function resolveOnce(host: string, options: Pick<BrokerOptions, 'resolve'> & { readonly timeoutMs?: number }, signal: AbortSignal): Promise<string[] | BrokerFailure> {
   try {
     const addresses = await untilAborted(options.resolve(host), signal);
     return addresses.length === 0 ? failure('EGRESS_DNS', `\`${host}\` has no address`) : addresses;
   } catch (e) {
-    if (signal.aborted) return failure('EGRESS_TIMEOUT', `no address for \`${host}\` within ${options.timeoutMs} ms`);
+    if (signal.aborted) return failure('EGRESS_TIMEOUT', `no address for \`${host}\`${options.timeoutMs === undefined ? ' in time' : ` within ${String(options.timeoutMs)} ms`}`);
     return failure('EGRESS_DNS', `\`${host}\` did not resolve (${errorCode(e)})`);
   }
 }

@@ -64,8 +64,24 @@ export interface ExecutionResult {
   readonly sandbox?: string;
   /** Names (never values) of the secrets the execution read, for the audit log. */
   readonly secrets_read?: readonly string[];
+  /** Every connection a network-capable job asked its egress proxy for, allowed or refused (each is audited). */
+  readonly egress?: readonly EgressConnection[];
   /** Why it failed, in the one vocabulary (shared/outcome-codes.ts): an execution error, or the egress broker's. */
   readonly error?: { readonly code: OracleCode; readonly message: string };
+}
+
+/** One CONNECT through a job's egress proxy (adapters/agent/egress-proxy.ts). */
+export interface EgressConnection {
+  readonly host: string;
+  readonly port: string;
+  /** The address connected to (absent when refused before connecting). */
+  readonly address?: string;
+  /** `ok`, or the refusal's code (EGRESS_DENIED, EGRESS_PRIVATE_ADDRESS, EGRESS_DNS, …). */
+  readonly outcome: string;
+  readonly reason?: string;
+  /** Bytes the job sent up the tunnel and got back. */
+  readonly bytes_out: number;
+  readonly bytes_in: number;
 }
 
 /** What one execution produced, plus what the lifecycle must audit besides the result. */

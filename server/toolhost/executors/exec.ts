@@ -55,7 +55,7 @@ async function runProgram(action: PreparedAction<'exec.run' | 'exec.run_with_sec
       cwd: cwd?.real,
       view,
       binds: cwd === undefined ? [] : [{ path: cwd.real, mode: cwd.root.mode }],
-      network: false, // exec.run is not granted net.egress (SPEC §4 table)
+      // exec.run is not granted net.egress (SPEC §4 table): no `egress`, no network at all.
       timeoutMs: timeout * 1000,
       extraEnv: { ...(isGit ? { GIT_CONFIG_NOSYSTEM: '1', GIT_TERMINAL_PROMPT: '0', GIT_LITERAL_PATHSPECS: '1' } : {}), ...secrets },
       ...(isGit ? { homeFiles: gitHomeFiles(env.gitIdentity) } : {}),

@@ -5,6 +5,7 @@ import { gitHomeFiles, type ToolhostEnv } from '../env.js';
 import { runJob } from '../run-job.js';
 import { sandboxView } from '../sandbox-masks.js';
 import { failed, type ExecutionResult, type PreparedAction } from '../types.js';
+import type { EgressTarget } from '../../adapters/agent/egress.js';
 
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 
@@ -27,7 +28,8 @@ export const NEUTRAL = [
 
 interface GitRun {
   readonly args: readonly string[];
-  readonly network?: boolean;
+  /** The one host a push may reach, through the job's egress proxy. */
+  readonly egress?: EgressTarget;
   readonly signal?: AbortSignal;
 }
 
@@ -51,7 +53,7 @@ async function gitIn(repo: ScopedPath, env: ToolhostEnv, run: GitRun): Promise<E
       cwd: repo.real,
       view,
       binds: [{ path: repo.real, mode: repo.root.mode }],
-      network: run.network === true,
+      ...(run.egress === undefined ? {} : { egress: [run.egress] }),
       timeoutMs: 120_000,
       // Literal pathspecs: `[.]env` names a file called `[.]env`, never `.env` (a glob around deny_always).
       extraEnv: { GIT_TERMINAL_PROMPT: '0', GIT_CONFIG_NOSYSTEM: '1', GIT_OPTIONAL_LOCKS: '0', GIT_LITERAL_PATHSPECS: '1' },
@@ -109,10 +111,34 @@ export async function gitCommit(action: PreparedAction<'git.commit'>, env: Toolh
 export async function gitPush(action: PreparedAction<'git.push'>, env: ToolhostEnv): Promise<ExecutionResult> {
   const { url, commit, branch, remote } = action.args;
   if (url === '' || !/^[0-9a-f]{40,64}$/u.test(commit)) return failed('EXECUTOR_UNAVAILABLE', 'the push target was not resolved at decision time');
-  const pushed = await git(action, env, { args: ['push', '--porcelain', '--no-verify', '--', url, `${commit}:refs/heads/${branch}`], network: true });
+  const endpoint = pushEndpoint(url);
+  if (typeof endpoint === 'string') return failed('EGRESS_DENIED', endpoint);
+  // The job reaches that host and port only, through its egress proxy (run-job.ts).
+  const pushed = await git(action, env, { args: ['push', '--porcelain', '--no-verify', '--', url, `${commit}:refs/heads/${branch}`], egress: endpoint });
   if (!pushed.ok) return pushed;
   if (action.paths[0]?.root.mode === 'rw') await git(action, env, { args: ['update-ref', `refs/remotes/${remote}/${branch}`, commit] });
   return pushed;
+}
+
+const PUSH_PORTS: Readonly<Record<string, string>> = { https: '443', git: '9418', ssh: '22', 'git+ssh': '22', 'ssh+git': '22' };
+
+/**
+ * The host and port a push URL connects to, as the egress proxy's one allowed destination; or why
+ * it cannot go through the proxy (plain http would not be a CONNECT tunnel; a local path needs no
+ * network and is refused before this).
+ */
+export function pushEndpoint(url: string): EgressTarget | string {
+  const full = /^([a-z+]+):\/\/(?:[^@/]*@)?(\[[0-9a-fA-F:.]+\]|[^:/[\]]+)(?::([0-9]{1,5}))?(?:\/|$)/u.exec(url);
+  if (full !== null) {
+    const scheme = full[1] ?? '';
+    const defaultPort = PUSH_PORTS[scheme];
+    if (defaultPort === undefined) return `a push over \`${scheme}://\` cannot go through the job's egress proxy (https, ssh and git:// can)`;
+    return { host: (full[2] ?? '').replace(/^\[|\]$/gu, '').toLowerCase(), port: full[3] ?? defaultPort, why: 'the push remote' };
+  }
+  // scp-like `user@host:path` is ssh.
+  const scp = /^(?:[^@/:]+@)?([^@/:[\]]+):(?!\/\/)/u.exec(url);
+  if (scp !== null) return { host: (scp[1] ?? '').toLowerCase(), port: '22', why: 'the push remote' };
+  return `\`${url}\` names no host a push could reach`;
 }
 
 /** Commits a card lists by subject; the count says how many more leave. */
