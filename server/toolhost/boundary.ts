@@ -8,6 +8,7 @@ import { fsMkdir, fsMove } from './executors/fs-tree.js';
 import { fsSearch } from './executors/fs-search.js';
 import { gitCommit, gitDiff, gitLog, gitPush, gitStatus } from './executors/git.js';
 import { netFetch } from './executors/net.js';
+import { agentDelegate } from './executors/delegate.js';
 import { termRead, termWrite } from './executors/term.js';
 import { failed, type Executed, type ExecutionResult, type PreparedAction } from './types.js';
 import type { OracleCode } from '../../shared/outcome-codes.js';
@@ -56,7 +57,7 @@ const EXECUTORS: { readonly [K in ToolName]: Executor<K> } = {
   'git.commit': plain(gitCommit),
   'git.push': plain(gitPush),
   'net.fetch': plain(netFetch),
-  'agent.delegate': unavailable('sub-agents are run by the calling agent (its hook asks this gate); ORACLE runs none itself'),
+  'agent.delegate': agentDelegate,
   'term.write': plain(termWrite),
   'term.read': plain(termRead),
   'input.synth': unavailable('this host has no input synthesis backend'),

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { dropTo } from '../adapters/agent/sandbox-probe.js';
-import { commitFile } from '../adapters/agent/files.js';
+import { commitFile, listNoFollow, readNoFollow } from '../adapters/agent/files.js';
 import { startEgressProxy, type EgressProxy } from '../adapters/agent/egress-proxy.js';
 import type { EgressTarget } from '../adapters/agent/egress.js';
 import { CONNECT_NAME, connectScript, FORWARDER_CJS, FORWARDER_NAME, SOCKET_ENV } from './egress-forwarder.js';
@@ -40,6 +40,13 @@ export interface JobSpec {
    * does. Everything an agent names runs restricted (the default): as root, the job account.
    */
   readonly runAs?: 'gate';
+  /**
+   * Called once the program ended, before the job directory is removed, with the regular files
+   * it holds at its top level that are UTF-8 text of at most `collectMaxBytes` (links are never
+   * followed): what a delegated agent left for its caller.
+   */
+  readonly afterRun?: (files: readonly { readonly name: string; readonly text: string }[]) => void;
+  readonly collectMaxBytes?: number;
 }
 
 export interface JobOutcome {
@@ -71,11 +78,27 @@ export async function runJob(spec: JobSpec, env: ToolhostEnv): Promise<JobOutcom
   let cleanupError: string | undefined;
   try {
     result = await runInJob(spec, job.dir, env);
+    spec.afterRun?.(textFilesIn(job.dir, spec.collectMaxBytes ?? 65_536));
   } finally {
     const removed = env.jobs.remove(job);
     if (!removed.ok) cleanupError = removed.reason;
   }
   return cleanupError === undefined ? { result } : { result, cleanupError };
+}
+
+function textFilesIn(dir: string, maxBytes: number): { name: string; text: string }[] {
+  const out: { name: string; text: string }[] = [];
+  for (const entry of listNoFollow(dir)) {
+    if (entry.type !== 'file') continue;
+    try {
+      const bytes = readNoFollow(`${dir}/${entry.name}`, maxBytes);
+      if (bytes.includes(0)) continue;
+      out.push({ name: entry.name, text: new TextDecoder('utf-8', { fatal: true }).decode(bytes) });
+    } catch {
+      // too large, not text, or gone: not returned
+    }
+  }
+  return out;
 }
 
 async function runInJob(spec: JobSpec, jobDir: string, env: ToolhostEnv): Promise<ExecutionResult> {

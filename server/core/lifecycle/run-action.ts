@@ -183,7 +183,14 @@ async function lifecycle(action: unknown, deps: LifecycleDeps): Promise<Answer> 
 /** What an action read by running (a fetched page, a dependency's file) joins its session's taint. */
 function readByRunning(evaluation: Evaluation, executed: Executed, deps: LifecycleDeps): void {
   const { tool, args } = evaluation;
-  if (executed.result.ok && tool !== null && args !== null) deps.read?.(evaluation.session, provenanceOfResult(tool, args));
+  if (tool === null || args === null) return;
+  // A delegate the gate ran answers with what a model wrote: foreign, whether it succeeded or not
+  // (what it printed before failing is returned too).
+  if (tool === 'agent.delegate') {
+    deps.read?.(evaluation.session, [{ kind: 'external', source: `the delegate agent's answer to: ${String(args['description']).slice(0, 200)}` }]);
+    return;
+  }
+  if (executed.result.ok) deps.read?.(evaluation.session, provenanceOfResult(tool, args));
 }
 
 /** The record of how an execution ended: succeeded, cancelled or failed, with what it left. */

@@ -10,7 +10,8 @@ import { locate, locateKey } from './locate.js';
 import { expandTilde, isForeignPath, normaliseGlob, normaliseHost } from './names.js';
 import { parseEntry } from './grammar-entry.js';
 import { POLICY_NAME, policySchemas, type PolicyFile } from './schema.js';
-import type { AgentPrincipal, DenyRule, Policy, ProgramRule, Scope, TierRule } from './types.js';
+import type { AgentPrincipal, DelegateRule, DenyRule, Policy, ProgramRule, Scope, TierRule } from './types.js';
+import { agentBypassRefusal } from '../decide/agent-bypass.js';
 
 export interface PolicyIssue {
   readonly line: number;
@@ -150,6 +151,7 @@ function buildPolicy(file: PolicyFile, issues: Issues, options: LoadOptions): Po
         return { host, port, why: entry.why, rule: `egress.allow[${i}]` };
       }),
     },
+    ...(file.delegate === undefined ? {} : { delegate: buildDelegate(file.delegate, issues) }),
     tiers: buildTierRules(file, { scopes, programs }, issues, options),
     agents: new Map(
       Object.entries(file.principals.agents).map(([name, agent]): [string, AgentPrincipal] => [
@@ -193,6 +195,23 @@ function buildDenyAlways(top: readonly string[], nested: readonly string[], issu
       return { pattern: normaliseGlob(pattern, options.flavor, options.userHome), rule: `${dotted(where)}[${i}]` };
     });
   return [...rules(top, ['deny_always']), ...rules(nested, ['scopes', 'deny_always'])];
+}
+
+/** `delegate:` (issue 17): an absolute program, no permission-skipping argument, hosts as egress entries. */
+function buildDelegate(file: NonNullable<PolicyFile['delegate']>, issues: Issues): DelegateRule {
+  if (!file.program.startsWith('/') || file.program.includes('/../') || file.program.endsWith('/..')) issues.error(['delegate', 'program'], '`delegate.program` is an absolute path to the agent program');
+  const bypass = agentBypassRefusal([file.program, ...file.args]);
+  if (bypass !== undefined) issues.error(['delegate', 'args'], bypass.reasons[0] ?? 'an argument turns the agent’s permission checks off');
+  for (const [i, arg] of file.args.entries()) {
+    // A settings or MCP file handed to the agent could re-grant what the arguments hold back.
+    if (/^--(settings|mcp-config|add-dir|plugin-dir)(=|$)/u.test(arg)) issues.error(['delegate', 'args', i], `\`${arg}\` hands the agent a configuration ORACLE does not read; the delegate runs with its job's own`);
+  }
+  const hosts = file.hosts.map((entry, i) => {
+    const { host, port } = splitHostPort(normaliseHost(entry));
+    if (!validHost(host) || (port !== undefined && !/^[1-9][0-9]{0,4}$/u.test(port))) issues.error(['delegate', 'hosts', i], `\`${entry}\` is not a host or \`host:port\``);
+    return { host, port, why: 'the delegate agent’s API', rule: `delegate.hosts[${String(i)}]` };
+  });
+  return { program: file.program, args: file.args, key: file.key, hosts, timeoutS: file.timeout };
 }
 
 /** `programs.default`: absent means deny, as the seeds require (SPEC §12). */

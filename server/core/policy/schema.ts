@@ -41,6 +41,18 @@ function build() {
     default: z.enum(['deny', 'confirm']).default('deny'),
   });
 
+  /**
+   * `delegate` (issue 17): the headless agent the gate runs for agent.delegate. The program and
+   * its arguments are the policy's alone; the task text is appended as the last argument.
+   */
+  const delegate = z.strictObject({
+    program: z.string().min(1).max(4096),
+    args: z.array(z.string().max(4096)).max(64).default([]),
+    key: z.strictObject({ secret: z.string().regex(/^[A-Za-z0-9_.-]{1,128}$/u), env: z.string().regex(/^[A-Z_][A-Z0-9_]{0,127}$/u) }).optional(),
+    hosts: z.array(z.string().min(1).max(260)).min(1).max(16),
+    timeout: z.number().int().min(1).max(3600).default(600),
+  });
+
   const tierRule = z.strictObject({
     tool: z.string(),
     scope: name.optional(),
@@ -64,6 +76,7 @@ function build() {
     // key names a program. load.ts holds each key to its own kind.
     programs: z.record(name, z.union([program, z.enum(['deny', 'confirm'])])).default({}),
     egress: egress.default({ allow: [], default: 'deny' }),
+    delegate: delegate.optional(),
     tiers: z.array(tierRule).default([]),
     principals: z.strictObject({ agents: z.record(name, agent).default({}) }).default({ agents: {} }),
   });

@@ -17,6 +17,21 @@ export interface Policy {
   readonly egress: EgressPolicy;
   readonly tiers: readonly TierRule[];
   readonly agents: ReadonlyMap<string, AgentPrincipal>;
+  /** The headless agent agent.delegate runs (issue 17); absent: the gate runs none. */
+  readonly delegate?: DelegateRule;
+}
+
+/**
+ * `delegate:`: an absolute program path and its arguments (the task is appended last), the secret
+ * injected into its environment at spawn, the hosts its job's egress proxy lets it reach, and its
+ * time limit. Arguments that turn the agent's own permission checks off are refused at load.
+ */
+export interface DelegateRule {
+  readonly program: string;
+  readonly args: readonly string[];
+  readonly key: { readonly secret: string; readonly env: string } | undefined;
+  readonly hosts: readonly EgressHost[];
+  readonly timeoutS: number;
 }
 
 export interface Scope {

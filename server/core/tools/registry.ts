@@ -230,8 +230,9 @@ const CONTRACTS = {
     capabilities: ['agent.delegate'],
     reversible: false,
     floor: 'T1', // a sub-agent's own tool calls cross this gate too; taint makes it confirmed
-    args: () => z.strictObject({ description: z.string().max(10_000), prompt: z.string().max(1_000_000), subagent_type: z.string().max(256).optional() }),
-    paths: [],
+    // `files`: copied into the delegate's job directory when the gate runs it (each judged as a read).
+    args: () => z.strictObject({ description: z.string().max(10_000), prompt: z.string().max(1_000_000), subagent_type: z.string().max(256).optional(), files: z.array(z.string()).max(32).optional() }),
+    paths: [{ key: 'files', access: 'read', optional: true, list: true }],
   },
   'term.write': {
     capabilities: ['term.write'],
