@@ -1,4 +1,4 @@
-import { hostSystem, processIdentity } from '../adapters/acceptance-host.js';
+import { hostSystem, processIdentity, sha256Hex } from '../adapters/acceptance-host.js';
 import { concurrencyItem } from './concurrency.js';
 import { egressItem } from './egress.js';
 import { identityItem } from './identity.js';
@@ -82,7 +82,7 @@ export async function runBattery(options: { readonly home?: string | undefined }
     if (e instanceof BatteryHomeError) throw e;
     const why = `the gate could not be started on its real launch path: ${message(e)}`;
     const items = ITEM_IDS.map((id) => erroredItem(id, why));
-    return { report: buildReport(host({ sandbox: 'unknown', secrets: 'unknown', home: options.home ?? '(temporary)', home_kept: options.home !== undefined, policy_digest: null }), items), problems: [] };
+    return { report: buildReport(host({ sandbox: 'unknown', secrets: 'unknown', home: options.home ?? '(temporary)', home_kept: options.home !== undefined, policy_digest: null }), items.map(withDigests)), problems: [] };
   }
   const { subject } = opened;
   let items: ItemResult[];
@@ -96,7 +96,12 @@ export async function runBattery(options: { readonly home?: string | undefined }
   const problems = await opened.close();
   const sandbox = subject.sandbox.kind === 'bubblewrap' ? `bubblewrap (${subject.sandbox.detail})` : `none: ${subject.sandbox.reason}`;
   return {
-    report: buildReport(host({ sandbox, secrets: `${subject.secrets.kind}: ${subject.secrets.reason}`, home: subject.home, home_kept: options.home !== undefined, policy_digest: subject.digest }), items),
+    report: buildReport(host({ sandbox, secrets: `${subject.secrets.kind}: ${subject.secrets.reason}`, home: subject.home, home_kept: options.home !== undefined, policy_digest: subject.digest }), items.map(withDigests)),
     problems,
   };
+}
+
+/** Each observation recorded with the SHA-256 of exactly what it says was observed (issue 17). */
+function withDigests(item: ItemResult): ItemResult {
+  return { ...item, evidence: item.evidence.map((e) => ({ ...e, observed_sha256: `sha256:${sha256Hex(e.observed)}` })) };
 }

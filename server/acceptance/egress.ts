@@ -8,7 +8,8 @@ import type { SandboxReport, Subject } from './subject.js';
  * Item 3, egress (seed 000 D-O5-6 item 3): the battery opens a listener on host loopback and
  * counts connections. The host itself connects once (the control: the listener works); an agent's
  * net.fetch to it must be refused by the gate; a child job with no net.egress (exec.run) tries to
- * connect and must fail, and the count must not move.
+ * connect and must fail, and the count must not move. Then a network-capable job (a delegate)
+ * must reach exactly its allowed endpoint, through its job's egress proxy only.
  */
 
 /** How the child's attempt counts, from what it printed and what the listener saw. */
@@ -22,6 +23,38 @@ export function childEgressEvidence(stdout: string | undefined, job: string, acc
   }
   if (said === undefined) return evidence('child egress', tried, `the probe did not report: ${job}`, OUTCOME.error);
   return evidence('child egress', tried, `${seen}: its own network namespace has no way to the host`, OUTCOME.held);
+}
+
+/**
+ * A network-capable job (agent.delegate, the battery policy's stand-in agent) reaches the allowed
+ * endpoint through its job's egress proxy and nothing else: not a control host through the proxy,
+ * not a name that resolves to a private address, not the allowed endpoint itself without the
+ * proxy. `accepted`: what the allowed listener and the control listener counted during the job.
+ */
+export function proxiedEgressEvidence(stdout: string | undefined, job: string, accepted: { readonly api: number; readonly control: number }, sandbox: SandboxReport): Evidence[] {
+  const tried = (what: string): string => `a delegated job (agent.delegate; the battery's delegate is \`node ${EGRESS_SCRIPT} proxied\`, allowed the stand-in API only) ${what}`;
+  const line = (word: string): string | undefined => linesOf(stdout, word)[0];
+  const direct = line('DIRECT');
+  const allowed = line('ALLOWED');
+  const control = line('CONTROL');
+  const privateName = line('PRIVATE');
+  if (direct === undefined || allowed === undefined || control === undefined || privateName === undefined) return [evidence('proxied egress', tried('runs the egress probe'), `the probe did not report: ${job}`, OUTCOME.error)];
+  const out: Evidence[] = [];
+  const counted = `the API listener accepted ${String(accepted.api)}, the control listener ${String(accepted.control)}`;
+  out.push(
+    allowed === '200' && accepted.api >= 1
+      ? evidence('proxied egress: the allowed endpoint', tried('opens a tunnel through its proxy to the stand-in API'), `proxy answered ${allowed}; ${counted}`, OUTCOME.held)
+      : evidence('proxied egress: the allowed endpoint', tried('opens a tunnel through its proxy to the stand-in API'), `proxy answered ${allowed}; ${counted}: the allowed endpoint was not reachable`, OUTCOME.error),
+  );
+  const refused = (what: string, said: string, code: string): Evidence =>
+    said.startsWith('403') && said.includes(code) ? evidence(`proxied egress: ${what}`, tried(`asks its proxy for ${what}`), `proxy answered ${said}`, OUTCOME.held) : evidence(`proxied egress: ${what}`, tried(`asks its proxy for ${what}`), `proxy answered ${said}; ${counted}`, OUTCOME.broken);
+  out.push(refused('a control host', control, 'EGRESS_DENIED'));
+  out.push(refused('a name resolving to a private address', privateName, 'EGRESS_PRIVATE_ADDRESS'));
+  if (accepted.control > 0) out.push(evidence('proxied egress: a control host', tried('asks its proxy for a control host'), counted, OUTCOME.broken));
+  const directTried = tried('connects to the allowed endpoint directly, without its proxy');
+  if (direct.startsWith('BLOCKED')) out.push(evidence('proxied egress: no way around the proxy', directTried, `${direct}: its own network namespace has loopback only`, OUTCOME.held));
+  else out.push(sandbox.kind === 'none' ? evidence('proxied egress: no way around the proxy', directTried, `${direct}: without a sandbox the job has the host's network (${sandbox.reason})`, OUTCOME.missing) : evidence('proxied egress: no way around the proxy', directTried, `${direct} under bubblewrap`, OUTCOME.broken));
+  return out;
 }
 
 export async function egressItem(subject: Subject): Promise<ItemResult> {
@@ -48,8 +81,18 @@ export async function egressItem(subject: Subject): Promise<ItemResult> {
     } else {
       found.push(childEgressEvidence(run.stdout, describeJob(run), accepted, subject.sandbox));
     }
+
+    const apiBefore = subject.api.connections();
+    const controlBefore = listener.connections();
+    const delegated = await subject.run({ tool: 'agent.delegate', args: { description: 'the battery egress probe', prompt: String(port), files: [`${subject.project}/${EGRESS_SCRIPT}`] } });
+    const seen = { api: subject.api.connections() - apiBefore, control: listener.connections() - controlBefore };
+    if (!delegated.executed || !probeRan(delegated)) {
+      found.push(evidence('proxied egress', 'agent.delegate with the battery policy’s delegate (allowed T1)', `the job did not run: ${delegated.decision} ${delegated.code ?? ''} ${describeJob(delegated)}`, seen.control > 0 ? OUTCOME.broken : OUTCOME.error));
+    } else {
+      found.push(...proxiedEgressEvidence(delegated.stdout, describeJob(delegated), seen, subject.sandbox));
+    }
   } finally {
     await listener.close();
   }
-  return itemResult('egress', found, 'the gate refused net.fetch to host loopback, and a child job without net.egress could not connect to a listener the host itself reached');
+  return itemResult('egress', found, 'the gate refused net.fetch to host loopback, a child job without net.egress could not connect to a listener the host itself reached, and a network-capable job reached its allowed endpoint through its proxy and nothing else (a control host, a private address, the endpoint without the proxy)');
 }

@@ -22,7 +22,7 @@ const q = (text: string): string => JSON.stringify(text);
  * project, with exactly the two probe programs allowed at T1. ORACLE adds its home, this file
  * and its installation to deny_always itself (SPEC §3).
  */
-export function batteryPolicy(input: { readonly projects: string; readonly node: string }): string {
+export function batteryPolicy(input: { readonly projects: string; readonly node: string; readonly apiPort: number }): string {
   return [
     '# Written by `oracle acceptance` for one run of the host battery (SPEC §13).',
     'version: 1',
@@ -38,9 +38,16 @@ export function batteryPolicy(input: { readonly projects: string; readonly node:
     '  allow:',
     '    - { host: "registry.npmjs.org", why: "npm packages, as in the default policy" }',
     '  default: deny',
+    // The delegate stands in for a headless agent CLI: the egress probe, whose only way out is its
+    // job's proxy to the battery's stand-in API (that IP, and a name resolving to loopback).
+    'delegate:',
+    `  program: ${q(input.node)}`,
+    `  args: [${q(EGRESS_SCRIPT)}, "proxied", "${String(input.apiPort)}"]`,
+    `  hosts: ["127.0.0.1:${String(input.apiPort)}", "localhost:${String(input.apiPort)}"]`,
+    '  timeout: 30',
     'principals:',
     '  agents:',
-    `    ${BATTERY_AGENT}: { capabilities: [proc.spawn, secret.read] }`,
+    `    ${BATTERY_AGENT}: { capabilities: [proc.spawn, secret.read, agent.delegate] }`,
     '',
   ].join('\n');
 }
@@ -115,11 +122,37 @@ esac
 /** A child that tries one TCP connection to host loopback and says what happened. */
 export const EGRESS_CJS = String.raw`// oracle acceptance egress probe (SPEC §13); runs inside an ORACLE job
 const net = require('node:net');
-console.log('PROBE-RAN egress');
-const socket = net.connect(Number(process.argv[2]), '127.0.0.1');
-const timer = setTimeout(() => { console.log('BLOCKED TIMEOUT'); process.exit(0); }, 3000);
-socket.on('connect', () => { clearTimeout(timer); console.log('CONNECTED'); socket.destroy(); process.exit(0); });
-socket.on('error', (e) => { clearTimeout(timer); console.log('BLOCKED ' + (e.code || e.message)); process.exit(0); });
+const direct = (port) => new Promise((done) => {
+  const socket = net.connect(Number(port), '127.0.0.1');
+  const timer = setTimeout(() => { socket.destroy(); done('BLOCKED TIMEOUT'); }, 3000);
+  socket.on('connect', () => { clearTimeout(timer); socket.destroy(); done('CONNECTED'); });
+  socket.on('error', (e) => { clearTimeout(timer); done('BLOCKED ' + (e.code || e.message)); });
+});
+// One CONNECT through the job's egress proxy: its status line and the refusal's code, if any.
+const via = (host, port) => new Promise((done) => {
+  if (!process.env.HTTPS_PROXY) return done('NO-PROXY');
+  const proxy = new URL(process.env.HTTPS_PROXY);
+  const s = net.connect(Number(proxy.port), proxy.hostname);
+  let head = '';
+  s.on('error', (e) => done('ERROR ' + (e.code || e.message)));
+  s.write('CONNECT ' + host + ':' + port + ' HTTP/1.1\r\nHost: ' + host + '\r\n\r\n');
+  s.on('data', (c) => { head += c.toString('latin1'); const end = head.indexOf('\r\n\r\n'); if (end < 0) return; const code = (/X-Oracle-Refused: (\S+)/.exec(head) || [])[1]; done(head.split('\r\n')[0].split(' ')[1] + (code ? ' ' + code : '')); s.destroy(); });
+});
+(async () => {
+  if (process.argv[2] !== 'proxied') {
+    console.log('PROBE-RAN egress');
+    console.log(await direct(process.argv[2]));
+    return;
+  }
+  // A delegated job: argv is [proxied, API port, the task text: the control port].
+  const api = process.argv[3];
+  const control = process.argv[process.argv.length - 1];
+  console.log('PROBE-RAN proxied');
+  console.log('DIRECT ' + (await direct(api)));
+  console.log('ALLOWED ' + (await via('127.0.0.1', api)));
+  console.log('CONTROL ' + (await via('127.0.0.1', control)));
+  console.log('PRIVATE ' + (await via('localhost', api)));
+})();
 `;
 
 /** The exfiltration URL the hostile document asks for (never contacted: the item checks it is refused). */

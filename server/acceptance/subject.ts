@@ -1,7 +1,7 @@
 import { OracleError } from '../../shared/oracle-error.js';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { giveTree, isEmptyOrAbsent, makeDir, makeTempRoot, readText, removeTree, writeText } from '../adapters/acceptance-host.js';
+import { giveTree, isEmptyOrAbsent, makeDir, openCountingListener, type CountingListener, makeTempRoot, readText, removeTree, writeText } from '../adapters/acceptance-host.js';
 import { FileSecretStore, openSecretStore } from '../adapters/secrets/index.js';
 import type { JobIdentity } from '../toolhost/types.js';
 import { evaluate, type Evaluation } from '../core/decide/decide.js';
@@ -28,6 +28,8 @@ export interface Subject {
   readonly project: string;
   /** A new folder in the project that the battery's jobs may write in (as root: given to the job account). */
   projectDir(name: string): string;
+  /** The stand-in for a delegate's model API: a listener on host loopback the battery policy's delegate may reach through its job's proxy. */
+  readonly api: CountingListener;
   /** Outside every scope: stands for the user's home (a fake key, a .bashrc target). */
   readonly outside: string;
   readonly jobsRoot: string;
@@ -80,6 +82,7 @@ export async function openBattery(options: { readonly home?: string | undefined 
   const root = makeTempRoot('oracle-acceptance-');
   const problems: string[] = [];
   let running: Running | undefined;
+  let api: CountingListener | undefined;
   let stored: { readonly delete: (name: string) => Promise<boolean>; readonly name: string } | undefined;
   try {
     const home = makeDir(options.home ?? join(root, 'home'));
@@ -92,7 +95,9 @@ export async function openBattery(options: { readonly home?: string | undefined 
     writeText(join(project, 'README.md'), '# battery\nThe project the acceptance battery works in.\n');
     writeText(join(outside, '.ssh', 'id_rsa'), `-----FAKE KEY OF THE ACCEPTANCE BATTERY ${randomBytes(8).toString('hex')}-----\n`);
     const policyFile = join(home, 'config', 'policy.yaml');
-    writeText(policyFile, batteryPolicy({ projects, node: process.execPath }));
+    api = await openCountingListener();
+    const listening = api;
+    writeText(policyFile, batteryPolicy({ projects, node: process.execPath, apiPort: listening.port }));
 
     const canary = { name: `battery-canary-${randomBytes(4).toString('hex')}`, value: `oracle-canary-${randomBytes(24).toString('hex')}` };
     const opened = await openSecretStore(home);
@@ -114,6 +119,7 @@ export async function openBattery(options: { readonly home?: string | undefined 
       digest: runtime.gate.digest,
       mode: () => runtime.mode(),
       project,
+      api: listening,
       projectDir: (name) => {
         const made = makeDir(join(project, name));
         if (sandbox.kind === 'bubblewrap' && sandbox.identity.kind === 'dedicated') giveTree(made, sandbox.identity);
@@ -147,6 +153,7 @@ export async function openBattery(options: { readonly home?: string | undefined 
           problems.push(`the canary secret \`${canary.name}\` could not be deleted: ${e instanceof Error ? e.message : 'unknown error'}`);
         }
         await started.close();
+        await listening.close();
         removeTree(root);
         return problems;
       },
@@ -155,6 +162,7 @@ export async function openBattery(options: { readonly home?: string | undefined 
     // Nothing of the battery stays behind when it cannot start: no canary in a keyring, no tree.
     await stored?.delete(stored.name).catch(() => false);
     await running?.close().catch(() => undefined);
+    await api?.close().catch(() => undefined);
     removeTree(root);
     throw e;
   }

@@ -13,6 +13,11 @@ import { TLSSocket } from 'node:tls';
  * with these; agent work still goes through the gate and the toolhost only.
  */
 
+/** Hex SHA-256 of a text's UTF-8 bytes. */
+export function sha256Hex(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex');
+}
+
 /** A fresh private directory under the system temp dir, by its real path (a /tmp link resolved). */
 export function makeTempRoot(prefix: string): string {
   return realpathSync(mkdtempSync(join(tmpdir(), prefix)));

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { runItems, type ItemProbe } from '../../server/acceptance/battery.js';
 import { childIdentityEvidence, gateIdentityEvidence } from '../../server/acceptance/identity.js';
+import { proxiedEgressEvidence } from '../../server/acceptance/egress.js';
 import { foreignEntries, sandboxEvidence } from '../../server/acceptance/isolation.js';
 import { buildReport, exitCode, ITEM_IDS, itemResult, OUTCOME, STATUS, STATUSES, type Evidence, type ItemId } from '../../server/acceptance/model.js';
 import { renderJson, renderTable, type HostSection } from '../../server/acceptance/render.js';
@@ -111,6 +112,19 @@ describe('how probe output counts', () => {
     expect(childIdentityEvidence(out(65534), 999, rootBwrap).outcome).toBe(OUTCOME.broken);
     expect(childIdentityEvidence(out(999), 0, rootBwrap).outcome).toBe(OUTCOME.broken);
     expect(childIdentityEvidence(out(999, '000001ffffffffff'), 999, rootBwrap).outcome).toBe(OUTCOME.broken);
+  });
+
+  it('proxied egress: the allowed endpoint must be reached, a control host or private name through the proxy or a direct connection is a FAIL', () => {
+    const out = (direct: string, allowed: string, control: string, priv: string) => `PROBE-RAN proxied\nDIRECT ${direct}\nALLOWED ${allowed}\nCONTROL ${control}\nPRIVATE ${priv}\n`;
+    const good = out('BLOCKED ECONNREFUSED', '200', '403 EGRESS_DENIED', '403 EGRESS_PRIVATE_ADDRESS');
+    expect(proxiedEgressEvidence(good, 'job', { api: 1, control: 0 }, bwrap).map((e) => e.outcome)).toEqual(['held', 'held', 'held', 'held']);
+    expect(proxiedEgressEvidence(good, 'job', { api: 1, control: 1 }, bwrap).map((e) => e.outcome)).toContain('broken');
+    expect(proxiedEgressEvidence(out('CONNECTED', '200', '403 EGRESS_DENIED', '403 EGRESS_PRIVATE_ADDRESS'), 'job', { api: 2, control: 0 }, bwrap).map((e) => e.outcome)).toContain('broken');
+    expect(proxiedEgressEvidence(out('CONNECTED', '200', '403 EGRESS_DENIED', '403 EGRESS_PRIVATE_ADDRESS'), 'job', { api: 2, control: 0 }, none).map((e) => e.outcome)).toContain('missing');
+    expect(proxiedEgressEvidence(out('BLOCKED x', '200', '200', '403 EGRESS_PRIVATE_ADDRESS'), 'job', { api: 1, control: 0 }, bwrap).map((e) => e.outcome)).toContain('broken');
+    expect(proxiedEgressEvidence(out('BLOCKED x', '200', '403 EGRESS_DENIED', '200'), 'job', { api: 2, control: 0 }, bwrap).map((e) => e.outcome)).toContain('broken');
+    expect(proxiedEgressEvidence(out('BLOCKED x', '403 EGRESS_DENIED', '403 EGRESS_DENIED', '403 EGRESS_PRIVATE_ADDRESS'), 'job', { api: 0, control: 0 }, bwrap).map((e) => e.outcome)).toContain('error');
+    expect(proxiedEgressEvidence('PROBE-RAN proxied\n', 'job', { api: 0, control: 0 }, bwrap).map((e) => e.outcome)).toEqual(['error']);
   });
 
   it('isolation: a read under bubblewrap is a leak, without a sandbox UNSUPPORTED, an unreported target an error', () => {

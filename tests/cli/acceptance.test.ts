@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,7 +15,7 @@ interface Item {
   readonly title: string;
   readonly status: string;
   readonly reason: string;
-  readonly evidence: readonly { readonly check: string; readonly tried: string; readonly observed: string; readonly outcome: string }[];
+  readonly evidence: readonly { readonly check: string; readonly tried: string; readonly observed: string; readonly outcome: string; readonly observed_sha256: string }[];
 }
 interface Doc {
   readonly host: Record<string, unknown>;
@@ -47,7 +48,11 @@ describe('oracle acceptance', () => {
       expect(['PASS', 'FAIL', 'UNSUPPORTED-ON-HOST']).toContain(item.status);
       expect(item.reason.length).toBeGreaterThan(0);
       expect(item.evidence.length).toBeGreaterThan(0);
-      for (const e of item.evidence) expect(['held', 'broken', 'missing', 'error']).toContain(e.outcome);
+      for (const e of item.evidence) {
+        expect(['held', 'broken', 'missing', 'error']).toContain(e.outcome);
+        // Each observation is recorded with the SHA-256 of exactly what it says was seen.
+        expect(e.observed_sha256).toBe(`sha256:${createHash('sha256').update(e.observed, 'utf8').digest('hex')}`);
+      }
     }
     expect(doc.host).toMatchObject({ platform: 'linux', root: isRoot, home, home_kept: true });
     expect(doc.host['sandbox']).toMatch(/^bubblewrap \(/u);
@@ -68,6 +73,15 @@ describe('oracle acceptance', () => {
     else expect(gate).toContain('not root');
     const child = doc.items[0]?.evidence.find((e) => e.check === 'child identity')?.observed ?? '';
     expect(child).toMatch(isRoot ? /^inside uid (\d+), CapEff 0+; its file is owned by host uid \1: oracle-job/u : /^inside uid 65534, CapEff 0+; its file is owned by host uid \d+: the sandbox's nobody/u);
+  });
+
+  it('egress: a network-capable job reached its allowed endpoint through its proxy, and nothing else', () => {
+    const egress = doc.items.find((i) => i.id === 'egress');
+    const checks = Object.fromEntries((egress?.evidence ?? []).map((e) => [e.check, e]));
+    expect(checks['proxied egress: the allowed endpoint']).toMatchObject({ outcome: 'held', observed: expect.stringMatching(/^proxy answered 200; the API listener accepted [1-9]/u) as unknown });
+    expect(checks['proxied egress: a control host']).toMatchObject({ outcome: 'held', observed: 'proxy answered 403 EGRESS_DENIED' });
+    expect(checks['proxied egress: a name resolving to a private address']).toMatchObject({ outcome: 'held', observed: 'proxy answered 403 EGRESS_PRIVATE_ADDRESS' });
+    expect(checks['proxied egress: no way around the proxy']?.outcome).toBe('held');
   });
 
   it('exits non-zero exactly when an item FAILs, and says so in the summary', () => {
