@@ -212,6 +212,29 @@ export function createActions(deps: ActionsDeps): Actions {
     return { actionId, durable };
   };
 
+  /**
+   * What a delegate the gate ran left behind goes back into `out_dir` through the boundary: each
+   * file an fs.write of the same agent and session, judged like any other (the delegate's answer
+   * tainted the session, so a write usually waits for a person: its card, or its approval id).
+   */
+  const writeBack = async (result: RunResult, action: unknown, agent: string | undefined): Promise<RunResult> => {
+    const outDir = result.args?.['out_dir'];
+    const files = (result.output as { files?: readonly { name: string; text: string }[] } | undefined)?.files;
+    if (!result.executed || typeof outDir !== 'string' || files === undefined || files.length === 0) return result;
+    const session = (action as { session?: unknown } | null)?.session;
+    const writes: { path: string; status: string; tier: string; approval_id?: string; error?: string }[] = [];
+    for (const file of files) {
+      const path = `${outDir}/${file.name}`;
+      const write = { tool: 'fs.write', args: { path, content: file.text }, ...(typeof session === 'string' ? { session } : {}) };
+      const outcome = await runAction(write, lifecycle(async (evaluation, actionId) => desk.obtain(evaluation, actionId, { waitMs: 0, project: evaluation.paths[0]?.root.real ?? null, agent }), agent, await lookUp(write)));
+      if (outcome.status === 'pending' && outcome.approval_id !== undefined) {
+        desk.keepRequest(outcome.approval_id, { action: write, agent: agent ?? null, action_id: outcome.action_id });
+      }
+      writes.push({ path, status: outcome.status, tier: outcome.tier, ...(outcome.approval_id === undefined ? {} : { approval_id: outcome.approval_id }), ...(outcome.error === undefined ? {} : { error: `${outcome.error.code}: ${outcome.error.message}` }) });
+    }
+    return { ...result, output: { ...(result.output as object), writes } };
+  };
+
   return {
     judge: (action, agent) => judge(action, agent),
     run: async (action) => runAction(action, lifecycle(undefined, undefined, await lookUp(action))),
@@ -237,7 +260,8 @@ export function createActions(deps: ActionsDeps): Actions {
         agent,
         await lookUp(action),
       );
-      return runAction(action, signal === undefined ? steps : { ...steps, signal });
+      const result = await runAction(action, signal === undefined ? steps : { ...steps, signal });
+      return result.tool === 'agent.delegate' ? writeBack(result, action, agent) : result;
     },
     async continueAction(approvalId, waitMs, agent) {
       let saved = continuations.get(approvalId);

@@ -193,7 +193,7 @@ describe.skipIf(skipping('agent.delegate through a per-job egress proxy to an AP
         '  timeout: 60',
         'principals:',
         '  agents:',
-        '    tester: { capabilities: [fs.read, agent.delegate] }',
+        '    tester: { capabilities: [fs.read, fs.write, agent.delegate] }',
         '',
       ].join('\n'),
       { home: 'home' },
@@ -211,7 +211,7 @@ describe.skipIf(skipping('agent.delegate through a per-job egress proxy to an AP
   });
 
   it('gets exactly its files and the allowed API through the proxy; its key appears nowhere it should not', async () => {
-    const result = await runtime.submit({ tool: 'agent.delegate', args: { description: 'summarise the notes', prompt: 'Summarise notes.md for me', files: [join(project, 'notes.md'), join(project, 'api-ca.pem')] } }, 0, 'tester');
+    const result = await runtime.submit({ tool: 'agent.delegate', session: 'delegating', args: { description: 'summarise the notes', prompt: 'Summarise notes.md for me', files: [join(project, 'notes.md'), join(project, 'api-ca.pem')], out_dir: project } }, 0, 'tester');
     expect(result, JSON.stringify(result).slice(0, 2000)).toMatchObject({ decision: 'allow', executed: true, sandbox: 'bubblewrap' });
     const lines = (result.stdout ?? '')
       .split('\n')
@@ -239,9 +239,18 @@ describe.skipIf(skipping('agent.delegate through a per-job egress proxy to an AP
     expect(requests[0]?.key).toBe(key);
     expect(requests[0]?.body).toContain('ship the proxy');
     // What it left comes back as data; the key it tried to hand back is redacted everywhere.
-    const output = result.output as { files: { name: string; text: string }[] };
+    const output = result.output as { files: { name: string; text: string }[]; writes: { path: string; status: string; tier: string; approval_id?: string }[] };
     expect(output.files.map((f) => f.name).sort()).toEqual(['answer.md', 'leak.txt']);
     expect(output.files.find((f) => f.name === 'answer.md')?.text).toBe('the stand-in model says: notes summarised\n');
+    // Written back through the boundary as fs.writes of the same session, judged like any other:
+    // the delegate's answer tainted the session, so each waits for a person and nothing is written yet.
+    expect(output.writes.map((w) => [w.path, w.status, w.tier]).sort()).toEqual([
+      [join(project, 'answer.md'), 'pending', 'T2'],
+      [join(project, 'leak.txt'), 'pending', 'T2'],
+    ]);
+    expect(runtime.desk.list().filter((c) => c.state === 'pending').map((c) => (c.preview['args'] as { path?: string }).path).sort()).toEqual([join(project, 'answer.md'), join(project, 'leak.txt')]);
+    expect(readdirSync(project).sort()).toEqual(['api-ca.pem', 'notes.md']);
+    expect(JSON.stringify(runtime.desk.list())).not.toContain(key);
     expect(JSON.stringify(result)).not.toContain(key);
     expect(String(result.stdout)).toContain('KEY [REDACTED');
     // Every connection through the proxy is audited, the allowed one with its bytes.

@@ -230,9 +230,13 @@ const CONTRACTS = {
     capabilities: ['agent.delegate'],
     reversible: false,
     floor: 'T1', // a sub-agent's own tool calls cross this gate too; taint makes it confirmed
-    // `files`: copied into the delegate's job directory when the gate runs it (each judged as a read).
-    args: () => z.strictObject({ description: z.string().max(10_000), prompt: z.string().max(1_000_000), subagent_type: z.string().max(256).optional(), files: z.array(z.string()).max(32).optional() }),
-    paths: [{ key: 'files', access: 'read', optional: true, list: true }],
+    // When the gate runs it: `files` are copied into the delegate's job directory (each judged as
+    // a read); what it leaves is written back into `out_dir`, each file an fs.write of its own.
+    args: () => z.strictObject({ description: z.string().max(10_000), prompt: z.string().max(1_000_000), subagent_type: z.string().max(256).optional(), files: z.array(z.string()).max(32).optional(), out_dir: z.string().optional() }),
+    paths: [
+      { key: 'files', access: 'read', optional: true, list: true },
+      { key: 'out_dir', access: 'write', optional: true },
+    ],
   },
   'term.write': {
     capabilities: ['term.write'],

@@ -32,7 +32,8 @@ export async function agentDelegate(action: PreparedAction<'agent.delegate'>, en
   if (rule === undefined) return { result: failed('EXECUTOR_UNAVAILABLE', 'the policy names no delegate agent (`delegate:`); sub-agents of an agent that runs its own tools are run by that agent') };
   const bypass = agentBypassRefusal([rule.program, ...rule.args]);
   if (bypass !== undefined) return { result: failed('PROGRAM_DENIED', bypass.reasons[0] ?? 'the delegate’s arguments turn its permission checks off') };
-  const inputs = action.paths.map((p) => p.real);
+  // The decision replaced each named file by its real path (and judged it as a read).
+  const inputs = action.args.files ?? [];
   if (inputs.length > MAX_FILES) return { result: failed('ARG_SHAPE', `a delegated job takes at most ${String(MAX_FILES)} files`) };
   const homeFiles: Record<string, string> = {};
   for (const path of inputs) {
