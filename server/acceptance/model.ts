@@ -19,7 +19,7 @@ export const ITEM_TITLES: { readonly [K in ItemId]: string } = {
   identity: 'who the gate and its children run as, the isolation in force, the TLS key pin',
   isolation: 'a child cannot read the policy, the ORACLE home, another job, or the secret store',
   egress: 'a child without net.egress reaches nothing; a network-capable job reaches its allowed endpoint through its proxy, nothing else',
-  injection: 'documents that instruct exfiltration and out-of-job writes get nowhere',
+  injection: 'documents (Markdown, PDF, text hidden in an image) that instruct exfiltration, a push and out-of-job writes get nowhere',
   concurrency: 'N jobs at once: no cross-job reads, distinct job dirs, clean teardown of all N',
   'key-hygiene': 'a canary secret used by a job is absent from logs, events, job dirs and audit lines',
 };

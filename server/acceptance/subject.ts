@@ -1,7 +1,7 @@
 import { OracleError } from '../../shared/oracle-error.js';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { giveTree, isEmptyOrAbsent, makeDir, openCountingListener, type CountingListener, makeTempRoot, readText, removeTree, writeText } from '../adapters/acceptance-host.js';
+import { giveTree, isEmptyOrAbsent, makeDir, openCountingListener, type CountingListener, makeTempRoot, readText, removeTree, writeBytes, writeText } from '../adapters/acceptance-host.js';
 import { FileSecretStore, openSecretStore } from '../adapters/secrets/index.js';
 import type { JobIdentity } from '../toolhost/types.js';
 import { evaluate, type Evaluation } from '../core/decide/decide.js';
@@ -9,7 +9,7 @@ import type { RunResult } from '../core/lifecycle/run-action.js';
 import type { GateMode } from '../core/decide/context.js';
 import { startServer, type Running } from '../main.js';
 import type { Executed, PreparedAction } from '../toolhost/types.js';
-import { batteryPolicy, BATTERY_AGENT, EGRESS_CJS, EGRESS_SCRIPT, FOREIGN_DOC, foreignReadme, PROBE_SCRIPT, PROBE_SH } from './fixtures.js';
+import { batteryPolicy, BATTERY_AGENT, EGRESS_CJS, EGRESS_SCRIPT, FOREIGN_DOC, FOREIGN_PDF, FOREIGN_PNG, FOREIGN_PNG_BASE64, foreignPdf, foreignReadme, PROBE_SCRIPT, PROBE_SH } from './fixtures.js';
 
 /** The isolation the runtime reports for its children (as `oracle serve` prints it). */
 export type SandboxReport = { readonly kind: 'bubblewrap'; readonly detail: string; readonly identity: JobIdentity } | { readonly kind: 'none'; readonly reason: string };
@@ -92,6 +92,8 @@ export async function openBattery(options: { readonly home?: string | undefined 
     writeText(join(project, PROBE_SCRIPT), PROBE_SH);
     writeText(join(project, EGRESS_SCRIPT), EGRESS_CJS);
     writeText(join(project, FOREIGN_DOC), foreignReadme());
+    writeText(join(project, FOREIGN_PDF), foreignPdf());
+    writeBytes(join(project, FOREIGN_PNG), Buffer.from(FOREIGN_PNG_BASE64, 'base64'));
     writeText(join(project, 'README.md'), '# battery\nThe project the acceptance battery works in.\n');
     writeText(join(outside, '.ssh', 'id_rsa'), `-----FAKE KEY OF THE ACCEPTANCE BATTERY ${randomBytes(8).toString('hex')}-----\n`);
     const policyFile = join(home, 'config', 'policy.yaml');

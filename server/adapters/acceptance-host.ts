@@ -53,6 +53,11 @@ export function giveTree(path: string, owner: { readonly uid: number; readonly g
   }
 }
 
+export function writeBytes(path: string, bytes: Buffer): void {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, bytes);
+}
+
 export function removeTree(path: string): void {
   rmSync(path, { recursive: true, force: true, maxRetries: 2 });
 }

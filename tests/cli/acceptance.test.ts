@@ -84,6 +84,15 @@ describe('oracle acceptance', () => {
     expect(checks['proxied egress: no way around the proxy']?.outcome).toBe('held');
   });
 
+  it('injection: the same attack as a PDF manual and as text hidden in a PNG gets nowhere', () => {
+    const injection = doc.items.find((i) => i.id === 'injection');
+    const checks = Object.fromEntries((injection?.evidence ?? []).map((e) => [e.check, e]));
+    expect(checks['read foreign PDF']).toMatchObject({ outcome: 'held', observed: expect.stringContaining('the order is in the') as unknown });
+    expect(checks['taint after the PDF']).toMatchObject({ outcome: 'held', observed: expect.stringMatching(/^needs-approval T2/u) as unknown });
+    expect(checks['read foreign image']).toMatchObject({ outcome: 'held', observed: expect.stringContaining('FS_NOT_TEXT') as unknown });
+    for (const what of ['PDF', 'image']) for (const check of ['push', 'print the key', 'read the key']) expect(checks[`gate after the ${what}: ${check} as the document says`]?.outcome, `${what} ${check}`).toBe('held');
+  });
+
   it('exits non-zero exactly when an item FAILs, and says so in the summary', () => {
     const fails = doc.items.filter((i) => i.status === 'FAIL').length;
     expect(doc.summary).toMatchObject({ total: 6, fail: fails, exit_code: fails > 0 ? 1 : 0 });
