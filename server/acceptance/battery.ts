@@ -5,13 +5,14 @@ import { identityItem } from './identity.js';
 import { injectionItem } from './injection.js';
 import { isolationItem } from './isolation.js';
 import { keyHygieneItem } from './key-hygiene.js';
+import { postRebootItem } from './post-reboot.js';
 import { buildReport, erroredItem, ITEM_IDS, type ItemId, type ItemResult, type Report } from './model.js';
 import type { HostSection } from './render.js';
 import { BatteryHomeError, openBattery, type Subject } from './subject.js';
 
 /**
  * `oracle acceptance` (SPEC §13): open the gate the way `oracle serve` does, in a fresh home, run
- * the six items one after another (the isolation and concurrency items watch the job root, so
+ * the seven items one after another (the isolation and concurrency items watch the job root, so
  * nothing else may run beside them), and report. An item that throws or hangs is a FAIL with the
  * error; a gate that does not start fails every item.
  */
@@ -23,6 +24,7 @@ export const PROBES: { readonly [K in ItemId]: ItemProbe } = {
   egress: egressItem,
   injection: injectionItem,
   concurrency: (s) => concurrencyItem(s),
+  'post-reboot': () => postRebootItem(),
   'key-hygiene': keyHygieneItem,
 };
 

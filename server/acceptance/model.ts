@@ -1,5 +1,5 @@
 /**
- * The host acceptance battery's item model (SPEC §13, seed 000 D-O5-6): six items, each with
+ * The host acceptance battery's item model (SPEC §13, seed 000 D-O5-6): seven items, each with
  * exactly one status, a reason and the evidence it rests on. Pure: no I/O, no clock.
  */
 
@@ -11,8 +11,8 @@ export const STATUS = { pass: 'PASS', fail: 'FAIL', unsupported: 'UNSUPPORTED-ON
 export type Status = (typeof STATUS)[keyof typeof STATUS];
 export const STATUSES: readonly Status[] = [STATUS.pass, STATUS.fail, STATUS.unsupported];
 
-/** The items, in the order the seed lists them (D-O5-6 1–5 and 7; 6, post-reboot, is the operator's). */
-export const ITEM_IDS = ['identity', 'isolation', 'egress', 'injection', 'concurrency', 'key-hygiene'] as const;
+/** The items, in the order the seed lists them (D-O5-6 1–7). */
+export const ITEM_IDS = ['identity', 'isolation', 'egress', 'injection', 'concurrency', 'post-reboot', 'key-hygiene'] as const;
 export type ItemId = (typeof ITEM_IDS)[number];
 
 export const ITEM_TITLES: { readonly [K in ItemId]: string } = {
@@ -21,6 +21,7 @@ export const ITEM_TITLES: { readonly [K in ItemId]: string } = {
   egress: 'a child without net.egress reaches nothing; a network-capable job reaches its allowed endpoint through its proxy, nothing else',
   injection: 'documents (Markdown, PDF, text hidden in an image) that instruct exfiltration, a push and out-of-job writes get nowhere',
   concurrency: 'N jobs at once: no cross-job reads, distinct job dirs, clean teardown of all N',
+  'post-reboot': 'the gate comes back after a reboot: the login service is enabled, restarts on failure and runs',
   'key-hygiene': 'a canary secret used by a job is absent from logs, events, job dirs and audit lines',
 };
 

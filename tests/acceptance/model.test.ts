@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { runItems, type ItemProbe } from '../../server/acceptance/battery.js';
 import { childIdentityEvidence, gateIdentityEvidence } from '../../server/acceptance/identity.js';
 import { proxiedEgressEvidence } from '../../server/acceptance/egress.js';
+import { postRebootItem } from '../../server/acceptance/post-reboot.js';
 import { foreignEntries, sandboxEvidence } from '../../server/acceptance/isolation.js';
 import { buildReport, exitCode, ITEM_IDS, itemResult, OUTCOME, STATUS, STATUSES, type Evidence, type ItemId } from '../../server/acceptance/model.js';
 import { renderJson, renderTable, type HostSection } from '../../server/acceptance/render.js';
@@ -45,9 +46,9 @@ describe('acceptance item model', () => {
   it('reports every item exactly once, in order; an item no probe reported is a FAIL', () => {
     const report = buildReport(host, [itemResult('isolation', [e('held')], 'ok'), itemResult('identity', [e('held')], 'ok')]);
     expect(report.items.map((i) => i.id)).toEqual([...ITEM_IDS]);
-    expect(report.items.map((i) => i.status)).toEqual(['PASS', 'PASS', 'FAIL', 'FAIL', 'FAIL', 'FAIL']);
+    expect(report.items.map((i) => i.status)).toEqual(['PASS', 'PASS', 'FAIL', 'FAIL', 'FAIL', 'FAIL', 'FAIL']);
     expect(report.items[2]?.reason).toContain('no result for this item');
-    expect(report.summary).toEqual({ total: 6, pass: 2, fail: 4, unsupported_on_host: 0, exit_code: 1 });
+    expect(report.summary).toEqual({ total: 7, pass: 2, fail: 5, unsupported_on_host: 0, exit_code: 1 });
   });
 
   it('exits non-zero when any item FAILs, and zero for PASS and UNSUPPORTED-ON-HOST alone', () => {
@@ -69,13 +70,14 @@ describe('acceptance item model', () => {
       ['egress', 'PASS'],
       ['injection', 'PASS'],
       ['concurrency', 'PASS'],
+      ['post-reboot', 'PASS'],
       ['key-hygiene', 'PASS'],
     ]);
     expect(parsed.summary.exit_code).toBe(1);
     const table = renderTable(report);
     for (const item of report.items) expect(table).toMatch(new RegExp(`^${item.id}\\s+${item.status}\\s+\\S`, 'mu'));
     expect(table).toContain('[LEAK] check-identity');
-    expect(table).toContain('summary: 4 PASS, 1 FAIL, 1 UNSUPPORTED-ON-HOST of 6 (exit 1');
+    expect(table).toContain('summary: 5 PASS, 1 FAIL, 1 UNSUPPORTED-ON-HOST of 7 (exit 1');
   });
 
   it('turns a probe that throws or hangs into a FAIL with the error, and still runs the rest', async () => {
@@ -84,7 +86,7 @@ describe('acceptance item model', () => {
     probes.isolation = () => Promise.reject(new Error('bwrap exploded'));
     probes.concurrency = () => new Promise(() => undefined);
     const items = await runItems({} as Subject, probes, 200);
-    expect(items.map((i) => i.status)).toEqual(['PASS', 'FAIL', 'PASS', 'PASS', 'FAIL', 'PASS']);
+    expect(items.map((i) => i.status)).toEqual(['PASS', 'FAIL', 'PASS', 'PASS', 'FAIL', 'PASS', 'PASS']);
     expect(items[1]?.reason).toBe('the probe failed unexpectedly: bwrap exploded');
     expect(items[4]?.reason).toContain('did not finish within 200 ms');
     expect(STATUSES).toContain(items[4]?.status);
@@ -125,6 +127,20 @@ describe('how probe output counts', () => {
     expect(proxiedEgressEvidence(out('BLOCKED x', '200', '403 EGRESS_DENIED', '200'), 'job', { api: 2, control: 0 }, bwrap).map((e) => e.outcome)).toContain('broken');
     expect(proxiedEgressEvidence(out('BLOCKED x', '403 EGRESS_DENIED', '403 EGRESS_DENIED', '403 EGRESS_PRIVATE_ADDRESS'), 'job', { api: 0, control: 0 }, bwrap).map((e) => e.outcome)).toContain('error');
     expect(proxiedEgressEvidence('PROBE-RAN proxied\n', 'job', { api: 0, control: 0 }, bwrap).map((e) => e.outcome)).toEqual(['error']);
+  });
+
+  it('post-reboot: no service manager is UNSUPPORTED with the reason; one without the service a FAIL that says what to run; an enabled, restarting, running service a PASS', async () => {
+    const manager = (answers: Record<string, { code: number; out: string }>) => (args: readonly string[]) => Promise.resolve(answers[args[0] ?? ''] ?? { code: 1, out: 'unknown' });
+    const none = await postRebootItem('linux', manager({ 'show-environment': { code: 1, out: 'Failed to connect to bus: No medium found' } }));
+    expect(none).toMatchObject({ status: 'UNSUPPORTED-ON-HOST', reason: expect.stringContaining('no systemd user manager answers here') as unknown });
+    const absent = await postRebootItem('linux', manager({ 'show-environment': { code: 0, out: 'PATH=/usr/bin' }, 'is-enabled': { code: 1, out: 'not-found' } }));
+    expect(absent).toMatchObject({ status: 'FAIL', reason: expect.stringContaining('oracle service install') as unknown });
+    const unit = '[Service]\nExecStart=/usr/bin/node /x/oracle.js serve --home /h\nRestart=on-failure\n';
+    const good = await postRebootItem('linux', manager({ 'show-environment': { code: 0, out: '' }, 'is-enabled': { code: 0, out: 'enabled' }, cat: { code: 0, out: unit }, 'is-active': { code: 0, out: 'active' } }));
+    expect(good.status).toBe('PASS');
+    const stopped = await postRebootItem('linux', manager({ 'show-environment': { code: 0, out: '' }, 'is-enabled': { code: 0, out: 'enabled' }, cat: { code: 0, out: unit.replace('on-failure', 'no') }, 'is-active': { code: 3, out: 'inactive' } }));
+    expect(stopped.status).toBe('FAIL');
+    expect((await postRebootItem('darwin')).status).toBe('UNSUPPORTED-ON-HOST');
   });
 
   it('isolation: a read under bubblewrap is a leak, without a sandbox UNSUPPORTED, an unreported target an error', () => {
