@@ -127,38 +127,18 @@ export function createActions(deps: ActionsDeps): Actions {
     try {
       const executed = await toolhost.boundary.execute(prepared);
       events.publish('action.finished', { action_id: prepared.actionId, tool: prepared.tool, tier: prepared.decision.tier, ok: executed.result.ok, error: executed.result.error?.code ?? null });
+      // Every egress is its own audit event (and a desktop event): where it went, what it reached.
+      const egress = (event: { url: unknown; address: string | null; status: number | null }, outcome: string, detail: Readonly<Record<string, unknown>>): Promise<unknown> => {
+        events.publish('egress', { action_id: prepared.actionId, ...event, ...(prepared.tool === 'net.fetch' ? {} : { outcome }) }, 'desktop');
+        return durably({ kind: 'egress', ts: now().toISOString(), actor: deps.actor, action_id: prepared.actionId, tool: prepared.tool, outcome, detail }, appendOrWait);
+      };
       if (prepared.tool === 'net.fetch') {
-        // Every egress is its own audit event: where it went, the address it reached, what came back.
         const out = (executed.result.output ?? {}) as { url?: string; address?: string; status?: number };
-        events.publish('egress', { action_id: prepared.actionId, url: prepared.args.url, address: out.address ?? null, status: out.status ?? null }, 'desktop');
-        await durably(
-          {
-            kind: 'egress',
-            ts: now().toISOString(),
-            actor: deps.actor,
-            action_id: prepared.actionId,
-            tool: prepared.tool,
-            outcome: executed.result.error?.code ?? 'ok',
-            detail: { url: prepared.args.url, method: prepared.args.method, ...(out.address === undefined ? {} : { address: out.address, status: out.status, final_url: out.url }) },
-          },
-          appendOrWait,
-        );
+        await egress({ url: prepared.args.url, address: out.address ?? null, status: out.status ?? null }, executed.result.error?.code ?? 'ok', { url: prepared.args.url, method: prepared.args.method, ...(out.address === undefined ? {} : { address: out.address, status: out.status, final_url: out.url }) });
       }
-      // A network-capable job's connections through its egress proxy: each its own audit event.
-      for (const connection of executed.result.egress ?? []) {
-        events.publish('egress', { action_id: prepared.actionId, url: `${connection.host}:${connection.port}`, address: connection.address ?? null, status: null, outcome: connection.outcome }, 'desktop');
-        await durably(
-          {
-            kind: 'egress',
-            ts: now().toISOString(),
-            actor: deps.actor,
-            action_id: prepared.actionId,
-            tool: prepared.tool,
-            outcome: connection.outcome,
-            detail: { via: 'job egress proxy', host: connection.host, port: connection.port, ...(connection.address === undefined ? {} : { address: connection.address }), bytes_out: connection.bytes_out, bytes_in: connection.bytes_in, ...(connection.reason === undefined ? {} : { reason: connection.reason }) },
-          },
-          appendOrWait,
-        );
+      // A network-capable job's connections through its egress proxy, allowed or refused.
+      for (const c of executed.result.egress ?? []) {
+        await egress({ url: `${c.host}:${c.port}`, address: c.address ?? null, status: null }, c.outcome, { via: 'job egress proxy', host: c.host, port: c.port, ...(c.address === undefined ? {} : { address: c.address }), bytes_out: c.bytes_out, bytes_in: c.bytes_in, ...(c.reason === undefined ? {} : { reason: c.reason }) });
       }
       return executed;
     } finally {
