@@ -205,7 +205,10 @@ export function createActions(deps: ActionsDeps): Actions {
     const writes: { path: string; status: string; tier: string; approval_id?: string; error?: string }[] = [];
     for (const file of files) {
       const path = `${outDir}/${file.name}`;
-      const write = { tool: 'fs.write', args: { path, content: file.text }, ...(typeof session === 'string' ? { session } : {}) };
+      // It says what it carries: the delegate's answer (foreign), so it is judged as tainted even
+      // when the delegation named no session.
+      const provenance = [{ kind: 'external', source: `the delegate agent's file ${file.name}` }];
+      const write = { tool: 'fs.write', args: { path, content: file.text }, provenance, ...(typeof session === 'string' ? { session } : {}) };
       const outcome = await runAction(write, lifecycle(async (evaluation, actionId) => desk.obtain(evaluation, actionId, { waitMs: 0, project: evaluation.paths[0]?.root.real ?? null, agent }), agent, await lookUp(write)));
       if (outcome.status === 'pending' && outcome.approval_id !== undefined) {
         desk.keepRequest(outcome.approval_id, { action: write, agent: agent ?? null, action_id: outcome.action_id });
@@ -256,7 +259,9 @@ export function createActions(deps: ActionsDeps): Actions {
       const grant = await desk.wait(approvalId, waitMs);
       if (grant.kind !== 'pending') continuations.delete(approvalId);
       const evaluation = saved.evaluation;
-      return runAction(null, { ...lifecycle(() => Promise.resolve(grant)), evaluate: () => evaluation, newActionId: () => saved.actionId });
+      const result = await runAction(null, { ...lifecycle(() => Promise.resolve(grant)), evaluate: () => evaluation, newActionId: () => saved.actionId });
+      // An approved delegation writes its files back as one that needed nobody would.
+      return result.tool === 'agent.delegate' ? writeBack(result, { session: evaluation.session }, agent) : result;
     },
     authorizeCall: (call, waitMs, agent) =>
       authorizeCall(

@@ -112,13 +112,17 @@ async function runInJob(spec: JobSpec, jobDir: string, env: ToolhostEnv): Promis
   } catch (e) {
     return failed('SPAWN_FAILED', `the job's egress proxy could not start: ${e instanceof Error ? e.message : 'unknown error'}`);
   }
+  let result: ExecutionResult;
   try {
-    const result = await runWith(spec, jobDir, env, proxy);
-    const connections = proxy?.connections();
-    return connections === undefined ? result : { ...result, egress: connections };
+    result = await runWith(spec, jobDir, env, proxy);
   } finally {
     await proxy?.close();
   }
+  if (proxy === undefined) return result;
+  // Read once every tunnel is closed; what a job wrote into a host name or reason is redacted.
+  const secrets = spec.secrets ?? [];
+  const egress = proxy.connections().map((c) => ({ ...c, host: env.redact(c.host, secrets), ...(c.reason === undefined ? {} : { reason: env.redact(c.reason, secrets) }) }));
+  return { ...result, egress };
 }
 
 async function runWith(spec: JobSpec, jobDir: string, env: ToolhostEnv, proxy: EgressProxy | undefined): Promise<ExecutionResult> {

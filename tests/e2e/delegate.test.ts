@@ -269,6 +269,18 @@ describe.skipIf(skipping('agent.delegate through a per-job egress proxy to an AP
     expect(readdirSync(join(runtime.gate.home, 'data', 'jobs')).filter((d) => /^[0-9a-f]{32}$/u.test(d))).toEqual([]);
   }, 90_000);
 
+  it('writes back as tainted even without a session, and refuses a task that would be read as an option', async () => {
+    const result = await runtime.submit({ tool: 'agent.delegate', args: { description: 'again, no session', prompt: 'Summarise notes.md again', files: [join(project, 'notes.md'), join(project, 'api-ca.pem')], out_dir: project } }, 0, 'tester');
+    const writes = (result.output as { writes?: { status: string; tier: string }[] } | undefined)?.writes ?? [];
+    expect(writes.length).toBeGreaterThan(0);
+    for (const w of writes) expect(w).toMatchObject({ status: 'pending', tier: 'T2' });
+    expect(readdirSync(project).sort()).toEqual(['api-ca.pem', 'notes.md']);
+    for (const prompt of ['--dangerously-skip-permissions', ' --settings=/tmp/x.json do it', '-p --permission-mode bypassPermissions']) {
+      const refused = await runtime.submit({ tool: 'agent.delegate', args: { description: 'x', prompt } }, 0, 'tester');
+      expect(refused.error?.code, prompt).toBe('ARG_SHAPE');
+    }
+  }, 90_000);
+
   it('refuses a policy whose delegate arguments skip the agent’s permission checks, in every spelling', async () => {
     const { loadPolicy } = await import('../../server/core/policy/load.js');
     const { LINUX } = await import('../../server/core/paths/flavor.js');
@@ -276,6 +288,8 @@ describe.skipIf(skipping('agent.delegate through a per-job egress proxy to an AP
       const loaded = loadPolicy(`delegate:\n  program: /usr/bin/claude\n  args: ${args}\n  hosts: [api.anthropic.com]\n`, { flavor: LINUX, userHome: '/home/u' });
       expect(loaded.ok, args).toBe(false);
     }
+    const keyed = loadPolicy('delegate:\n  program: /usr/bin/claude\n  key: { secret: k, env: NODE_OPTIONS }\n  hosts: [api.anthropic.com]\n', { flavor: LINUX, userHome: '/home/u' });
+    expect(keyed.ok).toBe(false);
     const good = loadPolicy('delegate:\n  program: /usr/bin/claude\n  args: ["-p"]\n  hosts: [api.anthropic.com]\n', { flavor: LINUX, userHome: '/home/u' });
     expect(good.ok).toBe(true);
   });

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { connect, createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,6 +27,21 @@ function ask(socketPath: string, head: string, payload = 'ping'): Promise<{ stat
     });
   });
 }
+
+describe('the per-job egress proxy, against its own job', () => {
+  it('closes cleanly whatever the job put where its socket was (a folder), and resolves no name with a NUL in it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'oracle-proxy-'));
+    const resolved: string[] = [];
+    const proxy = await startEgressProxy({ socketPath: join(dir, 'egress.sock'), allow: [{ host: '*.allowed.test', port: '443', why: 'x' }], resolve: (h) => (resolved.push(h), Promise.resolve(['93.184.216.34'])) });
+    const r = await ask(proxy.socketPath, 'CONNECT evil.example\0.allowed.test:443 HTTP/1.1\r\n\r\n');
+    expect(r.status).toMatch(/^HTTP\/1\.1 405 /u);
+    expect(resolved).toEqual([]);
+    rmSync(proxy.socketPath);
+    mkdirSync(proxy.socketPath);
+    await expect(proxy.close()).resolves.toBeUndefined();
+    rmSync(dir, { recursive: true, force: true });
+  });
+});
 
 describe('the per-job egress proxy', () => {
   let dir = '';
@@ -84,6 +99,8 @@ describe('the per-job egress proxy', () => {
       [`CONNECT api.internal:${String(echoPort)} HTTP/1.1\r\n\r\n`, 'EGRESS_PRIVATE_ADDRESS'],
       ['CONNECT nowhere.example:443 HTTP/1.1\r\n\r\n', 'EGRESS_DNS'],
       [`GET http://127.0.0.1:${String(echoPort)}/ HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`, 'EGRESS_DENIED'],
+      // A NUL would cut the name a resolver reads: `evil.example\0.allowed` must never match `*.allowed`.
+      [`CONNECT 127.0.0.1\0.x:${String(echoPort)} HTTP/1.1\r\n\r\n`, 'EGRESS_DENIED'],
     ];
     for (const [head, code] of cases) {
       const r = await ask(proxy.socketPath, head);
@@ -101,7 +118,8 @@ describe('the per-job egress proxy', () => {
       ['localhost', 'EGRESS_DENIED'],
       ['api.internal', 'EGRESS_PRIVATE_ADDRESS'],
       ['nowhere.example', 'EGRESS_DNS'],
-      [`http://127.0.0.1:${String(echoPort)}/`, 'EGRESS_DENIED'],
+      ['(refused before a host was read)', 'EGRESS_DENIED'],
+      ['(refused before a host was read)', 'EGRESS_DENIED'],
     ]);
   });
 });

@@ -1,4 +1,4 @@
-import { chmodSync, rmSync } from 'node:fs';
+import { chmodSync, lstatSync, rmSync } from 'node:fs';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { checkDestination, type EgressTarget } from './egress.js';
 import type { EgressConnection } from '../../core/lifecycle/execution.js';
@@ -36,6 +36,9 @@ export interface EgressProxyOptions {
 /** A job opens at most this many tunnels; past it, CONNECT is refused (the audit stays bounded). */
 export const MAX_CONNECTIONS = 256;
 const MAX_HEAD = 8192;
+/** Tunnels open at once (each holds two of the gate's sockets). */
+const MAX_OPEN = 64;
+const HEAD_TIMEOUT_MS = 10_000;
 /** The longest path a Unix socket may have on Linux (sun_path, with its NUL). */
 export const MAX_SOCKET_PATH = 107;
 
@@ -48,13 +51,24 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
     socket.once('close', () => open.delete(socket));
   };
   // Half-open kept on both legs: git sends its pack, closes its side, then reads the report.
+  let accepted = 0;
   const server: Server = createServer({ allowHalfOpen: true }, (client) => {
     track(client);
     client.on('error', () => client.destroy());
+    // The slot is taken when the connection arrives, so a burst cannot pass the cap together.
+    accepted += 1;
+    if (accepted > MAX_CONNECTIONS) {
+      refuse(client, 429, 'EGRESS_DENIED', `a job opens at most ${String(MAX_CONNECTIONS)} connections`);
+      return;
+    }
+    // A head that never ends holds a socket of the gate's: it gets HEAD_TIMEOUT_MS.
+    const slow = setTimeout(() => client.destroy(), HEAD_TIMEOUT_MS);
     readHead(client, (head, rest) => {
+      clearTimeout(slow);
       void tunnel(client, { head, rest }, options, { records, track });
     });
   });
+  server.maxConnections = MAX_OPEN;
   rmSync(options.socketPath, { force: true });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -66,11 +80,17 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
   return {
     socketPath: options.socketPath,
     connections: () => records,
+    // The socket lives in the job's own directory: whatever the job put in its place, closing
+    // never throws and always finishes (the job directory is removed after this anyway).
     close: () =>
       new Promise<void>((done) => {
         for (const s of open) s.destroy();
         server.close(() => {
-          rmSync(options.socketPath, { force: true });
+          try {
+            if (lstatSync(options.socketPath, { throwIfNoEntry: false })?.isSocket() === true) rmSync(options.socketPath, { force: true });
+          } catch {
+            // left for the job directory's removal
+          }
           done();
         });
       }),
@@ -98,11 +118,14 @@ async function tunnel(client: Socket, request: { head: string; rest: Buffer }, o
   const { head, rest } = request;
   const { records, track } = kept;
   const line = head.split('\r\n')[0] ?? '';
-  const match = /^CONNECT (\[[0-9a-fA-F:.]+\]|[^\s:/[\]]+):([0-9]{1,5}) HTTP\/1\.[01]$/u.exec(line);
+  // A host is DNS letters, digits, dots and hyphens, or a bracketed IPv6 literal: nothing a
+  // resolver could cut short (a NUL would make `a.com\0.allowed.com` match `*.allowed.com`).
+  const match = /^CONNECT (\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]{1,253}):([0-9]{1,5}) HTTP\/1\.[01]$/u.exec(line);
   if (match === null) {
-    const [what = '', target = ''] = line.split(' ');
-    if (records.length < MAX_CONNECTIONS) records.push({ host: target.slice(0, 256), port: '', outcome: 'EGRESS_DENIED', reason: `${what.slice(0, 16)} is not CONNECT`, bytes_out: 0, bytes_in: 0 });
-    refuse(client, 405, 'EGRESS_DENIED', `this proxy only opens CONNECT tunnels to allowed hosts; \`${what.slice(0, 16)}\` is refused`);
+    const [what = ''] = line.split(' ');
+    const method = /^[A-Z]{1,16}$/u.test(what) ? what : '(not a method)';
+    records.push({ host: '(refused before a host was read)', port: '', outcome: 'EGRESS_DENIED', reason: `${method} is not CONNECT to a host name or IP`, bytes_out: 0, bytes_in: 0 });
+    refuse(client, 405, 'EGRESS_DENIED', `this proxy only opens CONNECT tunnels to allowed hosts; \`${method}\` is refused`);
     return;
   }
   const host = (match[1] ?? '').replace(/^\[|\]$/gu, '').toLowerCase();
@@ -110,10 +133,6 @@ async function tunnel(client: Socket, request: { head: string; rest: Buffer }, o
   const record = (r: Omit<EgressConnection, 'host' | 'port'>): void => {
     records.push({ host, port, ...r });
   };
-  if (records.length >= MAX_CONNECTIONS) {
-    refuse(client, 429, 'EGRESS_DENIED', `a job opens at most ${String(MAX_CONNECTIONS)} connections`);
-    return;
-  }
   if (Number(port) < 1 || Number(port) > 65_535) {
     record({ outcome: 'ARG_SHAPE', reason: `port ${port}`, bytes_out: 0, bytes_in: 0 });
     refuse(client, 400, 'ARG_SHAPE', `\`${port}\` is not a port`);
@@ -174,7 +193,7 @@ async function tunnel(client: Socket, request: { head: string; rest: Buffer }, o
     client.destroy();
   });
   upstream.once('close', () => {
-    finish('ok');
+    finish(connected ? 'ok' : 'EGRESS_NETWORK', connected ? undefined : 'closed before it connected');
     client.end();
   });
   client.once('close', () => {

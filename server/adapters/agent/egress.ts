@@ -187,6 +187,8 @@ export async function checkDestination(
 ): Promise<{ readonly address: string; readonly literal: boolean } | BrokerFailure> {
   const host = bareHost(target.host);
   const { port } = target;
+  // Only what a resolver reads whole: a NUL or control character could cut the name it resolves.
+  if (!/^[a-z0-9.-]{1,253}$|^[0-9a-f:.]{2,45}$/u.test(host)) return failure('URL_INVALID', `${said}\`${host.slice(0, 64)}\` is not a host name or IP`);
   if (!options.allow.some((entry) => hostMatches(entry.host, host) && portMatches(entry.port, port, target.protocol))) {
     return failure('EGRESS_DENIED', `${said}\`${host}:${port}\` is not in the egress allowlist`);
   }

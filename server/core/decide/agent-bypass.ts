@@ -13,6 +13,8 @@ import { refused, type Outcome } from './outcome.js';
 const SKIP_FLAG = /(?:^|[\s'"=;&|(])--(?:allow-)?dangerously-skip-permissions(?=$|[\s'"=;&|)])/u;
 const BYPASS_MODE = /--permission-mode(?:=|\s+|['"]\s*['"]?)['"]?\s*bypass/iu;
 const BYPASS_WORDS = /bypasspermissions|disableallhooks/iu;
+/** Options that hand an agent CLI a configuration of its own (settings, MCP servers, more folders, plugins). */
+export const DELEGATE_CONFIG_FLAG = /^--(?:settings|mcp-config|add-dir|plugin-dir)(?:=|$)/u;
 
 /** The token with `\uXXXX` and `\"`-style JSON escapes decoded, so an escaped word is seen. */
 function unescaped(token: string): string {

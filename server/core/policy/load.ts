@@ -11,7 +11,7 @@ import { expandTilde, isForeignPath, normaliseGlob, normaliseHost } from './name
 import { parseEntry } from './grammar-entry.js';
 import { POLICY_NAME, policySchemas, type PolicyFile } from './schema.js';
 import type { AgentPrincipal, DelegateRule, DenyRule, Policy, ProgramRule, Scope, TierRule } from './types.js';
-import { agentBypassRefusal } from '../decide/agent-bypass.js';
+import { agentBypassRefusal, DELEGATE_CONFIG_FLAG } from '../decide/agent-bypass.js';
 
 export interface PolicyIssue {
   readonly line: number;
@@ -204,7 +204,11 @@ function buildDelegate(file: NonNullable<PolicyFile['delegate']>, issues: Issues
   if (bypass !== undefined) issues.error(['delegate', 'args'], bypass.reasons[0] ?? 'an argument turns the agent’s permission checks off');
   for (const [i, arg] of file.args.entries()) {
     // A settings or MCP file handed to the agent could re-grant what the arguments hold back.
-    if (/^--(settings|mcp-config|add-dir|plugin-dir)(=|$)/u.test(arg)) issues.error(['delegate', 'args', i], `\`${arg}\` hands the agent a configuration ORACLE does not read; the delegate runs with its job's own`);
+    if (DELEGATE_CONFIG_FLAG.test(arg)) issues.error(['delegate', 'args', i], `\`${arg}\` hands the agent a configuration ORACLE does not read; the delegate runs with its job's own`);
+  }
+  // The key's variable may not be one that changes how programs start (the exec tools' rule).
+  if (file.key !== undefined && /^(?:PATH|HOME|TMPDIR|SHELL|ENV|BASH_ENV|IFS|PS4|LANG|TERM|NODE_OPTIONS|PERL5OPT|RUBYOPT|PYTHONSTARTUP|HTTPS?_PROXY|ALL_PROXY|NO_PROXY)$|^(?:LD_|DYLD_|GIT_|PYTHON|NODE_|NPM_CONFIG_|BASH_FUNC_|LC_|ORACLE_)/u.test(file.key.env)) {
+    issues.error(['delegate', 'key', 'env'], `\`${file.key.env}\` changes how programs start or where they connect; name the key's variable as the agent reads it (ANTHROPIC_API_KEY)`);
   }
   const hosts = file.hosts.map((entry, i) => {
     const { host, port } = splitHostPort(normaliseHost(entry));

@@ -1,6 +1,6 @@
 import { basename } from 'node:path';
 import { readNoFollow } from '../../adapters/agent/files.js';
-import { agentBypassRefusal } from '../../core/decide/agent-bypass.js';
+import { agentBypassRefusal, DELEGATE_CONFIG_FLAG } from '../../core/decide/agent-bypass.js';
 import type { ToolhostEnv } from '../env.js';
 import { runJob, type JobOutcome } from '../run-job.js';
 import { failed, type PreparedAction } from '../types.js';
@@ -12,6 +12,8 @@ const MAX_FILE_BYTES = 1_048_576;
 /** What the delegate leaves in its directory comes back, within these bounds. */
 const MAX_RESULTS = 32;
 const MAX_RESULT_BYTES = 262_144;
+/** A returned file's name: plain, no path, nothing a card or a log would show oddly. */
+const RESULT_NAME = /^[A-Za-z0-9][A-Za-z0-9._ -]{0,127}$/u;
 const OWN_NAMES = new Set([FORWARDER_NAME, CONNECT_NAME, 'egress.sock', 'tmp', '.gitconfig']);
 
 /**
@@ -30,8 +32,13 @@ const OWN_NAMES = new Set([FORWARDER_NAME, CONNECT_NAME, 'egress.sock', 'tmp', '
 export async function agentDelegate(action: PreparedAction<'agent.delegate'>, env: ToolhostEnv): Promise<JobOutcome> {
   const rule = env.gate.policy.delegate;
   if (rule === undefined) return { result: failed('EXECUTOR_UNAVAILABLE', 'the policy names no delegate agent (`delegate:`); sub-agents of an agent that runs its own tools are run by that agent') };
-  const bypass = agentBypassRefusal([rule.program, ...rule.args]);
-  if (bypass !== undefined) return { result: failed('PROGRAM_DENIED', bypass.reasons[0] ?? 'the delegate’s arguments turn its permission checks off') };
+  // Only a sandbox makes the job's proxy its only way out (and, as root, drops it to the job account).
+  if (env.sandbox.kind !== 'bubblewrap') return { result: failed('EXECUTOR_UNAVAILABLE', `a delegate runs only in the job sandbox, and this host has none: ${env.sandbox.reason}`) };
+  // The task is the last argument: an agent-written option there would be parsed as one.
+  if (action.args.prompt.trimStart().startsWith('-')) return { result: failed('ARG_SHAPE', 'the task text may not start with `-` (it would be read as an option of the delegate program)') };
+  const argv = [rule.program, ...rule.args, action.args.prompt];
+  const bypass = agentBypassRefusal(argv) ?? configRefusal(argv);
+  if (bypass !== undefined) return { result: failed('PROGRAM_DENIED', typeof bypass === 'string' ? bypass : (bypass.reasons[0] ?? 'the delegate’s arguments turn its permission checks off')) };
   // The decision replaced each named file by its real path (and judged it as a read).
   const inputs = action.args.files ?? [];
   if (inputs.length > MAX_FILES) return { result: failed('ARG_SHAPE', `a delegated job takes at most ${String(MAX_FILES)} files`) };
@@ -72,7 +79,7 @@ export async function agentDelegate(action: PreparedAction<'agent.delegate'>, en
       homeFiles,
       ...(action.signal === undefined ? {} : { signal: action.signal }),
       afterRun: (files) => {
-        left = files.filter((f) => !OWN_NAMES.has(f.name) && !f.name.startsWith('.') && homeFiles[f.name] !== f.text).slice(0, MAX_RESULTS);
+        left = files.filter((f) => RESULT_NAME.test(f.name) && !OWN_NAMES.has(f.name) && homeFiles[f.name] !== f.text && !secrets.some((k) => f.name.includes(k))).slice(0, MAX_RESULTS);
       },
       collectMaxBytes: MAX_RESULT_BYTES,
     },
@@ -80,6 +87,12 @@ export async function agentDelegate(action: PreparedAction<'agent.delegate'>, en
   );
   const files = left.map((f) => ({ name: f.name, text: env.redact(f.text, secrets) }));
   return { ...outcome, result: { ...outcome.result, output: { files }, ...(rule.key === undefined ? {} : { secrets_read: [rule.key.secret] }) } };
+}
+
+/** The load-time check of policy arguments (core/policy/load.ts), again on the final argv. */
+function configRefusal(argv: readonly string[]): string | undefined {
+  const found = argv.find((a) => DELEGATE_CONFIG_FLAG.test(a));
+  return found === undefined ? undefined : `\`${found.slice(0, 40)}\` hands the delegate a configuration ORACLE does not read`;
 }
 
 function textOf(bytes: Buffer): string | undefined {
