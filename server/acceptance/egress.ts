@@ -86,7 +86,10 @@ export async function egressItem(subject: Subject): Promise<ItemResult> {
     const controlBefore = listener.connections();
     const delegated = await subject.run({ tool: 'agent.delegate', args: { description: 'the battery egress probe', prompt: String(port), files: [`${subject.project}/${EGRESS_SCRIPT}`] } });
     const seen = { api: subject.api.connections() - apiBefore, control: listener.connections() - controlBefore };
-    if (!delegated.executed || !probeRan(delegated)) {
+    if (delegated.error?.code === 'EXECUTOR_UNAVAILABLE' && seen.api === 0 && seen.control === 0) {
+      // Refused, not run: without a sandbox the gate runs no network-capable delegate at all.
+      found.push(evidence('proxied egress', 'agent.delegate with the battery policy’s delegate (allowed T1)', `the gate refused to run it: ${delegated.error.message}`, OUTCOME.missing));
+    } else if (!delegated.executed || !probeRan(delegated)) {
       found.push(evidence('proxied egress', 'agent.delegate with the battery policy’s delegate (allowed T1)', `the job did not run: ${delegated.decision} ${delegated.code ?? ''} ${describeJob(delegated)}`, seen.control > 0 ? OUTCOME.broken : OUTCOME.error));
     } else {
       found.push(...proxiedEgressEvidence(delegated.stdout, describeJob(delegated), seen, subject.sandbox));
