@@ -1,20 +1,23 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseBearer } from '../core/credentials/token.js';
+import { tempTree, type TempTree } from '../../tests/fixtures/temp-tree.js';
 import { CredentialStore } from './credentials-store.js';
 
-const dirs: string[] = [];
+const trees: TempTree[] = [];
 afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+  for (const t of trees.splice(0)) t.dispose();
 });
+
+function freshDir(): string {
+  const tree = tempTree('oracle-cred-');
+  trees.push(tree);
+  return tree.root;
+}
 
 describe('CredentialStore and another process writing the same file', () => {
   it('sees a revoke from another process on the next turn of the event loop', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'oracle-cred-'));
-    dirs.push(dir);
+    const dir = freshDir();
     const gate = CredentialStore.open(dir);
     const { id, token } = await gate.issue('ag', 'bench');
     const parsed = parseBearer(`Bearer ${token}`);
@@ -29,8 +32,7 @@ describe('CredentialStore and another process writing the same file', () => {
   });
 
   it('never writes back an older view over another process’s change made in the same turn', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'oracle-cred-'));
-    dirs.push(dir);
+    const dir = freshDir();
     const gate = CredentialStore.open(dir);
     const first = await gate.issue('ag', 'one');
     await nextTurn();

@@ -192,6 +192,33 @@ export function createActions(deps: ActionsDeps): Actions {
     return { actionId, durable };
   };
 
+  /** The lifecycle for callers that can wait (see Actions.submit). */
+  const submit: Actions['submit'] = async (action, waitMs, agent, signal) => {
+    const steps = lifecycle(
+      async (evaluation, actionId) => {
+        // A caller that withdraws while a person is asked withdraws the card too.
+        const withdraw = (): void => {
+          desk.withdrawFor(actionId);
+        };
+        signal?.addEventListener('abort', withdraw, { once: true });
+        try {
+          const grant = await desk.obtain(evaluation, actionId, { waitMs, project: evaluation.paths[0]?.root.real ?? null, agent });
+          if (grant.kind === 'pending' && signal?.aborted !== true) {
+            continuations.set(grant.approvalId, { evaluation, actionId, agent });
+            desk.keepRequest(grant.approvalId, { action, agent: agent ?? null, action_id: actionId });
+          }
+          return signal?.aborted === true && grant.kind !== 'approved' ? { kind: 'refused', code: 'CANCELLED', message: 'the caller withdrew the action while a person was asked; the card is withdrawn' } : grant;
+        } finally {
+          signal?.removeEventListener('abort', withdraw);
+        }
+      },
+      agent,
+      await lookUp(action),
+    );
+    const result = await runAction(action, signal === undefined ? steps : { ...steps, signal });
+    return result.tool === 'agent.delegate' ? writeBack(result, action, agent) : result;
+  };
+
   /**
    * What a delegate the gate ran left behind goes back into `out_dir` through the boundary: each
    * file an fs.write of the same agent and session, judged like any other (the delegate's answer
@@ -209,10 +236,8 @@ export function createActions(deps: ActionsDeps): Actions {
       // when the delegation named no session.
       const provenance = [{ kind: 'external', source: `the delegate agent's file ${file.name}` }];
       const write = { tool: 'fs.write', args: { path, content: file.text }, provenance, ...(typeof session === 'string' ? { session } : {}) };
-      const outcome = await runAction(write, lifecycle(async (evaluation, actionId) => desk.obtain(evaluation, actionId, { waitMs: 0, project: evaluation.paths[0]?.root.real ?? null, agent }), agent, await lookUp(write)));
-      if (outcome.status === 'pending' && outcome.approval_id !== undefined) {
-        desk.keepRequest(outcome.approval_id, { action: write, agent: agent ?? null, action_id: outcome.action_id });
-      }
+      // As if the agent had submitted it, without waiting: a card it can wait on later.
+      const outcome = await submit(write, 0, agent);
       writes.push({ path, status: outcome.status, tier: outcome.tier, ...(outcome.approval_id === undefined ? {} : { approval_id: outcome.approval_id }), ...(outcome.error === undefined ? {} : { error: `${outcome.error.code}: ${outcome.error.message}` }) });
     }
     return { ...result, output: { ...(result.output as object), writes } };
@@ -221,31 +246,7 @@ export function createActions(deps: ActionsDeps): Actions {
   return {
     judge: (action, agent) => judge(action, agent),
     run: async (action) => runAction(action, lifecycle(undefined, undefined, await lookUp(action))),
-    submit: async (action, waitMs, agent, signal) => {
-      const steps = lifecycle(
-        async (evaluation, actionId) => {
-          // A caller that withdraws while a person is asked withdraws the card too.
-          const withdraw = (): void => {
-            desk.withdrawFor(actionId);
-          };
-          signal?.addEventListener('abort', withdraw, { once: true });
-          try {
-            const grant = await desk.obtain(evaluation, actionId, { waitMs, project: evaluation.paths[0]?.root.real ?? null, agent });
-            if (grant.kind === 'pending' && signal?.aborted !== true) {
-              continuations.set(grant.approvalId, { evaluation, actionId, agent });
-              desk.keepRequest(grant.approvalId, { action, agent: agent ?? null, action_id: actionId });
-            }
-            return signal?.aborted === true && grant.kind !== 'approved' ? { kind: 'refused', code: 'CANCELLED', message: 'the caller withdrew the action while a person was asked; the card is withdrawn' } : grant;
-          } finally {
-            signal?.removeEventListener('abort', withdraw);
-          }
-        },
-        agent,
-        await lookUp(action),
-      );
-      const result = await runAction(action, signal === undefined ? steps : { ...steps, signal });
-      return result.tool === 'agent.delegate' ? writeBack(result, action, agent) : result;
-    },
+    submit,
     async continueAction(approvalId, waitMs, agent) {
       let saved = continuations.get(approvalId);
       if (saved === undefined) {

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { dropTo } from '../adapters/agent/sandbox-probe.js';
-import { commitFile, listNoFollow, readNoFollow } from '../adapters/agent/files.js';
+import { commitFile, listNoFollow, readNoFollow, utf8Text } from '../adapters/agent/files.js';
 import { startEgressProxy, type EgressProxy } from '../adapters/agent/egress-proxy.js';
 import type { EgressTarget } from '../adapters/agent/egress.js';
 import { CONNECT_NAME, connectScript, FORWARDER_CJS, FORWARDER_NAME, SOCKET_ENV } from './egress-forwarder.js';
@@ -90,13 +90,14 @@ function textFilesIn(dir: string, maxBytes: number): { name: string; text: strin
   const out: { name: string; text: string }[] = [];
   for (const entry of listNoFollow(dir)) {
     if (entry.type !== 'file') continue;
+    let text: string | undefined;
     try {
-      const bytes = readNoFollow(`${dir}/${entry.name}`, maxBytes);
-      if (bytes.includes(0)) continue;
-      out.push({ name: entry.name, text: new TextDecoder('utf-8', { fatal: true }).decode(bytes) });
+      text = utf8Text(readNoFollow(`${dir}/${entry.name}`, maxBytes));
     } catch {
-      // too large, not text, or gone: not returned
+      // too large, or gone: not returned
     }
+    // Not text: not returned either.
+    if (text !== undefined) out.push({ name: entry.name, text });
   }
   return out;
 }

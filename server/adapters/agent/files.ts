@@ -62,6 +62,16 @@ export function modeNoFollow(path: string): number {
  * with no link in it, as a walk of real folders makes), the opened file must be that very path
  * (Linux: its /proc/self/fd entry), so a folder swapped for a link mid-walk reads nothing.
  */
+/** The bytes as UTF-8 text, or undefined when they hold a NUL or are not UTF-8 (a BOM is kept). */
+export function utf8Text(bytes: Buffer): string | undefined {
+  if (bytes.includes(0)) return undefined;
+  try {
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
 /** Whether `readNoFollow(…, exact)` can check the file it opened against its path (Linux's /proc/self/fd). */
 export const OPENED_PATH_CHECKED = process.platform === 'linux';
 

@@ -14,7 +14,7 @@ const SKIP_FLAG = /(?:^|[\s'"=;&|(])--(?:allow-)?dangerously-skip-permissions(?=
 const BYPASS_MODE = /--permission-mode(?:=|\s+|['"]\s*['"]?)['"]?\s*bypass/iu;
 const BYPASS_WORDS = /bypasspermissions|disableallhooks/iu;
 /** Options that hand an agent CLI a configuration of its own (settings, MCP servers, more folders, plugins). */
-export const DELEGATE_CONFIG_FLAG = /^--(?:settings|mcp-config|add-dir|plugin-dir)(?:=|$)/u;
+const DELEGATE_CONFIG_FLAG = /^--(?:settings|mcp-config|add-dir|plugin-dir)(?:=|$)/u;
 
 /** The token with `\uXXXX` and `\"`-style JSON escapes decoded, so an escaped word is seen. */
 function unescaped(token: string): string {
@@ -50,4 +50,16 @@ export function oracleCommandRefusal(program: string, argv: readonly string[]): 
   const entry = RUNNERS.has(program) ? argv.find((a) => !a.startsWith('-')) : undefined;
   if (program !== 'oracle' && (entry === undefined || !ORACLE_ENTRY.test(entry))) return undefined;
   return refused('PROGRAM_DENIED', 'builtin.oracle', 'ORACLE’s own commands are the person’s (they hold the desktop’s credential); an agent never runs them');
+}
+
+/**
+ * Why the delegate agent's argv (the policy's program and arguments, and the task) may not run, or
+ * undefined: a permission-skipping flag in any spelling, or a configuration handed to it that ORACLE
+ * does not read (it runs with its job's own). Checked when the policy loads and again at run.
+ */
+export function delegateArgvRefusal(argv: readonly string[]): string | undefined {
+  const bypass = agentBypassRefusal(argv);
+  if (bypass !== undefined) return bypass.reasons[0] ?? 'an argument turns the agent’s permission checks off';
+  const config = argv.find((a) => DELEGATE_CONFIG_FLAG.test(a));
+  return config === undefined ? undefined : `\`${config.slice(0, 40)}\` hands the delegate a configuration ORACLE does not read; it runs with its job's own`;
 }

@@ -5,13 +5,13 @@ import { CAPABILITIES, type Capability } from '../../../shared/capabilities.js';
 import { tierRank } from '../../../shared/tiers.js';
 import type { PathFlavor } from '../paths/flavor.js';
 import { lexPath } from '../paths/lex.js';
-import { lookupTool, type ToolName } from '../tools/registry.js';
+import { ENV_NAME, lookupTool, type ToolName } from '../tools/registry.js';
 import { locate, locateKey } from './locate.js';
 import { expandTilde, isForeignPath, normaliseGlob, normaliseHost } from './names.js';
 import { parseEntry } from './grammar-entry.js';
 import { POLICY_NAME, policySchemas, type PolicyFile } from './schema.js';
 import type { AgentPrincipal, DelegateRule, DenyRule, Policy, ProgramRule, Scope, TierRule } from './types.js';
-import { agentBypassRefusal, DELEGATE_CONFIG_FLAG } from '../decide/agent-bypass.js';
+import { delegateArgvRefusal } from '../decide/agent-bypass.js';
 
 export interface PolicyIssue {
   readonly line: number;
@@ -200,14 +200,10 @@ function buildDenyAlways(top: readonly string[], nested: readonly string[], issu
 /** `delegate:` (issue 17): an absolute program, no permission-skipping argument, hosts as egress entries. */
 function buildDelegate(file: NonNullable<PolicyFile['delegate']>, issues: Issues): DelegateRule {
   if (!file.program.startsWith('/') || file.program.includes('/../') || file.program.endsWith('/..')) issues.error(['delegate', 'program'], '`delegate.program` is an absolute path to the agent program');
-  const bypass = agentBypassRefusal([file.program, ...file.args]);
-  if (bypass !== undefined) issues.error(['delegate', 'args'], bypass.reasons[0] ?? 'an argument turns the agent’s permission checks off');
-  for (const [i, arg] of file.args.entries()) {
-    // A settings or MCP file handed to the agent could re-grant what the arguments hold back.
-    if (DELEGATE_CONFIG_FLAG.test(arg)) issues.error(['delegate', 'args', i], `\`${arg}\` hands the agent a configuration ORACLE does not read; the delegate runs with its job's own`);
-  }
-  // The key's variable may not be one that changes how programs start (the exec tools' rule).
-  if (file.key !== undefined && /^(?:PATH|HOME|TMPDIR|SHELL|ENV|BASH_ENV|IFS|PS4|LANG|TERM|NODE_OPTIONS|PERL5OPT|RUBYOPT|PYTHONSTARTUP|HTTPS?_PROXY|ALL_PROXY|NO_PROXY)$|^(?:LD_|DYLD_|GIT_|PYTHON|NODE_|NPM_CONFIG_|BASH_FUNC_|LC_|ORACLE_)/u.test(file.key.env)) {
+  const refused = delegateArgvRefusal([file.program, ...file.args]);
+  if (refused !== undefined) issues.error(['delegate', 'args'], refused);
+  // The key's variable follows the exec tools' rule for secrets, and may not steer the job's proxy.
+  if (file.key !== undefined && (!ENV_NAME.test(file.key.env) || /^(?:HTTPS?_PROXY|ALL_PROXY|NO_PROXY)$|^ORACLE_/u.test(file.key.env))) {
     issues.error(['delegate', 'key', 'env'], `\`${file.key.env}\` changes how programs start or where they connect; name the key's variable as the agent reads it (ANTHROPIC_API_KEY)`);
   }
   const hosts = file.hosts.map((entry, i) => {

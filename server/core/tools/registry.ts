@@ -44,7 +44,8 @@ export const SECRET_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/u;
  * Variables a secret may be put in: plain upper-case names, never one that changes how a program
  * or its loader behaves (PATH, HOME, LD_PRELOAD, NODE_OPTIONS, GIT_*, …).
  */
-const ENV_NAME = /^(?!(?:PATH|HOME|TMPDIR|SHELL|ENV|BASH_ENV|IFS|PS4|LANG|TERM|NODE_OPTIONS|PERL5OPT|RUBYOPT|PYTHONSTARTUP)$)(?!(?:LD_|DYLD_|GIT_|PYTHON|NODE_|NPM_CONFIG_|BASH_FUNC_|LC_))[A-Z_][A-Z0-9_]{0,63}$/u;
+/** A variable a secret may be injected as: never one that changes how programs start. */
+export const ENV_NAME = /^(?!(?:PATH|HOME|TMPDIR|SHELL|ENV|BASH_ENV|IFS|PS4|LANG|TERM|NODE_OPTIONS|PERL5OPT|RUBYOPT|PYTHONSTARTUP)$)(?!(?:LD_|DYLD_|GIT_|PYTHON|NODE_|NPM_CONFIG_|BASH_FUNC_|LC_))[A-Z_][A-Z0-9_]{0,63}$/u;
 const name = z.string().min(1).max(255);
 
 export const TOOL_NAMES = [

@@ -1,6 +1,6 @@
 import { basename } from 'node:path';
-import { readNoFollow } from '../../adapters/agent/files.js';
-import { agentBypassRefusal, DELEGATE_CONFIG_FLAG } from '../../core/decide/agent-bypass.js';
+import { readNoFollow, utf8Text } from '../../adapters/agent/files.js';
+import { delegateArgvRefusal } from '../../core/decide/agent-bypass.js';
 import type { ToolhostEnv } from '../env.js';
 import { runJob, type JobOutcome } from '../run-job.js';
 import { failed, type PreparedAction } from '../types.js';
@@ -36,9 +36,8 @@ export async function agentDelegate(action: PreparedAction<'agent.delegate'>, en
   if (env.sandbox.kind !== 'bubblewrap') return { result: failed('EXECUTOR_UNAVAILABLE', `a delegate runs only in the job sandbox, and this host has none: ${env.sandbox.reason}`) };
   // The task is the last argument: an agent-written option there would be parsed as one.
   if (action.args.prompt.trimStart().startsWith('-')) return { result: failed('ARG_SHAPE', 'the task text may not start with `-` (it would be read as an option of the delegate program)') };
-  const argv = [rule.program, ...rule.args, action.args.prompt];
-  const bypass = agentBypassRefusal(argv) ?? configRefusal(argv);
-  if (bypass !== undefined) return { result: failed('PROGRAM_DENIED', typeof bypass === 'string' ? bypass : (bypass.reasons[0] ?? 'the delegate’s arguments turn its permission checks off')) };
+  const refused = delegateArgvRefusal([rule.program, ...rule.args, action.args.prompt]);
+  if (refused !== undefined) return { result: failed('PROGRAM_DENIED', refused) };
   // The decision replaced each named file by its real path (and judged it as a read).
   const inputs = action.args.files ?? [];
   if (inputs.length > MAX_FILES) return { result: failed('ARG_SHAPE', `a delegated job takes at most ${String(MAX_FILES)} files`) };
@@ -52,7 +51,7 @@ export async function agentDelegate(action: PreparedAction<'agent.delegate'>, en
     } catch (e) {
       return { result: failed('FS_NOT_A_FILE', e instanceof Error ? e.message : `\`${path}\` could not be read`) };
     }
-    const text = textOf(bytes);
+    const text = utf8Text(bytes);
     if (text === undefined) return { result: failed('FS_NOT_TEXT', `\`${path}\` is not UTF-8 text; a delegated job gets text files only`) };
     homeFiles[name] = text;
   }
@@ -87,19 +86,4 @@ export async function agentDelegate(action: PreparedAction<'agent.delegate'>, en
   );
   const files = left.map((f) => ({ name: f.name, text: env.redact(f.text, secrets) }));
   return { ...outcome, result: { ...outcome.result, output: { files }, ...(rule.key === undefined ? {} : { secrets_read: [rule.key.secret] }) } };
-}
-
-/** The load-time check of policy arguments (core/policy/load.ts), again on the final argv. */
-function configRefusal(argv: readonly string[]): string | undefined {
-  const found = argv.find((a) => DELEGATE_CONFIG_FLAG.test(a));
-  return found === undefined ? undefined : `\`${found.slice(0, 40)}\` hands the delegate a configuration ORACLE does not read`;
-}
-
-function textOf(bytes: Buffer): string | undefined {
-  if (bytes.includes(0)) return undefined;
-  try {
-    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
-  } catch {
-    return undefined;
-  }
 }
