@@ -1,4 +1,5 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { sha256Buffer } from './sha256.js';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from './atomic-file.js';
@@ -156,17 +157,20 @@ export class CredentialStore {
     const record = this.records.get(token.id);
     // INVARIANT: unknown or revoked ids are refused before any Argon2 work.
     if (record === undefined || record.revoked_at !== null || record.kind !== token.kind) return undefined;
-    const digest = createHash('sha256').update(token.secret).digest();
+    const digest = sha256Buffer(token.secret);
     const cached = this.verified.get(token.id);
-    const key = digest.toString('hex');
-    const flight = `${token.id}:${key}`;
-    let pending = this.inFlight.get(flight);
-    const refused = cached !== undefined ? !timingSafeEqual(cached, digest) : pending === undefined && (this.budget.knownBad(token.id, key) || !this.budget.take(token.id, address));
-    if (refused) {
+    if (cached !== undefined) {
+      if (timingSafeEqual(cached, digest)) return record;
       this.failedOnce(token.id);
       return undefined;
     }
-    if (cached !== undefined) return record;
+    const key = digest.toString('hex');
+    const flight = `${token.id}:${key}`;
+    let pending = this.inFlight.get(flight);
+    if (pending === undefined && (this.budget.knownBad(token.id, key) || !this.budget.take(token.id, address))) {
+      this.failedOnce(token.id);
+      return undefined;
+    }
     if (pending === undefined) {
       pending = this.hashOne(record.hash, token.secret).finally(() => this.inFlight.delete(flight));
       this.inFlight.set(flight, pending);

@@ -165,6 +165,7 @@ describe('oracle mcp', () => {
     const missing = await client.callTool({ name: 'fs_read', arguments: { path: `${app}/nothing-here.txt` } });
     expect(missing.isError).toBe(true);
     expect(textOf(missing)).toMatch(/^failed: FS_NOT_A_FILE: .*nothing-here\.txt/u);
+    expect(textOf(missing)).toContain('does not exist');
     expect(textOf(missing)).not.toContain('done');
     // A byte-order mark is part of the file's text.
     writeFileSync(`${app}/bom.txt`, '\uFEFFwith a BOM\n');

@@ -1,5 +1,6 @@
 import { OracleError } from '../../../shared/oracle-error.js';
 import { createHash, randomBytes } from 'node:crypto';
+import { sha256Hex } from '../sha256.js';
 import { closeSync, constants, cpSync, fsyncSync, lstatSync, mkdirSync, openSync, readdirSync, readlinkSync, readSync, renameSync, rmSync, fstatSync, symlinkSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
@@ -11,7 +12,7 @@ import { basename, dirname, join } from 'node:path';
 
 export class FileOpError extends OracleError<'FS_NOT_A_FILE' | 'FS_TOO_LARGE' | 'FS_IO' | 'PATH_CHANGED'> {}
 
-export const sha256Bytes = (bytes: Uint8Array): string => `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
+export const sha256Bytes = (bytes: Uint8Array): string => `sha256:${sha256Hex(bytes)}`;
 
 /**
  * The directory that holds `path`, opened without following a link and checked to be exactly
@@ -57,11 +58,6 @@ export function modeNoFollow(path: string): number {
   return lstatSync(path).mode & 0o777;
 }
 
-/**
- * Reads a regular file through O_NOFOLLOW, refusing more than `max` bytes. With `exact` (a path
- * with no link in it, as a walk of real folders makes), the opened file must be that very path
- * (Linux: its /proc/self/fd entry), so a folder swapped for a link mid-walk reads nothing.
- */
 /** The bytes as UTF-8 text, or undefined when they hold a NUL or are not UTF-8 (a BOM is kept). */
 export function utf8Text(bytes: Buffer): string | undefined {
   if (bytes.includes(0)) return undefined;
@@ -72,18 +68,31 @@ export function utf8Text(bytes: Buffer): string | undefined {
   }
 }
 
-/** Whether `readNoFollow(…, exact)` can check the file it opened against its path (Linux's /proc/self/fd). */
+/** Whether `readNoFollow(…, 'exact')` can check the file it opened against its path (Linux's /proc/self/fd). */
 export const OPENED_PATH_CHECKED = process.platform === 'linux';
 
-export function readNoFollow(path: string, max: number, exact = false): Buffer {
+/**
+ * Reads a regular file through O_NOFOLLOW, refusing more than `max` bytes. With `exact` (a path
+ * with no link in it, as a walk of real folders makes), the opened file must be that very path
+ * (Linux: its /proc/self/fd entry), so a folder swapped for a link mid-walk reads nothing.
+ * `walked` is `exact` for a path the decision this read carries out has just walked component by
+ * component with lstat, its last one seen a regular file: that look is not taken twice.
+ */
+export function readNoFollow(path: string, max: number, check: 'none' | 'exact' | 'walked' = 'none'): Buffer {
+  const exact = check !== 'none';
   // A FIFO or device would block the whole gate on open: only a regular file is opened, and
-  // O_NONBLOCK covers the moment between this look and the open.
-  if (probe(path) !== 'file') throw new FileOpError('FS_NOT_A_FILE', `\`${path}\` is not a regular file`);
+  // O_NONBLOCK covers the moment between this look and the open (a FIFO then opens at once and
+  // fstat refuses it; O_NOCTTY keeps a terminal from becoming the gate's).
+  if (check !== 'walked' && probe(path) !== 'file') throw new FileOpError('FS_NOT_A_FILE', `\`${path}\` is not a regular file`);
   let fd: number;
   try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK | constants.O_NOCTTY);
   } catch (e) {
-    throw new FileOpError('FS_NOT_A_FILE', `cannot open \`${path}\`: ${(e as NodeJS.ErrnoException).code ?? 'error'}`);
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw new FileOpError('FS_NOT_A_FILE', `\`${path}\` does not exist`);
+    // O_NOFOLLOW refuses a final link with ELOOP.
+    if (code === 'ELOOP') throw new FileOpError('FS_NOT_A_FILE', `\`${path}\` is a symbolic link; links are never followed`);
+    throw new FileOpError('FS_NOT_A_FILE', `cannot open \`${path}\`: ${code ?? 'error'}`);
   }
   try {
     if (exact && OPENED_PATH_CHECKED && readlinkSync(`/proc/self/fd/${String(fd)}`) !== path) throw new FileOpError('PATH_CHANGED', `\`${path}\` resolves elsewhere now`);

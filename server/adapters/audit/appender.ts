@@ -1,5 +1,5 @@
 import { OracleError } from '../../../shared/oracle-error.js';
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../sha256.js';
 import { closeSync, constants, fsyncSync, mkdirSync, openSync, readdirSync, readSync, fstatSync, ftruncateSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -7,7 +7,7 @@ import { GENESIS, monthFileName, recomputeHash, sealRecordLine, type AuditBody, 
 import { CHECKPOINT_FILE, CheckpointStore } from './checkpoint-store.js';
 import { linesBackward } from './lines-backward.js';
 
-export const sha256Text = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
+export const sha256Text = (text: string): string => sha256Hex(text);
 
 export const MONTH_FILE = /^\d{4}-\d{2}\.jsonl$/u;
 

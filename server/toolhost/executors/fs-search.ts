@@ -36,7 +36,7 @@ export function fsSearch(action: PreparedAction<'fs.search'>, env: ToolhostEnv):
     let raw: Buffer;
     try {
       // Exactly the walked path: a folder swapped for a link during the search is read through no link.
-      raw = readNoFollow(path, MAX_FILE_BYTES, true);
+      raw = readNoFollow(path, MAX_FILE_BYTES, 'exact');
     } catch (e) {
       if (e instanceof FileOpError) return; // too large or unreadable: not text a search shows
       throw e;
