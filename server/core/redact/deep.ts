@@ -1,7 +1,7 @@
 import { RedactionError } from './errors.js';
 import { isSecretKeyName } from './key-names.js';
 import { isMarker, marker, type RedactionKind } from './kinds.js';
-import { checkKnown, redact } from './redact.js';
+import { checkKnown, redact, type RedactResult } from './redact.js';
 
 /**
  * The redaction sink for structured values: events, tool arguments, audit previews (SPEC §6).
@@ -41,6 +41,15 @@ function isPlainObject(value: object): value is Record<string, unknown> {
   return proto === Object.prototype || proto === null;
 }
 
+interface KeyFacts {
+  readonly redactedKey: RedactResult;
+  readonly secretKey: boolean;
+}
+
+const KEYS = new Map<string, KeyFacts>();
+const MAX_KEPT_KEYS = 1024;
+const MAX_KEPT_KEY = 64;
+
 class Walker {
   readonly redactions: DeepRedaction[] = [];
   private readonly ancestors = new Set<object>();
@@ -70,7 +79,7 @@ class Walker {
   private object(value: Record<string, unknown>, path: string, depth: number): JsonValue {
     const out: Record<string, JsonValue> = {};
     for (const key of Object.keys(value)) {
-      const redactedKey = redact(key, this.known);
+      const { redactedKey, secretKey } = this.keyOf(key);
       let outKey = redactedKey.text;
       // Two secret keys can redact to the same marker; a JSON object cannot hold both.
       for (let n = 2; Object.hasOwn(out, outKey); n += 1) outKey = `${redactedKey.text}#${n}`;
@@ -78,13 +87,29 @@ class Walker {
       for (const r of redactedKey.redactions) this.redactions.push({ path: memberPath, in: 'key', ...r });
       // defineProperty, not assignment: an own `__proto__` key from JSON.parse must stay data.
       Object.defineProperty(out, outKey, {
-        value: this.value(value[key], memberPath, depth + 1, isSecretKeyName(key)),
+        value: this.value(value[key], memberPath, depth + 1, secretKey),
         enumerable: true,
         writable: true,
         configurable: true,
       });
     }
     return out;
+  }
+
+  /**
+   * A member name, redacted, and whether it names a secret. Names recur (`path`, `command`,
+   * `content` on every action): with no known values (which could make any name a secret), the
+   * answer for a short name is kept, up to a bound; redaction is a pure function of the text.
+   */
+  private keyOf(key: string): KeyFacts {
+    if (this.known.length > 0 || key.length > MAX_KEPT_KEY) return { redactedKey: redact(key, this.known), secretKey: isSecretKeyName(key) };
+    let facts = KEYS.get(key);
+    if (facts === undefined) {
+      facts = { redactedKey: redact(key), secretKey: isSecretKeyName(key) };
+      if (KEYS.size >= MAX_KEPT_KEYS) KEYS.clear();
+      KEYS.set(key, facts);
+    }
+    return facts;
   }
 
   private string(value: string, path: string, secretKey: boolean): string {
