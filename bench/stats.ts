@@ -5,6 +5,12 @@ export interface Figure {
   readonly p50_us: number;
   readonly p99_us: number;
   readonly per_second: number;
+  /**
+   * Where a load figure says it: CPU time per completed request, in µs, of the process that
+   * served it and of the process that made the load (all their threads), and the share of one
+   * core each used over the run. Which side ran out of CPU is read here, not guessed.
+   */
+  readonly cpu?: { readonly server_us: number; readonly client_us: number; readonly server_cores: number; readonly client_cores: number };
 }
 
 export async function measure(name: string, runs: number, once: () => unknown): Promise<Figure> {

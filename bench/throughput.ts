@@ -15,7 +15,7 @@ import type { Figure } from './stats.js';
  * the same TLS certificate answering a constant JSON. The load comes from another process (one
  * kept-alive connection per agent), so its own work is not charged to the server. Each level
  * runs a fixed time; the figure's per_second is completed requests per second, p50/p99 their
- * latency.
+ * latency, and its cpu what the serving process and the load generator each spent per request.
  */
 const LEVELS = [1, 16, 64] as const;
 const SECONDS = 4;
@@ -27,6 +27,8 @@ const [url, agents, seconds, auth, body] = process.argv.slice(1);
 const ca = require('node:fs').readFileSync(0, 'utf8');
 const lat = [];
 let done = 0, failed = 0;
+const cpu = process.cpuUsage();
+const started = process.hrtime.bigint();
 const until = Date.now() + Number(seconds) * 1000;
 function one(agent) {
   return new Promise((resolve) => {
@@ -41,9 +43,11 @@ function one(agent) {
 }
 async function loop() { const agent = new https.Agent({ keepAlive: true, maxSockets: 1 }); while (Date.now() < until) await one(agent); agent.destroy(); }
 Promise.all(Array.from({ length: Number(agents) }, loop)).then(() => {
+  const used = process.cpuUsage(cpu);
+  const wall_us = Number(process.hrtime.bigint() - started) / 1000;
   lat.sort((a, b) => a - b);
   const at = (q) => lat[Math.min(lat.length - 1, Math.floor(q * lat.length))] || 0;
-  console.log(JSON.stringify({ done, failed, p50_us: Math.round(at(0.5)), p99_us: Math.round(at(0.99)) }));
+  console.log(JSON.stringify({ done, failed, p50_us: Math.round(at(0.5)), p99_us: Math.round(at(0.99)), cpu_us: used.user + used.system, wall_us }));
 });`;
 
 interface Load {
@@ -51,18 +55,26 @@ interface Load {
   readonly failed: number;
   readonly p50_us: number;
   readonly p99_us: number;
+  /** The load generator's CPU time (all threads) and wall time over its loops. */
+  readonly cpu_us: number;
+  readonly wall_us: number;
+  /** This process's CPU time over the same run: the server under load (the other one idles). */
+  readonly server_cpu_us: number;
 }
 
 function load(url: string, agents: number, ca: string, auth: string, body: string): Promise<Load> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['-e', LOAD, url, String(agents), String(SECONDS), auth, body], { stdio: ['pipe', 'pipe', 'inherit'] });
+    // Counted from the spawn: the child's start costs this process nothing, its loops are the run.
+    const serving = process.cpuUsage();
     let out = '';
     child.stdout.setEncoding('utf8');
     child.stdout.on('data', (chunk: string) => (out += chunk));
     child.on('error', reject);
     child.on('close', () => {
+      const used = process.cpuUsage(serving);
       try {
-        resolve(JSON.parse(out) as Load);
+        resolve({ ...(JSON.parse(out) as Omit<Load, 'server_cpu_us'>), server_cpu_us: used.user + used.system });
       } catch {
         reject(new Error(`the load generator printed ${out}`));
       }
@@ -104,5 +116,14 @@ export async function throughputBench(): Promise<Figure[]> {
 }
 
 function figureOf(name: string, l: Load): Figure {
-  return { name, runs: l.done, p50_us: l.p50_us, p99_us: l.p99_us, per_second: Math.round(l.done / SECONDS) };
+  const per = (us: number): number => Math.round(us / Math.max(1, l.done));
+  const cores = (us: number): number => Math.round((100 * us) / l.wall_us) / 100;
+  return {
+    name,
+    runs: l.done,
+    p50_us: l.p50_us,
+    p99_us: l.p99_us,
+    per_second: Math.round(l.done / SECONDS),
+    cpu: { server_us: per(l.server_cpu_us), client_us: per(l.cpu_us), server_cores: cores(l.server_cpu_us), client_cores: cores(l.cpu_us) },
+  };
 }
