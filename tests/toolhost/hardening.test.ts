@@ -1,5 +1,5 @@
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commitFile, FileOpError } from '../../server/adapters/agent/files.js';
@@ -50,6 +50,30 @@ describe('toolhost hardening', () => {
     expect(result.error?.code).toBe('FS_NOT_A_FILE');
     // A read that blocked on the FIFO would never return; 5 s is room for a loaded machine.
     expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  it('never opens a FIFO it is asked to read: a writer waiting on it stays waiting', async () => {
+    const fifo = `${app}/queue.txt`;
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+    // The shell opens the FIFO for writing itself (printf is a builtin) and waits there for a reader.
+    const writer = spawn('sh', ['-c', `printf x > '${fifo}'`], { stdio: 'ignore' });
+    const waiting = async (): Promise<void> => {
+      for (let i = 0; i < 100; i++) {
+        if (readFileSync(`/proc/${String(writer.pid)}/wchan`, 'utf8').includes('wait_for_partner')) return;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    };
+    try {
+      await waiting();
+      const result = await runtime.run({ tool: 'fs.read', args: { path: fifo } });
+      expect(result.error?.code).toBe('FS_NOT_A_FILE');
+      // Had the gate opened it, the writer would have been let through and died of SIGPIPE.
+      await new Promise((r) => setTimeout(r, 300));
+      expect(writer.exitCode).toBeNull();
+      expect(writer.signalCode).toBeNull();
+    } finally {
+      writer.kill('SIGKILL');
+    }
   });
 
   it('redacts every stored secret value from every output, not only patterns', async () => {

@@ -75,15 +75,16 @@ export const OPENED_PATH_CHECKED = process.platform === 'linux';
  * Reads a regular file through O_NOFOLLOW, refusing more than `max` bytes. With `exact` (a path
  * with no link in it, as a walk of real folders makes), the opened file must be that very path
  * (Linux: its /proc/self/fd entry), so a folder swapped for a link mid-walk reads nothing.
- * `walked` is `exact` for a path the decision this read carries out has just walked component by
- * component with lstat, its last one seen a regular file: that look is not taken twice.
  */
-export function readNoFollow(path: string, max: number, check: 'none' | 'exact' | 'walked' = 'none'): Buffer {
-  const exact = check !== 'none';
-  // A FIFO or device would block the whole gate on open: only a regular file is opened, and
-  // O_NONBLOCK covers the moment between this look and the open (a FIFO then opens at once and
-  // fstat refuses it; O_NOCTTY keeps a terminal from becoming the gate's).
-  if (check !== 'walked' && probe(path) !== 'file') throw new FileOpError('FS_NOT_A_FILE', `\`${path}\` is not a regular file`);
+export function readNoFollow(path: string, max: number, check: 'none' | 'exact' = 'none'): Buffer {
+  const exact = check === 'exact';
+  // A FIFO or device would block the whole gate on open, and opening one is itself a side effect
+  // (a FIFO's blocked writer is released, then dies of SIGPIPE; a serial line toggles): only a
+  // regular file is opened. This look is taken here, at the moment of the read, even right after
+  // a decision's walk: that walk takes a FIFO or a device for a plain entry, and an approved read
+  // runs minutes later. O_NONBLOCK covers the moment between this look and the open (a FIFO then
+  // opens at once and fstat refuses it; O_NOCTTY keeps a terminal from becoming the gate's).
+  if (probe(path) !== 'file') throw new FileOpError('FS_NOT_A_FILE', `\`${path}\` is not a regular file`);
   let fd: number;
   try {
     fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK | constants.O_NOCTTY);

@@ -47,7 +47,7 @@ export async function agentDelegate(action: PreparedAction<'agent.delegate'>, en
     if (name in homeFiles || OWN_NAMES.has(name) || name.startsWith('.')) return { result: failed('ARG_SHAPE', `\`${name}\` cannot be copied in (a name used twice, a hidden name or one of the job's own)`) };
     let bytes: Buffer;
     try {
-      bytes = readNoFollow(path, MAX_FILE_BYTES, 'walked');
+      bytes = readNoFollow(path, MAX_FILE_BYTES, 'exact');
     } catch (e) {
       return { result: failed('FS_NOT_A_FILE', e instanceof Error ? e.message : `\`${path}\` could not be read`) };
     }

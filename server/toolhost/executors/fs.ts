@@ -27,7 +27,7 @@ export function fsRead(action: PreparedAction<'fs.read'>, env: ToolhostEnv): Exe
     const { path, offset, limit } = action.args;
     // `path` is the real path the gate decided on (no link in it): the file opened must be that
     // very file (the boundary leaves step 12 to this check on Linux).
-    const bytes = readNoFollow(path, env.limits.maxReadBytes, 'walked');
+    const bytes = readNoFollow(path, env.limits.maxReadBytes, 'exact');
     const digest = sha256Bytes(bytes);
     const notText = (why: string): ExecutionResult => failed('FS_NOT_TEXT', `\`${path}\` is not text (${String(bytes.length)} bytes; ${why}): fs.read returns text only`, { digest });
     if (bytes.includes(0)) return notText('it holds a NUL byte');
