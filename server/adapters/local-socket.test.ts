@@ -1,9 +1,10 @@
 import { statSync } from 'node:fs';
-import { connect } from 'node:net';
+import { connect, createServer, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { tempTree } from '../../tests/fixtures/temp-tree.js';
 import { listenLocal, requestLocal } from './local-socket.js';
+import { SpareConnection } from './local-spare.js';
 
 describe('the gate’s local channel (a Unix socket in the home)', () => {
   const tree = tempTree('oracle-sock-');
@@ -36,6 +37,76 @@ describe('the gate’s local channel (a Unix socket in the home)', () => {
     expect(seen).toHaveLength(2);
     await channel?.close();
     await expect(requestLocal(path, { authorization: 'Bearer good', body: Buffer.alloc(0), timeoutMs: 1000 })).rejects.toThrow();
+  });
+
+  it('reads the answer at its newline: a gate that has not closed its side yet does not hold the caller', async () => {
+    const path = join(tree.dir('slow-close'), 'gate.sock');
+    const held = new Set<Socket>();
+    // A stand-in gate that answers and then keeps the connection open.
+    const server = createServer((s) => {
+      held.add(s);
+      s.once('data', () => s.write('{"ok":true}\n'));
+    });
+    await new Promise<void>((resolve) => server.listen(path, resolve));
+    try {
+      expect(await requestLocal(path, { authorization: 'Bearer good', body: Buffer.from('{}'), timeoutMs: 2000, route: { kind: 'action', waitS: 0 } })).toEqual({ ok: true });
+    } finally {
+      for (const s of held) s.destroy();
+      await new Promise<void>((resolve) => server.close(() => { resolve(); }));
+    }
+  });
+
+  it('sends a request on a connection opened ahead, once; never one to a gate that closed it or to another gate', async () => {
+    const path = join(tree.dir('spare'), 'gate.sock');
+    const seen: string[] = [];
+    let channel = await listenLocal(path, ({ body, signal }) => {
+      seen.push(body.toString('utf8'));
+      // A request that says `wait` is held until its caller hangs up.
+      if (body.toString('utf8') === 'wait') return new Promise((resolve) => { signal.addEventListener('abort', () => { resolve({ withdrawn: true }); }); });
+      return Promise.resolve({ ok: seen.length });
+    });
+    const spare = new SpareConnection();
+    const connectedOnce = async (): Promise<void> => {
+      for (let i = 0; i < 100 && !spare.ready('g1'); i++) await new Promise((r) => setTimeout(r, 10));
+    };
+    try {
+      spare.prepare(path, 'g1');
+      await connectedOnce();
+      const kept = spare.take('g1');
+      expect(kept).toBeDefined();
+      // Taken means handed over: a second take has nothing until the next prepare.
+      expect(spare.take('g1')).toBeUndefined();
+      expect(await requestLocal(path, { authorization: 'Bearer a', body: Buffer.from('one'), timeoutMs: 2000, connection: kept })).toEqual({ ok: 1 });
+      expect(kept?.destroyed).toBe(true);
+
+      // Kept for one gate, asked for by another (a restarted gate has a new pid): not handed out.
+      spare.prepare(path, 'g1');
+      await connectedOnce();
+      expect(spare.take('g2')).toBeUndefined();
+
+      // Withdrawing a call made on a kept connection hangs up, as on a new one: the gate sees it.
+      spare.prepare(path, 'g1');
+      await connectedOnce();
+      const withdraw = new AbortController();
+      const waiting = requestLocal(path, { authorization: 'Bearer a', body: Buffer.from('wait'), timeoutMs: 5000, route: { kind: 'action', waitS: 5 }, connection: spare.take('g1'), signal: withdraw.signal });
+      for (let i = 0; i < 100 && !seen.includes('wait'); i++) await new Promise((r) => setTimeout(r, 10));
+      withdraw.abort();
+      await expect(waiting).rejects.toThrow('withdrawn by the caller');
+
+      // The gate stops: the connection it closed is dropped, never handed out.
+      spare.prepare(path, 'g1');
+      await connectedOnce();
+      await channel?.close();
+      for (let i = 0; i < 100 && spare.ready('g1'); i++) await new Promise((r) => setTimeout(r, 10));
+      expect(spare.take('g1')).toBeUndefined();
+      // A new gate on the same path answers a new connection as before.
+      channel = await listenLocal(path, () => Promise.resolve({ again: true }));
+      expect(await requestLocal(path, { authorization: 'Bearer a', body: Buffer.from('two'), timeoutMs: 2000, connection: spare.take('g1') })).toEqual({ again: true });
+      expect(seen).toEqual(['one', 'wait']);
+    } finally {
+      spare.drop();
+      await channel?.close();
+    }
   });
 
   it('is not opened where the path is too long for a socket (the clients use HTTPS)', async () => {

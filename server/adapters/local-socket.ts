@@ -41,12 +41,15 @@ export type LocalHandler = (request: { readonly authorization: string; readonly 
 export async function listenLocal(path: string, handle: LocalHandler): Promise<LocalChannel | undefined> {
   if (Buffer.byteLength(path) > MAX_PATH) return undefined;
   rmSync(path, { force: true });
-  const open = new Set<Socket>();
+  // Each open connection, and whether a request has started on it (a client's connection opened
+  // ahead, local-spare.ts, may sit idle until its next call).
+  const open = new Map<Socket, { started: boolean }>();
   // Half-open: the client ends its side after the payload; the answer still has to go back.
   const server: Server = createServer({ allowHalfOpen: true }, (socket) => {
-    open.add(socket);
+    const state = { started: false };
+    open.set(socket, state);
     socket.on('close', () => open.delete(socket));
-    serveOne(socket, handle);
+    serveOne(socket, handle, state);
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -59,9 +62,11 @@ export async function listenLocal(path: string, handle: LocalHandler): Promise<L
     path,
     close: () =>
       new Promise<void>((done) => {
-        // Answers being written get a moment to go out, as on the HTTPS listener.
+        // Answers being written get a moment to go out, as on the HTTPS listener; a connection
+        // with nothing asked on it is closed at once.
+        for (const [s, state] of open) if (!state.started) s.destroy();
         const cut = setTimeout(() => {
-          for (const s of open) s.destroy();
+          for (const s of open.keys()) s.destroy();
         }, 300);
         server.close(() => {
           clearTimeout(cut);
@@ -72,11 +77,12 @@ export async function listenLocal(path: string, handle: LocalHandler): Promise<L
   };
 }
 
-function serveOne(socket: Socket, handle: LocalHandler): void {
+function serveOne(socket: Socket, handle: LocalHandler, state: { started: boolean }): void {
   const chunks: Buffer[] = [];
   let size = 0;
   const hungUp = new AbortController();
   let started = false;
+  socket.once('data', () => (state.started = true));
   let answered = false;
   const answer = (value: unknown): void => {
     answered = true;
@@ -154,25 +160,29 @@ function readHeader(line: Buffer): Header | undefined {
   }
 }
 
-/** One request over the local channel; the answer must be a JSON object. Aborting `signal` hangs up. */
-export function requestLocal(path: string, call: { authorization: string; body: Buffer; timeoutMs: number; route?: LocalRoute; signal?: AbortSignal }): Promise<Record<string, unknown>> {
+/**
+ * One request over the local channel; the answer must be a JSON object. Aborting `signal` hangs up.
+ * `connection`, when given, is an open connection to `path` made ahead (local-spare.ts) and is used
+ * instead of a new one. The answer is one line: it is read at its newline, without waiting for the
+ * gate to close its side.
+ */
+export function requestLocal(path: string, call: { authorization: string; body: Buffer; timeoutMs: number; route?: LocalRoute; signal?: AbortSignal; connection?: Socket | undefined }): Promise<Record<string, unknown>> {
   return new Promise((resolve, reject) => {
-    const socket = connect(path);
+    const socket = call.connection ?? connect(path);
     if (call.signal?.aborted === true) socket.destroy(new Error('withdrawn by the caller'));
     call.signal?.addEventListener('abort', () => socket.destroy(new Error('withdrawn by the caller')), { once: true });
     const chunks: Buffer[] = [];
     socket.setTimeout(call.timeoutMs, () => socket.destroy(new Error('the gate did not answer in time')));
-    socket.on('connect', () => {
+    const send = (): void => {
       // An action declares its length and keeps the connection open while it waits, so hanging
-      // up can withdraw it; a hook payload is sent to the end of the stream.
+      // up can withdraw it; a hook payload is sent to the end of the stream. One write either way:
+      // the gate wakes once for the whole request.
       const route = call.route?.kind === 'action' ? { route: 'action', wait: call.route.waitS, length: call.body.length } : {};
-      socket.write(`${JSON.stringify({ v: 1, authorization: call.authorization, pid: process.pid, ...route })}\n`);
-      if (call.route?.kind === 'action') socket.write(call.body);
-      else socket.end(call.body);
-    });
-    socket.on('data', (c: Buffer) => chunks.push(c));
-    socket.on('error', reject);
-    socket.on('end', () => {
+      const request = Buffer.concat([Buffer.from(`${JSON.stringify({ v: 1, authorization: call.authorization, pid: process.pid, ...route })}\n`), call.body]);
+      if (call.route?.kind === 'action') socket.write(request);
+      else socket.end(request);
+    };
+    const settle = (): void => {
       try {
         const value: unknown = JSON.parse(Buffer.concat(chunks).toString('utf8'));
         if (typeof value === 'object' && value !== null && !Array.isArray(value)) resolve(value as Record<string, unknown>);
@@ -180,6 +190,18 @@ export function requestLocal(path: string, call: { authorization: string; body: 
       } catch {
         reject(new Error('the gate answered without a JSON object'));
       }
+    };
+    if (call.connection === undefined) socket.on('connect', send);
+    else send();
+    socket.on('data', (c: Buffer) => {
+      chunks.push(c);
+      // JSON text never holds a raw newline: the first one ends the answer, and the request is done.
+      if (c.includes(10)) {
+        settle();
+        socket.destroy();
+      }
     });
+    socket.on('error', reject);
+    socket.on('end', settle);
   });
 }

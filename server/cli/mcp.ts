@@ -5,6 +5,7 @@ import { localGate, localRequest } from '../adapters/local-client.js';
 import { resolveHome } from '../adapters/package-root.js';
 import { GateUnavailable, remoteGate, type GateRequest, type LocalSubmit, type McpGate } from '../mcp/gate.js';
 import { requestLocal } from '../adapters/local-socket.js';
+import { SpareConnection } from '../adapters/local-spare.js';
 import { createMcpServer, type McpOptions } from '../mcp/server.js';
 import { openRuntime, type Runtime } from '../app/runtime.js';
 import { modeBanner } from './policy-check.js';
@@ -69,16 +70,23 @@ async function gateClient(home: string, options: McpOptions): Promise<McpGate> {
     if (now === undefined) throw new GateUnavailable('no ORACLE gate runs with this home any more; start `oracle serve` and call again');
     return now;
   };
-  // Actions go over the gate's local channel when it has one: the hop costs no TLS and no HTTP.
+  // Actions go over the gate's local channel when it has one: the hop costs no TLS and no HTTP,
+  // and its next connection is opened while the model thinks, not when it asks.
+  const spare = new SpareConnection();
+  const gateOf = (g: NonNullable<ReturnType<typeof localGate>>): string => `${g.socket ?? ''}#${String(g.pid)}`;
+  if (gate?.socket !== undefined) spare.prepare(gate.socket, gateOf(gate));
   const local: LocalSubmit = async (action, waitS, signal) => {
     const now = found();
     if (now.socket === undefined) return http({ method: 'POST', path: `/api/v1/actions?wait=${String(waitS)}`, body: action, timeoutMs: waitS * 1000 + 30_000, ...(signal === undefined ? {} : { signal }) });
     let answer: Record<string, unknown>;
     try {
-      answer = await requestLocal(now.socket, { authorization: `Bearer ${token}`, body: Buffer.from(JSON.stringify(action)), timeoutMs: waitS * 1000 + 30_000, route: { kind: 'action', waitS }, ...(signal === undefined ? {} : { signal }) });
+      const connection = spare.take(gateOf(now));
+      answer = await requestLocal(now.socket, { authorization: `Bearer ${token}`, body: Buffer.from(JSON.stringify(action)), timeoutMs: waitS * 1000 + 30_000, route: { kind: 'action', waitS }, connection, ...(signal === undefined ? {} : { signal }) });
     } catch (e) {
       if (signal?.aborted === true) throw new GateUnavailable('the call was withdrawn');
       throw new GateUnavailable(`the ORACLE gate at ${now.url} did not answer (${e instanceof Error ? e.message : 'unknown'}); whether the action ran is in its audit log`);
+    } finally {
+      spare.prepare(now.socket, gateOf(now));
     }
     const refused = answer['refused'] as { code?: unknown; message?: unknown } | undefined;
     // As over HTTPS, a revoked credential stays revoked.

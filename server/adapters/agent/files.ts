@@ -84,7 +84,10 @@ export function readNoFollow(path: string, max: number, check: 'none' | 'exact' 
   // a decision's walk: that walk takes a FIFO or a device for a plain entry, and an approved read
   // runs minutes later. O_NONBLOCK covers the moment between this look and the open (a FIFO then
   // opens at once and fstat refuses it; O_NOCTTY keeps a terminal from becoming the gate's).
-  if (probe(path) !== 'file') throw new FileOpError('FS_NOT_A_FILE', `\`${path}\` is not a regular file`);
+  const kind = probe(path);
+  if (kind === 'missing') throw new FileOpError('FS_NOT_A_FILE', `\`${path}\` does not exist`);
+  if (kind === 'link') throw new FileOpError('FS_NOT_A_FILE', `\`${path}\` is a symbolic link; links are never followed`);
+  if (kind !== 'file') throw new FileOpError('FS_NOT_A_FILE', `\`${path}\` is not a regular file`);
   let fd: number;
   try {
     fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK | constants.O_NOCTTY);
