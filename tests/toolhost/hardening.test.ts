@@ -55,8 +55,8 @@ describe('toolhost hardening', () => {
   it('never opens a FIFO it is asked to read: a writer waiting on it stays waiting', async () => {
     const fifo = `${app}/queue.txt`;
     expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
-    // The shell opens the FIFO for writing itself (printf is a builtin) and waits there for a reader.
-    const writer = spawn('sh', ['-c', `printf x > '${fifo}'`], { stdio: 'ignore' });
+    // The writer opens the FIFO (a synchronous open on its main thread) and waits there for a reader.
+    const writer = spawn(process.execPath, ['-e', "require('node:fs').writeFileSync(process.argv[1], 'x')", fifo], { stdio: 'ignore' });
     const waiting = async (): Promise<void> => {
       for (let i = 0; i < 100; i++) {
         if (readFileSync(`/proc/${String(writer.pid)}/wchan`, 'utf8').includes('wait_for_partner')) return;
@@ -67,7 +67,7 @@ describe('toolhost hardening', () => {
       await waiting();
       const result = await runtime.run({ tool: 'fs.read', args: { path: fifo } });
       expect(result.error?.code).toBe('FS_NOT_A_FILE');
-      // Had the gate opened it, the writer would have been let through and died of SIGPIPE.
+      // Had the gate opened it, the writer would have been let through and failed on the closed pipe.
       await new Promise((r) => setTimeout(r, 300));
       expect(writer.exitCode).toBeNull();
       expect(writer.signalCode).toBeNull();
