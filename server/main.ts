@@ -26,6 +26,7 @@ import { startPushNotifier } from './app/push-notifier.js';
 import { pushNotifierDeps } from './serve/push.js';
 import { PolicyCandidatesStore } from './adapters/policy-candidates-store.js';
 import { policyCandidates } from './app/policy-candidates.js';
+import { secretsDesk } from './serve/secrets-desk.js';
 import { parsePolicyText, writablePolicyFile } from './app/gate-policy.js';
 import { terminalDesk } from './app/terminal-desk.js';
 import { attachTerminals } from './adapters/terminal/attach-server.js';
@@ -226,6 +227,7 @@ async function serveRuntime(runtime: Runtime, hub: EventHub, options: ServeOptio
           .map((r) => ({ id: r.id, tool: r.tool, preview: r.preview, project: r.project, session: r.session, agent: r.agent, created_by: r.created_by, created_at: r.created_at, expires_at: r.expires_at, uses: r.uses ?? 0 })),
       forget: (id) => runtime.desk.forget(id, 'desktop'),
       reloadPolicy: () => runtime.reloadPolicy('desktop'),
+      secrets: secretsDesk(runtime.toolhost.env.secrets, runtime.toolhost.env.secretsReason, (body) => runtime.audit.append(body)),
     },
     actions: {
       submit: (action, waitMs, agent, signal) => runtime.submit(action, waitMs, agent, signal),

@@ -84,9 +84,9 @@ const EDIT_MAX_BYTES = 8 * 1024 * 1024;
  * Arguments as the audit log shows them (SPEC §6, §7): redacted first, as whole values, then cut
  * short; so a secret is never split by the cut before the sink could see it.
  */
-function previewArgs(args: Readonly<Record<string, unknown>> | null): string {
+function previewArgs(args: Readonly<Record<string, unknown>> | null, known: readonly string[]): string {
   if (args === null) return '';
-  const { value } = redactDeep(args);
+  const { value } = redactDeep(args, known);
   const short = JSON.stringify(value, (_key, v: unknown) =>
     typeof v === 'string' && v.length > PREVIEW_CHARS ? `${v.slice(0, PREVIEW_CHARS)}…(+${String(v.length - PREVIEW_CHARS)})` : v,
   );
@@ -98,6 +98,8 @@ export function createActions(deps: ActionsDeps): Actions {
   /** What happened after an action ran waits for a full disk to clear; never dropped while the gate runs. */
   const appendOrWait = { audit: (body: AuditBody) => audit.append(body), auditWritable: () => audit.writable() };
   const digest = (value: unknown): string => `sha256:${sha256Text(canonicalJson(value))}`;
+  // A value in the secret store is hidden in the log too, wherever the model put it.
+  const preview = (args: Readonly<Record<string, unknown>> | null): string => previewArgs(args, toolhost.env.knownSecrets());
   // Continuations: what a waiting action needs to run once its approval comes.
   const continuations = new Map<string, { evaluation: Evaluation; actionId: string; agent: string | undefined }>();
 
@@ -134,7 +136,9 @@ export function createActions(deps: ActionsDeps): Actions {
       };
       if (prepared.tool === 'net.fetch') {
         const out = (executed.result.output ?? {}) as { url?: string; address?: string; status?: number };
-        await egress({ url: prepared.args.url, address: out.address ?? null, status: out.status ?? null }, executed.result.error?.code ?? 'ok', { url: prepared.args.url, method: prepared.args.method, ...(out.address === undefined ? {} : { address: out.address, status: out.status, final_url: out.url }) });
+        // The URL as the log and the screen may show it: a stored secret in it is hidden (the fetch was refused).
+        const url = toolhost.env.redact(prepared.args.url, []);
+        await egress({ url, address: out.address ?? null, status: out.status ?? null }, executed.result.error?.code ?? 'ok', { url, method: prepared.args.method, ...(out.address === undefined ? {} : { address: out.address, status: out.status, final_url: out.url }), ...secretsNamed(prepared.args.secrets) });
       }
       // A network-capable job's connections through its egress proxy, allowed or refused.
       for (const c of executed.result.egress ?? []) {
@@ -170,7 +174,7 @@ export function createActions(deps: ActionsDeps): Actions {
     now,
     newActionId,
     digest,
-    preview: previewArgs,
+    preview,
     actor: deps.actor,
     auditWritable: appendOrWait.auditWritable,
     ...(obtainApproval === undefined ? {} : { obtainApproval }),
@@ -188,7 +192,7 @@ export function createActions(deps: ActionsDeps): Actions {
   /** The decision record of an action its caller executes itself (the hook's agents). */
   const auditDecision = (evaluation: Evaluation, actor: string): { actionId: string; durable: Promise<unknown> } => {
     const actionId = newActionId();
-    const durable = audit.append(decisionRecord(actionBase(evaluation, { actionId, actor, now, digest, preview: previewArgs }), evaluation, 'caller-executes'));
+    const durable = audit.append(decisionRecord(actionBase(evaluation, { actionId, actor, now, digest, preview }), evaluation, 'caller-executes'));
     return { actionId, durable };
   };
 
@@ -294,7 +298,7 @@ export function createActions(deps: ActionsDeps): Actions {
         ...(call.session === undefined ? {} : { session: call.session }),
         tool: 'agent.call',
         args_digest: digest(args),
-        args_preview: previewArgs(args),
+        args_preview: preview(args),
         decision: call.decision,
         reasons: [call.reason],
         outcome: 'hook-answer',
@@ -314,4 +318,9 @@ export function createActions(deps: ActionsDeps): Actions {
       return result;
     },
   };
+}
+
+/** Which stored secret went in which header of a fetch (names only: a value is never recorded). */
+function secretsNamed(secrets: Readonly<Record<string, { readonly secret: string }>> | undefined): { secrets?: { header: string; secret: string }[] } {
+  return secrets === undefined ? {} : { secrets: Object.entries(secrets).map(([header, s]) => ({ header, secret: s.secret })) };
 }

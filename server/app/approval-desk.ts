@@ -41,6 +41,7 @@ export class ApprovalDesk {
   private readonly currentText: ((path: string) => CurrentText) | undefined;
   private readonly terminalTail: ((name: string) => string | undefined) | undefined;
   private readonly taintOf: (session: string | undefined) => RuntimeState;
+  private readonly knownSecrets: () => readonly string[];
 
   constructor(deps: {
     readonly file: ApprovalsFile;
@@ -54,8 +55,11 @@ export class ApprovalDesk {
     readonly terminalTail?: (name: string) => string | undefined;
     /** What a session read (the card says so); clean when absent. */
     readonly taintOf?: (session: string | undefined) => RuntimeState;
+    /** The values in the secret store: a card hides them wherever the model put them. */
+    readonly knownSecrets?: () => readonly string[];
   }) {
     this.taintOf = deps.taintOf ?? (() => CLEAN);
+    this.knownSecrets = deps.knownSecrets ?? (() => []);
     this.currentText = deps.currentText;
     this.terminalTail = deps.terminalTail;
     this.file = deps.file;
@@ -128,7 +132,7 @@ export class ApprovalDesk {
         tier: decision.tier,
         reason: decision.reasons.join('; '),
         // The card shows the resolved arguments, redacted: it travels to phones and events.
-        preview: redactDeep({ tool, args, ...this.replaced(tool, evaluation) }).value as Record<string, unknown>,
+        preview: redactDeep({ tool, args, ...this.replaced(tool, evaluation) }, this.knownSecrets()).value as Record<string, unknown>,
         provenance: this.taintOf(evaluation.session).provenance.map((p) => p.source).filter((s) => s !== ''),
         nonce: randomBytes(16).toString('base64url'),
         session,

@@ -126,6 +126,7 @@ export async function openRuntime(options: GateOptions & { readonly actor: strin
     currentText: (path) => currentText(path),
     // Asked only once a card is made, long after the toolhost below exists.
     terminalTail: (name) => toolhost.env.terminals.tail(name, TERMINAL_CARD_LINES),
+    knownSecrets: () => toolhost.env.knownSecrets(),
   });
   const toolhost = await openToolhost({
     ...(options.runs === undefined ? {} : { runs: options.runs }),

@@ -7,7 +7,7 @@ import { openRuntime, type Runtime } from '../app/runtime.js';
 import { runLines } from './run.js';
 import { runUndo, runUndoViaGate } from './undo.js';
 import { localGate } from '../adapters/local-client.js';
-import { runSecrets } from './secrets.js';
+import { runSecrets, runSecretsViaGate } from './secrets.js';
 import { runAudit } from './audit.js';
 import { resolveHome } from '../app/gate-policy.js';
 import { runHalt } from './halt.js';
@@ -132,6 +132,10 @@ export async function main(argv: readonly string[]): Promise<number> {
       }
     }
     case 'secrets': {
+      // One gate per home: with one running, it holds the store and the audit log.
+      const home = resolveHome(values.home, process.env);
+      const gate = localGate(home);
+      if (gate !== undefined) return runSecretsViaGate(home, gate, positionals.slice(1), { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr });
       const runtime = await openRuntime({ home: values.home, policy: values.policy, actor: 'cli' });
       try {
         return await runSecrets(runtime.gate.home, runtime.audit, positionals.slice(1), { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr });

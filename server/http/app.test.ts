@@ -97,6 +97,17 @@ function appWith(callers: Record<string, Caller>, options: { assets?: Assets } =
         calls.push('reload');
         return Promise.resolve({ ok: true });
       },
+      secrets: {
+        names: () => Promise.resolve(['api']),
+        set: (name) => {
+          calls.push(`secret.set ${name}`);
+          return Promise.resolve({ ok: true, existed: false });
+        },
+        delete: (name) => {
+          calls.push(`secret.delete ${name}`);
+          return Promise.resolve({ ok: true, existed: true });
+        },
+      },
     },
     assets: options.assets,
     policyCandidates: {
@@ -204,6 +215,24 @@ describe('createApp', () => {
     expect(await refused.json()).toEqual({ error: { code: 'TERM_REFUSED', message: 'test' } });
     expect((await app.request('/api/v1/terms/t', { headers: { authorization: 'Desktop d' } })).status).toBe(404);
     expect(calls).toEqual(['term.open:desktop']);
+  });
+
+  it('changes the secret store for the CLI’s local token only: never a browser session, an agent or a phone', async () => {
+    const cli: Caller = { kind: 'desktop', id: 'desktop', name: 'desktop', via: 'token' };
+    const browser: Caller = { kind: 'desktop', id: 'desktop', name: 'desktop', via: 'cookie' };
+    const { app, calls } = appWith({ 'Bearer good': agent, 'Bearer phone': phone, 'Desktop cli': cli, 'Desktop browser': browser });
+    const put = (auth: string, body = '{"value":"v"}') => app.request('/api/v1/desk/secrets/api', { method: 'PUT', headers: { authorization: auth, 'content-type': 'application/json' }, body });
+    for (const auth of ['Bearer good', 'Bearer phone', 'Desktop browser']) {
+      expect((await app.request('/api/v1/desk/secrets', { headers: { authorization: auth } })).status, auth).toBe(403);
+      expect((await put(auth)).status, auth).toBe(403);
+      expect((await app.request('/api/v1/desk/secrets/api', { method: 'DELETE', headers: { authorization: auth } })).status, auth).toBe(403);
+    }
+    expect(calls).toEqual([]);
+    expect(await (await app.request('/api/v1/desk/secrets', { headers: { authorization: 'Desktop cli' } })).json()).toEqual({ names: ['api'] });
+    expect((await put('Desktop cli', '{"value":""}')).status).toBe(400);
+    expect((await put('Desktop cli')).status).toBe(200);
+    expect((await app.request('/api/v1/desk/secrets/api', { method: 'DELETE', headers: { authorization: 'Desktop cli' } })).status).toBe(200);
+    expect(calls).toEqual(['secret.set api', 'secret.delete api']);
   });
 
   it('gives push subscriptions to paired devices only, and a device’s only with its signature', async () => {

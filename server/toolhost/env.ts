@@ -39,6 +39,8 @@ export interface ToolhostEnv {
   readonly gitIdentity: GitIdentity | undefined;
   readonly limits: ToolhostLimits;
   readonly redact: Redactor;
+  /** The values in the secret store now: hidden from every output, preview and audit record. */
+  readonly knownSecrets: () => readonly string[];
   /** Named secrets (OS keyring or the 0600 file store); undefined when neither opened. */
   readonly secrets: SecretStore | undefined;
   readonly secretsReason: string;

@@ -65,14 +65,22 @@ export async function openToolhost(options: ToolhostOptions): Promise<Toolhost> 
       secretsReason = `no secret store: ${e instanceof Error ? e.message : 'unknown error'}`;
     }
   }
-  // Every stored secret value is redacted from every output, not only the ones a job was given.
-  const knownValues: string[] = [];
+  // Every stored secret value is redacted from every output, not only the ones a job was given,
+  // and from every preview and audit record; a secret stored through this store counts at once.
+  const known = new Map<string, string>();
   if (secrets !== undefined) {
     for (const name of await secrets.names()) {
       const value = await secrets.get(name);
-      if (value !== undefined) knownValues.push(value);
+      if (value !== undefined && value !== '') known.set(name, value);
     }
   }
+  let knownValues: readonly string[] = [...known.values()];
+  if (secrets !== undefined) {
+    secrets = trackedStore(secrets, known, () => {
+      knownValues = [...known.values()];
+    });
+  }
+  const knownSecrets = (): readonly string[] => knownValues;
   const git = pinOne('git', options.gate().policy.programs.get('git')?.path, { path: options.env['PATH'] ?? '', platform: options.platform, pathext: options.env['PATHEXT'] });
   const now = options.now ?? (() => new Date());
   const terminals = new Terminals({ runs, sandbox, jobs, gate: options.gate, now, onChange: options.onTerminal ?? (() => undefined) });
@@ -88,7 +96,8 @@ export async function openToolhost(options: ToolhostOptions): Promise<Toolhost> 
     git,
     gitIdentity: git.ok && runs ? await gitIdentity(supervisor, git.path) : undefined,
     limits: DEFAULT_LIMITS,
-    redact: (text, known) => options.redact(text, [...known, ...knownValues]),
+    redact: (text, given) => options.redact(text, [...given, ...knownSecrets()]),
+    knownSecrets,
     secrets,
     secretsReason,
     resolve: options.resolve ?? systemResolver(),
@@ -126,4 +135,26 @@ async function gitIdentity(supervisor: ProcessSupervisor, git: string): Promise<
     return r.exitCode === 0 ? r.stdout.trim() : '';
   };
   return { name: (await read('user.name')) || 'ORACLE agent', email: (await read('user.email')) || 'oracle-agent@localhost' };
+}
+
+/** The store, with `known` kept to what it holds as secrets are set and deleted through it. */
+function trackedStore(store: SecretStore, known: Map<string, string>, changed: () => void): SecretStore {
+  return {
+    kind: store.kind,
+    description: store.description,
+    get: (name) => store.get(name),
+    names: () => store.names(),
+    set: async (name, value) => {
+      await store.set(name, value);
+      known.delete(name);
+      if (value !== '') known.set(name, value);
+      changed();
+    },
+    delete: async (name) => {
+      const existed = await store.delete(name);
+      known.delete(name);
+      changed();
+      return existed;
+    },
+  };
 }

@@ -74,6 +74,13 @@ export function detailsOf(preview: Readonly<Record<string, unknown>>): Detail[] 
     const headers = args['headers'];
     if (typeof headers === 'object' && headers !== null && Object.keys(headers).length === 0) used.add('headers');
     take('headers', 'headers', true);
+    // A named secret's header as it leaves: the gate puts the stored value where the name is.
+    const secrets = args['secrets'];
+    if (typeof secrets === 'object' && secrets !== null) {
+      const lines = Object.entries(secrets as Record<string, { secret?: unknown; prefix?: unknown }>).map(([header, s]) => `${header}: ${typeof s.prefix === 'string' ? s.prefix : ''}‹the secret ${String(s.secret)}›`);
+      out.push({ label: 'secrets the gate adds', value: lines.join('\n'), block: true });
+      used.add('secrets');
+    }
     take('body', 'body sent', true);
   } else {
     take('path', 'path', true);

@@ -71,7 +71,9 @@ export function sentenceOf(card: Pick<ApprovalCard, 'agent' | 'tool' | 'preview'
       } catch {
         // shown as given
       }
-      return plain(`send a ${str(args['method']) === '' ? 'GET' : str(args['method']).toUpperCase()} to`, host);
+      const secrets = typeof args['secrets'] === 'object' && args['secrets'] !== null ? Object.values(args['secrets'] as Record<string, { secret?: unknown }>).map((s) => String(s.secret)) : [];
+      const carrying = secrets.length === 0 ? '' : ` with the secret${secrets.length > 1 ? 's' : ''} ${secrets.join(', ')}`;
+      return plain(`send a ${str(args['method']) === '' ? 'GET' : str(args['method']).toUpperCase()}${carrying} to`, host);
     }
     case 'term.write':
       return { who, verb: `type into terminal ${str(args['session'])}, then Enter:`, object: visibleText(str(args['text'])), code: true, note: '' };

@@ -41,6 +41,11 @@ export interface BrokerRequest {
   readonly method: string;
   readonly headers: Readonly<Record<string, string>>;
   readonly body?: string;
+  /**
+   * Headers the gate itself adds (a named secret's value): sent as given, never stripped like
+   * the model's `headers` are, and, like them, only to the first request's origin.
+   */
+  readonly credentials?: Readonly<Record<string, string>>;
 }
 
 /** What the broker refuses or meets on the way out: the egress codes of the one vocabulary. */
@@ -107,6 +112,9 @@ export async function brokeredFetch(request: BrokerRequest, options: BrokerOptio
   if (!METHODS.has(method)) return failure('ARG_SHAPE', `\`${request.method}\` is not an HTTP method the broker sends`);
   const headers = sanitiseHeaders(request.headers);
   if ('refused' in headers) return failure('ARG_SHAPE', headers.refused);
+  const modelNames = new Set(Object.keys(headers.kept).map((name) => name.toLowerCase()));
+  const credential = Object.entries(request.credentials ?? {}).find(([name, value]) => !HEADER_NAME.test(name) || BAD_HEADER_VALUE.test(value) || modelNames.has(name.toLowerCase()));
+  if (credential !== undefined) return failure('ARG_SHAPE', `the value for header \`${credential[0]}\` cannot be sent (a line break or control character, or the header is given twice)`);
   const deadline = new AbortController();
   const timer = setTimeout(() => {
     deadline.abort();
@@ -118,7 +126,7 @@ export async function brokeredFetch(request: BrokerRequest, options: BrokerOptio
   else options.signal?.addEventListener('abort', withdraw, { once: true });
   try {
     const body = request.body === undefined ? undefined : Buffer.from(request.body, 'utf8');
-    const result = await follow({ method, headers: headers.kept, body }, request.url, options, deadline.signal);
+    const result = await follow({ method, headers: { ...headers.kept, ...request.credentials }, body }, request.url, options, deadline.signal);
     return !result.ok && options.signal?.aborted === true ? failure('CANCELLED', 'the caller withdrew the action; the fetch was stopped') : result;
   } finally {
     clearTimeout(timer);

@@ -6,6 +6,7 @@ import { isUnder } from '../paths/canonical.js';
 import type { ToolName } from '../tools/registry.js';
 import type { DecideContext } from './context.js';
 import { judgeFetch } from './egress.js';
+import { withFetchSecrets, type SecretHeader } from './fetch-secrets.js';
 import { redact } from '../redact/index.js';
 import { judgeArgvPaths } from './exec-args.js';
 import { agentBypassRefusal } from './agent-bypass.js';
@@ -98,8 +99,10 @@ export function baseTier(input: TierInput): TierResult {
       const headers = (args['headers'] ?? {}) as Record<string, string>;
       const judged = judgeFetch({ url: str(args['url']), method: str(args['method']), headers }, ctx.gate.policy.egress);
       const carried = judged.outcome.ok ? secretCarried({ url: str(args['url']), headers, body: str(args['body']) }) : undefined;
-      const outcome = carried === undefined ? judged.outcome : refused('EGRESS_DENIED', 'net.fetch', `the request's ${carried} holds what looks like a secret; ORACLE never sends one it was not told about, and a card cannot honestly show it`);
-      return { outcome, extra: { url: judged.url, method: judged.method, headers: judged.headers } };
+      const checked = carried === undefined ? judged.outcome : refused('EGRESS_DENIED', 'net.fetch', `the request's ${carried} holds what looks like a secret; ORACLE never sends one it was not told about (name a stored one in \`secrets\`), and a card cannot honestly show it`);
+      const secrets = args['secrets'] as Readonly<Record<string, SecretHeader>> | undefined;
+      if (secrets === undefined || !checked.ok) return { outcome: checked, extra: { url: judged.url, method: judged.method, headers: judged.headers } };
+      return { outcome: withFetchSecrets(checked, secrets, { url: judged.url, headers }), requires: ['secret.read'], extra: { url: judged.url, method: judged.method, headers: judged.headers } };
     }
     case 'agent.delegate':
       // The delegate's own actions are gated one by one; handing it work is logged, not asked.

@@ -47,6 +47,10 @@ export const SECRET_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/u;
 /** A variable a secret may be injected as: never one that changes how programs start. */
 export const ENV_NAME = /^(?!(?:PATH|HOME|TMPDIR|SHELL|ENV|BASH_ENV|IFS|PS4|LANG|TERM|NODE_OPTIONS|PERL5OPT|RUBYOPT|PYTHONSTARTUP)$)(?!(?:LD_|DYLD_|GIT_|PYTHON|NODE_|NPM_CONFIG_|BASH_FUNC_|LC_))[A-Z_][A-Z0-9_]{0,63}$/u;
 const name = z.string().min(1).max(255);
+/** An HTTP header name (RFC 9110 token) a secret may be sent in. */
+const FETCH_HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,64}$/u;
+/** What may precede a secret in its header: printable ASCII, so it cannot start another line. */
+const HEADER_PREFIX = /^[\x20-\x7e]*$/u;
 
 export const TOOL_NAMES = [
   'fs.read',
@@ -224,6 +228,20 @@ const CONTRACTS = {
       method: z.string().default('GET'),
       headers: z.record(z.string(), z.string()).default({}),
       body: text.optional(),
+      /**
+       * Header name → a stored secret sent as that header's value (after `prefix`): the value is
+       * read by the gate when the request leaves and never passes through the model or the card.
+       */
+      secrets: z
+        .record(
+          z.string().regex(FETCH_HEADER_NAME),
+          z.strictObject({
+            secret: z.string().regex(SECRET_NAME).describe('the name of a secret stored with `oracle secrets set NAME`'),
+            prefix: z.string().max(64).regex(HEADER_PREFIX).default('').describe('text sent before the value, e.g. `Bearer ` (printable ASCII, at most 64 characters)'),
+          }),
+        )
+        .refine((m) => Object.keys(m).length > 0 && Object.keys(m).length <= 8, 'name 1 to 8 secret headers')
+        .optional(),
     }),
     paths: [],
   },

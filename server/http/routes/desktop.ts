@@ -1,5 +1,5 @@
 import type { OracleCode } from '../../../shared/outcome-codes.js';
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import type { Caller } from '../caller.js';
 import { fail } from '../errors.js';
 import type { RememberedView } from '../../../shared/remembered-view.js';
@@ -29,6 +29,17 @@ export interface DesktopViews {
   forget(id: string): Promise<boolean>;
   /** Reads the policy file again (issue 16): `ok` with both digests, or the errors and the policy kept. */
   reloadPolicy(): Promise<{ readonly ok: boolean } & Readonly<Record<string, unknown>>>;
+  /** The gate's secret store (`oracle secrets` while the gate runs): names come out, a value only goes in. */
+  readonly secrets: SecretsDesk;
+}
+
+/** A store change either done or refused with the store's code (invalid_name, keyring_failed, …). */
+export type SecretChange = { readonly ok: true; readonly existed: boolean } | { readonly ok: false; readonly code: OracleCode; readonly message: string };
+
+export interface SecretsDesk {
+  names(): Promise<readonly string[] | { readonly code: OracleCode; readonly message: string }>;
+  set(name: string, value: string): Promise<SecretChange>;
+  delete(name: string): Promise<SecretChange>;
 }
 
 
@@ -50,6 +61,37 @@ export function desktopRoutes(views: DesktopViews): Hono<Vars> {
     const result = await views.undo(c.req.param('id'));
     // Refused undos keep the toolhost's code and words (the shared error shape, 409).
     return result.ok ? c.json({ result }) : c.json({ error: result.error ?? { code: 'UNDO_REFUSED', message: 'the undo was refused' } }, 409);
+  });
+  // Secrets: the CLI on this machine only (its local token), never a browser session or a phone.
+  const cliOnly = (c: Context<Vars>): Response | undefined => {
+    const caller = c.get('caller');
+    return caller.kind === 'desktop' && caller.via === 'token' ? undefined : fail(c, 'FORBIDDEN', 'only `oracle secrets` on this machine changes the secret store');
+  };
+  app.get('/secrets', async (c) => {
+    const refused = cliOnly(c);
+    if (refused !== undefined) return refused;
+    const names = await views.secrets.names();
+    return 'code' in names ? c.json({ error: names }, 409) : c.json({ names });
+  });
+  app.put('/secrets/:name', async (c) => {
+    const refused = cliOnly(c);
+    if (refused !== undefined) return refused;
+    let body: unknown;
+    try {
+      body = await c.req.json();
+    } catch {
+      return fail(c, 'INPUT_INVALID', 'the body is JSON: {"value": "…"}');
+    }
+    const value = typeof body === 'object' && body !== null ? (body as { value?: unknown }).value : undefined;
+    if (typeof value !== 'string' || value === '') return fail(c, 'INPUT_INVALID', 'the secret value must be a non-empty string');
+    const done = await views.secrets.set(c.req.param('name'), value);
+    return done.ok ? c.json(done) : c.json({ error: { code: done.code, message: done.message } }, 409);
+  });
+  app.delete('/secrets/:name', async (c) => {
+    const refused = cliOnly(c);
+    if (refused !== undefined) return refused;
+    const done = await views.secrets.delete(c.req.param('name'));
+    return done.ok ? c.json(done) : c.json({ error: { code: done.code, message: done.message } }, 409);
   });
   // Only the desktop CLI's local token mints a login: a browser session already has one.
   app.post('/login-code', async (c) => {

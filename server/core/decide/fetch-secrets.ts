@@ -1,0 +1,40 @@
+import { maxTier } from '../../../shared/tiers.js';
+import { classifyAddress, parseAddress } from '../net/ip-ranges.js';
+import { REFUSED_HEADERS } from './egress.js';
+import { refused, type Outcome } from './outcome.js';
+
+/** One header a request carries a stored secret in (net.fetch `secrets`). */
+export interface SecretHeader {
+  readonly secret: string;
+  readonly prefix: string;
+}
+
+/** Headers that say where a request came from or how it travels: never where a secret goes. */
+const NOT_FOR_SECRETS = /^(?:proxy-.*|forwarded|x-forwarded-.*|x-real-ip|via)$/u;
+
+/**
+ * A net.fetch that names stored secrets (issue 14, egress honesty): the card says which secret
+ * goes in which header to which host, and a person decides (T2, never lowered by a tier rule),
+ * like a program handed credentials. The value itself is read only when the request leaves.
+ * Refused: a secret over plain http to anything but a loopback address (it would cross the
+ * network readable), a header the model also supplies, one that travels with the connection.
+ */
+export function withFetchSecrets(outcome: Extract<Outcome, { ok: true }>, secrets: Readonly<Record<string, SecretHeader>>, request: { readonly url: string; readonly headers: Readonly<Record<string, string>> }): Outcome {
+  const url = new URL(request.url);
+  const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
+  if (url.protocol !== 'https:' && !(parseAddress(host) !== undefined && classifyAddress(host) === 'loopback')) {
+    return refused('EGRESS_DENIED', 'net.fetch', `a secret is sent over https only (or plain http to a loopback address); \`${url.origin}\` would carry it readable`);
+  }
+  const supplied = new Set(Object.keys(request.headers).map((h) => h.toLowerCase()));
+  const named = new Set<string>();
+  const sent: string[] = [];
+  for (const [header, { secret, prefix }] of Object.entries(secrets)) {
+    const lower = header.toLowerCase();
+    if (REFUSED_HEADERS.has(lower) || NOT_FOR_SECRETS.test(lower)) return refused('ARG_SHAPE', 'net.fetch', `header \`${header}\` cannot carry a secret: it says how the request travels`);
+    if (supplied.has(lower) || named.has(lower)) return refused('ARG_SHAPE', 'net.fetch', `header \`${header}\` is given twice (in \`headers\` and \`secrets\`, or twice in \`secrets\`)`);
+    named.add(lower);
+    sent.push(`\`${secret}\` in header \`${header}\`${prefix === '' ? '' : ` after \`${prefix}\``}`);
+  }
+  const reason = `sends the secret${sent.length > 1 ? 's' : ''} ${sent.join(', ')} to \`${url.host}\``;
+  return { ok: true, tier: maxTier(outcome.tier, 'T2'), rule: outcome.rule, reasons: [...outcome.reasons, reason], floor: maxTier(outcome.floor ?? 'T0', 'T2') };
+}
