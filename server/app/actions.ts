@@ -8,7 +8,7 @@ import type { Executed, PreparedAction } from '../core/lifecycle/execution.js';
 import { evaluate, type Evaluation } from '../core/decide/decide.js';
 import type { ActionFacts, GateMode } from '../core/decide/context.js';
 import { editAsWrite } from '../core/tools/edit-as-write.js';
-import { redactDeep } from '../core/redact/index.js';
+import { redact, redactDeep } from '../core/redact/index.js';
 import { actionRequestSchema } from '../../shared/action.js';
 import type { ProvenanceEntry } from '../../shared/provenance.js';
 import type { Toolhost } from '../toolhost/open.js';
@@ -152,7 +152,8 @@ export function createActions(deps: ActionsDeps): Actions {
 
   // Terminal records are idempotent on actionId:state (SPEC §7): a retried write is not a second event.
   const written = new Set<string>();
-  const auditOnce = (body: Parameters<typeof audit.append>[0]): Promise<unknown> => {
+  const auditOnce = (given: Parameters<typeof audit.append>[0]): Promise<unknown> => {
+    const body = hideInReasons(given, toolhost.env.knownSecrets());
     const once = body.kind === 'dispatched' || body.kind === 'succeeded' || body.kind === 'failed' || body.kind === 'cancelled';
     const key = `${body.action_id ?? ''}:${body.kind}`;
     if (once && written.has(key)) return Promise.resolve();
@@ -192,7 +193,7 @@ export function createActions(deps: ActionsDeps): Actions {
   /** The decision record of an action its caller executes itself (the hook's agents). */
   const auditDecision = (evaluation: Evaluation, actor: string): { actionId: string; durable: Promise<unknown> } => {
     const actionId = newActionId();
-    const durable = audit.append(decisionRecord(actionBase(evaluation, { actionId, actor, now, digest, preview }), evaluation, 'caller-executes'));
+    const durable = audit.append(hideInReasons(decisionRecord(actionBase(evaluation, { actionId, actor, now, digest, preview }), evaluation, 'caller-executes'), toolhost.env.knownSecrets()));
     return { actionId, durable };
   };
 
@@ -321,6 +322,12 @@ export function createActions(deps: ActionsDeps): Actions {
 }
 
 /** Which stored secret went in which header of a fetch (names only: a value is never recorded). */
-function secretsNamed(secrets: Readonly<Record<string, { readonly secret: string }>> | undefined): { secrets?: { header: string; secret: string }[] } {
-  return secrets === undefined ? {} : { secrets: Object.entries(secrets).map(([header, s]) => ({ header, secret: s.secret })) };
+function secretsNamed(secrets: Readonly<Record<string, { readonly name: string }>> | undefined): { secrets?: { header: string; name: string }[] } {
+  return secrets === undefined ? {} : { secrets: Object.entries(secrets).map(([header, s]) => ({ header, name: s.name })) };
+}
+
+/** A record's reasons quote arguments (a host, a header name): a stored secret's value among them is hidden. */
+function hideInReasons(body: AuditBody, known: readonly string[]): AuditBody {
+  if (known.length === 0 || body.reasons === undefined) return body;
+  return { ...body, reasons: body.reasons.map((r) => redact(r, known).text) };
 }

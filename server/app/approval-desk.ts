@@ -7,7 +7,7 @@ import { CLEAN } from '../core/decide/taint.js';
 import type { Evaluation } from '../core/decide/decide.js';
 import type { Grant } from '../core/lifecycle/run-action.js';
 import type { ApprovalsFile, Change, WaitingRequest } from '../adapters/approvals-store.js';
-import { redactDeep } from '../core/redact/index.js';
+import { redact, redactDeep } from '../core/redact/index.js';
 import type { CurrentText } from '../toolhost/preview.js';
 
 /** Woken with the approval's new state, or with nothing when the gate stops. */
@@ -130,7 +130,8 @@ export class ApprovalDesk {
         tool,
         argHash: hash,
         tier: decision.tier,
-        reason: decision.reasons.join('; '),
+        // The reasons quote arguments (a host, a header): a stored value among them stays hidden too.
+        reason: redact(decision.reasons.join('; '), this.knownSecrets()).text,
         // The card shows the resolved arguments, redacted: it travels to phones and events.
         preview: redactDeep({ tool, args, ...this.replaced(tool, evaluation) }, this.knownSecrets()).value as Record<string, unknown>,
         provenance: this.taintOf(evaluation.session).provenance.map((p) => p.source).filter((s) => s !== ''),

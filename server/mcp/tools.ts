@@ -119,7 +119,7 @@ export const MCP_TOOLS: readonly McpToolDef[] = [
   {
     name: 'net_fetch',
     tool: 'net.fetch',
-    description: `Fetch a URL from a host the policy's egress list allows. Credentials you write yourself (Authorization, Cookie) are removed, and a request whose URL, headers or body hold a secret is refused: to authenticate, name a secret the person stored in \`secrets\` (e.g. \`{"Authorization": {"secret": "github", "prefix": "Bearer "}}\`); the gate adds its value as it sends, a person approves each such request (the card names the secret, header and host), and the value never comes back to you.${GATED}`,
+    description: `Fetch a URL from a host the policy's egress list allows. Credentials you write yourself (Authorization, Cookie) are removed, and a request whose URL, headers or body hold a secret is refused: to authenticate, name a secret the person stored in \`secrets\` (e.g. \`{"Authorization": {"name": "github", "prefix": "Bearer "}}\`); the gate adds its value as it sends, a person approves each such request (the card names the secret, header and host), and the value never comes back to you.${GATED}`,
     fields: {
       url: 'an https or http URL',
       method: 'the HTTP method',

@@ -13,11 +13,17 @@ export function secretsDesk(store: SecretStore | undefined, reason: string, audi
   const unavailable = { code: 'io_failed' as OracleCode, message: `the gate has no secret store (${reason})` };
   const change = async (op: 'set' | 'delete', name: string, act: (s: SecretStore) => Promise<boolean>): Promise<SecretChange> => {
     if (store === undefined) return { ok: false, ...unavailable };
+    const record = (outcome: string): Promise<unknown> => audit({ kind: 'secret.access', ts: new Date().toISOString(), actor: 'operator', outcome, detail: { names: [name] } });
+    // Recorded before it happens: a change the log could not take is not made.
     try {
-      const existed = await act(store);
-      await audit({ kind: 'secret.access', ts: new Date().toISOString(), actor: 'operator', outcome: op, detail: { names: [name] } });
-      return { ok: true, existed };
+      await record(op);
     } catch (e) {
+      return { ok: false, code: 'AUDIT_WRITE_FAILED', message: `the audit log did not take the change, so it was not made (${e instanceof Error ? e.message : 'unknown error'})` };
+    }
+    try {
+      return { ok: true, existed: await act(store) };
+    } catch (e) {
+      await record(`${op}-failed`).catch(() => undefined);
       return { ok: false, ...failure(e) };
     }
   };

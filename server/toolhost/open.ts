@@ -74,10 +74,14 @@ export async function openToolhost(options: ToolhostOptions): Promise<Toolhost> 
       if (value !== undefined && value !== '') known.set(name, value);
     }
   }
+  // A value replaced or deleted stays hidden while the gate runs: a job or a terminal that got it
+  // earlier may still print it, and the service it opens may still take it.
+  const retired = new Set<string>();
   let knownValues: readonly string[] = [...known.values()];
   if (secrets !== undefined) {
-    secrets = trackedStore(secrets, known, () => {
-      knownValues = [...known.values()];
+    secrets = trackedStore(secrets, known, (old) => {
+      if (old !== undefined) retired.add(old);
+      knownValues = [...new Set([...known.values(), ...retired])];
     });
   }
   const knownSecrets = (): readonly string[] => knownValues;
@@ -137,8 +141,8 @@ async function gitIdentity(supervisor: ProcessSupervisor, git: string): Promise<
   return { name: (await read('user.name')) || 'ORACLE agent', email: (await read('user.email')) || 'oracle-agent@localhost' };
 }
 
-/** The store, with `known` kept to what it holds as secrets are set and deleted through it. */
-function trackedStore(store: SecretStore, known: Map<string, string>, changed: () => void): SecretStore {
+/** The store, with `known` kept to what it holds as secrets are set and deleted through it; `changed` gets the value a change retired. */
+function trackedStore(store: SecretStore, known: Map<string, string>, changed: (retired: string | undefined) => void): SecretStore {
   return {
     kind: store.kind,
     description: store.description,
@@ -146,14 +150,16 @@ function trackedStore(store: SecretStore, known: Map<string, string>, changed: (
     names: () => store.names(),
     set: async (name, value) => {
       await store.set(name, value);
+      const old = known.get(name);
       known.delete(name);
       if (value !== '') known.set(name, value);
-      changed();
+      changed(old === value ? undefined : old);
     },
     delete: async (name) => {
       const existed = await store.delete(name);
+      const old = known.get(name);
       known.delete(name);
-      changed();
+      changed(old);
       return existed;
     },
   };

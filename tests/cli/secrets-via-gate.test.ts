@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import { request } from 'node:https';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,6 +18,8 @@ describe('oracle secrets through the running gate', () => {
   let running: Running;
   let home = '';
   const value = 'the-words-only-the-store-knows-0815';
+  // This run's own name: on a machine with a keyring, the store is shared across homes.
+  const api = `oracle-test-${randomBytes(4).toString('hex')}`;
 
   beforeAll(async () => {
     tree = tempTree('oracle-secrets-cli-');
@@ -31,22 +34,22 @@ describe('oracle secrets through the running gate', () => {
   });
 
   it('stores, lists and deletes through the gate, which hides the new value at once', async () => {
-    const set = await runOracle(['secrets', 'set', 'api', '--home', home], `${value}\n`);
-    expect(set, set.stderr).toMatchObject({ code: 0, stdout: "stored api in the running gate's store\n" });
+    const set = await runOracle(['secrets', 'set', api, '--home', home], `${value}\n`);
+    expect(set, set.stderr).toMatchObject({ code: 0, stdout: `stored ${api} in the running gate's store\n` });
     const listed = await runOracle(['secrets', 'list', '--home', home]);
-    expect(listed).toMatchObject({ code: 0, stdout: 'api\n' });
+    expect(listed).toMatchObject({ code: 0, stdout: `${api}\n` });
     // The gate knows the value now, without a restart: a request holding it is refused unsent.
     const fetched = await running.runtime.run({ tool: 'net.fetch', args: { url: 'http://127.0.0.1:9/', headers: { 'x-note': value } } });
     expect(fetched.error?.code).toBe('EGRESS_DENIED');
-    const removed = await runOracle(['secrets', 'delete', 'api', '--home', home]);
-    expect(removed).toMatchObject({ code: 0, stdout: 'deleted api\n' });
-    expect(await runOracle(['secrets', 'delete', 'api', '--home', home])).toMatchObject({ code: 1, stdout: 'no secret named api\n' });
+    const removed = await runOracle(['secrets', 'delete', api, '--home', home]);
+    expect(removed).toMatchObject({ code: 0, stdout: `deleted ${api}\n` });
+    expect(await runOracle(['secrets', 'delete', api, '--home', home])).toMatchObject({ code: 1, stdout: `no secret named ${api}\n` });
     expect((await runOracle(['secrets', 'list', '--home', home])).stdout).toBe('');
     const changes = auditRecords(home).filter((r) => r['kind'] === 'secret.access');
     expect(changes.map((r) => [r['outcome'], r['detail']])).toEqual([
-      ['set', { names: ['api'] }],
-      ['delete', { names: ['api'] }],
-      ['delete', { names: ['api'] }],
+      ['set', { names: [api] }],
+      ['delete', { names: [api] }],
+      ['delete', { names: [api] }],
     ]);
     const log = join(home, 'logs', 'audit');
     for (const name of readdirSync(log)) expect(readFileSync(join(log, name), 'utf8'), name).not.toContain(value);
@@ -75,7 +78,7 @@ describe('oracle secrets through the running gate', () => {
         req.end(body);
       });
     expect(await status('GET', '/api/v1/desk/secrets')).toBe(403);
-    expect(await status('PUT', '/api/v1/desk/secrets/api', JSON.stringify({ value }))).toBe(403);
+    expect(await status('PUT', `/api/v1/desk/secrets/${api}`, JSON.stringify({ value }))).toBe(403);
     expect((await runOracle(['secrets', 'list', '--home', home])).stdout).toBe('');
   });
 });

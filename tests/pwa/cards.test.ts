@@ -63,7 +63,7 @@ describe('approval cards in the PWA', () => {
     expect(of('exec.run', { program: 'npm', args: ['install', 'left-pad'] })).toBe('claude-code wants to run npm install left-pad');
     expect(of('fs.delete', { path: '/p/src/old.ts' })).toBe('claude-code wants to delete src/old.ts');
     expect(of('net.fetch', { url: 'https://api.example.com/v1/x', method: 'post' })).toBe('claude-code wants to send a POST to api.example.com');
-    expect(of('net.fetch', { url: 'https://api.github.com/user', method: 'GET', secrets: { Authorization: { secret: 'github', prefix: 'Bearer ' } } })).toBe('claude-code wants to send a GET with the secret github to api.github.com');
+    expect(of('net.fetch', { url: 'https://api.github.com/user', method: 'GET', secrets: { Authorization: { name: 'github', prefix: 'Bearer ' } } })).toBe('claude-code wants to send a GET with the secret github to api.github.com');
     expect(of('fs.delete', { path: '/elsewhere/x' })).toBe('claude-code wants to delete /elsewhere/x');
     expect(of('term.write', { session: 'dev', text: ' make test ' })).toBe('claude-code wants to type into terminal dev, then Enter: ␠make test␠');
   });
@@ -88,7 +88,7 @@ describe('approval cards in the PWA', () => {
     // Empty headers say nothing: not shown.
     expect(detailsOf({ tool: 'net.fetch', args: { url: 'https://x/', method: 'GET', headers: {} } }).map((d) => d.label)).toEqual(['method', 'url']);
     // A named secret shows as the header it fills, the name where the value goes.
-    expect(detailsOf({ tool: 'net.fetch', args: { url: 'https://x/', method: 'GET', headers: {}, secrets: { Authorization: { secret: 'github', prefix: 'Bearer ' }, 'x-api-key': { secret: 'k', prefix: '' } } } }).at(-1)).toEqual({
+    expect(detailsOf({ tool: 'net.fetch', args: { url: 'https://x/', method: 'GET', headers: {}, secrets: { Authorization: { name: 'github', prefix: 'Bearer ' }, 'x-api-key': { name: 'k', prefix: '' } } } }).at(-1)).toEqual({
       label: 'secrets the gate adds',
       value: 'Authorization: Bearer ‹the secret github›\nx-api-key: ‹the secret k›',
       block: true,

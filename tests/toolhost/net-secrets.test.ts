@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { evaluate } from '../../server/core/decide/decide.js';
@@ -23,8 +24,10 @@ describe('net.fetch with named secrets', () => {
   let otherPort = 0;
   const seen: { url: string; headers: IncomingHttpHeaders }[] = [];
   const seenElsewhere: IncomingHttpHeaders[] = [];
-  // No pattern the redaction sink knows: only the store says it is a secret.
+  // No pattern the redaction sink knows: only the store says it is a secret. The name is this
+  // run's own: on a machine with a keyring, the store is shared across homes.
   const value = 'plain-words-only-the-store-knows-4711';
+  const SECRET = `oracle-test-${randomBytes(4).toString('hex')}`;
 
   const listen = async (s: Server): Promise<number> => {
     await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
@@ -35,6 +38,18 @@ describe('net.fetch with named secrets', () => {
   beforeAll(async () => {
     server = createServer((req, res) => {
       seen.push({ url: req.url ?? '', headers: req.headers });
+      if (req.url === '/bad-location') {
+        // The broker quotes a Location it cannot follow: what it quotes came from the server.
+        res.writeHead(302, { location: `http://[${req.headers.authorization ?? ''}]/` });
+        res.end();
+        return;
+      }
+      if (req.url === '/padded') {
+        // Cut at the gate's 8 MiB cap a few bytes before the echoed value ends.
+        const echoed = req.headers.authorization ?? '';
+        res.end(`${'x'.repeat(8 * 1024 * 1024 - echoed.length + 4)}${echoed}`);
+        return;
+      }
       if (req.url === '/elsewhere') {
         res.writeHead(302, { location: `http://127.0.0.1:${String(otherPort)}/landed` });
         res.end();
@@ -61,9 +76,10 @@ describe('net.fetch with named secrets', () => {
       '',
     ].join('\n');
     runtime = await runtimeFor(tree, policy, { resolve: () => Promise.reject(new Error('no DNS for IP literals')) });
-    await runtime.toolhost.env.secrets?.set('api', value);
+    await runtime.toolhost.env.secrets?.set(SECRET, value);
   });
   afterAll(async () => {
+    await runtime.toolhost.env.secrets?.delete(SECRET);
     await runtime.close();
     server.close();
     other.close();
@@ -72,7 +88,7 @@ describe('net.fetch with named secrets', () => {
 
   const url = (path: string): string => `http://127.0.0.1:${String(port)}${path}`;
   const fetchWith = (args: Record<string, unknown>) => ({ tool: 'net.fetch', args: { url: url('/echo'), ...args } });
-  const bearer = { Authorization: { secret: 'api', prefix: 'Bearer ' } };
+  const bearer = { Authorization: { name: SECRET, prefix: 'Bearer ' } };
   const phone = { id: 'dev_phone', kind: 'device' as const, approveT2: true, approveT3: false };
 
   /** Submits as `keyed`, lets a phone approve the card, and returns the result and the card. */
@@ -91,7 +107,7 @@ describe('net.fetch with named secrets', () => {
   it('needs a person, and the card says which secret goes in which header to which host', () => {
     const judged = evaluate(fetchWith({ secrets: bearer }), runtime.gate.context);
     expect(judged.decision).toMatchObject({ decision: 'needs-approval', tier: 'T2' });
-    expect(judged.decision.reasons.at(-1)).toBe(`sends the secret \`api\` in header \`Authorization\` after \`Bearer \` to \`127.0.0.1:${String(port)}\``);
+    expect(judged.decision.reasons.at(-1)).toBe(`sends the secret \`${SECRET}\` in header \`Authorization\` after \`Bearer \` to \`127.0.0.1:${String(port)}\``);
   });
 
   it('refuses an agent whose ceiling lacks secret.read, a plain-http host off loopback, and a header given twice', async () => {
@@ -103,14 +119,19 @@ describe('net.fetch with named secrets', () => {
     expect(judge({ url: 'http://plain.example.com/', secrets: bearer })).toMatchObject({ decision: 'deny', code: 'EGRESS_DENIED', reasons: [expect.stringMatching(/^a secret is sent over https only/u)] });
     expect(judge({ url: 'https://plain.example.com/', secrets: bearer }).decision).toBe('needs-approval');
     expect(judge({ url: url('/'), headers: { authorization: 'x' }, secrets: bearer })).toMatchObject({ decision: 'deny', code: 'ARG_SHAPE' });
-    expect(judge({ url: url('/'), secrets: { 'Proxy-Authorization': { secret: 'api' } } })).toMatchObject({ decision: 'deny', code: 'ARG_SHAPE' });
-    expect(judge({ url: url('/'), secrets: { Authorization: { secret: 'api', prefix: 'Bearer\r\nX: ' } } }).code).toBe('INPUT_INVALID');
+    expect(judge({ url: url('/'), secrets: { 'Proxy-Authorization': { name: SECRET } } })).toMatchObject({ decision: 'deny', code: 'ARG_SHAPE' });
+    // A prefix is an auth scheme word, never text of its own that could carry a value.
+    for (const prefix of ['Bearer\r\nX: ', `${value} `, `ghp_${'a1B2c3D4e5F6g7H8i9J0'.repeat(2)} `, 'Bearer  ']) {
+      expect(judge({ url: url('/'), secrets: { Authorization: { name: SECRET, prefix } } }).code, prefix).toBe('INPUT_INVALID');
+    }
+    // A header name is sent as written: one that looks like a key is refused.
+    expect(judge({ url: url('/'), secrets: { AKIAABCDEFGHIJKLMNOP: { name: SECRET } } })).toMatchObject({ decision: 'deny', code: 'EGRESS_DENIED' });
     expect(seen, 'nothing was sent').toHaveLength(0);
   });
 
   it('sends the stored value in that header once approved, and never shows it back', async () => {
     const { result, card } = await approved(fetchWith({ secrets: bearer }));
-    expect(result).toMatchObject({ executed: true, secrets_read: ['api'] });
+    expect(result).toMatchObject({ executed: true, secrets_read: [SECRET] });
     expect(seen.at(-1)?.headers.authorization).toBe(`Bearer ${value}`);
     expect(JSON.stringify(card)).not.toContain(value);
     const output = result.output as { body: string; headers: Record<string, string> };
@@ -118,9 +139,49 @@ describe('net.fetch with named secrets', () => {
     expect(output.headers['x-echo']).toMatch(/^Bearer \[REDACTED:/u);
     expect(JSON.stringify(result)).not.toContain(value);
     const egress = auditRecords(runtime.gate.home).find((r) => r['kind'] === 'egress' && r['action_id'] === result.action_id);
-    expect(egress?.['detail']).toMatchObject({ secrets: [{ header: 'Authorization', secret: 'api' }] });
+    expect(egress?.['detail']).toMatchObject({ secrets: [{ header: 'Authorization', name: SECRET }] });
     const log = join(runtime.gate.home, 'logs', 'audit');
     for (const name of readdirSync(log)) expect(readFileSync(join(log, name), 'utf8').split('\n').filter((line) => line.includes(value)), name).toEqual([]);
+  });
+
+  it('shows the secret by name on the card as the phone gets it, redacted preview and all', async () => {
+    const { result, card } = await approved(fetchWith({ secrets: bearer }));
+    expect(result.executed).toBe(true);
+    const args = (card.preview as { args: { secrets: Record<string, { name: string; prefix: string }> } }).args;
+    expect(args.secrets).toEqual({ Authorization: { name: SECRET, prefix: 'Bearer ' } });
+  });
+
+  it('keeps a person in the loop whatever a tier rule says', async () => {
+    const lowered = await runtimeFor(tree, `egress:\n  allow: [{ host: "127.0.0.1:${String(port)}", why: local }]\ntiers:\n  - { tool: net.fetch, tier: T1 }\n`, { home: 'lowered', resolve: () => Promise.reject(new Error('no DNS')) });
+    try {
+      expect(evaluate(fetchWith({}), lowered.gate.context).decision).toMatchObject({ decision: 'allow', tier: 'T1' });
+      expect(evaluate(fetchWith({ secrets: bearer }), lowered.gate.context).decision).toMatchObject({ decision: 'needs-approval', tier: 'T2' });
+    } finally {
+      await lowered.close();
+    }
+  });
+
+  it('hides the value where the server puts it back: a Location the broker quotes, a body cut inside it', async () => {
+    const quoted = (await approved({ tool: 'net.fetch', args: { url: url('/bad-location'), secrets: bearer } })).result;
+    expect(quoted.error?.code).toBeDefined();
+    expect(JSON.stringify(quoted)).not.toContain(value.slice(0, 12));
+    const cut = (await approved({ tool: 'net.fetch', args: { url: url('/padded'), secrets: bearer } })).result;
+    const body = (cut.output as { body: string }).body;
+    expect(cut.truncated).toBe(true);
+    expect(body.length).toBeGreaterThan(8 * 1024 * 1024 - 100);
+    expect(body.slice(-64)).not.toContain(value.slice(0, 12));
+    expect(body.endsWith('Bearer ')).toBe(true);
+    const log = join(runtime.gate.home, 'logs', 'audit');
+    for (const name of readdirSync(log)) expect(readFileSync(join(log, name), 'utf8').split('\n').filter((line) => line.includes(value.slice(0, 12))), name).toEqual([]);
+  });
+
+  it('keeps a replaced value hidden while the gate runs', async () => {
+    const other = `${SECRET}-rotated`;
+    await runtime.toolhost.env.secrets?.set(other, value);
+    await runtime.toolhost.env.secrets?.set(other, 'an-entirely-new-value-of-the-rotation');
+    await runtime.toolhost.env.secrets?.delete(other);
+    expect(runtime.toolhost.env.redact(`old ${value}`, [])).not.toContain(value);
+    expect(runtime.toolhost.env.redact('an-entirely-new-value-of-the-rotation', [])).not.toContain('entirely-new');
   });
 
   it('never sends the secret to another origin a redirect points to', async () => {
@@ -133,7 +194,7 @@ describe('net.fetch with named secrets', () => {
 
   it('refuses a missing secret without sending anything', async () => {
     const before = seen.length;
-    const { result } = await approved(fetchWith({ secrets: { 'x-api-key': { secret: 'nope' } } }));
+    const { result } = await approved(fetchWith({ secrets: { 'x-api-key': { name: 'nope' } } }));
     expect(result.error?.code).toBe('SECRET_MISSING');
     expect(seen).toHaveLength(before);
   });

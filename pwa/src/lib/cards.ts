@@ -77,7 +77,7 @@ export function detailsOf(preview: Readonly<Record<string, unknown>>): Detail[] 
     // A named secret's header as it leaves: the gate puts the stored value where the name is.
     const secrets = args['secrets'];
     if (typeof secrets === 'object' && secrets !== null) {
-      const lines = Object.entries(secrets as Record<string, { secret?: unknown; prefix?: unknown }>).map(([header, s]) => `${header}: ${typeof s.prefix === 'string' ? s.prefix : ''}‹the secret ${String(s.secret)}›`);
+      const lines = Object.entries(secrets as Record<string, { name?: unknown; prefix?: unknown }>).map(([header, s]) => `${header}: ${typeof s.prefix === 'string' ? s.prefix : ''}‹the secret ${String(s.name)}›`);
       out.push({ label: 'secrets the gate adds', value: lines.join('\n'), block: true });
       used.add('secrets');
     }

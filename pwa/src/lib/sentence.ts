@@ -71,7 +71,7 @@ export function sentenceOf(card: Pick<ApprovalCard, 'agent' | 'tool' | 'preview'
       } catch {
         // shown as given
       }
-      const secrets = typeof args['secrets'] === 'object' && args['secrets'] !== null ? Object.values(args['secrets'] as Record<string, { secret?: unknown }>).map((s) => String(s.secret)) : [];
+      const secrets = typeof args['secrets'] === 'object' && args['secrets'] !== null ? Object.values(args['secrets'] as Record<string, { name?: unknown }>).map((s) => String(s.name)) : [];
       const carrying = secrets.length === 0 ? '' : ` with the secret${secrets.length > 1 ? 's' : ''} ${secrets.join(', ')}`;
       return plain(`send a ${str(args['method']) === '' ? 'GET' : str(args['method']).toUpperCase()}${carrying} to`, host);
     }

@@ -102,7 +102,8 @@ export function baseTier(input: TierInput): TierResult {
       const checked = carried === undefined ? judged.outcome : refused('EGRESS_DENIED', 'net.fetch', `the request's ${carried} holds what looks like a secret; ORACLE never sends one it was not told about (name a stored one in \`secrets\`), and a card cannot honestly show it`);
       const secrets = args['secrets'] as Readonly<Record<string, SecretHeader>> | undefined;
       if (secrets === undefined || !checked.ok) return { outcome: checked, extra: { url: judged.url, method: judged.method, headers: judged.headers } };
-      return { outcome: withFetchSecrets(checked, secrets, { url: judged.url, headers }), requires: ['secret.read'], extra: { url: judged.url, method: judged.method, headers: judged.headers } };
+      const looksSecret = (text: string): string | undefined => redact(text).redactions[0]?.kind;
+      return { outcome: withFetchSecrets(checked, secrets, { url: judged.url, headers }, looksSecret), requires: ['secret.read'], extra: { url: judged.url, method: judged.method, headers: judged.headers } };
     }
     case 'agent.delegate':
       // The delegate's own actions are gated one by one; handing it work is logged, not asked.

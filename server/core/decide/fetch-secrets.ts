@@ -5,7 +5,8 @@ import { refused, type Outcome } from './outcome.js';
 
 /** One header a request carries a stored secret in (net.fetch `secrets`). */
 export interface SecretHeader {
-  readonly secret: string;
+  /** The stored secret's name (`name`, not `secret`: a preview hides what sits under a secret-looking key). */
+  readonly name: string;
   readonly prefix: string;
 }
 
@@ -19,7 +20,12 @@ const NOT_FOR_SECRETS = /^(?:proxy-.*|forwarded|x-forwarded-.*|x-real-ip|via)$/u
  * Refused: a secret over plain http to anything but a loopback address (it would cross the
  * network readable), a header the model also supplies, one that travels with the connection.
  */
-export function withFetchSecrets(outcome: Extract<Outcome, { ok: true }>, secrets: Readonly<Record<string, SecretHeader>>, request: { readonly url: string; readonly headers: Readonly<Record<string, string>> }): Outcome {
+export function withFetchSecrets(
+  outcome: Extract<Outcome, { ok: true }>,
+  secrets: Readonly<Record<string, SecretHeader>>,
+  request: { readonly url: string; readonly headers: Readonly<Record<string, string>> },
+  looksSecret: (text: string) => string | undefined,
+): Outcome {
   const url = new URL(request.url);
   const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
   if (url.protocol !== 'https:' && !(parseAddress(host) !== undefined && classifyAddress(host) === 'loopback')) {
@@ -28,8 +34,11 @@ export function withFetchSecrets(outcome: Extract<Outcome, { ok: true }>, secret
   const supplied = new Set(Object.keys(request.headers).map((h) => h.toLowerCase()));
   const named = new Set<string>();
   const sent: string[] = [];
-  for (const [header, { secret, prefix }] of Object.entries(secrets)) {
+  for (const [header, { name: secret, prefix }] of Object.entries(secrets)) {
     const lower = header.toLowerCase();
+    // A header name is sent as written too: it may not carry a secret of its own.
+    const carried = looksSecret(header);
+    if (carried !== undefined) return refused('EGRESS_DENIED', 'net.fetch', `a header name under \`secrets\` holds what looks like a secret (${carried})`);
     if (REFUSED_HEADERS.has(lower) || NOT_FOR_SECRETS.test(lower)) return refused('ARG_SHAPE', 'net.fetch', `header \`${header}\` cannot carry a secret: it says how the request travels`);
     if (supplied.has(lower) || named.has(lower)) return refused('ARG_SHAPE', 'net.fetch', `header \`${header}\` is given twice (in \`headers\` and \`secrets\`, or twice in \`secrets\`)`);
     named.add(lower);

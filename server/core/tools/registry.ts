@@ -49,8 +49,11 @@ export const ENV_NAME = /^(?!(?:PATH|HOME|TMPDIR|SHELL|ENV|BASH_ENV|IFS|PS4|LANG
 const name = z.string().min(1).max(255);
 /** An HTTP header name (RFC 9110 token) a secret may be sent in. */
 const FETCH_HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,64}$/u;
-/** What may precede a secret in its header: printable ASCII, so it cannot start another line. */
-const HEADER_PREFIX = /^[\x20-\x7e]*$/u;
+/**
+ * What may precede a secret in its header: an auth scheme word and one space, or nothing. Never
+ * free text: a prefix is sent as written, so it must not be able to carry a value of its own.
+ */
+const HEADER_PREFIX = /^(?:[A-Za-z][A-Za-z0-9-]{0,23} )?$/u;
 
 export const TOOL_NAMES = [
   'fs.read',
@@ -236,8 +239,8 @@ const CONTRACTS = {
         .record(
           z.string().regex(FETCH_HEADER_NAME),
           z.strictObject({
-            secret: z.string().regex(SECRET_NAME).describe('the name of a secret stored with `oracle secrets set NAME`'),
-            prefix: z.string().max(64).regex(HEADER_PREFIX).default('').describe('text sent before the value, e.g. `Bearer ` (printable ASCII, at most 64 characters)'),
+            name: z.string().regex(SECRET_NAME).describe('the name of a secret stored with `oracle secrets set NAME`'),
+            prefix: z.string().regex(HEADER_PREFIX).default('').describe('an auth scheme sent before the value, a word and one space (`Bearer `, `token `, `Basic `), or empty'),
           }),
         )
         .refine((m) => Object.keys(m).length > 0 && Object.keys(m).length <= 8, 'name 1 to 8 secret headers')

@@ -1,4 +1,5 @@
 import { brokeredFetch } from '../../adapters/agent/egress.js';
+import { redact } from '../../core/redact/index.js';
 import type { ToolhostEnv } from '../env.js';
 import { failed, type ExecutionResult, type PreparedAction } from '../types.js';
 
@@ -15,43 +16,67 @@ import { failed, type ExecutionResult, type PreparedAction } from '../types.js';
 export async function netFetch(action: PreparedAction<'net.fetch'>, env: ToolhostEnv): Promise<ExecutionResult> {
   const { url, method, headers, body, secrets } = action.args;
   const stored = env.knownSecrets();
-  const carried = carriesSecret({ url, headers, body: body ?? '' }, (text) => env.redact(text, stored) !== text);
-  if (carried !== undefined) return failed('EGRESS_DENIED', `the request's ${carried} holds the value of a stored secret or what looks like one; name a stored secret in \`secrets\` instead, so the card can say which goes where`);
+  // Too short a value would refuse ordinary requests (a PIN `42` in a page number); it is still hidden in every output.
+  const refusable = stored.filter((v) => v.length >= MIN_REFUSED_SECRET);
+  const carried = carriesSecret({ url, headers, body: body ?? '', names: Object.keys(secrets ?? {}) }, (text) => redact(text, refusable).redactions.some((r) => r.kind === 'known-secret'));
+  if (carried !== undefined) return failed('EGRESS_DENIED', `the request's ${carried} holds the value of a stored secret; name a stored secret in \`secrets\` instead, so the card can say which goes where`);
   const credentials: Record<string, string> = {};
   const used: string[] = [];
-  for (const [header, { secret, prefix }] of Object.entries(secrets ?? {})) {
-    const value = await env.secrets?.get(secret);
-    if (value === undefined) return failed('SECRET_MISSING', env.secrets === undefined ? `no secret store is available on this host (${env.secretsReason})` : `no secret named \`${secret}\` (store one with \`oracle secrets set ${secret}\`)`);
+  for (const [header, { name, prefix }] of Object.entries(secrets ?? {})) {
+    const value = await env.secrets?.get(name);
+    if (value === undefined) return failed('SECRET_MISSING', env.secrets === undefined ? `no secret store is available on this host (${env.secretsReason})` : `no secret named \`${name}\` (store one with \`oracle secrets set ${name}\`)`);
     credentials[header] = `${prefix}${value}`;
     used.push(value);
   }
+  // A server may echo what it got (a debug endpoint, an error page, a Location the broker quotes),
+  // also lower-cased (a host name): the values never come back, in any part of the result.
+  const known = [...new Set([...stored, ...used].flatMap((v) => [v, v.toLowerCase()]))];
+  const hide = (text: string): string => env.redact(text, known);
   const result = await brokeredFetch(
     { url, method, headers, ...(body === undefined ? {} : { body }), ...(used.length === 0 ? {} : { credentials }) },
     { allow: env.gate.policy.egress.allow, resolve: env.resolve, maxBytes: env.limits.maxReadBytes, timeoutMs: 30_000, maxRedirects: 5, ...(action.signal === undefined ? {} : { signal: action.signal }) },
   );
-  if (!result.ok) return failed(result.code, result.message);
-  // A server may echo what it got (a debug endpoint, an error page): the values never come back.
-  const known = [...stored, ...used];
+  if (!result.ok) return failed(result.code, hide(result.message));
+  const text = new TextDecoder('utf-8').decode(result.body);
   return {
     ok: result.status < 400,
     truncated: result.truncated,
     output: {
       status: result.status,
-      url: env.redact(result.finalUrl, known),
+      url: hide(result.finalUrl),
       address: result.address,
-      // Response headers are output too: cookies are dropped, every other value redacted.
-      headers: Object.fromEntries(Object.entries(result.headers).filter(([name]) => name.toLowerCase() !== 'set-cookie').map(([name, value]) => [name, env.redact(value, known)])),
-      body: env.redact(new TextDecoder('utf-8').decode(result.body), known),
+      // Response headers are output too: cookies are dropped, every other name and value redacted.
+      headers: Object.fromEntries(Object.entries(result.headers).filter(([name]) => name.toLowerCase() !== 'set-cookie').map(([name, value]) => [hide(name), hide(value)])),
+      // A body cut at the cap may end inside a value, where the whole value cannot be recognised.
+      body: hide(result.truncated ? withoutPartialSecret(text, known) : text),
     },
-    ...(secrets === undefined ? {} : { secrets_read: Object.values(secrets).map((s) => s.secret) }),
+    ...(secrets === undefined ? {} : { secrets_read: Object.values(secrets).map((s) => s.name) }),
     ...(result.status < 400 ? {} : { error: { code: 'HTTP_STATUS', message: `the server answered ${String(result.status)}` } }),
   };
 }
 
+/** Below this length a stored value is hidden in outputs but does not refuse a request that holds it. */
+const MIN_REFUSED_SECRET = 8;
+
+/** `text` without a tail that is the start of a known value (the rest of it was cut off). */
+function withoutPartialSecret(text: string, known: readonly string[]): string {
+  let cut = text.length;
+  for (const value of known) {
+    for (let k = Math.min(value.length - 1, text.length); k >= 1; k -= 1) {
+      if (text.endsWith(value.slice(0, k))) {
+        cut = Math.min(cut, text.length - k);
+        break;
+      }
+    }
+  }
+  return text.slice(0, cut);
+}
+
 /** Where a model-written part of the request holds a secret, by name of the part, never the value. */
-function carriesSecret(request: { readonly url: string; readonly headers: Readonly<Record<string, string>>; readonly body: string }, holds: (text: string) => boolean): string | undefined {
+function carriesSecret(request: { readonly url: string; readonly headers: Readonly<Record<string, string>>; readonly body: string; readonly names: readonly string[] }, holds: (text: string) => boolean): string | undefined {
   if (holds(request.url)) return 'URL';
   const header = Object.entries(request.headers).find(([name, value]) => holds(`${name}: ${value}`));
   if (header !== undefined) return `header \`${header[0]}\``;
+  if (request.names.some(holds)) return 'header names under `secrets`';
   return request.body !== '' && holds(request.body) ? 'body' : undefined;
 }
