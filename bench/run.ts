@@ -17,7 +17,7 @@ import { join } from 'node:path';
 
 /** `npm run bench [-- --json]`: every figure measured in this run, printed as a table or JSON. */
 const engines = policyEnginesBench();
-const figures: Figure[] = [...engines.figures, ...(await authBench()), ...(await requestBench()), ...(await auditBench()), ...(await roundTripBench()), ...(await haltBench()), ...(await haltStreamsBench()), ...(await scaleBench()), ...(await approvalsBench()), ...(await throughputBench()), ...(await coldStartBench()), ...(await mcpReadBench())];
+const figures: Figure[] = [...engines.figures, ...(await authBench()), ...(await requestBench()), ...(await auditBench()), ...(await roundTripBench()), ...(await haltBench()), ...(await haltStreamsBench()), ...scaleBench(), ...(await approvalsBench()), ...(await throughputBench()), ...(await coldStartBench()), ...(await mcpReadBench())];
 const claude = await claudeSessionBench();
 figures.push(...claude.figures);
 // What the phone downloads, from the build this run made (`npm run build` precedes it), against its budget.

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { evaluate } from '../server/core/decide/decide.js';
 import { loadGatePolicy } from '../server/app/gate-policy.js';
-import { measure, summarize, type Figure } from './stats.js';
+import { percentiles, summarize, type Figure } from './stats.js';
 
 /**
  * What a decision costs as the policy grows (issue 14: with 10,000 deny_always globs or 10,000
@@ -13,21 +13,42 @@ import { measure, summarize, type Figure } from './stats.js';
  */
 const SIZES = [100, 10_000] as const;
 const RUNS = 20_000;
+/** The two sizes alternate in blocks of this many decisions, so both see the same machine (GC, neighbours). */
+const BLOCK = 500;
 
-export async function scaleBench(): Promise<Figure[]> {
+export function scaleBench(): Figure[] {
   const root = mkdtempSync(join(tmpdir(), 'oracle-bench-scale-'));
   try {
-    const figures: Figure[] = [];
-    for (const n of SIZES) figures.push(await decisions(root, `globs-${String(n)}`, { globs: n, roots: 1 }, `decision: ${String(n)} deny_always globs`));
-    for (const n of SIZES) {
-      const t = process.hrtime.bigint();
-      figures.push(await decisions(root, `roots-${String(n)}`, { globs: 10, roots: n }, `decision: ${String(n)} scope roots`));
-      if (n === SIZES[1]) figures.push(summarize(`policy with ${String(n)} scope roots: load, compile and ${String(RUNS)} decisions`, [Number(process.hrtime.bigint() - t) / 1000]));
-    }
+    const globs = SIZES.map((n) => judge(root, `globs-${String(n)}`, { globs: n, roots: 1 }));
+    const figures = interleaved(globs, SIZES.map((n) => `decision: ${String(n)} deny_always globs`));
+    const t = process.hrtime.bigint();
+    const roots = SIZES.map((n) => judge(root, `roots-${String(n)}`, { globs: 10, roots: n }));
+    const compiled = Number(process.hrtime.bigint() - t) / 1000;
+    figures.push(...interleaved(roots, SIZES.map((n) => `decision: ${String(n)} scope roots`)));
+    figures.push(summarize(`policies with ${SIZES.join(' and ')} scope roots: written, loaded and compiled`, [compiled]));
     return figures;
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
+}
+
+/** RUNS decisions of each judge, alternating in blocks after a warm-up of each; one figure each. */
+function interleaved(judges: readonly (() => unknown)[], labels: readonly string[]): Figure[] {
+  for (const once of judges) for (let i = 0; i < BLOCK; i++) once();
+  const samples = judges.map((): number[] => []);
+  for (let done = 0; done < RUNS; done += BLOCK) {
+    judges.forEach((once, k) => {
+      for (let i = 0; i < BLOCK; i++) {
+        const t = process.hrtime.bigint();
+        once();
+        samples[k]?.push(Number(process.hrtime.bigint() - t) / 1000);
+      }
+    });
+  }
+  return samples.map((s, k) => {
+    const total = s.reduce((a, b) => a + b, 0);
+    return { name: labels[k] ?? '', runs: s.length, ...percentiles(s), per_second: Math.round((1e6 * s.length) / total) };
+  });
 }
 
 function denyGlob(i: number): string {
@@ -45,7 +66,8 @@ function denyGlob(i: number): string {
   }
 }
 
-function decisions(base: string, name: string, size: { readonly globs: number; readonly roots: number }, label: string): Promise<Figure> {
+/** One decision at a time on a gate with that many globs and roots (a new action each call). */
+function judge(base: string, name: string, size: { readonly globs: number; readonly roots: number }): () => number {
   const dir = join(base, name);
   const projects = join(dir, 'projects');
   for (let r = 0; r < size.roots; r++) mkdirSync(join(projects, `p${String(r)}`, 'src'), { recursive: true });
@@ -62,9 +84,9 @@ function decisions(base: string, name: string, size: { readonly globs: number; r
   });
   let i = 0;
   let allowed = 0;
-  return measure(label, RUNS, () => {
+  return () => {
     const judged = evaluate(actions[i++ % actions.length], gate.context);
     if (judged.decision.decision === 'allow') allowed += 1;
     return allowed;
-  });
+  };
 }

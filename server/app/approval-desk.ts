@@ -133,7 +133,7 @@ export class ApprovalDesk {
         // The reasons quote arguments (a host, a header): a stored value among them stays hidden too.
         reason: redact(decision.reasons.join('; '), this.knownSecrets()).text,
         // The card shows the resolved arguments, redacted: it travels to phones and events.
-        preview: redactDeep({ tool, args, ...this.replaced(tool, evaluation) }, this.knownSecrets()).value as Record<string, unknown>,
+        preview: cardPreview(tool, args, this.replaced(tool, evaluation), this.knownSecrets()),
         provenance: this.taintOf(evaluation.session).provenance.map((p) => p.source).filter((s) => s !== ''),
         nonce: randomBytes(16).toString('base64url'),
         session,
@@ -354,4 +354,18 @@ function grantOf(approval: Approval): Grant {
     case 'consumed':
       return { kind: 'refused', code: 'APPROVAL_REPLAY', message: 'the approval was already used' };
   }
+}
+
+/**
+ * The card's arguments, redacted (SPEC §6): as values, and under secret-looking keys as a whole.
+ * A program's `secrets` (variable → secret name) are names, which the key rule would hide
+ * (`DEPLOY_TOKEN: [REDACTED]`) and the person must see: they are redacted as text only.
+ */
+function cardPreview(tool: string, args: Readonly<Record<string, unknown>> | null, extra: Readonly<Record<string, unknown>>, known: readonly string[]): Record<string, unknown> {
+  const named = tool === 'exec.run_with_secrets' && args !== null && typeof args['secrets'] === 'object' && args['secrets'] !== null ? (args['secrets'] as Readonly<Record<string, unknown>>) : undefined;
+  if (named === undefined) return redactDeep({ tool, args, ...extra }, known).value as Record<string, unknown>;
+  const { secrets: _names, ...rest } = args ?? {};
+  const shown = redactDeep({ tool, args: rest, ...extra }, known).value as Record<string, unknown> & { args: Record<string, unknown> };
+  const text = (v: unknown): string => redact(typeof v === 'string' ? v : '', known).text;
+  return { ...shown, args: { ...shown.args, secrets: Object.fromEntries(Object.entries(named).map(([variable, name]) => [text(variable), text(name)])) } };
 }

@@ -44,6 +44,19 @@ describe('exec.run_with_secrets', () => {
     expect((await runtime.run(action({ DEPLOY_TOKEN: 'deploy_token' }))).error?.code).toBe('APPROVAL_REQUIRED');
   });
 
+  it('shows the person which secret goes into which variable (names, redacted as text only)', async () => {
+    const submitted = runtime.submit(action({ DEPLOY_TOKEN: 'deploy_token', OTHER: 'AKIAABCDEFGHIJKLMNOP' }), 5000);
+    let card: ReturnType<Runtime['desk']['list']>[number] | undefined;
+    for (let i = 0; i < 100 && card === undefined; i++) {
+      card = runtime.desk.list().find((c) => c.state === 'pending');
+      if (card === undefined) await new Promise((r) => setTimeout(r, 20));
+    }
+    if (card === undefined) throw new Error('no card was shown');
+    expect((card.preview as { args: Record<string, unknown> }).args['secrets']).toEqual({ DEPLOY_TOKEN: 'deploy_token', OTHER: '[REDACTED:aws-access-key-id]' });
+    await runtime.desk.answer(card.approval_id, { approver: phone, verdict: 'deny', nonce: card.nonce, argHash: card.arg_hash });
+    expect((await submitted).executed).toBe(false);
+  });
+
   it('once approved, puts the value only in the named variable and redacts it from the output', async () => {
     const result = await approved(action({ DEPLOY_TOKEN: 'deploy_token' }));
     expect(result.executed).toBe(true);
