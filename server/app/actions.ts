@@ -94,7 +94,10 @@ function previewArgs(args: Readonly<Record<string, unknown>> | null, known: read
 }
 
 export function createActions(deps: ActionsDeps): Actions {
-  const { gate, audit, desk, taint, toolhost, events, mode, now, inFlight } = deps;
+  const { gate, desk, taint, toolhost, events, mode, now, inFlight } = deps;
+  // Every record written here: reasons quote arguments (a host, a header name), so a stored
+  // secret's value among them is hidden, as in the argument previews.
+  const audit = { append: (body: AuditBody) => deps.audit.append(hideInReasons(body, toolhost.env.knownSecrets())), writable: () => deps.audit.writable() };
   /** What happened after an action ran waits for a full disk to clear; never dropped while the gate runs. */
   const appendOrWait = { audit: (body: AuditBody) => audit.append(body), auditWritable: () => audit.writable() };
   const digest = (value: unknown): string => `sha256:${sha256Text(canonicalJson(value))}`;
@@ -152,8 +155,7 @@ export function createActions(deps: ActionsDeps): Actions {
 
   // Terminal records are idempotent on actionId:state (SPEC §7): a retried write is not a second event.
   const written = new Set<string>();
-  const auditOnce = (given: Parameters<typeof audit.append>[0]): Promise<unknown> => {
-    const body = hideInReasons(given, toolhost.env.knownSecrets());
+  const auditOnce = (body: AuditBody): Promise<unknown> => {
     const once = body.kind === 'dispatched' || body.kind === 'succeeded' || body.kind === 'failed' || body.kind === 'cancelled';
     const key = `${body.action_id ?? ''}:${body.kind}`;
     if (once && written.has(key)) return Promise.resolve();
@@ -193,7 +195,7 @@ export function createActions(deps: ActionsDeps): Actions {
   /** The decision record of an action its caller executes itself (the hook's agents). */
   const auditDecision = (evaluation: Evaluation, actor: string): { actionId: string; durable: Promise<unknown> } => {
     const actionId = newActionId();
-    const durable = audit.append(hideInReasons(decisionRecord(actionBase(evaluation, { actionId, actor, now, digest, preview }), evaluation, 'caller-executes'), toolhost.env.knownSecrets()));
+    const durable = audit.append(decisionRecord(actionBase(evaluation, { actionId, actor, now, digest, preview }), evaluation, 'caller-executes'));
     return { actionId, durable };
   };
 

@@ -102,7 +102,6 @@ export function baseTier(input: TierInput): TierResult {
       const checked = carried === undefined ? judged.outcome : refused('EGRESS_DENIED', 'net.fetch', `the request's ${carried} holds what looks like a secret; ORACLE never sends one it was not told about (name a stored one in \`secrets\`), and a card cannot honestly show it`);
       const secrets = args['secrets'] as Readonly<Record<string, SecretHeader>> | undefined;
       if (secrets === undefined || !checked.ok) return { outcome: checked, extra: { url: judged.url, method: judged.method, headers: judged.headers } };
-      const looksSecret = (text: string): string | undefined => redact(text).redactions[0]?.kind;
       return { outcome: withFetchSecrets(checked, secrets, { url: judged.url, headers }, looksSecret), requires: ['secret.read'], extra: { url: judged.url, method: judged.method, headers: judged.headers } };
     }
     case 'agent.delegate':
@@ -159,6 +158,9 @@ function withSecrets(outcome: Extract<Outcome, { ok: true }>, secrets: unknown):
   return { ok: true, tier, rule: outcome.rule, reasons: [...outcome.reasons, `the program receives the secrets ${names.join(', ')}`], floor: maxTier(outcome.floor ?? 'T0', 'T2') };
 }
 
+/** The kind of the first secret the redaction sink sees in `text`, if any. */
+const looksSecret = (text: string): string | undefined => redact(text).redactions[0]?.kind;
+
 /**
  * Egress honesty (issue 14 point 7): what leaves the machine is exactly what the card shows, and
  * a card shows secrets redacted. So a request whose URL, headers or body hold something the
@@ -166,14 +168,13 @@ function withSecrets(outcome: Extract<Outcome, { ok: true }>, secrets: unknown):
  * card while the raw bytes go out). Names where it was found, never the value.
  */
 function secretCarried(request: { readonly url: string; readonly headers: Readonly<Record<string, string>>; readonly body: string }): string | undefined {
-  const found = (text: string): string | undefined => redact(text).redactions[0]?.kind;
-  const inUrl = found(request.url);
+  const inUrl = looksSecret(request.url);
   if (inUrl !== undefined) return `URL (${inUrl})`;
   for (const [name, value] of Object.entries(request.headers)) {
-    const kind = found(`${name}: ${value}`);
+    const kind = looksSecret(`${name}: ${value}`);
     if (kind !== undefined) return `header \`${name}\` (${kind})`;
   }
-  const inBody = request.body === '' ? undefined : found(request.body);
+  const inBody = request.body === '' ? undefined : looksSecret(request.body);
   return inBody === undefined ? undefined : `body (${inBody})`;
 }
 
