@@ -9,6 +9,7 @@ import type { ToolhostEnv } from './env.js';
 import { SYSTEM_PATHS, sandboxArgv } from './sandbox-plan.js';
 import type { SandboxView } from './sandbox-masks.js';
 import { failed, type ExecutionResult } from './types.js';
+import { withoutPartialSecret } from '../core/redact/index.js';
 
 export interface JobSpec {
   /** Pinned absolute path. */
@@ -173,8 +174,13 @@ async function runWith(spec: JobSpec, jobDir: string, env: ToolhostEnv, proxy: E
     ...(spec.signal === undefined ? {} : { signal: spec.signal }),
   });
   const secrets = spec.secrets ?? [];
-  const stdout = capAfterRedaction(env.redact(run.stdout, secrets), env.limits.maxOutputBytes);
-  const stderr = capAfterRedaction(env.redact(run.stderr, secrets), env.limits.maxOutputBytes);
+  // Redaction can shrink the text below the cap (a long value becomes a short marker), so a value
+  // the capture cut partway can end what is shown: that start of it is dropped with the rest.
+  const known = [...secrets, ...env.knownSecrets()];
+  // (A cut inside a character decodes to U+FFFD, which no value's start ends with: dropped first.)
+  const whole = (text: string, cut: boolean): string => (cut ? withoutPartialSecret(text.replace(/\uFFFD+$/u, ''), known) : text);
+  const stdout = capAfterRedaction(env.redact(whole(run.stdout, run.stdoutTruncated), secrets), env.limits.maxOutputBytes);
+  const stderr = capAfterRedaction(env.redact(whole(run.stderr, run.stderrTruncated), secrets), env.limits.maxOutputBytes);
   const streams = {
     exit_code: run.exitCode,
     stdout: stdout.text,

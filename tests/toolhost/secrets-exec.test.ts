@@ -13,7 +13,7 @@ describe('exec.run_with_secrets', () => {
   beforeAll(async () => {
     tree = tempTree('oracle-secrets-');
     tree.dir('projects/app');
-    runtime = await runtimeFor(tree, `scopes:\n  projects: { roots: [{ path: "${tree.root}/projects", mode: rw }] }\nprograms:\n  env: { allow_args_matching: ["*"] }\n`);
+    runtime = await runtimeFor(tree, `scopes:\n  projects: { roots: [{ path: "${tree.root}/projects", mode: rw }] }\nprograms:\n  env: { allow_args_matching: ["*"] }\n  node: { allow_args_matching: ["-e *"] }\n`);
     await runtime.toolhost.env.secrets?.set('deploy_token', value);
   });
   afterAll(async () => {
@@ -63,6 +63,19 @@ describe('exec.run_with_secrets', () => {
     expect(result.stdout).toMatch(/^DEPLOY_TOKEN=\[REDACTED:/mu);
     expect(result.stdout).not.toContain(value);
     expect(result.secrets_read).toEqual(['deploy_token']);
+  });
+
+  it('shows no start of a value that the output cap cut partway', async () => {
+    // 40 bytes a line: the capture (1 MiB and a 64 KiB margin) ends 32 characters into a value,
+    // and the redacted text, a short marker for each value, is far under the cap.
+    const script = "process.stdout.write((process.env.DEPLOY_TOKEN + '\\n\\n').repeat(30000))";
+    const result = await approved({ tool: 'exec.run_with_secrets', args: { program: 'node', args: ['-e', script], cwd: `${tree.root}/projects/app`, secrets: { DEPLOY_TOKEN: 'deploy_token' } } });
+    expect(result.executed).toBe(true);
+    expect(result.truncated).toBe(true);
+    const stdout = String(result.stdout);
+    expect(stdout.length).toBeLessThan(1024 * 1024);
+    expect(stdout).not.toContain(value.slice(0, 8));
+    expect(stdout).toMatch(/\]\n\n$/u);
   });
 
   it('refuses a missing secret, and variables that change how programs load', async () => {

@@ -4,4 +4,5 @@ export { redactDeep, type DeepRedaction, type JsonValue, type RedactDeepResult }
 export { RedactionError, isRedactionError, REDACTION_ERROR_CODES, type RedactionErrorCode } from './errors.js';
 export { REDACTION_KINDS, isMarker, marker, type Redaction, type RedactionKind } from './kinds.js';
 export { isSecretKeyName } from './key-names.js';
+export { withoutPartialSecret } from './partial.js';
 export { looksLikeOpaqueToken, shannonEntropy } from './entropy.js';

@@ -1,5 +1,5 @@
 import { brokeredFetch } from '../../adapters/agent/egress.js';
-import { redact } from '../../core/redact/index.js';
+import { redact, withoutPartialSecret } from '../../core/redact/index.js';
 import type { ToolhostEnv } from '../env.js';
 import { failed, type ExecutionResult, type PreparedAction } from '../types.js';
 
@@ -57,20 +57,6 @@ export async function netFetch(action: PreparedAction<'net.fetch'>, env: Toolhos
 
 /** Below this length a stored value is hidden in outputs but does not refuse a request that holds it. */
 const MIN_REFUSED_SECRET = 8;
-
-/** `text` without a tail that is the start of a known value (the rest of it was cut off). */
-function withoutPartialSecret(text: string, known: readonly string[]): string {
-  let cut = text.length;
-  for (const value of known) {
-    for (let k = Math.min(value.length - 1, text.length); k >= 1; k -= 1) {
-      if (text.endsWith(value.slice(0, k))) {
-        cut = Math.min(cut, text.length - k);
-        break;
-      }
-    }
-  }
-  return text.slice(0, cut);
-}
 
 /** Where a model-written part of the request holds a secret, by name of the part, never the value. */
 function carriesSecret(request: { readonly url: string; readonly headers: Readonly<Record<string, string>>; readonly body: string; readonly names: readonly string[] }, holds: (text: string) => boolean): string | undefined {
