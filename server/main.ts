@@ -19,7 +19,7 @@ import { openRuntime, type Runtime } from './app/runtime.js';
 import { loadAssets, pwaDirectory } from './adapters/pwa-assets.js';
 import { recentAuditRecords, verifyAuditHome } from './adapters/audit/read-log.js';
 import { undoTarget } from './toolhost/undo-store.js';
-import { agentView } from './core/policy/agent-view.js';
+import { allowedView } from './app/allowed-view.js';
 import { PushStore } from './adapters/push/push-store.js';
 import { makeVapidKeys, webPushSender } from './adapters/push/web-push-sender.js';
 import { startPushNotifier } from './app/push-notifier.js';
@@ -236,7 +236,7 @@ async function serveRuntime(runtime: Runtime, hub: EventHub, options: ServeOptio
         runtime.taint(session, read);
       },
       claudeCodeHook: (payload, agent, client) => hooks.claudeCodeHook(payload, agent, client),
-      allowed: (agent) => agentView(runtime.gate.context.gate.policy, agent),
+      allowed: (agent) => allowedView(runtime.gate.context.gate.policy, runtime.toolhost.env.secrets, agent),
       registerClient: (client, session) => {
         hooks.registerClient(client, session)();
       },

@@ -9,7 +9,7 @@ import { SpareConnection } from '../adapters/local-spare.js';
 import { createMcpServer, type McpOptions } from '../mcp/server.js';
 import { openRuntime, type Runtime } from '../app/runtime.js';
 import { modeBanner } from './policy-check.js';
-import { agentView } from '../core/policy/agent-view.js';
+import { allowedView } from '../app/allowed-view.js';
 
 /** How long calls still running may take to finish once the client went away. */
 const SETTLE_MS = 5000;
@@ -50,7 +50,7 @@ export async function runMcp(options: McpOptions): Promise<number> {
     canAsk: false,
     submit: (action, _waitMs, agent, signal) => runtime.submit(action, 0, agent, signal),
     continueAction: (approvalId, _waitMs, agent) => runtime.continueAction(approvalId, 0, agent),
-    allowed: (agent) => Promise.resolve(agentView(runtime.gate.context.gate.policy, agent)),
+    allowed: (agent) => allowedView(runtime.gate.context.gate.policy, runtime.toolhost.env.secrets, agent),
     propose: () => Promise.reject(new GateUnavailable('a policy change waits for a person at the desktop of a running gate: start `oracle serve` on this home first')),
   };
   return await serveStdio(own, options, () => runtime.close());

@@ -22,7 +22,7 @@ function appWith(callers: Record<string, Caller>, options: { assets?: Assets } =
     taint: () => {
       calls.push('taint');
     },
-    allowed: (agent) => ({ agent, capabilities: [], scopes: [], deny_always: [], programs: [], other_programs: 'deny', egress: { allow: [], other_hosts: 'deny' } }),
+    allowed: (agent) => Promise.resolve({ agent, capabilities: [], scopes: [], deny_always: [], programs: [], other_programs: 'deny', egress: { allow: [], other_hosts: 'deny' }, secrets: [] }),
     registerClient: (client, session) => {
       calls.push(`register:${JSON.stringify(client)}:${session}`);
     },

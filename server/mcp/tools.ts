@@ -125,7 +125,7 @@ export const MCP_TOOLS: readonly McpToolDef[] = [
       method: 'the HTTP method',
       headers: 'request headers, name to value',
       body: 'the request body, as text',
-      secrets: 'header name to a stored secret sent as its value (https only, or plain http to a loopback address); `oracle_allowed` does not list secret names: ask the person which exist',
+      secrets: 'header name to a stored secret sent as its value (https only, or plain http to a loopback address); `oracle_allowed` lists the names of the stored secrets',
     },
     hints: { readOnlyHint: false, destructiveHint: false, openWorldHint: true },
   },

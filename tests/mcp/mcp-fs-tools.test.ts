@@ -36,10 +36,11 @@ describe('oracle mcp: edit, search, mkdir, move and what the agent may use', () 
     const policy = join(tree.root, 'policy.yaml');
     writeFileSync(
       policy,
-      `scopes:\n  projects: { roots: [{ path: "${tree.root}/projects", mode: rw }] }\ndeny_always: [".env"]\nprograms:\n  git: { subcommands: { allow: [status] } }\negress: { allow: [{ host: example.com }] }\nprincipals:\n  agents:\n    mcp: { capabilities: [fs.read, fs.write, fs.delete] }\n`,
+      `scopes:\n  projects: { roots: [{ path: "${tree.root}/projects", mode: rw }] }\ndeny_always: [".env"]\nprograms:\n  git: { subcommands: { allow: [status] } }\negress: { allow: [{ host: example.com }] }\nprincipals:\n  agents:\n    mcp: { capabilities: [fs.read, fs.write, fs.delete, secret.read] }\n`,
     );
     // As it is used: `oracle serve` is the gate, `oracle mcp` and `oracle undo` its clients.
     running = await startServer({ home, policy, port: 0 });
+    await running.runtime.toolhost.env.secrets?.set('github', 'ghp_not-shown-to-anyone-0123456789');
     ({ client } = await mcpHost(['--home', home]));
   });
   afterAll(async () => {
@@ -109,17 +110,19 @@ describe('oracle mcp: edit, search, mkdir, move and what the agent may use', () 
     expect(textOf(outside)).toContain('PATH_OUTSIDE_SCOPE');
   });
 
-  it('tells the agent what it may use: scopes, names always refused, programs, hosts, its ceiling', async () => {
+  it('tells the agent what it may use: scopes, names always refused, programs, hosts, its ceiling, the secrets it may name', async () => {
     const allowed = await client.callTool({ name: 'oracle_allowed', arguments: {} });
     expect(allowed.structuredContent).toMatchObject({
       agent: 'mcp',
-      capabilities: ['fs.delete', 'fs.read', 'fs.write'],
+      capabilities: ['fs.delete', 'fs.read', 'fs.write', 'secret.read'],
       scopes: [{ name: 'projects', roots: [{ path: `${tree.root}/projects`, mode: 'rw' }] }],
       deny_always: ['.env'],
       programs: [{ name: 'git', allow: ['status'] }],
       egress: { allow: ['example.com'], other_hosts: 'deny' },
+      secrets: ['github'],
     });
     expect(JSON.parse(textOf(allowed))).toEqual(allowed.structuredContent);
+    expect(textOf(allowed)).not.toContain('ghp_');
   });
   it('searches text files, skipping what the policy hides, dependencies, and secrets', async () => {
     const found = await client.callTool({ name: 'fs_search', arguments: { path: app, text: 'needle' } });

@@ -4,9 +4,10 @@ import type { Policy } from './types.js';
 /**
  * What one agent may use, as the agent can be told (issue 13; the reference filesystem server's
  * `list_allowed_directories`, widened to everything ORACLE judges): the folders and their modes,
- * the names always refused, the programs with their rules, the hosts egress may reach, and the
- * agent's own ceiling. It is the policy's text, nothing more: telling it gives away no secret,
- * and the gate still judges every call.
+ * the names always refused, the programs with their rules, the hosts egress may reach, the
+ * agent's own ceiling and, to an agent that may read secrets, the names of the stored ones. It is
+ * the policy's text and those names, nothing more: telling it gives away no secret's value, and
+ * the gate still judges every call.
  */
 export interface AgentView {
   readonly agent: string;
@@ -18,13 +19,17 @@ export interface AgentView {
   /** A program the policy does not name: refused, or a person's call. */
   readonly other_programs: 'deny' | 'confirm';
   readonly egress: { readonly allow: readonly string[]; readonly other_hosts: 'deny' | 'confirm' };
+  /** The stored secrets an action may name (`net.fetch` and `exec.run_with_secrets`): empty unless the ceiling has `secret.read`. */
+  readonly secrets: readonly string[];
 }
 
-export function agentView(policy: Policy, agent: string): AgentView {
+/** `secretNames`: the names in the secret store (the caller reads them; this module does no I/O). */
+export function agentView(policy: Policy, agent: string, secretNames: readonly string[] = []): AgentView {
   const ceiling = policy.agents.get(agent)?.capabilities;
+  const capabilities = ceiling === undefined ? [] : [...ceiling].filter((c) => policy.capabilities.has(c)).sort();
   return {
     agent,
-    capabilities: ceiling === undefined ? [] : [...ceiling].filter((c) => policy.capabilities.has(c)).sort(),
+    capabilities,
     scopes: policy.scopes.map((s) => ({ name: s.name, roots: s.roots.map((r) => ({ path: r.path, mode: r.mode, exclude: [...r.exclude] })) })),
     deny_always: policy.denyAlways.map((d) => d.pattern),
     programs: [...policy.programs.values()].map((p) => ({
@@ -36,5 +41,6 @@ export function agentView(policy: Policy, agent: string): AgentView {
     })),
     other_programs: policy.programDefault,
     egress: { allow: policy.egress.allow.map((h) => (h.port === undefined ? h.host : `${h.host}:${h.port}`)), other_hosts: policy.egress.default },
+    secrets: capabilities.includes('secret.read') ? [...secretNames].sort() : [],
   };
 }

@@ -14,8 +14,8 @@ export interface ActionsService {
   continueAction(approvalId: string, waitMs: number, agent: string): Promise<ActionOutcome | undefined>;
   /** Claude Code's hook payload (http hook, or forwarded by the command hook): the JSON it reads back. */
   claudeCodeHook(payload: unknown, agent: string, client: ClientProcess): Promise<Readonly<Record<string, unknown>>>;
-  /** What this agent may use: scopes, programs, egress hosts, its ceiling (the policy's text). */
-  allowed(agent: string): AgentView;
+  /** What this agent may use: scopes, programs, egress hosts, its ceiling (the policy's text), the secrets it may name. */
+  allowed(agent: string): Promise<AgentView>;
   /** An ORACLE client (`oracle mcp`) says which process it is, so HALT reaches the agent above it. */
   registerClient(client: ClientProcess, session: string): void;
   /** A session read foreign or external content (SPEC §4 taint). */
@@ -157,10 +157,10 @@ export function hookRoutes(service: ActionsService, peer: ClientPeer): Hono<{ Va
 /** `GET /api/v1/allowed`: an agent asks what it may use (its own view only). */
 export function allowedRoutes(service: ActionsService): Hono<{ Variables: { caller: Caller } }> {
   const app = new Hono<{ Variables: { caller: Caller } }>();
-  app.get('/allowed', (c) => {
+  app.get('/allowed', async (c) => {
     const caller = c.get('caller');
     if (caller.kind !== 'agent') return fail(c, 'FORBIDDEN', 'an agent asks what it may use; people see the policy on the desktop');
-    return c.json(service.allowed(caller.name));
+    return c.json(await service.allowed(caller.name));
   });
   return app;
 }
