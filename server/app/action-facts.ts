@@ -1,5 +1,6 @@
 import type { ActionFacts, GateMode } from '../core/decide/context.js';
 import { evaluate } from '../core/decide/decide.js';
+import { MIN_REFUSED_SECRET } from '../core/decide/fetch-secrets.js';
 import { fetchRemoteArg, isGitFetch } from '../core/decide/git-fetch.js';
 import { fetchSource, pushTarget } from '../toolhost/executors/git.js';
 import type { Toolhost } from '../toolhost/open.js';
@@ -7,7 +8,9 @@ import type { GateState } from './gate-policy.js';
 
 /**
  * Facts only I/O learns, for the judgements that need them: where a git.push goes, where a
- * `git fetch|pull` run through exec.run reads from, which of the gate's terminals are open. A first, pure evaluation under the local
+ * `git fetch|pull` run through exec.run reads from, which of the gate's terminals are open, what
+ * the secret store holds (a net.fetch that carries a stored value is refused before anyone is
+ * asked; the executor checks again at send time). A first, pure evaluation under the local
  * ceiling gives the repository as the gate resolved it; an action it already refuses for its
  * shape or paths is not looked up at all. A runtime that runs nothing (the headless hook)
  * looks nothing up: what needs the facts then goes to a person.
@@ -20,6 +23,7 @@ export async function lookUpFacts(action: unknown, on: { readonly gate: GateStat
     const views = toolhost.env.terminals.list();
     return { terminals: { running: views.filter((t) => t.exited === null).map((t) => t.name), ended: views.filter((t) => t.exited !== null).map((t) => t.name) } };
   }
+  if (tool === 'net.fetch') return { storedSecrets: toolhost.env.knownSecrets().filter((v) => v.length >= MIN_REFUSED_SECRET) };
   if (tool !== 'git.push' && tool !== 'exec.run') return undefined;
   const first = evaluate(action, { ...gate.context, mode: on.mode });
   const repo = first.paths[0];

@@ -26,7 +26,7 @@ describe('the Claude Code hook', () => {
     tree.file('projects/app/a.txt', 'a');
     tree.file('projects/app/.env', 'SECRET=1');
     policy = join(tree.root, 'policy.yaml');
-    writeFileSync(policy, `scopes:\n  projects: { roots: [{ path: "${tree.root}/projects", mode: rw }] }\ndeny_always: [.env]\negress: { allow: [{ host: example.com }] }\nprograms:\n  rm: {}\nprincipals:\n  agents:\n    claude-code: { capabilities: [fs.read, fs.write, fs.delete, net.egress, proc.spawn] }\n`);
+    writeFileSync(policy, `scopes:\n  projects: { roots: [{ path: "${tree.root}/projects", mode: rw }] }\ndeny_always: [.env]\negress: { allow: [{ host: example.com }, { host: api.anthropic.com }] }\nprograms:\n  rm: {}\nprincipals:\n  agents:\n    claude-code: { capabilities: [fs.read, fs.write, fs.delete, net.egress, proc.spawn] }\n`);
   });
   afterAll(async () => {
     await running?.close();
@@ -172,6 +172,26 @@ describe('the Claude Code hook', () => {
     const approved = hook({ tool_name: 'Bash', tool_input: { command: `rm ${app}/a.txt` } });
     await answerNext('approve');
     expect((await approved).permissionDecision).toBe('allow');
+  });
+
+  it('with a gate running, denies a WebFetch or WebSearch that carries a value from the secret store, naming no value', async () => {
+    const value = 'kept-in-the-store-8812';
+    await running?.runtime.toolhost.env.secrets?.set('deploy', value);
+    try {
+      expect((await hook({ tool_name: 'WebFetch', tool_input: { url: 'https://example.com/docs', prompt: 'x' } })).permissionDecision).toBe('allow');
+      for (const call of [
+        { tool_name: 'WebFetch', tool_input: { url: `https://example.com/docs/${value}`, prompt: 'x' } },
+        { tool_name: 'WebSearch', tool_input: { query: `who else uses ${value}` } },
+      ]) {
+        const answer = await hook(call);
+        expect(answer.permissionDecision, call.tool_name).toBe('deny');
+        expect(answer.permissionDecisionReason).toContain('EGRESS_DENIED');
+        expect(answer.permissionDecisionReason).toContain("holds the value of a secret in ORACLE's store");
+        expect(answer.permissionDecisionReason).not.toContain(value);
+      }
+    } finally {
+      await running?.runtime.toolhost.env.secrets?.delete('deploy');
+    }
   });
 
   it('marks the session tainted after reading external content (PostToolUse)', async () => {

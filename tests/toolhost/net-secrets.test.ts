@@ -192,6 +192,28 @@ describe('net.fetch with named secrets', () => {
     expect(JSON.stringify(seenElsewhere)).not.toContain(value);
   });
 
+  it('refuses at send time a value stored after the card was shown', async () => {
+    const later = 'stored-after-the-card-0451';
+    const submitted = runtime.submit(fetchWith({ method: 'POST', body: `note ${later}` }), 5000, 'keyed');
+    let card: ReturnType<Runtime['desk']['list']>[number] | undefined;
+    for (let i = 0; i < 100 && card === undefined; i++) {
+      card = runtime.desk.list().find((c) => c.state === 'pending');
+      if (card === undefined) await new Promise((r) => setTimeout(r, 20));
+    }
+    if (card === undefined) throw new Error('no card was shown');
+    const before = seen.length;
+    await runtime.toolhost.env.secrets?.set('later', later);
+    try {
+      await runtime.desk.answer(card.approval_id, { approver: phone, verdict: 'approve', nonce: card.nonce, argHash: card.arg_hash });
+      const result = await submitted;
+      expect(result).toMatchObject({ executed: true, error: { code: 'EGRESS_DENIED' } });
+      expect(result.error?.message).not.toContain(later);
+      expect(seen).toHaveLength(before);
+    } finally {
+      await runtime.toolhost.env.secrets?.delete('later');
+    }
+  });
+
   it('refuses a missing secret without sending anything', async () => {
     const before = seen.length;
     const { result } = await approved(fetchWith({ secrets: { 'x-api-key': { name: 'nope' } } }));
@@ -199,16 +221,22 @@ describe('net.fetch with named secrets', () => {
     expect(seen).toHaveLength(before);
   });
 
-  it('refuses a stored value the model wrote itself, in a header, the URL or a body, unsent', async () => {
+  it('refuses a stored value the model wrote itself, in a header, the URL, a body or a header name, before anyone is asked', async () => {
     const before = seen.length;
-    for (const args of [{ headers: { 'x-note': value } }, { url: url(`/echo?k=${value}`) }]) {
-      const result = await runtime.run(fetchWith(args));
-      expect(result, JSON.stringify(args)).toMatchObject({ executed: true, error: { code: 'EGRESS_DENIED' } });
-      expect(result.error?.message).not.toContain(value);
+    const written = [
+      { headers: { 'x-note': value } },
+      { url: url(`/echo?k=${value}`) },
+      { url: url(`/echo?k=${encodeURIComponent(Buffer.from(value).toString('base64'))}`) },
+      { method: 'POST', body: `{"key":"${value}"}` },
+      { secrets: { [`x-${value}`]: { name: SECRET } } },
+    ];
+    for (const args of written) {
+      const result = await runtime.submit(fetchWith(args), 5000, 'keyed');
+      expect(result, JSON.stringify(args)).toMatchObject({ decision: 'deny', code: 'EGRESS_DENIED', executed: false });
+      expect(result.reasons.at(-1)).toMatch(/holds the value of a secret in ORACLE's store/u);
+      expect(JSON.stringify(result.reasons)).not.toContain(value);
     }
-    const { result, card } = await approved(fetchWith({ method: 'POST', body: `{"key":"${value}"}` }));
-    expect(result.error?.code).toBe('EGRESS_DENIED');
-    expect(JSON.stringify(card), 'the card hides a stored value wherever the model put it').not.toContain(value);
+    expect(runtime.desk.list().filter((c) => c.state === 'pending'), 'nobody was asked').toEqual([]);
     expect(seen, 'the listener got none of them').toHaveLength(before);
     const log = join(runtime.gate.home, 'logs', 'audit');
     for (const name of readdirSync(log)) expect(readFileSync(join(log, name), 'utf8').split('\n').filter((line) => line.includes(value)), name).toEqual([]);

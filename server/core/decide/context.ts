@@ -50,4 +50,10 @@ export interface ActionFacts {
   readonly remote?: RemoteFacts;
   /** The gate's terminals, for term.write and term.read: a line for one that is not there is refused before anyone is asked. */
   readonly terminals?: { readonly running: readonly string[]; readonly ended: readonly string[] };
+  /**
+   * For net.fetch (also Claude Code's WebFetch and WebSearch): the values in the gate's secret
+   * store long enough to refuse (MIN_REFUSED_SECRET). Held for this judgement only: a decision's
+   * reasons name where a value was found, never the value.
+   */
+  readonly storedSecrets?: readonly string[];
 }

@@ -4,6 +4,9 @@ import { REFUSED_HEADERS } from './egress.js';
 import { refused, type Outcome } from './outcome.js';
 
 /** One header a request carries a stored secret in (net.fetch `secrets`). */
+/** Below this length a stored value is hidden in outputs but does not refuse a request that holds it (a PIN `42` in a page number). */
+export const MIN_REFUSED_SECRET = 8;
+
 export interface SecretHeader {
   /** The stored secret's name (`name`, not `secret`: a preview hides what sits under a secret-looking key). */
   readonly name: string;

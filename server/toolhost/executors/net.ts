@@ -1,4 +1,5 @@
 import { brokeredFetch } from '../../adapters/agent/egress.js';
+import { MIN_REFUSED_SECRET } from '../../core/decide/fetch-secrets.js';
 import { redact, withoutPartialSecret } from '../../core/redact/index.js';
 import type { ToolhostEnv } from '../env.js';
 import { failed, type ExecutionResult, type PreparedAction } from '../types.js';
@@ -16,7 +17,9 @@ import { failed, type ExecutionResult, type PreparedAction } from '../types.js';
 export async function netFetch(action: PreparedAction<'net.fetch'>, env: ToolhostEnv): Promise<ExecutionResult> {
   const { url, method, headers, body, secrets } = action.args;
   const stored = env.knownSecrets();
-  // Too short a value would refuse ordinary requests (a PIN `42` in a page number); it is still hidden in every output.
+  // The decision refused what it saw stored when it judged; this is the value at send time (a
+  // `oracle secrets set` since). Too short a value would refuse ordinary requests; it is still
+  // hidden in every output.
   const refusable = stored.filter((v) => v.length >= MIN_REFUSED_SECRET);
   const carried = carriesSecret({ url, headers, body: body ?? '', names: Object.keys(secrets ?? {}) }, (text) => redact(text, refusable).redactions.some((r) => r.kind === 'known-secret'));
   if (carried !== undefined) return failed('EGRESS_DENIED', `the request's ${carried} holds the value of a stored secret; name a stored secret in \`secrets\` instead, so the card can say which goes where`);
@@ -54,9 +57,6 @@ export async function netFetch(action: PreparedAction<'net.fetch'>, env: Toolhos
     ...(result.status < 400 ? {} : { error: { code: 'HTTP_STATUS', message: `the server answered ${String(result.status)}` } }),
   };
 }
-
-/** Below this length a stored value is hidden in outputs but does not refuse a request that holds it. */
-const MIN_REFUSED_SECRET = 8;
 
 /** Where a model-written part of the request holds a secret, by name of the part, never the value. */
 function carriesSecret(request: { readonly url: string; readonly headers: Readonly<Record<string, string>>; readonly body: string; readonly names: readonly string[] }, holds: (text: string) => boolean): string | undefined {
