@@ -38,9 +38,9 @@ describe('oracle secrets through the running gate', () => {
     expect(set, set.stderr).toMatchObject({ code: 0, stdout: `stored ${api} in the running gate's store\n` });
     const listed = await runOracle(['secrets', 'list', '--home', home]);
     expect(listed).toMatchObject({ code: 0, stdout: `${api}\n` });
-    // The gate knows the value now, without a restart: a request holding it is refused unsent.
+    // The gate knows the value now, without a restart: a request holding it is refused when judged.
     const fetched = await running.runtime.run({ tool: 'net.fetch', args: { url: 'http://127.0.0.1:9/', headers: { 'x-note': value } } });
-    expect(fetched.error?.code).toBe('EGRESS_DENIED');
+    expect(fetched).toMatchObject({ decision: 'deny', code: 'EGRESS_DENIED', executed: false });
     const removed = await runOracle(['secrets', 'delete', api, '--home', home]);
     expect(removed).toMatchObject({ code: 0, stdout: `deleted ${api}\n` });
     expect(await runOracle(['secrets', 'delete', api, '--home', home])).toMatchObject({ code: 1, stdout: `no secret named ${api}\n` });
