@@ -8,7 +8,7 @@ import type { Executed, PreparedAction } from '../core/lifecycle/execution.js';
 import { evaluate, type Evaluation } from '../core/decide/decide.js';
 import type { ActionFacts, GateMode } from '../core/decide/context.js';
 import { editAsWrite } from '../core/tools/edit-as-write.js';
-import { redact, redactDeep } from '../core/redact/index.js';
+import { hideKnown, redactDeep } from '../core/redact/index.js';
 import { actionRequestSchema } from '../../shared/action.js';
 import type { ProvenanceEntry } from '../../shared/provenance.js';
 import type { Toolhost } from '../toolhost/open.js';
@@ -95,9 +95,10 @@ function previewArgs(args: Readonly<Record<string, unknown>> | null, known: read
 
 export function createActions(deps: ActionsDeps): Actions {
   const { gate, desk, taint, toolhost, events, mode, now, inFlight } = deps;
-  // Every record written here: reasons quote arguments (a host, a header name), so a stored
-  // secret's value among them is hidden, as in the argument previews.
-  const audit = { append: (body: AuditBody) => deps.audit.append(hideInReasons(body, toolhost.env.knownSecrets())), writable: () => deps.audit.writable() };
+  // Every record written here: reasons and details quote arguments and what came back (a host, a
+  // header name, an error), so a stored secret's value among them is hidden, as in the argument
+  // previews (also lower-cased: a host name). Strings without one are written exactly as they are.
+  const audit = { append: (body: AuditBody) => deps.audit.append(hideKnown(body, toolhost.env.knownSecrets())), writable: () => deps.audit.writable() };
   /** What happened after an action ran waits for a full disk to clear; never dropped while the gate runs. */
   const appendOrWait = { audit: (body: AuditBody) => audit.append(body), auditWritable: () => audit.writable() };
   const digest = (value: unknown): string => `sha256:${sha256Text(canonicalJson(value))}`;
@@ -134,7 +135,7 @@ export function createActions(deps: ActionsDeps): Actions {
       events.publish('action.finished', { action_id: prepared.actionId, tool: prepared.tool, tier: prepared.decision.tier, ok: executed.result.ok, error: executed.result.error?.code ?? null });
       // Every egress is its own audit event (and a desktop event): where it went, what it reached.
       const egress = (event: { url: unknown; address: string | null; status: number | null }, outcome: string, detail: Readonly<Record<string, unknown>>): Promise<unknown> => {
-        events.publish('egress', { action_id: prepared.actionId, ...event, ...(prepared.tool === 'net.fetch' ? {} : { outcome }) }, 'desktop');
+        events.publish('egress', hideKnown({ action_id: prepared.actionId, ...event, ...(prepared.tool === 'net.fetch' ? {} : { outcome }) }, toolhost.env.knownSecrets()), 'desktop');
         return durably({ kind: 'egress', ts: now().toISOString(), actor: deps.actor, action_id: prepared.actionId, tool: prepared.tool, outcome, detail }, appendOrWait);
       };
       if (prepared.tool === 'net.fetch') {
@@ -326,10 +327,4 @@ export function createActions(deps: ActionsDeps): Actions {
 /** Which stored secret went in which header of a fetch (names only: a value is never recorded). */
 function secretsNamed(secrets: Readonly<Record<string, { readonly name: string }>> | undefined): { secrets?: { header: string; name: string }[] } {
   return secrets === undefined ? {} : { secrets: Object.entries(secrets).map(([header, s]) => ({ header, name: s.name })) };
-}
-
-/** A record's reasons quote arguments (a host, a header name): a stored secret's value among them is hidden. */
-function hideInReasons(body: AuditBody, known: readonly string[]): AuditBody {
-  if (known.length === 0 || body.reasons === undefined) return body;
-  return { ...body, reasons: body.reasons.map((r) => redact(r, known).text) };
 }

@@ -59,7 +59,8 @@ export async function runSecretsViaGate(home: string, gate: LocalGate, words: re
 /** Does the command on the desk and says what came of it; the exit status. */
 async function answer(command: Command, desk: SecretsDesk, say: { io: Io; refuser: string; stored: string }): Promise<number> {
   const refused = (e: { code: OracleCode; message: string }): number => {
-    say.io.stderr.write(`oracle: ${say.refuser} refused: ${e.code}: ${e.message}\n`);
+    // A gate that did not answer refused nothing: the message says what happened.
+    say.io.stderr.write(e.code === 'GATE_UNREACHABLE' ? `oracle: ${e.message}\n` : `oracle: ${say.refuser} refused: ${e.code}: ${e.message}\n`);
     return 1;
   };
   if (command.verb === 'list') {

@@ -82,3 +82,38 @@ describe('oracle secrets through the running gate', () => {
     expect((await runOracle(['secrets', 'list', '--home', home])).stdout).toBe('');
   });
 });
+
+/** Without a gate on the home the command opens the store and the audit log itself: the same answers, audited the same way. */
+describe('oracle secrets with no gate running', () => {
+  let tree: TempTree;
+  let home = '';
+  const value = 'the-words-only-this-store-knows-2207';
+  const name = `oracle-test-${randomBytes(4).toString('hex')}`;
+  beforeAll(() => {
+    tree = tempTree('oracle-secrets-headless-');
+    home = tree.dir('home');
+  });
+  afterAll(() => {
+    tree.dispose();
+  });
+
+  it('stores, lists and deletes, audits each change by name first, and never prints the value', async () => {
+    const set = await runOracle(['secrets', 'set', name, '--home', home], `${value}\n`);
+    expect(set, set.stderr).toMatchObject({ code: 0, stdout: `stored ${name}\n` });
+    const again = await runOracle(['secrets', 'set', name, '--home', home], value);
+    expect(again).toMatchObject({ code: 0, stdout: `stored ${name} (replacing the old value)\n` });
+    expect(await runOracle(['secrets', 'list', '--home', home])).toMatchObject({ code: 0, stdout: `${name}\n` });
+    const removed = await runOracle(['secrets', 'delete', name, '--home', home]);
+    expect(removed).toMatchObject({ code: 0, stdout: `deleted ${name}\n` });
+    expect(await runOracle(['secrets', 'delete', name, '--home', home])).toMatchObject({ code: 1, stdout: `no secret named ${name}\n` });
+    const bad = await runOracle(['secrets', 'set', '../x', '--home', home], value);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/^oracle: the secret store refused: invalid_name: /mu);
+    const changes = auditRecords(home).filter((r) => r['kind'] === 'secret.access');
+    // The refused name is audited as attempted, then as failed (the desk writes before it changes anything).
+    expect(changes.map((r) => r['outcome'])).toEqual(['set', 'set', 'delete', 'delete', 'set', 'set-failed']);
+    const log = join(home, 'logs', 'audit');
+    for (const file of readdirSync(log)) expect(readFileSync(join(log, file), 'utf8'), file).not.toContain(value);
+    for (const run of [set, again, removed, bad]) expect(run.stdout + run.stderr).not.toContain(value);
+  });
+});

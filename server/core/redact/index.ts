@@ -5,4 +5,5 @@ export { RedactionError, isRedactionError, REDACTION_ERROR_CODES, type Redaction
 export { REDACTION_KINDS, isMarker, marker, type Redaction, type RedactionKind } from './kinds.js';
 export { isSecretKeyName } from './key-names.js';
 export { withoutPartialSecret } from './partial.js';
+export { hideKnown } from './hide-known.js';
 export { looksLikeOpaqueToken, shannonEntropy } from './entropy.js';

@@ -1,6 +1,6 @@
 import { brokeredFetch } from '../../adapters/agent/egress.js';
-import { MIN_REFUSED_SECRET } from '../../core/decide/fetch-secrets.js';
-import { redact, withoutPartialSecret } from '../../core/redact/index.js';
+import { MIN_REFUSED_SECRET, storedSecretIn } from '../../core/decide/fetch-secrets.js';
+import { withoutPartialSecret } from '../../core/redact/index.js';
 import type { ToolhostEnv } from '../env.js';
 import { failed, type ExecutionResult, type PreparedAction } from '../types.js';
 
@@ -21,8 +21,8 @@ export async function netFetch(action: PreparedAction<'net.fetch'>, env: Toolhos
   // `oracle secrets set` since). Too short a value would refuse ordinary requests; it is still
   // hidden in every output.
   const refusable = stored.filter((v) => v.length >= MIN_REFUSED_SECRET);
-  const carried = carriesSecret({ url, headers, body: body ?? '', names: Object.keys(secrets ?? {}) }, (text) => redact(text, refusable).redactions.some((r) => r.kind === 'known-secret'));
-  if (carried !== undefined) return failed('EGRESS_DENIED', `the request's ${carried} holds the value of a stored secret; name a stored secret in \`secrets\` instead, so the card can say which goes where`);
+  const carried = storedSecretIn({ url, headers, body: body ?? '', secrets: secrets ?? {} }, refusable);
+  if (carried !== undefined) return failed('EGRESS_DENIED', `the request's ${carried} holds the value of a secret in ORACLE's store; name it in \`secrets\` instead, so the card can say which secret goes where`);
   const credentials: Record<string, string> = {};
   const used: string[] = [];
   for (const [header, { name, prefix }] of Object.entries(secrets ?? {})) {
@@ -58,11 +58,3 @@ export async function netFetch(action: PreparedAction<'net.fetch'>, env: Toolhos
   };
 }
 
-/** Where a model-written part of the request holds a secret, by name of the part, never the value. */
-function carriesSecret(request: { readonly url: string; readonly headers: Readonly<Record<string, string>>; readonly body: string; readonly names: readonly string[] }, holds: (text: string) => boolean): string | undefined {
-  if (holds(request.url)) return 'URL';
-  const header = Object.entries(request.headers).find(([name, value]) => holds(`${name}: ${value}`));
-  if (header !== undefined) return `header \`${header[0]}\``;
-  if (request.names.some(holds)) return 'header names under `secrets`';
-  return request.body !== '' && holds(request.body) ? 'body' : undefined;
-}
