@@ -224,7 +224,7 @@ describe('net.fetch with named secrets', () => {
     expect(result.error?.message).toContain(value);
     const log = join(runtime.gate.home, 'logs', 'audit');
     const lines = readdirSync(log).flatMap((name) => readFileSync(join(log, name), 'utf8').split('\n'));
-    expect(lines.filter((line) => line.includes(String(result.action_id))).length).toBeGreaterThan(1);
+    expect(lines.filter((line) => line.includes(result.action_id)).length).toBeGreaterThan(1);
     expect(lines.filter((line) => line.includes(value))).toEqual([]);
   });
 
