@@ -6,8 +6,7 @@ import { isUnder } from '../paths/canonical.js';
 import type { ToolName } from '../tools/registry.js';
 import type { DecideContext } from './context.js';
 import { judgeFetch } from './egress.js';
-import { storedSecretIn, withFetchSecrets, type SecretHeader, type StoredCheckRequest } from './fetch-secrets.js';
-import { redact } from '../redact/index.js';
+import { patternSecretIn, storedSecretIn, withFetchSecrets, type SecretHeader } from './fetch-secrets.js';
 import { judgeArgvPaths } from './exec-args.js';
 import { agentBypassRefusal } from './agent-bypass.js';
 import { refused, tiered, type Outcome } from './outcome.js';
@@ -102,7 +101,7 @@ export function baseTier(input: TierInput): TierResult {
       const request = { url: str(args['url']), headers, body: str(args['body']), secrets: secrets ?? {} };
       // A stored value is refused first, whatever else is wrong: another refusal's reason could quote it (a host).
       const stored = storedSecretIn(request, ctx.facts?.storedSecrets ?? []);
-      const carried = stored === undefined && judged.outcome.ok ? secretCarried(request) : undefined;
+      const carried = stored === undefined && judged.outcome.ok ? patternSecretIn(request) : undefined;
       const checked =
         stored !== undefined
           ? refused('EGRESS_DENIED', 'net.fetch', `the request's ${stored} holds the value of a secret in ORACLE's store; name it in \`secrets\` instead, so the card can say which secret goes where`)
@@ -110,7 +109,7 @@ export function baseTier(input: TierInput): TierResult {
             ? judged.outcome
             : refused('EGRESS_DENIED', 'net.fetch', `the request's ${carried} holds what looks like a secret; ORACLE never sends one it was not told about (name a stored one in \`secrets\`), and a card cannot honestly show it`);
       if (secrets === undefined || !checked.ok) return { outcome: checked, extra: { url: judged.url, method: judged.method, headers: judged.headers } };
-      return { outcome: withFetchSecrets(checked, secrets, { url: judged.url, headers }, looksSecret), requires: ['secret.read'], extra: { url: judged.url, method: judged.method, headers: judged.headers } };
+      return { outcome: withFetchSecrets(checked, secrets, { url: judged.url, headers }), requires: ['secret.read'], extra: { url: judged.url, method: judged.method, headers: judged.headers } };
     }
     case 'agent.delegate':
       // The delegate's own actions are gated one by one; handing it work is logged, not asked.
@@ -166,28 +165,6 @@ function withSecrets(outcome: Extract<Outcome, { ok: true }>, secrets: unknown):
   return { ok: true, tier, rule: outcome.rule, reasons: [...outcome.reasons, `the program receives the secrets ${names.join(', ')}`], floor: maxTier(outcome.floor ?? 'T0', 'T2') };
 }
 
-/** The kind of the first secret the redaction sink sees in `text`, if any. */
-const looksSecret = (text: string): string | undefined => redact(text).redactions[0]?.kind;
-
-
-/**
- * Egress honesty (issue 14 point 7): what leaves the machine is exactly what the card shows, and
- * a card shows secrets redacted. So a request whose URL, headers or body hold something the
- * redaction sink recognises as a secret is refused outright before anyone is asked (never sent,
- * never "redacted" on a card while the raw bytes go out). Names where it was found, never the value.
- */
-function secretCarried(request: StoredCheckRequest): string | undefined {
-  const inUrl = looksSecret(request.url);
-  if (inUrl !== undefined) return `URL (${inUrl})`;
-  for (const [name, value] of Object.entries(request.headers)) {
-    const kind = looksSecret(`${name}: ${value}`);
-    // Where it was found, never what: a header name that is itself the secret is not quoted.
-    if (kind !== undefined) return looksSecret(name) === undefined ? `header \`${name}\` (${kind})` : `a header name (${kind})`;
-  }
-  const inBody = request.body === '' ? undefined : looksSecret(request.body);
-  return inBody === undefined ? undefined : `body (${inBody})`;
-}
-
 function plain(outcome: Outcome): TierResult {
   return { outcome, extra: {} };
 }
@@ -206,7 +183,6 @@ function judgeCommit(input: TierInput): Outcome {
   }
   return tiered('T1', repo?.root.rule ?? 'git.commit', 'git.commit can be undone by a soft reset while HEAD is unchanged');
 }
-
 
 /**
  * A line for a terminal that is not open (or whose program ended) would only cost a person a

@@ -7,6 +7,9 @@ import { redact } from '../redact/index.js';
 /** Below this length a stored value is hidden in outputs but does not refuse a request that holds it (a PIN `42` in a page number). */
 export const MIN_REFUSED_SECRET = 8;
 
+/** The kind of the first secret the redaction sink sees in `text`, if any. */
+const looksSecret = (text: string): string | undefined => redact(text).redactions[0]?.kind;
+
 /** One header a request carries a stored secret in (net.fetch `secrets`). */
 export interface SecretHeader {
   /** The stored secret's name (`name`, not `secret`: a preview hides what sits under a secret-looking key). */
@@ -28,7 +31,6 @@ export function withFetchSecrets(
   outcome: Extract<Outcome, { ok: true }>,
   secrets: Readonly<Record<string, SecretHeader>>,
   request: { readonly url: string; readonly headers: Readonly<Record<string, string>> },
-  looksSecret: (text: string) => string | undefined,
 ): Outcome {
   const url = new URL(request.url);
   const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
@@ -53,7 +55,7 @@ export function withFetchSecrets(
 }
 
 /** What of a net.fetch goes out as the model wrote it. */
-export interface StoredCheckRequest {
+export interface FetchParts {
   readonly url: string;
   readonly headers: Readonly<Record<string, string>>;
   readonly body: string;
@@ -68,7 +70,7 @@ export interface StoredCheckRequest {
  * encodes a value some other way (one character percent-encoded) is not caught: the egress
  * allowlist is what holds against a determined one.
  */
-export function storedSecretIn(request: StoredCheckRequest, stored: readonly string[]): string | undefined {
+export function storedSecretIn(request: FetchParts, stored: readonly string[]): string | undefined {
   if (stored.length === 0) return undefined;
   const holds = (text: string): boolean => redact(text, stored).redactions.some((r) => r.kind === 'known-secret');
   if (holds(request.url)) return 'URL';
@@ -83,4 +85,22 @@ export function storedSecretIn(request: StoredCheckRequest, stored: readonly str
     if (holds(`${name}: ${prefix}`)) return `the \`prefix\` of header \`${name}\` under \`secrets\``;
   }
   return undefined;
+}
+
+/**
+ * Egress honesty (issue 14 point 7): what leaves the machine is exactly what the card shows, and
+ * a card shows secrets redacted. So a request whose URL, headers or body hold something the
+ * redaction sink recognises as a secret is refused outright before anyone is asked (never sent,
+ * never "redacted" on a card while the raw bytes go out). Names where it was found, never the value.
+ */
+export function patternSecretIn(request: FetchParts): string | undefined {
+  const inUrl = looksSecret(request.url);
+  if (inUrl !== undefined) return `URL (${inUrl})`;
+  for (const [name, value] of Object.entries(request.headers)) {
+    const kind = looksSecret(`${name}: ${value}`);
+    // Where it was found, never what: a header name that is itself the secret is not quoted.
+    if (kind !== undefined) return looksSecret(name) === undefined ? `header \`${name}\` (${kind})` : `a header name (${kind})`;
+  }
+  const inBody = request.body === '' ? undefined : looksSecret(request.body);
+  return inBody === undefined ? undefined : `body (${inBody})`;
 }
