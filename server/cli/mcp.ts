@@ -75,18 +75,30 @@ async function gateClient(home: string, options: McpOptions): Promise<McpGate> {
   const spare = new SpareConnection();
   const gateOf = (g: NonNullable<ReturnType<typeof localGate>>): string => `${g.socket ?? ''}#${String(g.pid)}`;
   if (gate?.socket !== undefined) spare.prepare(gate.socket, gateOf(gate));
+  // The gate the last call reached. While the connection opened ahead to it is open, that gate
+  // still runs (one that stops closes it, one that dies has it closed by the kernel), so its
+  // record in the home is not read again for every call.
+  let last = gate;
   const local: LocalSubmit = async (action, waitS, signal) => {
-    const now = found();
-    if (now.socket === undefined) return http({ method: 'POST', path: `/api/v1/actions?wait=${String(waitS)}`, body: action, timeoutMs: waitS * 1000 + 30_000, ...(signal === undefined ? {} : { signal }) });
+    const now = last !== undefined && spare.ready(gateOf(last)) ? last : found();
+    last = now;
+    const socket = now.socket;
+    if (socket === undefined) return http({ method: 'POST', path: `/api/v1/actions?wait=${String(waitS)}`, body: action, timeoutMs: waitS * 1000 + 30_000, ...(signal === undefined ? {} : { signal }) });
     let answer: Record<string, unknown>;
     try {
       const connection = spare.take(gateOf(now));
-      answer = await requestLocal(now.socket, { authorization: `Bearer ${token}`, body: Buffer.from(JSON.stringify(action)), timeoutMs: waitS * 1000 + 30_000, route: { kind: 'action', waitS }, connection, ...(signal === undefined ? {} : { signal }) });
+      answer = await requestLocal(socket, { authorization: `Bearer ${token}`, body: Buffer.from(JSON.stringify(action)), timeoutMs: waitS * 1000 + 30_000, route: { kind: 'action', waitS }, connection, ...(signal === undefined ? {} : { signal }) });
     } catch (e) {
       if (signal?.aborted === true) throw new GateUnavailable('the call was withdrawn');
-      throw new GateUnavailable(`the ORACLE gate at ${now.url} did not answer (${e instanceof Error ? e.message : 'unknown'}); whether the action ran is in its audit log`);
+      const why = e instanceof Error ? e.message : 'unknown';
+      // The gate stopped just before or while this call went out: said as such.
+      if (localGate(home)?.pid !== now.pid) throw new GateUnavailable(`no ORACLE gate runs with this home any more (${why}); whether the action ran is in its audit log; start \`oracle serve\` and call again`);
+      throw new GateUnavailable(`the ORACLE gate at ${now.url} did not answer (${why}); whether the action ran is in its audit log`);
     } finally {
-      spare.prepare(now.socket, gateOf(now));
+      // The next connection is opened once this answer is on its way to the host, not before it.
+      setImmediate(() => {
+        spare.prepare(socket, gateOf(now));
+      });
     }
     const refused = answer['refused'] as { code?: unknown; message?: unknown } | undefined;
     // As over HTTPS, a revoked credential stays revoked.
