@@ -5,6 +5,7 @@ import { getConnInfo } from '@hono/node-server/conninfo';
 import { DesktopSessions } from './http/desktop-sessions.js';
 import { ensureDir, removeFile, writePrivateFile } from './adapters/files.js';
 import { EventHub, visibleTo } from './app/events.js';
+import { Reach } from './app/reach.js';
 import { ecdsaSign, importTlsSigner } from '../shared/pairing/protocol.js';
 import { createPairingService } from './http/pairing-service.js';
 import { createApp } from './http/app.js';
@@ -78,9 +79,11 @@ export interface Running {
  */
 export async function startServer(options: ServeOptions): Promise<Running> {
   const hub = new EventHub();
-  const runtime = await openRuntime({ home: options.home, policy: options.policy, actor: 'server', events: hub });
+  // Who can see a card: the screens the listener below serves and the phones push reaches.
+  const reach = new Reach();
+  const runtime = await openRuntime({ home: options.home, policy: options.policy, actor: 'server', events: hub, asked: (tier) => reach.asked(tier) });
   try {
-    return await serveRuntime(runtime, hub, options);
+    return await serveRuntime(runtime, hub, reach, options);
   } catch (e) {
     // Nothing half-started keeps the home: its lock, watchers and log are released.
     await runtime.close().catch(() => undefined);
@@ -88,7 +91,7 @@ export async function startServer(options: ServeOptions): Promise<Running> {
   }
 }
 
-async function serveRuntime(runtime: Runtime, hub: EventHub, options: ServeOptions): Promise<Running> {
+async function serveRuntime(runtime: Runtime, hub: EventHub, reach: Reach, options: ServeOptions): Promise<Running> {
   const credentials = CredentialStore.open(join(runtime.gate.home, 'data'));
   const report = options.report ?? (() => undefined);
   const push = await PushStore.open(join(runtime.gate.home, 'data'), makeVapidKeys);
@@ -109,7 +112,9 @@ async function serveRuntime(runtime: Runtime, hub: EventHub, options: ServeOptio
     events: hub,
     now: () => new Date(),
   });
-  const notifier = startPushNotifier(pushNotifierDeps({ push, credentials, hub, runtime, report, send: webPushSender(push.vapid, { subject: options.push?.subject ?? PUSH_SUBJECT, ca: options.push?.ca }) }));
+  const pushing = pushNotifierDeps({ push, credentials, hub, runtime, report, send: webPushSender(push.vapid, { subject: options.push?.subject ?? PUSH_SUBJECT, ca: options.push?.ca }) });
+  const notifier = startPushNotifier(pushing);
+  reach.notifyVia(() => pushing.recipients().length);
   const lan = options.lan === true;
   const host = `${hostname().split('.')[0] ?? 'oracle'}.local`;
   // The same key whatever the names: a re-issue for new addresses never moves the pin.
@@ -168,7 +173,14 @@ async function serveRuntime(runtime: Runtime, hub: EventHub, options: ServeOptio
         const sub = hub.subscribe(lastId, (event) => {
           if (visibleTo(event, profile)) send(event);
         });
-        return { replay: sub.replay.filter((e) => visibleTo(e, profile)), close: sub.close };
+        const gone = reach.opened(profile);
+        return {
+          replay: sub.replay.filter((e) => visibleTo(e, profile)),
+          close: () => {
+            gone();
+            sub.close();
+          },
+        };
       },
       active: (id) => credentials.active(id),
     },

@@ -9,6 +9,7 @@ import type { Grant } from '../core/lifecycle/run-action.js';
 import type { ApprovalsFile, Change, WaitingRequest } from '../adapters/approvals-store.js';
 import { redact, redactDeep } from '../core/redact/index.js';
 import type { CurrentText } from '../toolhost/preview.js';
+import type { Asked } from '../../shared/asked.js';
 
 /** Woken with the approval's new state, or with nothing when the gate stops. */
 type Waiter = (approval: Approval | undefined) => void;
@@ -42,6 +43,7 @@ export class ApprovalDesk {
   private readonly terminalTail: ((name: string) => string | undefined) | undefined;
   private readonly taintOf: (session: string | undefined) => RuntimeState;
   private readonly knownSecrets: () => readonly string[];
+  private readonly asked: ((tier: 'T2' | 'T3') => Asked) | undefined;
 
   constructor(deps: {
     readonly file: ApprovalsFile;
@@ -57,11 +59,14 @@ export class ApprovalDesk {
     readonly taintOf?: (session: string | undefined) => RuntimeState;
     /** The values in the secret store: a card hides them wherever the model put them. */
     readonly knownSecrets?: () => readonly string[];
+    /** Who can see a card of a tier now (reach.ts): told to a caller that stops waiting. Absent: not counted. */
+    readonly asked?: (tier: 'T2' | 'T3') => Asked;
   }) {
     this.taintOf = deps.taintOf ?? (() => CLEAN);
     this.knownSecrets = deps.knownSecrets ?? (() => []);
     this.currentText = deps.currentText;
     this.terminalTail = deps.terminalTail;
+    this.asked = deps.asked;
     this.file = deps.file;
     this.audit = deps.audit;
     this.now = deps.now;
@@ -184,7 +189,9 @@ export class ApprovalDesk {
       const timer = setTimeout(() => {
         const latest = this.expire(id);
         this.waiters.get(id)?.delete(done);
-        resolve(latest === undefined || latest.state === 'pending' ? { kind: 'pending', approvalId: id } : grantOf(latest));
+        // Still waiting: the caller is told who could see the card at this moment.
+        const asked = this.asked?.(current.tier);
+        resolve(latest === undefined || latest.state === 'pending' ? { kind: 'pending', approvalId: id, ...(asked === undefined ? {} : { asked }) } : grantOf(latest));
       }, Math.max(0, Math.min(waitMs, untilExpiry)));
       const set = this.waiters.get(id) ?? new Set<Waiter>();
       set.add(done);

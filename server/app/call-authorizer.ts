@@ -8,6 +8,7 @@ import { bumpTier, maxTier, type Tier } from '../../shared/tiers.js';
 import type { ApprovalDesk } from './approval-desk.js';
 import type { TaintLedger } from './taint-ledger.js';
 import type { Evaluation } from '../core/decide/decide.js';
+import { askedText } from '../../shared/asked.js';
 import type { ActionFacts, GateMode } from '../core/decide/context.js';
 
 /** The tool name on a card for one whole agent tool call (several parts, or a person's call). */
@@ -134,10 +135,12 @@ async function decideCall(deps: CallDeps, call: CallRequest, kept: { judged: rea
   await Promise.all(kept.durables);
   const grant = await deps.desk.obtain(evaluation, actionId, { waitMs, project: evaluation.paths[0]?.root.real ?? null, agent });
   switch (grant.kind) {
-    case 'pending':
+    case 'pending': {
+      const seen = askedText(decision.tier, grant.asked);
       // The agent stops waiting and will not run it: a card nobody can act on is withdrawn.
       deps.desk.withdraw(grant.approvalId);
-      return { allowed: false, reason: `nobody approved this ${decision.tier} call in time; it was withdrawn and did not run` };
+      return { allowed: false, reason: `nobody approved this ${decision.tier} call in time${seen === undefined ? '' : ` (${seen})`}; it was withdrawn and did not run` };
+    }
     case 'refused':
       // The gate stopped under the wait: this caller will never run it, so nobody may approve it.
       if (grant.code === 'GATE_STOPPED') deps.desk.withdrawFor(actionId);

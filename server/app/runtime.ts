@@ -23,6 +23,7 @@ import type { RuntimeState } from '../core/decide/context.js';
 import type { GateMode, ShownMode } from '../core/decide/context.js';
 import { ensurePrivateDir } from '../adapters/files.js';
 import { createActions, type Actions } from './actions.js';
+import type { Asked } from '../../shared/asked.js';
 
 /** What a reload did (issue 16): the new policy in force, or the old one kept because the file has errors. */
 export type PolicyReload =
@@ -70,7 +71,7 @@ export interface Runtime extends Actions {
 }
 
 /** `runs: false`: a runtime that only answers hooks (no sandbox probe, no secrets; nothing executes). */
-export async function openRuntime(options: GateOptions & { readonly actor: string; readonly resolve?: (host: string) => Promise<string[]>; readonly events?: EventHub; readonly runs?: boolean }): Promise<Runtime> {
+export async function openRuntime(options: GateOptions & { readonly actor: string; readonly resolve?: (host: string) => Promise<string[]>; readonly events?: EventHub; readonly runs?: boolean; readonly asked?: (tier: 'T2' | 'T3') => Asked }): Promise<Runtime> {
   const events = options.events ?? new EventHub();
   let gate = loadGatePolicy(options);
   let policyProblem: Extract<PolicyReload, { ok: false }> | undefined;
@@ -127,6 +128,7 @@ export async function openRuntime(options: GateOptions & { readonly actor: strin
     // Asked only once a card is made, long after the toolhost below exists.
     terminalTail: (name) => toolhost.env.terminals.tail(name, TERMINAL_CARD_LINES),
     knownSecrets: () => toolhost.env.knownSecrets(),
+    ...(options.asked === undefined ? {} : { asked: options.asked }),
   });
   const toolhost = await openToolhost({
     ...(options.runs === undefined ? {} : { runs: options.runs }),

@@ -1,5 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { RunResult } from '../core/lifecycle/run-action.js';
+import { askedText } from '../../shared/asked.js';
 
 /** Where a result carries the gate's own account of it (`_meta`, beside what the tool produced). */
 export const GATE_META_KEY = 'oracle/gate';
@@ -64,13 +65,15 @@ function gateMeta(result: RunResult): Record<string, unknown> {
 }
 
 function notApproved(result: RunResult, why: string, canAsk: boolean): string {
-  const approver = result.tier === 'T3' ? 'the desktop, with its typed phrase' : 'a person on a paired device';
+  const approver = result.tier === 'T3' ? 'the desktop, with its typed phrase' : 'a person at the desktop or on a paired phone';
   if (result.status === 'pending' && result.approval_id !== undefined && !canAsk) {
     // SPEC §12: never claim a device will answer when none can.
     return `needs a person: ${result.tier} (${why}); no ORACLE gate runs with this home, so no desktop or phone can answer now. The request is kept as approval \`${result.approval_id}\`: once \`oracle serve\` runs and this MCP server is restarted (it then sends every call to the gate), call oracle_await with it`;
   }
   if (result.status === 'pending' && result.approval_id !== undefined) {
-    return `approval pending: ${result.tier} (${why}); approval \`${result.approval_id}\` waits for ${approver}; call oracle_await with it to continue`;
+    // Who could see the card is what the gate counted as this call stopped waiting (shared/asked.ts).
+    const seen = askedText(result.tier, result.asked);
+    return `approval pending: ${result.tier} (${why}); approval \`${result.approval_id}\` waits for ${approver}${seen === undefined ? '' : `: ${seen}`}; call oracle_await with it to continue`;
   }
   const error = result.error === undefined ? 'not approved' : `${result.error.code}: ${result.error.message}`;
   return `not approved: ${error}; ${result.tier} (${why})`;

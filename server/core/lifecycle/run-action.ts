@@ -7,6 +7,7 @@ import { prepareAction, type Executed, type ExecutionResult, type PreparedAction
 import { provenanceOfResult } from './provenance-of.js';
 import type { ProvenanceEntry } from '../../../shared/provenance.js';
 import type { OracleCode } from '../../../shared/outcome-codes.js';
+import type { Asked } from '../../../shared/asked.js';
 
 /**
  * One action's whole lifecycle, on every path (SPEC §7): evaluate → what the action says its
@@ -57,7 +58,8 @@ export interface LifecycleDeps {
 export type Grant =
   | { readonly kind: 'approved'; readonly approvalId: string }
   | { readonly kind: 'refused'; readonly code: OracleCode; readonly message: string }
-  | { readonly kind: 'pending'; readonly approvalId: string };
+  /** Nobody answered in time: the id to wait on, and who could see the card then (when counted). */
+  | { readonly kind: 'pending'; readonly approvalId: string; readonly asked?: Asked };
 
 /**
  * Where an action stands when its caller is answered: it ran (`ran`, which may still carry the
@@ -74,6 +76,8 @@ export type RunResult = Decision & {
   readonly executed: boolean;
   /** For a needs-approval action: the approval to wait on or that granted it. */
   readonly approval_id?: string;
+  /** For a pending one: who could see its card when the caller stopped waiting (counted by the gate). */
+  readonly asked?: Asked;
 } & Omit<ExecutionResult, 'ok'>;
 
 /** Omit over each member of a union (Decision is one), keeping it a union. */
@@ -131,7 +135,7 @@ async function lifecycle(action: unknown, deps: LifecycleDeps): Promise<Answer> 
   let approvalId: string | undefined;
   if (decision.decision === 'needs-approval' && deps.obtainApproval !== undefined) {
     const grant = await deps.obtainApproval(evaluation, actionId);
-    if (grant.kind === 'pending') return { ...line, status: 'pending', executed: false, approval_id: grant.approvalId };
+    if (grant.kind === 'pending') return { ...line, status: 'pending', executed: false, approval_id: grant.approvalId, ...(grant.asked === undefined ? {} : { asked: grant.asked }) };
     if (grant.kind === 'refused') return { ...line, executed: false, error: { code: grant.code, message: grant.message } };
     approvalId = grant.approvalId;
   } else if (decision.decision !== 'allow') {

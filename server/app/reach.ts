@@ -1,0 +1,33 @@
+import type { Asked } from '../../shared/asked.js';
+
+/**
+ * Who can see a card now (issue 13): the live streams open on the gate's events, by who opened
+ * them, and the paired phones that push notifications go to. Counted, never assumed; the desk asks
+ * when a caller stops waiting (approval-desk.ts), so an agent is told where its card can be seen.
+ */
+export class Reach {
+  private readonly open = { desktop: 0, phone: 0 };
+  private notifiable: () => number = () => 0;
+
+  /** A live stream opened; the answer is called once, when it closes. */
+  opened(kind: 'desktop' | 'phone'): () => void {
+    this.open[kind] += 1;
+    let closed = false;
+    return () => {
+      if (closed) return;
+      closed = true;
+      this.open[kind] -= 1;
+    };
+  }
+
+  /** How many paired phones push goes to (set once the push store is open; none before). */
+  notifyVia(count: () => number): void {
+    this.notifiable = count;
+  }
+
+  /** Who can see a card of this tier now: a T3 is the desktop's alone. */
+  asked(tier: 'T2' | 'T3'): Asked {
+    if (tier === 'T3') return { desktop_screens: this.open.desktop, phone_screens: 0, phones_notified: 0 };
+    return { desktop_screens: this.open.desktop, phone_screens: this.open.phone, phones_notified: this.notifiable() };
+  }
+}

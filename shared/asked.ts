@@ -1,0 +1,39 @@
+/**
+ * Who could see a card when its caller stopped waiting for it (issue 13: a pending answer never
+ * points at a device that cannot answer). Counted by the gate at that moment, never assumed: the
+ * live streams open on its events and the paired phones push notifications go to. A T3 is
+ * approved at the desktop only, so for it phones count for nothing and are not counted.
+ */
+export interface Asked {
+  /** Desktop screens open on the gate's live events. */
+  readonly desktop_screens: number;
+  /** Paired phones with ORACLE open on the gate's live events (0 for a T3). */
+  readonly phone_screens: number;
+  /** Paired phones with notifications turned on (0 for a T3). */
+  readonly phones_notified: number;
+}
+
+const count = (n: number, one: string, many: string): string => `${String(n)} ${n === 1 ? one : many}`;
+
+/**
+ * What a caller tells its agent about who can answer a card of `tier` (T2, or the desktop-only
+ * T3), from what the gate counted; undefined when nothing was counted.
+ */
+export function askedText(tier: string, asked: Asked | undefined): string | undefined {
+  if (asked === undefined) return undefined;
+  const open = `\`oracle desktop\` on this computer opens the desktop screen`;
+  if (tier === 'T3') {
+    if (asked.desktop_screens === 0) return `nobody can see it now: no desktop screen of ORACLE is open, and a T3 is approved only there, with a typed phrase (${open})`;
+    return `it shows on ${count(asked.desktop_screens, 'desktop screen', 'desktop screens')} (a T3 is approved only there, with a typed phrase)`;
+  }
+  if (asked.desktop_screens + asked.phone_screens + asked.phones_notified === 0) {
+    return `nobody can see it now: no ORACLE screen is open on the desktop or on a phone, and no paired phone has notifications on (${open})`;
+  }
+  const shown = [
+    ...(asked.desktop_screens > 0 ? [count(asked.desktop_screens, 'desktop screen', 'desktop screens')] : []),
+    ...(asked.phone_screens > 0 ? [`ORACLE open on ${count(asked.phone_screens, 'phone', 'phones')}`] : []),
+    ...(asked.phones_notified > 0 ? [`${count(asked.phones_notified, 'paired phone', 'paired phones')} with notifications on`] : []),
+  ];
+  return `it reaches ${shown.join(', ')}`;
+}
+
