@@ -10,7 +10,7 @@ export interface Asked {
   /** Paired phones with ORACLE open on the gate's live events (0 for a T3). */
   readonly phone_screens: number;
   /** Paired phones with notifications turned on (0 for a T3). */
-  readonly phones_notified: number;
+  readonly phones_with_notifications: number;
 }
 
 const count = (n: number, one: string, many: string): string => `${String(n)} ${n === 1 ? one : many}`;
@@ -26,13 +26,13 @@ export function askedText(tier: string, asked: Asked | undefined): string | unde
     if (asked.desktop_screens === 0) return `nobody can see it now: no desktop screen of ORACLE is open, and a T3 is approved only there, with a typed phrase (${open})`;
     return `it shows on ${count(asked.desktop_screens, 'desktop screen', 'desktop screens')} (a T3 is approved only there, with a typed phrase)`;
   }
-  if (asked.desktop_screens + asked.phone_screens + asked.phones_notified === 0) {
+  if (asked.desktop_screens + asked.phone_screens + asked.phones_with_notifications === 0) {
     return `nobody can see it now: no ORACLE screen is open on the desktop or on a phone, and no paired phone has notifications on (${open})`;
   }
   const shown = [
     ...(asked.desktop_screens > 0 ? [count(asked.desktop_screens, 'desktop screen', 'desktop screens')] : []),
     ...(asked.phone_screens > 0 ? [`ORACLE open on ${count(asked.phone_screens, 'phone', 'phones')}`] : []),
-    ...(asked.phones_notified > 0 ? [`${count(asked.phones_notified, 'paired phone', 'paired phones')} with notifications on`] : []),
+    ...(asked.phones_with_notifications > 0 ? [`${count(asked.phones_with_notifications, 'paired phone', 'paired phones')} with notifications on`] : []),
   ];
   return `it reaches ${shown.join(', ')}`;
 }

@@ -7,11 +7,11 @@ describe('Reach', () => {
     reach.notifyVia(() => 3);
     const desktop = reach.opened('desktop');
     const phone = reach.opened('phone');
-    expect(reach.asked('T2')).toEqual({ desktop_screens: 1, phone_screens: 1, phones_notified: 3 });
-    expect(reach.asked('T3')).toEqual({ desktop_screens: 1, phone_screens: 0, phones_notified: 0 });
+    expect(reach.asked('T2')).toEqual({ desktop_screens: 1, phone_screens: 1, phones_with_notifications: 3 });
+    expect(reach.asked('T3')).toEqual({ desktop_screens: 1, phone_screens: 0, phones_with_notifications: 0 });
     desktop();
     desktop();
     phone();
-    expect(reach.asked('T2')).toEqual({ desktop_screens: 0, phone_screens: 0, phones_notified: 3 });
+    expect(reach.asked('T2')).toEqual({ desktop_screens: 0, phone_screens: 0, phones_with_notifications: 3 });
   });
 });

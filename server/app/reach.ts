@@ -27,7 +27,7 @@ export class Reach {
 
   /** Who can see a card of this tier now: a T3 is the desktop's alone. */
   asked(tier: 'T2' | 'T3'): Asked {
-    if (tier === 'T3') return { desktop_screens: this.open.desktop, phone_screens: 0, phones_notified: 0 };
-    return { desktop_screens: this.open.desktop, phone_screens: this.open.phone, phones_notified: this.notifiable() };
+    if (tier === 'T3') return { desktop_screens: this.open.desktop, phone_screens: 0, phones_with_notifications: 0 };
+    return { desktop_screens: this.open.desktop, phone_screens: this.open.phone, phones_with_notifications: this.notifiable() };
   }
 }

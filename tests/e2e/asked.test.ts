@@ -62,7 +62,7 @@ describe('who could see a card, as the agent is told', () => {
 
   it('says nobody can see it when no screen is open and no phone has notifications on', async () => {
     const body = await submit(join(app(), 'a.txt'));
-    expect(body['asked']).toEqual({ desktop_screens: 0, phone_screens: 0, phones_notified: 0 });
+    expect(body['asked']).toEqual({ desktop_screens: 0, phone_screens: 0, phones_with_notifications: 0 });
     const viaMcp = await host.client.callTool({ name: 'fs_delete', arguments: { path: join(app(), 'b.txt') } });
     expect(viaMcp.isError).toBe(true);
     expect(textOf(viaMcp)).toContain('waits for a person at the desktop or on a paired phone: nobody can see it now');
@@ -77,7 +77,7 @@ describe('who could see a card, as the agent is told', () => {
     streams.push(await listen(`${running.url}/api/v1/events`, ca, { authorization: `Desktop ${running.desktop.localToken}` }));
     streams.push(await listen(`${running.url}/api/v1/events`, ca, { authorization: `Bearer ${phone.token}` }));
     await subscribers(2);
-    expect((await submit(join(app(), 'a.txt')))['asked']).toEqual({ desktop_screens: 1, phone_screens: 1, phones_notified: 1 });
+    expect((await submit(join(app(), 'a.txt')))['asked']).toEqual({ desktop_screens: 1, phone_screens: 1, phones_with_notifications: 1 });
     const viaMcp = await host.client.callTool({ name: 'fs_delete', arguments: { path: join(app(), 'b.txt') } });
     expect(textOf(viaMcp)).toContain('it reaches 1 desktop screen, ORACLE open on 1 phone, 1 paired phone with notifications on');
     expect(await hookCall('d.txt')).toContain('nobody approved this T2 call in time (it reaches 1 desktop screen');
@@ -85,6 +85,6 @@ describe('who could see a card, as the agent is told', () => {
     // The desktop closes its screen: from then on it is not counted.
     streams.shift()?.req.destroy();
     await subscribers(1);
-    expect((await submit(join(app(), 'a.txt')))['asked']).toEqual({ desktop_screens: 0, phone_screens: 1, phones_notified: 1 });
+    expect((await submit(join(app(), 'a.txt')))['asked']).toEqual({ desktop_screens: 0, phone_screens: 1, phones_with_notifications: 1 });
   });
 });
