@@ -3,7 +3,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { z } from 'zod';
-import { GATED, MCP_TOOLS, PATH, actionArgs, inputSchemaOf } from './tools.js';
+import { GATED, MCP_TOOLS, PATH, actionArgs, inFolder, inputSchemaOf } from './tools.js';
 import { EDIT_TOOL, MAX_EDITS } from '../core/tools/edit-as-write.js';
 import { toolResult } from './result.js';
 import { GateUnavailable, type McpGate } from './gate.js';
@@ -15,6 +15,8 @@ export interface McpOptions {
   readonly agent: string;
   /** How long a needs-approval call waits for a person before it returns the approval id. */
   readonly waitMs: number;
+  /** Where a relative path resolves: the folder the host started this server in (its working directory by default). */
+  readonly cwd?: string;
 }
 
 const VERSION = '0.1.0';
@@ -36,8 +38,9 @@ const MAX_AWAIT_SECONDS = 600;
  * The server with every gated tool registered; exported for in-process use. `settle` waits (up
  * to a bound) for the calls still running.
  */
-export function createMcpServer(gate: McpGate, options: Pick<McpOptions, 'agent' | 'waitMs'>): { server: McpServer; settle: (ms: number) => Promise<void>; withdrawAll: () => void } {
-  const server = new McpServer({ name: 'oracle', version: VERSION }, { instructions: INSTRUCTIONS });
+export function createMcpServer(gate: McpGate, options: Pick<McpOptions, 'agent' | 'waitMs' | 'cwd'>): { server: McpServer; settle: (ms: number) => Promise<void>; withdrawAll: () => void } {
+  const base = options.cwd ?? process.cwd();
+  const server = new McpServer({ name: 'oracle', version: VERSION }, { instructions: `${INSTRUCTIONS} Relative paths resolve against \`${base}\`, the folder this server was started in.` });
   // A call ends when the host cancels it (`notifications/cancelled`) or goes away: either withdraws
   // the action from the gate, which kills its job and writes a `cancelled` record.
   const closing = new AbortController();
@@ -57,7 +60,7 @@ export function createMcpServer(gate: McpGate, options: Pick<McpOptions, 'agent'
   for (const def of MCP_TOOLS) {
     server.registerTool(def.name, { description: def.description, inputSchema: inputSchemaOf(def), annotations: def.hints }, (input: Record<string, unknown>, extra) =>
       track(
-        guarded(async () => toolResult(await gate.submit({ tool: def.tool, args: actionArgs(def, input), session }, options.waitMs, options.agent, withdrawnBy(extra)), gate.canAsk)),
+        guarded(async () => toolResult(await gate.submit({ tool: def.tool, args: actionArgs(def, input, base), session }, options.waitMs, options.agent, withdrawnBy(extra)), gate.canAsk)),
         extra,
       ),
     );
@@ -83,7 +86,7 @@ export function createMcpServer(gate: McpGate, options: Pick<McpOptions, 'agent'
       }),
       annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
     },
-    ({ path, edits }, extra) => track(guarded(async () => toolResult(await gate.submit({ tool: EDIT_TOOL, args: { path, edits }, session }, options.waitMs, options.agent, withdrawnBy(extra)), gate.canAsk)), extra),
+    ({ path, edits }, extra) => track(guarded(async () => toolResult(await gate.submit({ tool: EDIT_TOOL, args: { path: inFolder(base, path), edits }, session }, options.waitMs, options.agent, withdrawnBy(extra)), gate.canAsk)), extra),
   );
   server.registerTool(
     'oracle_await',

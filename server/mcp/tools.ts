@@ -1,4 +1,4 @@
-import { posix } from 'node:path';
+import { isAbsolute, posix, resolve } from 'node:path';
 import { z } from 'zod';
 import { lookupTool, type ToolName } from '../core/tools/registry.js';
 
@@ -19,7 +19,7 @@ export interface McpToolDef {
 /** Lines of a page when a model does not say (as Claude Code's own Read). */
 export const MCP_READ_LINES = 2000;
 
-export const PATH = 'an absolute path (a relative one resolves against the gate’s working directory)';
+export const PATH = 'an absolute path (a relative one resolves against the folder this MCP server was started in)';
 const REPO = 'the repository’s working tree, an absolute path';
 const READ = { readOnlyHint: true, destructiveHint: false, openWorldHint: false } as const;
 const WRITE = { readOnlyHint: false, destructiveHint: false, openWorldHint: false } as const;
@@ -82,7 +82,7 @@ export const MCP_TOOLS: readonly McpToolDef[] = [
     fields: {
       program: 'the program name as the policy names it, e.g. `git`',
       args: 'arguments, one per element (no shell parsing)',
-      cwd: 'working directory, an absolute path',
+      cwd: 'working directory (default: an empty folder of the job’s own)',
       timeout: 'seconds before the program is stopped',
     },
     hints: { ...WRITE, destructiveHint: true, openWorldHint: true },
@@ -167,15 +167,26 @@ export function inputSchemaOf(def: McpToolDef): z.ZodObject {
 
 /**
  * The action `args`: what the client sent, minus keys it left out (the contract fills defaults); a
- * read is a page; a commit's relative paths are the repository's (as git prints them), never the
- * gate's working directory.
+ * read is a page. A relative path means the folder the host started this server in (`base`: its
+ * project, for most hosts), never the gate's working directory (a gate run as a service has its
+ * own); a commit's relative paths are the repository's (as git prints them). The gate judges the
+ * absolute path either way.
  */
-export function actionArgs(def: McpToolDef, input: Readonly<Record<string, unknown>>): Record<string, unknown> {
+export function actionArgs(def: McpToolDef, input: Readonly<Record<string, unknown>>, base: string): Record<string, unknown> {
   const args = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined));
+  for (const spec of lookupTool(def.tool)?.paths ?? []) {
+    const value = args[spec.key];
+    if (spec.list !== true && typeof value === 'string') args[spec.key] = inFolder(base, value);
+  }
   if (def.tool === 'fs.read' && args['limit'] === undefined) return { ...args, limit: MCP_READ_LINES };
   const repo = args['repo'];
   if (def.tool === 'git.commit' && typeof repo === 'string' && posix.isAbsolute(repo) && Array.isArray(args['paths'])) {
     return { ...args, paths: args['paths'].map((p: unknown) => (typeof p === 'string' && !posix.isAbsolute(p) ? posix.join(repo, p) : p)) };
   }
   return args;
+}
+
+/** A path the model wrote, absolute: a relative one is taken from `base`. */
+export function inFolder(base: string, path: string): string {
+  return isAbsolute(path) ? path : resolve(base, path);
 }

@@ -1,0 +1,60 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GATE_META_KEY } from '../../server/mcp/result.js';
+import { startServer, type Running } from '../../server/main.js';
+import { auditRecords } from '../fixtures/audit-records.js';
+import { mcpHost, textOf } from '../fixtures/mcp-host.js';
+import { tempTree, type TempTree } from '../fixtures/temp-tree.js';
+
+const actionId = (result: unknown): unknown => (result as { _meta?: Record<string, Record<string, unknown> | undefined> })._meta?.[GATE_META_KEY]?.['action_id'];
+
+/**
+ * A relative path from a model means the folder its host started `oracle mcp` in (for most hosts,
+ * the project), not the running gate's working directory (a service's is its own); the gate still
+ * judges the absolute path.
+ */
+describe('oracle mcp: relative paths are the host folder’s', () => {
+  let tree: TempTree;
+  let running: Running;
+  let client: Client;
+  let app = '';
+
+  beforeAll(async () => {
+    tree = tempTree('oracle-mcp-relative-');
+    app = tree.dir('projects/app');
+    tree.file('projects/app/notes.md', 'notes of the app\n');
+    tree.file('projects/other/notes.md', 'notes of another project\n');
+    const policy = join(tree.root, 'policy.yaml');
+    writeFileSync(policy, `scopes:\n  projects: { roots: [{ path: "${tree.root}/projects", mode: rw }] }\nprograms:\n  git: { subcommands: { allow: [status] } }\nprincipals:\n  agents:\n    mcp: { capabilities: [fs.read, fs.write, proc.spawn] }\n`);
+    // The gate runs from somewhere else entirely, as a service would.
+    running = await startServer({ home: tree.dir('home'), policy, port: 0 });
+    ({ client } = await mcpHost(['--home', running.runtime.gate.home], app));
+  });
+  afterAll(async () => {
+    await client.close();
+    await running.close();
+    tree.dispose();
+  });
+
+  it('reads, writes and edits relative paths in the host folder, and says so at initialize', async () => {
+    expect(client.getInstructions()).toContain(`Relative paths resolve against \`${app}\``);
+    expect(textOf(await client.callTool({ name: 'fs_read', arguments: { path: 'notes.md' } }))).toBe('notes of the app\n');
+    expect(textOf(await client.callTool({ name: 'fs_read', arguments: { path: '../other/notes.md' } }))).toBe('notes of another project\n');
+    const written = await client.callTool({ name: 'fs_write', arguments: { path: 'src/new.ts', content: 'export {};\n' } });
+    expect(written.isError, textOf(written)).not.toBe(true);
+    const edited = await client.callTool({ name: 'fs_edit', arguments: { path: 'src/new.ts', edits: [{ old_string: 'export {};', new_string: 'export const a = 1;' }] } });
+    expect(edited.isError, textOf(edited)).not.toBe(true);
+    expect(textOf(await client.callTool({ name: 'fs_read', arguments: { path: join(app, 'src', 'new.ts') } }))).toBe('export const a = 1;\n');
+    // What the gate judged and logged is the absolute path.
+    const decision = auditRecords(running.runtime.gate.home).find((r) => r['action_id'] === actionId(written) && r['kind'] === 'decision');
+    expect(String(decision?.['args_preview'])).toContain(join(app, 'src', 'new.ts'));
+  });
+
+  it('runs a program in a relative folder of the host folder', async () => {
+    const ran = await client.callTool({ name: 'exec_run', arguments: { program: 'git', args: ['status'], cwd: '.' } });
+    const decision = auditRecords(running.runtime.gate.home).find((r) => r['action_id'] === actionId(ran) && r['kind'] === 'decision');
+    expect(String(decision?.['args_preview'])).toContain(`"cwd":"${app}"`);
+  });
+});
