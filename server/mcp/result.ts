@@ -73,7 +73,7 @@ function notApproved(result: RunResult, why: string, canAsk: boolean): string {
   if (result.status === 'pending' && result.approval_id !== undefined) {
     // Who could see the card is what the gate counted as this call stopped waiting (shared/asked.ts).
     const seen = askedText(result.tier, result.asked);
-    return `approval pending: ${result.tier} (${why}); approval \`${result.approval_id}\` waits for ${approver}${seen === undefined ? '' : `: ${seen}`}; call oracle_await with it to continue`;
+    return `approval pending: ${result.tier} (${why}); approval \`${result.approval_id}\` waits for ${approver}${seen === undefined ? '' : `; ${seen}`}; call oracle_await with it to continue`;
   }
   const error = result.error === undefined ? 'not approved' : `${result.error.code}: ${result.error.message}`;
   return `not approved: ${error}; ${result.tier} (${why})`;

@@ -65,7 +65,7 @@ describe('who could see a card, as the agent is told', () => {
     expect(body['asked']).toEqual({ desktop_screens: 0, phone_screens: 0, phones_with_notifications: 0 });
     const viaMcp = await host.client.callTool({ name: 'fs_delete', arguments: { path: join(app(), 'b.txt') } });
     expect(viaMcp.isError).toBe(true);
-    expect(textOf(viaMcp)).toContain('waits for a person at the desktop or on a paired phone: nobody can see it now');
+    expect(textOf(viaMcp)).toContain('waits for a person at the desktop or on a paired phone; nobody can see it now');
     expect(textOf(viaMcp)).toContain('`oracle desktop`');
     expect(await hookCall('c.txt')).toContain('nobody approved this T2 call in time (nobody can see it now');
   });
