@@ -68,9 +68,23 @@ const PATTERNS: readonly Pattern[] = [
 
 const mayMatch = (needs: readonly string[] | RegExp, text: string): boolean => (needs instanceof RegExp ? needs.test(text) : needs.some((n) => text.includes(n)));
 
+/**
+ * Every literal a pattern's `needs` lists, in one regex: a text holding none of them cannot match
+ * any of those patterns, found in one scan instead of one `includes` per literal (a 4 KiB text:
+ * 6 µs against 15 µs here; most of what is redacted, file text and program output, holds none).
+ */
+const ANY_LITERAL = new RegExp(
+  PATTERNS.flatMap((p) => (p.needs instanceof RegExp ? [] : p.needs))
+    .map((literal) => literal.replace(/[.*+?^${}()|[\]\\/]/gu, '\\$&'))
+    .join('|'),
+  'u',
+);
+
 export function findPatterns(text: string): Redaction[] {
   const out: Redaction[] = findPrivateKeys(text);
+  const literals = ANY_LITERAL.test(text);
   for (const p of PATTERNS) {
+    if (!(p.needs instanceof RegExp) && !literals) continue;
     if (!mayMatch(p.needs, text)) continue;
     for (const m of text.matchAll(p.re)) {
       if (p.accept !== undefined && !p.accept(m)) continue;

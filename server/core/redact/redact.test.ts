@@ -41,6 +41,8 @@ const FAKES: readonly (readonly [RedactionKind, string])[] = [
   ['stripe-key', `sk_live_${rand(35, 24)}`],
   ['stripe-key', `rk_live_${rand(36, 24)}`],
   ['stripe-key', `sk_test_${rand(37, 24)}`],
+  ['stripe-key', `rk_test_${rand(39, 24)}`],
+  ['stripe-key', `whsec_${rand(40, 32)}`],
   ['npm-token', `npm_${rand(38, 36)}`],
 ];
 
