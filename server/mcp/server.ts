@@ -15,8 +15,6 @@ export interface McpOptions {
   readonly agent: string;
   /** How long a needs-approval call waits for a person before it returns the approval id. */
   readonly waitMs: number;
-  /** Where a relative path resolves: the folder the host started this server in (its working directory by default). */
-  readonly cwd?: string;
 }
 
 const VERSION = '0.1.0';
@@ -38,8 +36,9 @@ const MAX_AWAIT_SECONDS = 600;
  * The server with every gated tool registered; exported for in-process use. `settle` waits (up
  * to a bound) for the calls still running.
  */
-export function createMcpServer(gate: McpGate, options: Pick<McpOptions, 'agent' | 'waitMs' | 'cwd'>): { server: McpServer; settle: (ms: number) => Promise<void>; withdrawAll: () => void } {
-  const base = options.cwd ?? process.cwd();
+export function createMcpServer(gate: McpGate, options: Pick<McpOptions, 'agent' | 'waitMs'>): { server: McpServer; settle: (ms: number) => Promise<void>; withdrawAll: () => void } {
+  // Where a relative path resolves: the folder the host started this server in.
+  const base = process.cwd();
   const server = new McpServer({ name: 'oracle', version: VERSION }, { instructions: `${INSTRUCTIONS} Relative paths resolve against \`${base}\`, the folder this server was started in.` });
   // A call ends when the host cancels it (`notifications/cancelled`) or goes away: either withdraws
   // the action from the gate, which kills its job and writes a `cancelled` record.
