@@ -13,7 +13,7 @@ import { tempTree, type TempTree } from '../fixtures/temp-tree.js';
 /**
  * A card nobody answered in time comes back to its agent with who could see it (issue 13: a
  * pending answer never points at a device that cannot answer): counted by the gate from the
- * screens open on its live events and the phones push goes to, through the real HTTPS server,
+ * screens open on its live events, the tray reading its queue and the phones push goes to, through the real HTTPS server,
  * `oracle mcp` and Claude Code's http hook.
  */
 describe('who could see a card, as the agent is told', () => {
@@ -62,10 +62,10 @@ describe('who could see a card, as the agent is told', () => {
 
   it('says nobody can see it when no screen is open and no phone has notifications on', async () => {
     const body = await submit(join(app(), 'a.txt'));
-    expect(body['asked']).toEqual({ desktop_screens: 0, phone_screens: 0, phones_with_notifications: 0 });
+    expect(body['asked']).toEqual({ desktop_screens: 0, desktop_tray: 0, phone_screens: 0, phones_with_notifications: 0 });
     const viaMcp = await host.client.callTool({ name: 'fs_delete', arguments: { path: join(app(), 'b.txt') } });
     expect(viaMcp.isError).toBe(true);
-    expect(textOf(viaMcp)).toContain('waits for a person at the desktop or on a paired phone; nobody can see it now');
+    expect(textOf(viaMcp)).toContain('waits for a person at the desktop or on a paired phone; nobody can see it now: no ORACLE screen or tray is open');
     expect(textOf(viaMcp)).toContain('`oracle desktop`');
     expect(await hookCall('c.txt')).toContain('nobody approved this T2 call in time (nobody can see it now');
   });
@@ -77,7 +77,7 @@ describe('who could see a card, as the agent is told', () => {
     streams.push(await listen(`${running.url}/api/v1/events`, ca, { authorization: `Desktop ${running.desktop.localToken}` }));
     streams.push(await listen(`${running.url}/api/v1/events`, ca, { authorization: `Bearer ${phone.token}` }));
     await subscribers(2);
-    expect((await submit(join(app(), 'a.txt')))['asked']).toEqual({ desktop_screens: 1, phone_screens: 1, phones_with_notifications: 1 });
+    expect((await submit(join(app(), 'a.txt')))['asked']).toEqual({ desktop_screens: 1, desktop_tray: 0, phone_screens: 1, phones_with_notifications: 1 });
     const viaMcp = await host.client.callTool({ name: 'fs_delete', arguments: { path: join(app(), 'b.txt') } });
     expect(textOf(viaMcp)).toContain('it reaches 1 desktop screen, ORACLE open on 1 phone, 1 paired phone with notifications on');
     expect(await hookCall('d.txt')).toContain('nobody approved this T2 call in time (it reaches 1 desktop screen');
@@ -85,6 +85,12 @@ describe('who could see a card, as the agent is told', () => {
     // The desktop closes its screen: from then on it is not counted.
     streams.shift()?.req.destroy();
     await subscribers(1);
-    expect((await submit(join(app(), 'a.txt')))['asked']).toEqual({ desktop_screens: 0, phone_screens: 1, phones_with_notifications: 1 });
+    expect((await submit(join(app(), 'a.txt')))['asked']).toEqual({ desktop_screens: 0, desktop_tray: 0, phone_screens: 1, phones_with_notifications: 1 });
+  });
+
+  it('counts the tray while it reads the approval queue with the desktop token, as `oracle tray` does', async () => {
+    const tray = await call(`${running.url}/api/v1/approvals`, { ca, headers: { authorization: `Desktop ${running.desktop.localToken}` } });
+    expect(tray.status).toBe(200);
+    expect((await submit(join(app(), 'a.txt')))['asked']).toMatchObject({ desktop_screens: 0, desktop_tray: 1 });
   });
 });

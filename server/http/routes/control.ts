@@ -15,6 +15,8 @@ export interface GateControl {
   halt(reason: string, by: string): Promise<unknown>;
   resume(by: string): Promise<boolean>;
   mode(): ShownMode;
+  /** Someone read the approval queue (the desktop's tray polls it): who could see a card counts it. */
+  queueRead?(caller: Caller): void;
 }
 
 export interface DeviceRegistry extends DeviceKeys {
@@ -60,6 +62,7 @@ export function controlRoutes(control: GateControl, devices: DeviceRegistry, clo
     const rawLimit = c.req.query('limit');
     const limit = rawLimit === undefined ? PAGE : Number(rawLimit);
     if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE) return fail(c, 'INPUT_INVALID', `\`limit\` is an integer from 1 to ${String(MAX_PAGE)}`);
+    control.queueRead?.(c.get('caller'));
     const all = control.pending();
     // ISO-8601 UTC times order as plain strings (no locale collation: a thousand cards sort in microseconds).
     const pending = all.filter((a) => a.state === 'pending').sort((a, b) => byTime(a.requested_at, b.requested_at));
