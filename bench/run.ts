@@ -14,6 +14,7 @@ import { mcpReadBench } from './mcp-read.js';
 import { table, type Figure } from './stats.js';
 import { measurePwa } from '../scripts/pwa-size.js';
 import { join } from 'node:path';
+import { availableParallelism } from 'node:os';
 
 /** `npm run bench [-- --json]`: every figure measured in this run, printed as a table or JSON. */
 const engines = policyEnginesBench();
@@ -51,7 +52,19 @@ const cpuAt64 = (which: string): string => {
   const cpu = figures.find((f) => f.name === `throughput, 64 agents: ${which}`)?.cpu;
   return cpu === undefined ? 'not measured' : `server ${String(cpu.server_us)} µs CPU per request (${cpu.server_cores.toFixed(2)} cores), load generator ${String(cpu.client_us)} µs (${cpu.client_cores.toFixed(2)} cores)`;
 };
-const throughputText = `Gate throughput as a share of the bare Hono ceiling, by concurrent agents (budget at 64: 0.5×): ${ceilingShare.join(', ')}; at 64, the gate: ${cpuAt64('POST /api/v1/actions T0 read through the gate')}; the ceiling: ${cpuAt64('reference, bare Hono constant JSON, same TLS')}`;
+// Derived from the same run: the CPU a gate action costs both processes (the gate, and the load
+// generator sharing the machine) caps the gate's rate however its work were spread over the cores;
+// what each gate action may cost for half the ceiling follows from the same figures.
+const capAt64 = (): string => {
+  const gate = figures.find((f) => f.name === 'throughput, 64 agents: POST /api/v1/actions T0 read through the gate')?.cpu;
+  const bare = rate('throughput, 64 agents: reference, bare Hono constant JSON, same TLS');
+  if (gate === undefined || !(bare > 0)) return 'not measured';
+  const cores = availableParallelism();
+  const cap = (cores * 1e6) / (gate.server_us + gate.client_us);
+  const allowed = (cores * 1e6) / (bare / 2) - gate.client_us;
+  return `with all ${String(cores)} cores busy, ${String(gate.server_us + gate.client_us)} µs of CPU per gate action on both sides allow at most ${String(Math.round(cap))} actions/s (${(cap / bare).toFixed(2)}× the ceiling); half the ceiling needs the gate at ${String(Math.round(allowed))} µs per action or less`;
+};
+const throughputText = `Gate throughput as a share of the bare Hono ceiling, by concurrent agents (budget at 64: 0.5×): ${ceilingShare.join(', ')}; at 64, the gate: ${cpuAt64('POST /api/v1/actions T0 read through the gate')}; the ceiling: ${cpuAt64('reference, bare Hono constant JSON, same TLS')}; the most this machine allows at the gate's cost: ${capAt64()}`;
 // Issue 13: an MCP read through the gate against the reference filesystem server, same client, same run.
 const mcpReference = call('mcp read 4 KiB: reference, @modelcontextprotocol/server-filesystem read_text_file');
 const mcpRatio = call('mcp read 4 KiB: oracle mcp fs_read, client of the running gate') / mcpReference;
