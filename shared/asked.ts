@@ -16,6 +16,12 @@ export interface Asked {
   readonly phones_with_notifications: number;
 }
 
+/** Whether the gate counted nowhere a card of `tier` can be seen (for a T3 only the desktop counts). */
+export function unseen(tier: string, asked: Asked): boolean {
+  const desktop = asked.desktop_screens + asked.desktop_tray;
+  return tier === 'T3' ? desktop === 0 : desktop + asked.phone_screens + asked.phones_with_notifications === 0;
+}
+
 const count = (n: number, one: string, many: string): string => `${String(n)} ${n === 1 ? one : many}`;
 
 /**
@@ -26,11 +32,11 @@ export function askedText(tier: string, asked: Asked | undefined): string | unde
   if (asked === undefined) return undefined;
   const open = `\`oracle desktop\` on this computer opens the desktop screen`;
   if (tier === 'T3') {
-    if (asked.desktop_screens === 0 && asked.desktop_tray === 0) return `nobody can see it now: no desktop screen or tray of ORACLE is open, and a T3 is approved only on the desktop screen, with a typed phrase (${open})`;
+    if (unseen(tier, asked)) return `nobody can see it now: no desktop screen or tray of ORACLE is open, and a T3 is approved only on the desktop screen, with a typed phrase (${open})`;
     const desk = [...(asked.desktop_screens > 0 ? [count(asked.desktop_screens, 'desktop screen', 'desktop screens')] : []), ...(asked.desktop_tray > 0 ? ['the ORACLE tray'] : [])];
     return `it shows on ${desk.join(' and ')} (a T3 is approved only on the desktop screen, with a typed phrase)`;
   }
-  if (asked.desktop_screens + asked.desktop_tray + asked.phone_screens + asked.phones_with_notifications === 0) {
+  if (unseen(tier, asked)) {
     return `nobody can see it now: no ORACLE screen or tray is open on the desktop or on a phone, and no paired phone has notifications on (${open})`;
   }
   const shown = [

@@ -173,6 +173,11 @@ export class ApprovalDesk {
     return now.kind === 'absent' ? { before: null } : { before_unavailable: now.reason };
   }
 
+  /** Who can see a card of `tier` now, when the gate counts it (reach.ts); undefined when it does not. */
+  whoSees(tier: 'T2' | 'T3'): Asked | undefined {
+    return this.asked?.(tier);
+  }
+
   /** Waits up to `waitMs` for an answer (a resumable continuation when there is none yet). */
   wait(id: string, waitMs: number): Promise<Grant> {
     const current = this.get(id);
@@ -190,7 +195,7 @@ export class ApprovalDesk {
         const latest = this.expire(id);
         this.waiters.get(id)?.delete(done);
         // Still waiting: the caller is told who could see the card at this moment.
-        const asked = this.asked?.(current.tier);
+        const asked = this.whoSees(current.tier);
         resolve(latest === undefined || latest.state === 'pending' ? { kind: 'pending', approvalId: id, ...(asked === undefined ? {} : { asked }) } : grantOf(latest));
       }, Math.max(0, Math.min(waitMs, untilExpiry)));
       const set = this.waiters.get(id) ?? new Set<Waiter>();

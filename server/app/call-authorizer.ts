@@ -8,7 +8,7 @@ import { bumpTier, maxTier, type Tier } from '../../shared/tiers.js';
 import type { ApprovalDesk } from './approval-desk.js';
 import type { TaintLedger } from './taint-ledger.js';
 import type { Evaluation } from '../core/decide/decide.js';
-import { askedText } from '../../shared/asked.js';
+import { askedText, unseen } from '../../shared/asked.js';
 import type { ActionFacts, GateMode } from '../core/decide/context.js';
 
 /** The tool name on a card for one whole agent tool call (several parts, or a person's call). */
@@ -133,13 +133,18 @@ async function decideCall(deps: CallDeps, call: CallRequest, kept: { judged: rea
   const actionId = single === undefined ? deps.auditDecision(evaluation, agent).actionId : (actionIds[0] ?? '');
   // INVARIANT: a person is asked only about decisions already durable in the audit log.
   await Promise.all(kept.durables);
-  const grant = await deps.desk.obtain(evaluation, actionId, { waitMs, project: evaluation.paths[0]?.root.real ?? null, agent });
+  // Nobody could see the card (no screen or tray open, no phone with notifications on; reach.ts):
+  // the agent is told so now, instead of being held for its whole budget by a wait nobody can end.
+  const seenBy = deps.desk.whoSees(decision.tier);
+  const waited = seenBy === undefined || !unseen(decision.tier, seenBy);
+  const grant = await deps.desk.obtain(evaluation, actionId, { waitMs: waited ? waitMs : 0, project: evaluation.paths[0]?.root.real ?? null, agent });
   switch (grant.kind) {
     case 'pending': {
       const seen = askedText(decision.tier, grant.asked);
       // The agent stops waiting and will not run it: a card nobody can act on is withdrawn.
       deps.desk.withdraw(grant.approvalId);
-      return { allowed: false, reason: `nobody approved this ${decision.tier} call in time${seen === undefined ? '' : ` (${seen})`}; it was withdrawn and did not run` };
+      const why = waited ? `nobody approved this ${decision.tier} call in time` : `this ${decision.tier} call needs a person and nobody was there to ask`;
+      return { allowed: false, reason: `${why}${seen === undefined ? '' : ` (${seen})`}; it was withdrawn and did not run` };
     }
     case 'refused':
       // The gate stopped under the wait: this caller will never run it, so nobody may approve it.

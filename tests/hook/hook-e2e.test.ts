@@ -7,6 +7,7 @@ import { REPO } from '../arch/source-files.js';
 import { runOracle } from '../cli/run-oracle.js';
 import { auditRecords } from '../fixtures/audit-records.js';
 import { tempTree, type TempTree } from '../fixtures/temp-tree.js';
+import { listen } from '../fixtures/sse.js';
 
 /**
  * `oracle hook claude-code` and `oracle integrate claude-code` through the built command: with no
@@ -154,6 +155,10 @@ describe('the Claude Code hook', () => {
 
   it('with a gate running, waits for a person: a phone’s denial message reaches the agent, an approval lets it run', async () => {
     running = await startServer({ home, policy, port: 0 });
+    // Someone can see the cards: the desktop screen's live stream is open (with nobody to see a
+    // card, the hook is answered at once; tests/e2e/asked.test.ts).
+    const screen = await listen(`${running.url}/api/v1/events`, readFileSync(join(home, 'certs', 'ca.crt'), 'utf8'), { authorization: `Desktop ${running.desktop.localToken}` });
+    await expect.poll(() => running?.runtime.events.subscribers).toBe(1);
     const phone = { id: 'dev_phone', kind: 'device' as const, approveT2: true, approveT3: false };
     const answerNext = async (verdict: 'approve' | 'deny', message?: string) => {
       for (let i = 0; i < 200; i++) {
@@ -172,6 +177,7 @@ describe('the Claude Code hook', () => {
     const approved = hook({ tool_name: 'Bash', tool_input: { command: `rm ${app}/a.txt` } });
     await answerNext('approve');
     expect((await approved).permissionDecision).toBe('allow');
+    screen.req.destroy();
   });
 
   it('with a gate running, denies a WebFetch or WebSearch that carries a value from the secret store, naming no value', async () => {
