@@ -9,6 +9,7 @@ import { ApprovalsFile } from '../../server/adapters/approvals-store.js';
 import { ensureTlsMaterial } from '../../server/adapters/certs.js';
 import { ORACLE_BIN, runOracle } from '../cli/run-oracle.js';
 import { tempTree } from '../fixtures/temp-tree.js';
+import { listen } from '../fixtures/sse.js';
 
 function get(url: string, ca: string): Promise<{ status: number; body: string; spki: string }> {
   return new Promise((resolve, reject) => {
@@ -110,6 +111,9 @@ describe('oracle serve stopping (SIGTERM) with a Claude Code call waiting for a 
     const serve = spawn(process.execPath, [ORACLE_BIN, 'serve', '--port', '0', '--home', home, '--policy', policy], { stdio: ['ignore', 'pipe', 'pipe'] });
     await started(serve);
     expect((await runOracle(['integrate', 'claude-code', '--project', app, '--home', home, '--policy', policy])).code).toBe(0);
+    // The desktop screen is open, so the call waits for a person (with nobody to see it, it is answered at once).
+    const gate = JSON.parse(readFileSync(join(home, 'data', 'server.json'), 'utf8')) as { url: string; token: string };
+    const screen = await listen(`${gate.url}/api/v1/events`, readFileSync(join(home, 'certs', 'ca.crt'), 'utf8'), { authorization: `Desktop ${gate.token}` });
     const hook = runOracle(['hook', 'claude-code', '--home', home], JSON.stringify({ hook_event_name: 'PreToolUse', session_id: 's', cwd: app, tool_name: 'Bash', tool_input: { command: 'make a' } }));
     // The card is waiting once it is in the approvals file.
     // The desk's state is the snapshot plus its journal of changes since.
@@ -126,6 +130,7 @@ describe('oracle serve stopping (SIGTERM) with a Claude Code call waiting for a 
     // Cancelled when the gate stopped: the last word on every approval is no longer pending.
     expect(new ApprovalsFile(join(home, 'data')).load().approvals.filter((a) => a.state === 'pending')).toEqual([]);
     // The lock is free: a new gate opens the same home at once.
+    screen.req.destroy();
     const again = spawn(process.execPath, [ORACLE_BIN, 'serve', '--port', '0', '--home', home, '--policy', policy], { stdio: ['ignore', 'pipe', 'pipe'] });
     await started(again);
     again.kill('SIGTERM');
