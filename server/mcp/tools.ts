@@ -19,8 +19,10 @@ export interface McpToolDef {
 /** Lines of a page when a model does not say (as Claude Code's own Read). */
 export const MCP_READ_LINES = 2000;
 
-export const PATH = 'an absolute path (a relative one resolves against the folder this MCP server was started in)';
-const REPO = 'the repository’s working tree, an absolute path';
+/** How every path argument reads: `actionArgs` resolves a relative one against the server's folder. */
+const RELATIVE = 'a relative one resolves against the folder this MCP server was started in';
+export const PATH = `an absolute path (${RELATIVE})`;
+const REPO = `the repository’s working tree, an absolute path (${RELATIVE})`;
 const READ = { readOnlyHint: true, destructiveHint: false, openWorldHint: false } as const;
 const WRITE = { readOnlyHint: false, destructiveHint: false, openWorldHint: false } as const;
 export const GATED = ' Gated by ORACLE: a denial says which rule refused it and why.';
@@ -39,7 +41,7 @@ export const MCP_TOOLS: readonly McpToolDef[] = [
     tool: 'fs.search',
     description: `Find the lines holding a literal text in the text files under a folder (or in one file), as \`path:line: text\`. Skips what the policy hides, \`.git\`, and dependency folders (node_modules, vendor, …) unless the search starts inside one.${GATED}`,
     fields: {
-      path: 'the folder (or file) to search, an absolute path',
+      path: `the folder (or file) to search, an absolute path (${RELATIVE})`,
       text: 'the literal text to find (not a pattern)',
       glob: 'only files whose name matches, e.g. `*.ts`; with a `/`, matched against the path under the folder, e.g. `src/**/*.ts`',
       ignore_case: 'match regardless of case',
@@ -65,7 +67,7 @@ export const MCP_TOOLS: readonly McpToolDef[] = [
     name: 'fs_move',
     tool: 'fs.move',
     description: `Move or rename a file or folder to a path where nothing is yet (never over an existing one), into a folder that exists; undoable.${GATED}`,
-    fields: { from: 'what to move, an absolute path', to: 'where it goes, an absolute path that does not exist yet' },
+    fields: { from: `what to move, an absolute path (${RELATIVE})`, to: `where it goes, an absolute path that does not exist yet (${RELATIVE})` },
     hints: WRITE,
   },
   {
@@ -82,7 +84,7 @@ export const MCP_TOOLS: readonly McpToolDef[] = [
     fields: {
       program: 'the program name as the policy names it, e.g. `git`',
       args: 'arguments, one per element (no shell parsing)',
-      cwd: 'working directory (default: an empty folder of the job’s own)',
+      cwd: `working directory, an absolute path (${RELATIVE}; default: an empty folder of the job’s own)`,
       timeout: 'seconds before the program is stopped',
     },
     hints: { ...WRITE, destructiveHint: true, openWorldHint: true },

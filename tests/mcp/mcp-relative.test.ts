@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GATE_META_KEY } from '../../server/mcp/result.js';
+import { MCP_TOOLS } from '../../server/mcp/tools.js';
+import { lookupTool } from '../../server/core/tools/registry.js';
 import { startServer, type Running } from '../../server/main.js';
 import { auditRecords } from '../fixtures/audit-records.js';
 import { mcpHost, textOf } from '../fixtures/mcp-host.js';
@@ -50,6 +52,16 @@ describe('oracle mcp: relative paths are the host folder’s', () => {
     // What the gate judged and logged is the absolute path.
     const decision = auditRecords(running.runtime.gate.home).find((r) => r['action_id'] === actionId(written) && r['kind'] === 'decision');
     expect(String(decision?.['args_preview'])).toContain(join(app, 'src', 'new.ts'));
+  });
+
+  it('tells the model, for every path argument it resolves, that a relative one is the host folder’s', async () => {
+    const { tools } = await client.listTools();
+    const resolved = MCP_TOOLS.flatMap((def) => (lookupTool(def.tool)?.paths ?? []).filter((spec) => spec.list !== true).map((spec) => ({ tool: def.name, key: spec.key })));
+    expect(resolved.map((r) => `${r.tool}.${r.key}`)).toEqual(expect.arrayContaining(['git_status.repo', 'fs_search.path', 'fs_move.from', 'exec_run.cwd']));
+    for (const { tool, key } of resolved) {
+      const property = (tools.find((t) => t.name === tool)?.inputSchema.properties as Record<string, { description?: string }> | undefined)?.[key];
+      expect(property?.description, `${tool}.${key}`).toContain('a relative one resolves against the folder this MCP server was started in');
+    }
   });
 
   it('runs a program in a relative folder of the host folder', async () => {
