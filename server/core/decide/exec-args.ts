@@ -67,8 +67,26 @@ export function candidates(token: string): string[] {
     const assignment = /^[A-Za-z_][A-Za-z0-9_]*=(.*)$/su.exec(token);
     if (assignment?.[1] !== undefined) out.add(assignment[1]);
     if (token.startsWith('@')) out.add(token.slice(1)); // response files
+    const named = afterColon(token);
+    if (named !== undefined) out.add(named);
   }
   return [...out].filter((v) => v !== '' && v !== '-');
+}
+
+/**
+ * The path git reads from a `REV:path` (`git show HEAD:.env`, `origin/main:src/a.ts`), an index
+ * entry (`:0:.env`, `:.env`) or a pathspec with magic (`:/.env`, `:(top,glob).env`): what comes
+ * after the colon, taken from the working directory (a repository-root path is judged from there
+ * too, which deny_always's name patterns still match). A drive letter (`C:\x`) is not one, and an
+ * excluding pathspec (`:!x`, `:^x`, `:(exclude)x`) reads nothing.
+ */
+function afterColon(token: string): string | undefined {
+  const colon = token.indexOf(':');
+  if (colon === -1 || /^[A-Za-z]:[\\/]/u.test(token)) return undefined;
+  const rest = token.slice(colon + 1);
+  if (colon === 0 && /^(?:[!^]|\([^)]*\bexclude\b)/u.test(rest)) return undefined;
+  const path = colon === 0 ? rest.replace(/^(?:[0-3]:|\([^)]*\)|\/)/u, '') : rest;
+  return path === '' ? undefined : path;
 }
 
 function looksLikePath(value: string, win: boolean): boolean {
