@@ -2,13 +2,15 @@ import type { ActionFacts, GateMode } from '../core/decide/context.js';
 import { evaluate } from '../core/decide/decide.js';
 import { MIN_REFUSED_SECRET } from '../core/decide/fetch-secrets.js';
 import { fetchRemoteArg, isGitFetch } from '../core/decide/git-fetch.js';
-import { fetchSource, pushTarget } from '../toolhost/executors/git.js';
+import { stagingQuery } from '../core/decide/git-stage.js';
+import { fetchSource, pushTarget, untrackedFiles } from '../toolhost/executors/git.js';
 import type { Toolhost } from '../toolhost/open.js';
 import type { GateState } from './gate-policy.js';
 
 /**
  * Facts only I/O learns, for the judgements that need them: where a git.push goes, where a
- * `git fetch|pull` run through exec.run reads from, which of the gate's terminals are open, what
+ * `git fetch|pull` run through exec.run reads from, which untracked files a `git add` or
+ * `git stash -u` would start tracking, which of the gate's terminals are open, what
  * the secret store holds (a net.fetch that carries a stored value is refused before anyone is
  * asked; the executor checks again at send time). A first, pure evaluation under the local
  * ceiling gives the repository as the gate resolved it; an action it already refuses for its
@@ -30,7 +32,10 @@ export async function lookUpFacts(action: unknown, on: { readonly gate: GateStat
   if (first.args === null || repo === undefined) return undefined;
   if (first.tool === 'exec.run') {
     const argv = Array.isArray(first.args['args']) ? first.args['args'].map(String) : [];
-    if (first.decision.decision === 'deny' || !isGitFetch(String(first.args['program']), argv, gate.context.pins)) return undefined;
+    if (first.decision.decision === 'deny') return undefined;
+    const staging = stagingQuery(String(first.args['program']), argv, gate.context.pins);
+    if (staging !== undefined && !('unclear' in staging)) return { staging: await untrackedFiles(repo, staging, toolhost.env) };
+    if (!isGitFetch(String(first.args['program']), argv, gate.context.pins)) return undefined;
     const named = fetchRemoteArg(argv);
     return 'unclear' in named ? undefined : { remote: await fetchSource(repo, named.remote, toolhost.env) };
   }

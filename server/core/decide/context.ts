@@ -3,6 +3,7 @@ import type { ProvenanceEntry } from '../../../shared/provenance.js';
 import type { CompiledPolicy } from '../policy/compile.js';
 import type { RemoteFacts } from './git-fetch.js';
 import type { PushFacts } from './push.js';
+import type { StagingFacts } from './git-stage.js';
 
 /** normal: the policy as written; read-only: the policy failed to load; halted: deny-all (SPEC §8). */
 export type GateMode = 'normal' | 'read-only' | 'halted';
@@ -48,6 +49,8 @@ export interface ActionFacts {
   readonly push?: PushFacts;
   /** Where a `git fetch` or `git pull` run through exec.run reads from. */
   readonly remote?: RemoteFacts;
+  /** The untracked files a `git add` or `git stash -u` run through exec.run would start tracking. */
+  readonly staging?: StagingFacts;
   /** The gate's terminals, for term.write and term.read: a line for one that is not there is refused before anyone is asked. */
   readonly terminals?: { readonly running: readonly string[]; readonly ended: readonly string[] };
   /**

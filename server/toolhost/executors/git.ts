@@ -1,6 +1,7 @@
 import type { ScopedPath } from '../../core/paths/scope.js';
 import type { LeavingCommit, PushFacts } from '../../core/decide/push.js';
 import type { RemoteFacts } from '../../core/decide/git-fetch.js';
+import type { StagingFacts, StagingQuery } from '../../core/decide/git-stage.js';
 import { gitHomeFiles, type ToolhostEnv } from '../env.js';
 import { runJob } from '../run-job.js';
 import { sandboxView } from '../sandbox-masks.js';
@@ -190,4 +191,35 @@ export async function fetchSource(repo: ScopedPath, remote: string | undefined, 
 export { head as gitHead };
 export function gitSoftReset(action: InRepo, env: ToolhostEnv, to: string | null): Promise<ExecutionResult> {
   return git(action, env, { args: to === null ? ['update-ref', '-d', 'HEAD'] : ['reset', '--soft', to] });
+}
+
+/**
+ * The untracked files a `git add` or `git stash -u|-a` with these pathspecs would start tracking
+ * (see core/decide/git-stage.ts), as git says: `ls-files --others`, with the repository's ignore
+ * rules unless ignored files count too, from the command's own working directory. It runs in the
+ * sandbox with the scope root bound read-only and nothing masked: the names it lists are the
+ * gate's to judge and never reach the agent, and a deny_always file hidden from git would be
+ * missing from the very list that must name it. Pathspecs are git's, not literal, as a git run by
+ * Claude Code reads them (a literal one matches a subset of what the glob does).
+ */
+export async function untrackedFiles(cwd: ScopedPath, query: StagingQuery, env: ToolhostEnv): Promise<StagingFacts> {
+  if (!env.git.ok) return { ok: false, reason: `git is not available to list untracked files: ${env.git.reason}` };
+  const outcome = await runJob(
+    {
+      program: env.git.path,
+      args: [...NEUTRAL, 'ls-files', '-z', '--others', ...(query.ignored ? [] : ['--exclude-standard']), '--', ...query.pathspecs],
+      cwd: cwd.real,
+      view: { masks: [], readOnly: [] },
+      binds: [{ path: cwd.root.real, mode: 'ro' }],
+      timeoutMs: 20_000,
+      extraEnv: { GIT_TERMINAL_PROMPT: '0', GIT_CONFIG_NOSYSTEM: '1', GIT_OPTIONAL_LOCKS: '0' },
+      homeFiles: gitHomeFiles(env.gitIdentity),
+      runAs: 'gate',
+    },
+    env,
+  );
+  const listed = outcome.result;
+  if (!listed.ok) return { ok: false, reason: `git could not list the untracked files here (${str(listed.stderr).trim().split('\n')[0] ?? 'no reason given'})` };
+  if (listed.truncated === true) return { ok: false, reason: 'the list of untracked files was too long to read whole' };
+  return { ok: true, files: str(listed.stdout).split('\0').filter((f) => f !== '') };
 }
