@@ -1,6 +1,6 @@
 import { join, resolve } from 'node:path';
 import { CAPABILITIES } from '../../shared/capabilities.js';
-import type { DecideContext, GateMode } from '../core/decide/context.js';
+import type { DecideContext, GateMode, Pin } from '../core/decide/context.js';
 import { lexPath } from '../core/paths/lex.js';
 import { resolveReal } from '../core/paths/resolve.js';
 import { compilePolicy, type CompiledPolicy } from '../core/policy/compile.js';
@@ -95,7 +95,15 @@ export function loadGatePolicy(options: GateOptions = {}): GateState {
     runtime: CLEAN,
     cwd: canonicalCwd(host, reader),
   };
-  return { mode, digest, policyFile, home, errors, warnings: [...warnings, ...compiled.warnings], context };
+  return { mode, digest, policyFile, home, errors, warnings: [...warnings, ...compiled.warnings, ...pinWarnings(pins)], context };
+}
+
+/** What pinning refused (SPEC §6), said at start: the program pinned elsewhere or not at all, and why. */
+function pinWarnings(pins: ReadonlyMap<string, Pin>): string[] {
+  return [...pins].flatMap(([name, pin]) => {
+    if (pin.skipped === undefined) return [];
+    return [pin.ok ? `programs.${name}: pinned to \`${pin.path}\`, not to ${pin.skipped.join(', nor to ')}` : `programs.${name}: not pinned: ${pin.reason}`];
+  });
 }
 
 /** Policy text as this host reads a policy file (its path flavor, `~`): a proposal is checked exactly as a reload would check it. */

@@ -11,8 +11,12 @@ export type GateMode = 'normal' | 'read-only' | 'halted';
 /** The mode people are shown: `degraded` while the audit log cannot be written (everything is refused). */
 export type ShownMode = GateMode | 'degraded';
 
-/** A program pinned to an absolute path once, at start (SPEC §6), or why it could not be. */
-export type Pin = { readonly ok: true; readonly path: string } | { readonly ok: false; readonly reason: string };
+/**
+ * A program pinned to an absolute path once, at start (SPEC §6), or why it could not be; `skipped`
+ * names the candidates refused on the way (a package manager's folder, a file others can change),
+ * each with why, so the gate can say so.
+ */
+export type Pin = ({ readonly ok: true; readonly path: string } | { readonly ok: false; readonly reason: string }) & { readonly skipped?: readonly string[] };
 
 export interface Principal {
   readonly name: string;
