@@ -4,6 +4,8 @@
  * the user's manager (`WantedBy=default.target`; with `loginctl enable-linger` that is at boot).
  * Pure text; the CLI writes it and asks systemctl.
  */
+import { isPackageManagerBin } from '../paths/search-path.js';
+
 export const UNIT_NAME = 'oracle.service';
 
 export interface UnitSpec {
@@ -12,7 +14,10 @@ export interface UnitSpec {
   /** Absolute path of the built `oracle` entry point. */
   readonly entry: string;
   readonly home: string;
-  /** PATH as the installing user has it: the gate pins programs (git, …) from PATH at start. */
+  /**
+   * PATH as the installing user has it: the gate pins programs (git, …) from PATH at start. The
+   * unit keeps only what pinning searches (see `unitSearchPath`).
+   */
   readonly path: string;
   readonly port?: number;
   readonly lan?: boolean;
@@ -29,6 +34,18 @@ export function unitWord(value: string): string {
   return `"${value.replace(/[\\"]/gu, (c) => `\\${c}`).replace(/%/gu, '%%').replace(/\$/gu, '$$$$')}"`;
 }
 
+/**
+ * The PATH a unit runs the gate with: the absolute entries of the installing PATH, in order, less a
+ * package manager's folders (SPEC §6). `npx oracle service install` runs with npm's
+ * `node_modules/.bin` of every parent folder, its `node-gyp-bin` and a transient
+ * `~/.npm/_npx/<hash>/node_modules/.bin` in front; pinning skips them, and a unit that kept them
+ * would only carry them to every start. Relative entries would name the service's own folder.
+ */
+export function unitSearchPath(path: string): string {
+  const kept = path.split(':').filter((entry) => entry.startsWith('/') && !isPackageManagerBin(entry));
+  return kept.length === 0 ? '/usr/bin:/bin' : kept.join(':');
+}
+
 export function systemdUnit(spec: UnitSpec): string {
   const args = [spec.node, spec.entry, 'serve', '--home', spec.home, ...(spec.port === undefined ? [] : ['--port', String(spec.port)]), ...(spec.lan === true ? ['--lan'] : [])];
   return [
@@ -43,7 +60,7 @@ export function systemdUnit(spec: UnitSpec): string {
     '[Service]',
     'Type=simple',
     `ExecStart=${args.map(unitWord).join(' ')}`,
-    `Environment=${unitWord(`PATH=${spec.path}`)}`,
+    `Environment=${unitWord(`PATH=${unitSearchPath(spec.path)}`)}`,
     'Restart=on-failure',
     'RestartSec=2',
     // SIGTERM is how the gate stops cleanly: waiting calls are denied ("the gate stopped").
