@@ -9,7 +9,8 @@ export interface AuditOptions {
 
 /**
  * `oracle audit verify [--home DIR] [--json]` (SPEC §12): exit 0 when the log is intact, 1 when
- * it is not, with the first bad record (file, line, seq), its reason code and why.
+ * it is not, with the first bad record (file, line, seq), its reason code and why; 1 as well, with
+ * NO_HOME, when the home is not there at all.
  */
 export function runAudit(args: readonly string[], options: AuditOptions, out: Writable): number | undefined {
   if (args.length !== 1 || args[0] !== 'verify') return undefined;
@@ -24,6 +25,8 @@ function describe(report: VerifyReport): string {
   if (fault === null) {
     return `audit log intact: ${report.records} records in ${report.files} files, head seq ${report.head.seq} (${report.head.hash}), ${checkpoint}\n`;
   }
+  // Not a broken log: no log was looked at (a mistyped --home); still exit 1, never green.
+  if (fault.code === 'NO_HOME') return `audit log NOT VERIFIED: ${fault.code}: ${fault.message}\n`;
   const where = fault.file === null ? '' : ` at \`${fault.file}\`${fault.line === null ? '' : ` line ${fault.line}`}`;
   const seq = fault.seq === null ? '' : ` (seq ${fault.seq})`;
   const verdict = fault.code === 'TORN_TAIL' ? 'audit log: torn tail' : 'audit log BROKEN';

@@ -141,17 +141,18 @@ export function verifierFor(key: KeyObject): CheckpointVerifier {
   };
 }
 
-export type KeyLoad = { readonly ok: true; readonly verifier: CheckpointVerifier } | { readonly ok: false; readonly reason: string };
+export type KeyLoad = { readonly ok: true; readonly verifier: CheckpointVerifier } | { readonly ok: false; readonly reason: string; readonly present: boolean };
 
 /** For `oracle audit verify`: never creates anything; the public key is derived from the key file. */
 export function loadVerifier(dataDir: string): KeyLoad {
   const path = join(dataDir, SIGNING_KEY_FILE);
   try {
     const pem = readPrivate(path, true);
-    if (pem === undefined) return { ok: false, reason: `the signing key \`${path}\` is missing` };
+    if (pem === undefined) return { ok: false, reason: `the signing key \`${path}\` is missing`, present: false };
     return { ok: true, verifier: verifierFor(parseKey(pem, path)) };
   } catch (e) {
-    return { ok: false, reason: e instanceof Error ? e.message : 'the signing key is unusable' };
+    // It is there (a link, another owner, a bad mode or not a key): a log was started with a key.
+    return { ok: false, reason: e instanceof Error ? e.message : 'the signing key is unusable', present: true };
   }
 }
 

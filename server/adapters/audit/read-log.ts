@@ -1,5 +1,6 @@
-import { closeSync, fstatSync, openSync, readdirSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { GENESIS } from '../../core/audit/record.js';
 import { verifyAuditLog, type CheckpointInput, type LogFile, type LogLine, type VerifyReport } from '../../core/audit/verify.js';
 import { MONTH_FILE, sha256Text } from './appender.js';
 import { linesBackward } from './lines-backward.js';
@@ -52,8 +53,25 @@ export function monthFiles(dir: string): LogFile[] {
     .map((name) => ({ name, lines: () => readLines(join(dir, name)) }));
 }
 
-/** Verifies the audit log of one home: chain, month files and signed checkpoint. */
+/** Why `home` is not a folder to verify (absent, not a folder, unreadable), or undefined when it is one. */
+function missingHome(home: string): string | undefined {
+  try {
+    return statSync(home).isDirectory() ? undefined : `the home \`${home}\` is not a folder`;
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' || code === 'ENOTDIR' ? `the home \`${home}\` does not exist` : `the home \`${home}\` cannot be read (${code ?? 'unknown error'})`;
+  }
+}
+
+/**
+ * Verifies the audit log of one home: chain, month files and signed checkpoint. A home that is
+ * not there is NO_HOME, never an intact empty log: a mistyped `--home` must not show green.
+ */
 export function verifyAuditHome(home: string): VerifyReport {
+  const missing = missingHome(home);
+  if (missing !== undefined) {
+    return { ok: false, records: 0, files: 0, head: GENESIS, checkpoint: null, fault: { code: 'NO_HOME', file: null, line: null, seq: null, message: `${missing}: nothing was verified` } };
+  }
   const dataDir = join(home, 'data');
   let checkpoint: CheckpointInput;
   try {

@@ -60,10 +60,10 @@ const intact = { '2024-01.jsonl': jan.map(line).join(''), '2024-02.jsonl': feb.m
 const anchored = checkpointOf(at(7));
 
 describe('verifyAuditLog (SPEC §7, §12)', () => {
-  it('accepts an intact chain across month files and an empty log', () => {
+  it('accepts an intact chain across month files and the empty log of a home that never opened one', () => {
     const report = run(intact, anchored);
     expect(report).toMatchObject({ ok: true, records: 8, files: 2, head: { seq: 8 }, checkpoint: { seq: 8 }, fault: null });
-    expect(run({})).toMatchObject({ ok: true, records: 0 });
+    expect(run({}, undefined, { ok: false, reason: 'the signing key is missing', present: false })).toMatchObject({ ok: true, records: 0 });
   });
 
   it('accepts a checkpoint behind the head (a crash between the log fsync and the checkpoint)', () => {
@@ -127,7 +127,21 @@ describe('verifyAuditLog (SPEC §7, §12)', () => {
     const good = JSON.parse(anchored.state === 'present' ? anchored.text : '') as Record<string, unknown>;
     expect(run(intact, { state: 'present', text: JSON.stringify({ ...good, seq: 7 }) }).fault?.code).toBe('CHECKPOINT_BAD_SIGNATURE');
     expect(run(intact, anchored, { ok: true, verifier: { ...verifier, keyId: `test:${'b'.repeat(64)}` } }).fault?.code).toBe('CHECKPOINT_BAD_SIGNATURE');
-    expect(run(intact, anchored, { ok: false, reason: 'the signing key is missing' }).fault?.code).toBe('NO_SIGNING_KEY');
+    expect(run(intact, anchored, { ok: false, reason: 'the signing key is missing', present: false }).fault?.code).toBe('NO_SIGNING_KEY');
+  });
+
+  it('says LOG_REMOVED, never intact, when a log was started (its key is there) but no record and no checkpoint remain', () => {
+    // A home where no log was ever opened: nothing to vouch for, nothing lost.
+    expect(run({}, undefined, { ok: false, reason: 'the signing key is missing', present: false })).toMatchObject({ ok: true, records: 0, fault: null });
+    // The same emptiness with the key there: the log and its checkpoint were removed.
+    for (const keyInput of [key, { ok: false, reason: 'mode 644', present: true } as const]) {
+      expect(run({}, undefined, keyInput)).toMatchObject({ ok: false, records: 0, fault: { code: 'LOG_REMOVED', file: null, line: null, seq: null } });
+      expect(run({ '2024-01.jsonl': '' }, undefined, keyInput).fault?.code).toBe('LOG_REMOVED');
+    }
+    // A fresh log anchored at GENESIS before its first record is intact with 0 records.
+    expect(run({}, checkpointOf(GENESIS))).toMatchObject({ ok: true, records: 0, checkpoint: { seq: 0 } });
+    // The log gone, its checkpoint kept: TRUNCATED, said as a removed log.
+    expect(run({}, anchored).fault).toMatchObject({ code: 'TRUNCATED', message: expect.stringContaining('no record at all') as unknown });
   });
 
   it('reports only TORN_TAIL for a torn final line, after the chain and checkpoint verified', () => {

@@ -41,6 +41,14 @@ export const AUDIT_FAULT_CODES = [
   'BAD_CHECKPOINT',
   /** The log has records but there is no checkpoint. */
   'NO_CHECKPOINT',
+  /**
+   * The home's signing key exists, so a log was started here (the key is made when the log is
+   * first opened, and the log is anchored before its first record), yet there is neither a record
+   * nor a checkpoint: the log and its checkpoint were removed.
+   */
+  'LOG_REMOVED',
+  /** The home folder itself is not there (a mistyped `--home`): nothing was verified. */
+  'NO_HOME',
   /** A checkpoint exists but the key to check it is missing or unusable. */
   'NO_SIGNING_KEY',
   /** Only the final line of the last file is torn (a write the crash interrupted, never acknowledged). */
@@ -67,7 +75,10 @@ export type CheckpointInput =
   | { readonly state: 'present'; readonly text: string }
   /** The file exists but could not be read safely (a link, another owner, too large). */
   | { readonly state: 'unreadable'; readonly reason: string };
-export type KeyInput = { readonly ok: true; readonly verifier: CheckpointVerifier } | { readonly ok: false; readonly reason: string };
+export type KeyInput =
+  | { readonly ok: true; readonly verifier: CheckpointVerifier }
+  /** `present`: the key file exists but is unusable; false: there is none (no log was ever opened here). */
+  | { readonly ok: false; readonly reason: string; readonly present: boolean };
 
 export interface VerifyInput {
   readonly files: readonly LogFile[];
@@ -265,6 +276,13 @@ export function verifyAuditLog(input: VerifyInput): VerifyReport {
   const atEnd = { file: end?.file ?? null, line: end === undefined ? null : pass.headAt === end ? end.line + 1 : end.line };
   if (parsed === undefined) {
     if (pass.records > 0) return report({ code: 'NO_CHECKPOINT', ...none, seq: null, message: 'the log has records but no signed checkpoint (a fresh log is anchored before its first record), so truncation or rewrite cannot be ruled out' });
+    // No record and no checkpoint is a fresh home only while no log was ever opened: the key is
+    // made when one is, before its first record. With the key here, an empty log is a removed one
+    // (or, rarely, a gate that crashed before its first write; either way nothing vouches for it).
+    const keyPresent = input.key.ok || input.key.present;
+    if (pass.torn === undefined && keyPresent) {
+      return report({ code: 'LOG_REMOVED', ...none, seq: null, message: 'the audit signing key exists, so a log was started here, but there is no record and no checkpoint: the log and its checkpoint were removed' });
+    }
   } else if (!parsed.ok) {
     return report({ code: 'BAD_CHECKPOINT', ...none, seq: null, message: parsed.reason });
   } else if (!input.key.ok) {
@@ -277,7 +295,8 @@ export function verifyAuditLog(input: VerifyInput): VerifyReport {
       return report({ code: 'CHECKPOINT_BAD_SIGNATURE', ...none, seq: cp.seq, message });
     }
     if (pass.anchor === undefined) {
-      return report({ code: 'TRUNCATED', ...atEnd, seq: pass.head.seq + 1, message: `the log ends at seq ${pass.head.seq} but its checkpoint names seq ${cp.seq}: records were cut off` });
+      const cut = pass.records === 0 && pass.torn === undefined ? `the log has no record at all but its checkpoint names seq ${cp.seq}: the log was removed or truncated to nothing` : `the log ends at seq ${pass.head.seq} but its checkpoint names seq ${cp.seq}: records were cut off`;
+      return report({ code: 'TRUNCATED', ...atEnd, seq: pass.head.seq + 1, message: cut });
     }
     if (pass.anchor.hash !== cp.hash) {
       const { file = null, line = null } = pass.anchor.at ?? {};

@@ -1,0 +1,67 @@
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openAuditLog } from '../../server/adapters/audit/appender.js';
+import { CHECKPOINT_FILE } from '../../server/adapters/audit/checkpoint-store.js';
+import { tempTree, type TempTree } from '../fixtures/temp-tree.js';
+import { runOracle } from './run-oracle.js';
+
+/**
+ * `oracle audit verify` through the built command (SPEC §12) where there is nothing to verify:
+ * a home that is not there, and a home whose log and checkpoint were removed while its signing
+ * key (so a log was started) stayed. Neither is ever "intact" with exit 0.
+ */
+describe('oracle audit verify with no log to read', () => {
+  let tree: TempTree;
+  let home = '';
+
+  beforeEach(async () => {
+    tree = tempTree('oracle-cli-audit-');
+    home = tree.dir('home');
+    const audit = openAuditLog(home);
+    await audit.append({ kind: 'decision', ts: new Date().toISOString(), actor: 'agent', tool: 'fs.read', decision: 'allow' });
+    await audit.close();
+  });
+  afterEach(() => {
+    tree.dispose();
+  });
+
+  it('verifies the log written (the baseline)', async () => {
+    const run = await runOracle(['audit', 'verify', '--home', home]);
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    expect(run.stdout).toContain('audit log intact: 1 records');
+  });
+
+  it('a home that does not exist: NO_HOME naming the path, exit 1', async () => {
+    const missing = join(tree.root, 'does-not-exist');
+    const run = await runOracle(['audit', 'verify', '--home', missing]);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe(`audit log NOT VERIFIED: NO_HOME: the home \`${missing}\` does not exist: nothing was verified\n`);
+    const json = await runOracle(['audit', 'verify', '--json', '--home', missing]);
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.stdout)).toMatchObject({ ok: false, records: 0, fault: { code: 'NO_HOME' } });
+  });
+
+  it('logs/ and the checkpoint deleted, the signing key kept: LOG_REMOVED, exit 1', async () => {
+    rmSync(join(home, 'logs'), { recursive: true });
+    rmSync(join(home, 'data', CHECKPOINT_FILE));
+    const run = await runOracle(['audit', 'verify', '--home', home]);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain('audit log BROKEN: LOG_REMOVED: the audit signing key exists, so a log was started here');
+    expect(run.stdout).not.toContain('intact');
+  });
+
+  it('logs/ deleted, the checkpoint kept: TRUNCATED, the log removed or truncated to nothing', async () => {
+    rmSync(join(home, 'logs'), { recursive: true });
+    const run = await runOracle(['audit', 'verify', '--home', home]);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain('TRUNCATED: the log has no record at all but its checkpoint names seq 1: the log was removed or truncated to nothing');
+  });
+
+  it('a home where no log was ever opened is still an intact empty log', async () => {
+    const fresh = tree.dir('fresh');
+    const run = await runOracle(['audit', 'verify', '--home', fresh]);
+    expect(run.code, run.stdout).toBe(0);
+    expect(run.stdout).toContain('audit log intact: 0 records');
+  });
+});
