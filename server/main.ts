@@ -242,7 +242,7 @@ async function serveRuntime(runtime: Runtime, hub: EventHub, reach: Reach, optio
           .filter((r) => Date.parse(r.expires_at) > Date.now())
           .map((r) => ({ id: r.id, tool: r.tool, preview: r.preview, project: r.project, session: r.session, agent: r.agent, created_by: r.created_by, created_at: r.created_at, expires_at: r.expires_at, uses: r.uses ?? 0 })),
       forget: (id) => runtime.desk.forget(id, 'desktop'),
-      reloadPolicy: () => runtime.reloadPolicy('desktop'),
+      reloadPolicy: (by) => runtime.reloadPolicy(by),
       secrets: secretsDesk(runtime.toolhost.env.secrets, runtime.toolhost.env.secretsReason, (body) => runtime.audit.append(body)),
     },
     actions: {

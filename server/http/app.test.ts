@@ -93,8 +93,8 @@ function appWith(callers: Record<string, Caller>, options: { assets?: Assets } =
         calls.push(`forget:${id}`);
         return Promise.resolve(id === 'rr_1');
       },
-      reloadPolicy: () => {
-        calls.push('reload');
+      reloadPolicy: (by) => {
+        calls.push(`reload:${by}`);
         return Promise.resolve({ ok: true });
       },
       secrets: {
@@ -233,6 +233,18 @@ describe('createApp', () => {
     expect((await put('Desktop cli')).status).toBe(200);
     expect((await app.request('/api/v1/desk/secrets/api', { method: 'DELETE', headers: { authorization: 'Desktop cli' } })).status).toBe(200);
     expect(calls).toEqual(['secret.set api', 'secret.delete api']);
+  });
+
+  it('names who reloaded the policy by the credential: `cli` for the local token, `desktop` for a browser session, never what the request says', async () => {
+    const cli: Caller = { kind: 'desktop', id: 'desktop', name: 'desktop', via: 'token' };
+    const browser: Caller = { kind: 'desktop', id: 'desktop', name: 'desktop', via: 'cookie' };
+    const { app, calls } = appWith({ 'Bearer good': agent, 'Bearer phone': phone, 'Desktop cli': cli, 'Desktop browser': browser });
+    const reload = (auth: string, body = '{}') => app.request('/api/v1/desk/policy/reload', { method: 'POST', headers: { authorization: auth, 'content-type': 'application/json' }, body });
+    for (const auth of ['Bearer good', 'Bearer phone']) expect((await reload(auth)).status, auth).toBe(403);
+    expect(calls).toEqual([]);
+    expect((await reload('Desktop cli')).status).toBe(200);
+    expect((await reload('Desktop browser', '{"by":"cli","actor":"cli"}')).status).toBe(200);
+    expect(calls).toEqual(['reload:cli', 'reload:desktop']);
   });
 
   it('gives push subscriptions to paired devices only, and a device’s only with its signature', async () => {

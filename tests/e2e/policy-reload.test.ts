@@ -87,6 +87,8 @@ describe('reloading the policy of a running gate', () => {
     const fixed = await runOracle(['policy', 'reload', '--home', running.runtime.gate.home]);
     expect(fixed.code, fixed.stderr).toBe(0);
     expect(fixed.stdout).toMatch(/^policy reloaded: sha256:[0-9a-f]{64} -> sha256:[0-9a-f]{64}\n$/u);
+    // The CLI's reload is the CLI's in the log (`oracle halt` is `cli` too, SIGHUP `signal`), not the desktop's.
+    expect(auditRecords(running.runtime.gate.home).filter((r) => r['kind'] === 'policy.load').at(-1)).toMatchObject({ actor: 'cli', outcome: 'normal', detail: { reload: true } });
     expect((await call(`${running.url}/api/v1/health`, { ca })).body['policy_refused']).toBeUndefined();
     expect((await act()).body).toMatchObject({ decision: 'deny' });
   });

@@ -27,8 +27,12 @@ export interface DesktopViews {
   remembered(): readonly RememberedView[];
   /** Revokes one at once; false when there is none. */
   forget(id: string): Promise<boolean>;
-  /** Reads the policy file again (issue 16): `ok` with both digests, or the errors and the policy kept. */
-  reloadPolicy(): Promise<{ readonly ok: boolean } & Readonly<Record<string, unknown>>>;
+  /**
+   * Reads the policy file again (issue 16): `ok` with both digests, or the errors and the policy
+   * kept. `by` is who asked, as the audit record names it: the desktop screen, or `oracle policy
+   * reload` (the CLI's local token).
+   */
+  reloadPolicy(by: 'desktop' | 'cli'): Promise<{ readonly ok: boolean } & Readonly<Record<string, unknown>>>;
   /** The gate's secret store (`oracle secrets` while the gate runs): names come out, a value only goes in. */
   readonly secrets: SecretsDesk;
 }
@@ -110,7 +114,10 @@ export function desktopRoutes(views: DesktopViews): Hono<Vars> {
   });
   app.post('/policy/reload', async (c) => {
     await c.req.text();
-    const reload = await views.reloadPolicy();
+    // Who asked comes from the credential, never from the request: only the local token, which
+    // `oracle` reads from the home's private data/server.json, is the CLI.
+    const caller = c.get('caller');
+    const reload = await views.reloadPolicy(caller.kind === 'desktop' && caller.via === 'token' ? 'cli' : 'desktop');
     // A refused reload is an answer, not a failure of the request: the old policy is in force.
     if (reload.ok) return c.json({ reload });
     return c.json({ error: { code: 'POLICY_REFUSED', message: 'the policy file has errors; the policy in force is kept' }, reload }, 422);
