@@ -5,6 +5,7 @@ import { ensureDir, fileExists, readOperatorFile, removeFile, writePrivateFile }
 import { localGate } from '../adapters/local-client.js';
 import { ORACLE_BIN_PATH } from '../adapters/package-root.js';
 import { userSystemctl, type Systemctl } from '../adapters/systemctl.js';
+import { activeState, enabledState } from '../core/service/systemctl-answer.js';
 import { systemdUnit, UNIT_NAME } from '../core/service/systemd-unit.js';
 
 /**
@@ -40,29 +41,55 @@ export async function runService(sub: string | undefined, options: ServiceOption
   switch (sub ?? '') {
     case 'install':
       return install(options, { systemctl, path, say });
-    case 'uninstall': {
-      const disabled = await systemctl(['disable', '--now', UNIT_NAME]);
-      const had = fileExists(path);
-      removeFile(path);
-      await systemctl(['daemon-reload']);
-      say(had ? `removed ${path}; the gate service is stopped and disabled` : `no ORACLE unit at ${path}`);
-      if (had && disabled.code !== 0) say(`(systemctl: ${disabled.out})`);
-      return 0;
-    }
+    case 'uninstall':
+      return uninstall({ systemctl, path, say });
     case 'status': {
       const installed = fileExists(path);
-      const active = await systemctl(['is-active', UNIT_NAME]);
-      const enabled = await systemctl(['is-enabled', UNIT_NAME]);
+      const active = activeState(await systemctl(['is-active', UNIT_NAME]));
+      const enabled = enabledState(await systemctl(['is-enabled', UNIT_NAME]));
       const gate = localGate(options.home);
       say(`unit: ${installed ? path : 'not installed (`oracle service install`)'}`);
-      say(`service: ${active.out || 'unknown'}, ${enabled.out || 'unknown'}`);
+      // is-enabled reads unit files from disk and answers without a manager; is-active needs one.
+      // A manager that could not be asked is said as such, never as "inactive" or "disabled".
+      if (active.known) say(`service: ${active.state}, ${enabled.known ? enabled.state : `enablement unknown (${enabled.reason})`}`);
+      else say(`service: unknown: could not ask the systemd user manager (${active.reason})${enabled.known ? `; its unit file is ${enabled.state}` : ''}`);
       say(gate === undefined ? `gate: none running with home ${options.home}` : `gate: running at ${gate.url} (pid ${String(gate.pid)})`);
-      return active.code === 0 ? 0 : 3;
+      // LSB status codes, as systemctl's own: 3 not running, 4 status unknown.
+      if (!active.known) return 4;
+      return active.state === 'active' ? 0 : 3;
     }
     default:
       say('usage: oracle service install [--port N] [--lan] | uninstall | status [--home DIR]');
       return 2;
   }
+}
+
+/**
+ * Stops and disables the service, then removes the unit file whatever systemctl said (the file is
+ * ours; a unit left behind would start the gate again at the next login). A systemctl that failed
+ * is reported with its words and exit 1: the service may still be running.
+ */
+async function uninstall(ctx: { systemctl: Systemctl; path: string; say: (line: string) => void }): Promise<number> {
+  const { systemctl, path, say } = ctx;
+  const had = fileExists(path);
+  const disabled = await systemctl(['disable', '--now', UNIT_NAME]);
+  removeFile(path);
+  const reload = await systemctl(['daemon-reload']);
+  if (!had) {
+    say(`no ORACLE unit at ${path}`);
+    return 0;
+  }
+  const words = (answer: { code: number; out: string }): string => (answer.out === '' ? `exit ${String(answer.code)}` : answer.out.split('\n').join('; '));
+  if (disabled.code !== 0) {
+    say(`removed ${path}, but systemctl could not stop and disable the service (${words(disabled)}); a gate it started may still run: check with \`systemctl --user status ${UNIT_NAME}\` where a user manager answers`);
+    return 1;
+  }
+  if (reload.code !== 0) {
+    say(`removed ${path}; the gate service is stopped and disabled, but systemctl could not reload the user manager (${words(reload)})`);
+    return 1;
+  }
+  say(`removed ${path}; the gate service is stopped and disabled`);
+  return 0;
 }
 
 async function install(options: ServiceOptions, ctx: { systemctl: Systemctl; path: string; say: (line: string) => void }): Promise<number> {

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -48,6 +48,46 @@ describe('the systemd unit `oracle service install` writes', () => {
     } finally {
       tree.dispose();
     }
+  });
+});
+
+/**
+ * `oracle service status | uninstall` where no systemd user manager answers (a container, an SSH
+ * session without one: here an empty XDG_RUNTIME_DIR and no session bus). systemctl fails with
+ * "Failed to connect to bus"; status says it could not ask instead of a state, and uninstall
+ * removes the unit file, says systemctl failed and exits 1 instead of "stopped and disabled".
+ */
+describe.skipIf(process.platform !== 'linux' || spawnSync('systemctl', ['--version']).status !== 0)('oracle service with no systemd user manager to ask', () => {
+  let tree: TempTree;
+  let env: NodeJS.ProcessEnv;
+  let unit = '';
+
+  beforeAll(() => {
+    tree = tempTree('oracle-service-nobus-');
+    const runtime = tree.dir('xdg-run');
+    chmodSync(runtime, 0o700);
+    env = { ...process.env, HOME: tree.dir('user'), XDG_RUNTIME_DIR: runtime, XDG_CONFIG_HOME: tree.dir('config') };
+    delete env['DBUS_SESSION_BUS_ADDRESS'];
+    unit = tree.file('config/systemd/user/oracle.service', systemdUnit({ node: process.execPath, entry: '/opt/oracle/dist/server/cli/oracle.js', home: tree.dir('home'), path: '/usr/bin:/bin', port: 8443 }));
+  });
+  afterAll(() => {
+    tree.dispose();
+  });
+
+  it('status says the manager could not be asked, and why, with exit 4 (status unknown)', async () => {
+    const status = await runOracle(['service', 'status', '--home', tree.dir('home')], '', env);
+    expect(status.code, status.stdout + status.stderr).toBe(4);
+    expect(status.stdout).toMatch(/^service: unknown: could not ask the systemd user manager \(Failed to connect to bus[^\n]*\)/mu);
+    expect(status.stdout).not.toMatch(/^service: Failed/mu);
+  });
+
+  it('uninstall removes the unit file but reports that systemctl failed, exit 1', async () => {
+    const removed = await runOracle(['service', 'uninstall', '--home', tree.dir('home')], '', env);
+    expect(removed.code, removed.stdout + removed.stderr).toBe(1);
+    expect(removed.stdout).toContain(`removed ${unit}, but systemctl could not stop and disable the service (`);
+    expect(removed.stdout).toContain('Failed to connect to bus');
+    expect(removed.stdout).not.toContain('stopped and disabled');
+    expect(existsSync(unit)).toBe(false);
   });
 });
 
