@@ -1,5 +1,5 @@
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Writable } from 'node:stream';
 import { CredentialStore } from '../adapters/credentials-store.js';
 import { ensureDir, ensurePrivateDir, fileExists, readOperatorFile, writePrivateFile } from '../adapters/files.js';
@@ -9,43 +9,49 @@ import { postHttpHook, runCommandHook } from '../adapters/hook-probe.js';
 import { HOOK_ROUTE, withOracleHooks, withoutOracleHooks, type OracleHook } from '../core/hook/settings-merge.js';
 import { HOOK_TIMEOUT_S } from '../hook/answer.js';
 import type { GateState } from '../app/gate-policy.js';
+import { keepOutOfGit, LOCAL_SETTINGS, reloadForScope, SHARED_SETTINGS } from './integrate-project.js';
 import { scopeProject } from './project-scope.js';
 
 /**
  * `oracle integrate claude-code [--project DIR] [--http] [--remove]`: puts ORACLE's PreToolUse and
- * PostToolUse hooks into the user's (or a project's) Claude Code settings, keeping what is there,
- * gives the hook its own agent credential (principal `claude-code`, stored 0600 in ORACLE's home),
- * then runs what it installed once and says what it answered. The command hook runs ORACLE by
- * absolute path (PATH is never trusted); `--http` makes Claude Code post to the running gate
- * instead, with no process per tool call, and blocks every call while no gate runs.
+ * PostToolUse hooks into the user's Claude Code settings (or a project's personal, git-ignored
+ * ones), keeping what is there, gives the hook its own agent credential (principal `claude-code`,
+ * stored 0600 in ORACLE's home), then runs what it installed once and says what it answered. The
+ * command hook runs ORACLE by absolute path (PATH is never trusted); `--http` makes Claude Code post
+ * to the running gate instead, with no process per tool call, and blocks every call while no gate
+ * runs. With `--project`, DIR is put in scope and a running gate reloads its policy.
  */
 export async function runIntegrate(given: GateState, options: { project: string | undefined; remove: boolean; http: boolean }, out: Writable): Promise<number> {
   let gate = given;
-  const settingsPath = options.project === undefined ? join(homedir(), '.claude', 'settings.json') : join(options.project, '.claude', 'settings.json');
-  let settings: Record<string, unknown> = {};
-  if (fileExists(settingsPath)) {
-    const read = readOperatorFile(settingsPath);
-    if (!read.ok) {
-      out.write(`oracle: cannot read ${settingsPath}: ${read.reason}\n`);
-      return 1;
-    }
-    try {
-      settings = JSON.parse(read.bytes.toString('utf8')) as Record<string, unknown>;
-    } catch {
-      out.write(`oracle: ${settingsPath} is not valid JSON; fix it first (nothing was changed)\n`);
-      return 1;
-    }
-  }
+  const project = options.project === undefined ? undefined : resolve(options.project);
+  const settingsPath = project === undefined ? join(homedir(), '.claude', 'settings.json') : join(project, LOCAL_SETTINGS);
+  // Where an older ORACLE put a project's hooks: the shared file its repository commits.
+  const sharedPath = project === undefined ? undefined : join(project, SHARED_SETTINGS);
+  const settings = readSettings(settingsPath, out);
+  const shared = sharedPath === undefined ? undefined : readSettings(sharedPath, out);
+  if (settings === undefined || (sharedPath !== undefined && shared === undefined)) return 1;
   const caFile = join(gate.home, 'certs', 'ca.crt');
   if (options.remove) {
-    writePrivateFile(settingsPath, `${JSON.stringify(withoutOracleHooks(settings, caFile), null, 2)}\n`);
-    out.write(`removed ORACLE's hooks from ${settingsPath}\n`);
+    let removed = false;
+    const files: [string, SettingsRead][] = [[settingsPath, settings]];
+    if (sharedPath !== undefined && shared !== undefined) files.push([sharedPath, shared]);
+    for (const [path, read] of files) {
+      const kept = withoutOracleHooks(read.json, caFile);
+      if (!read.exists || JSON.stringify(kept) === JSON.stringify(read.json)) continue;
+      writePrivateFile(path, `${JSON.stringify(kept, null, 2)}\n`);
+      out.write(`removed ORACLE's hooks from ${path}\n`);
+      removed = true;
+    }
+    if (!removed) out.write(`ORACLE's hooks are not in ${settingsPath}${sharedPath === undefined ? '' : ` or ${sharedPath}`}; nothing to remove\n`);
     return 0;
   }
-  if (options.project !== undefined) {
-    const scoped = scopeProject(gate, options.project, out);
+  let reloaded = true;
+  if (project !== undefined) {
+    if (!(await keepOutOfGit(gate, project, out))) return 1;
+    const scoped = scopeProject(gate, project, out);
     if (scoped === undefined) return 1;
     gate = scoped;
+    reloaded = await reloadForScope(gate, project, out);
   }
   if (gate.context.gate.policy.agents.get('claude-code') === undefined) {
     out.write(`oracle: the policy ${gate.policyFile} has no principals.agents.claude-code; add it (its capabilities are the hook's ceiling)\n`);
@@ -65,7 +71,7 @@ export async function runIntegrate(given: GateState, options: { project: string 
   const hook: OracleHook = options.http
     ? { kind: 'http', url: `${running?.url ?? 'https://127.0.0.1:8443'}${HOOK_ROUTE}`, token, caFile, timeoutS: HOOK_TIMEOUT_S }
     : { kind: 'command', command: `${shQuote(process.execPath)} ${shQuote(entry)} hook claude-code --home ${shQuote(gate.home)}`, timeoutS: HOOK_TIMEOUT_S };
-  const next = withOracleHooks(settings, hook);
+  const next = withOracleHooks(settings.json, hook);
   if ('error' in next && typeof next['error'] === 'string') {
     out.write(`oracle: ${next['error']} (nothing was changed)\n`);
     return 1;
@@ -73,7 +79,46 @@ export async function runIntegrate(given: GateState, options: { project: string 
   ensureDir(join(settingsPath, '..'));
   writePrivateFile(settingsPath, `${JSON.stringify(next, null, 2)}\n`);
   out.write(`ORACLE's hooks are in ${settingsPath}\n  ${hook.kind === 'http' ? `http: ${hook.url}` : `command: ${hook.command} || exit 2`}\n`);
-  return checkInstalled(hook, { argv, home: gate.home, gateRuns: running !== undefined }, out);
+  if (sharedPath !== undefined && shared !== undefined) moveOutOfShared(sharedPath, shared, { caFile, token, tokenFile }, out);
+  const checked = await checkInstalled(hook, { argv, home: gate.home, gateRuns: running !== undefined }, out);
+  return reloaded ? checked : Math.max(checked, 1);
+}
+
+interface SettingsRead {
+  readonly exists: boolean;
+  readonly text: string;
+  readonly json: Record<string, unknown>;
+}
+
+/** A Claude Code settings file as JSON (empty when there is none); undefined, said why, when unreadable. */
+function readSettings(path: string, out: Writable): SettingsRead | undefined {
+  if (!fileExists(path)) return { exists: false, text: '', json: {} };
+  const read = readOperatorFile(path);
+  if (!read.ok) {
+    out.write(`oracle: cannot read ${path}: ${read.reason}\n`);
+    return undefined;
+  }
+  const text = read.bytes.toString('utf8');
+  try {
+    return { exists: true, text, json: JSON.parse(text) as Record<string, unknown> };
+  } catch {
+    out.write(`oracle: ${path} is not valid JSON; fix it first (nothing was changed)\n`);
+    return undefined;
+  }
+}
+
+/**
+ * Takes the hooks an older ORACLE left in a project's shared settings out of it (they are in the
+ * personal file now). One that carried the credential may be in the repository's history already.
+ */
+function moveOutOfShared(path: string, shared: SettingsRead, credential: { caFile: string; token: string; tokenFile: string }, out: Writable): void {
+  const kept = withoutOracleHooks(shared.json, credential.caFile);
+  if (!shared.exists || JSON.stringify(kept) === JSON.stringify(shared.json)) return;
+  writePrivateFile(path, `${JSON.stringify(kept, null, 2)}\n`);
+  out.write(`  moved ORACLE's hooks out of ${path}, the project's shared settings (a repository commits that file)\n`);
+  if (credential.token !== '' && shared.text.includes(credential.token)) {
+    out.write(`  it held the hook's credential: if it was ever committed, revoke it (\`oracle agents list\`, \`oracle agents revoke ID\`), delete ${credential.tokenFile} and run integrate again\n`);
+  }
 }
 
 /** Claude Code runs a command hook through `sh -c`: each path as one single-quoted word. */

@@ -1,6 +1,30 @@
 import type { Writable } from 'node:stream';
 import { desktopRequest, localGate } from '../adapters/local-client.js';
 
+/** What asking this home's running gate to read its policy again came to. */
+export type GateReload =
+  | { readonly kind: 'no-gate' }
+  | { readonly kind: 'unreachable'; readonly url: string; readonly reason: string }
+  | { readonly kind: 'reloaded'; readonly from: string; readonly to: string; readonly changed: boolean }
+  | { readonly kind: 'refused'; readonly file: string; readonly kept: string; readonly errors: readonly { readonly line: number; readonly message: string }[] }
+  | { readonly kind: 'failed'; readonly status: number; readonly body: string };
+
+/** Asks the running gate of `home` (if any) to read its policy file again, as the desktop. */
+export async function reloadRunningGate(home: string): Promise<GateReload> {
+  const gate = localGate(home);
+  if (gate === undefined) return { kind: 'no-gate' };
+  let answer: Awaited<ReturnType<typeof desktopRequest>>;
+  try {
+    answer = await desktopRequest(home, gate, { method: 'POST', path: '/api/v1/desk/policy/reload', body: {} });
+  } catch (e) {
+    return { kind: 'unreachable', url: gate.url, reason: e instanceof Error ? e.message : 'unknown' };
+  }
+  const reload = answer.body['reload'] as { ok?: unknown; from?: unknown; to?: unknown; changed?: unknown; kept?: unknown; file?: unknown; errors?: { line: number; message: string }[] } | undefined;
+  if (reload?.ok === true) return { kind: 'reloaded', from: String(reload.from), to: String(reload.to), changed: reload.changed === true };
+  if (reload?.ok === false) return { kind: 'refused', file: String(reload.file), kept: String(reload.kept), errors: reload.errors ?? [] };
+  return { kind: 'failed', status: answer.status, body: JSON.stringify(answer.body).slice(0, 300) };
+}
+
 /**
  * `oracle policy reload` (issue 16): the running gate reads its policy file again. A valid file is
  * in force at once (no restart: the desktop session, waiting approvals and continuations stay); one
@@ -8,28 +32,23 @@ import { desktopRequest, localGate } from '../adapters/local-client.js';
  * new policy is in force, 1 when it was refused or no gate runs.
  */
 export async function runPolicyReload(home: string, out: Writable, err: Writable): Promise<number> {
-  const gate = localGate(home);
-  if (gate === undefined) {
-    err.write(`oracle: no gate runs with home ${home}; the policy is read when \`oracle serve\` starts\n`);
-    return 1;
+  const reload = await reloadRunningGate(home);
+  switch (reload.kind) {
+    case 'reloaded':
+      out.write(reload.changed ? `policy reloaded: ${reload.from} -> ${reload.to}\n` : `policy reloaded: unchanged (${reload.to})\n`);
+      return 0;
+    case 'no-gate':
+      err.write(`oracle: no gate runs with home ${home}; the policy is read when \`oracle serve\` starts\n`);
+      return 1;
+    case 'unreachable':
+      err.write(`oracle: the gate at ${reload.url} did not answer (${reload.reason})\n`);
+      return 1;
+    case 'refused':
+      err.write(`oracle: the policy ${reload.file} has errors; the gate keeps deciding by the policy in force (${reload.kept}):\n`);
+      for (const e of reload.errors) err.write(`  line ${String(e.line)}: ${e.message}\n`);
+      return 1;
+    case 'failed':
+      err.write(`oracle: the gate refused the reload (HTTP ${String(reload.status)}): ${reload.body}\n`);
+      return 1;
   }
-  let answer: Awaited<ReturnType<typeof desktopRequest>>;
-  try {
-    answer = await desktopRequest(home, gate, { method: 'POST', path: '/api/v1/desk/policy/reload', body: {} });
-  } catch (e) {
-    err.write(`oracle: the gate at ${gate.url} did not answer (${e instanceof Error ? e.message : 'unknown'})\n`);
-    return 1;
-  }
-  const reload = answer.body['reload'] as { ok?: unknown; from?: unknown; to?: unknown; changed?: unknown; kept?: unknown; file?: unknown; errors?: { line: number; message: string }[] } | undefined;
-  if (reload?.ok === true) {
-    out.write(reload.changed === true ? `policy reloaded: ${String(reload.from)} -> ${String(reload.to)}\n` : `policy reloaded: unchanged (${String(reload.to)})\n`);
-    return 0;
-  }
-  if (reload?.ok === false) {
-    err.write(`oracle: the policy ${String(reload.file)} has errors; the gate keeps deciding by the policy in force (${String(reload.kept)}):\n`);
-    for (const e of reload.errors ?? []) err.write(`  line ${String(e.line)}: ${e.message}\n`);
-    return 1;
-  }
-  err.write(`oracle: the gate refused the reload (HTTP ${String(answer.status)}): ${JSON.stringify(answer.body).slice(0, 300)}\n`);
-  return 1;
 }

@@ -53,6 +53,6 @@ export function scopeProject(gate: GateState, project: string, out: Writable): G
     out.write(`oracle: the policy with \`${dir}\` added does not validate (${next.errors[0]?.message ?? ''}); nothing was changed\n`);
     return undefined;
   }
-  out.write(`${dir} is in scope now: scopes.projects in ${target}\n  digest: ${next.digest ?? 'none'} (a running gate reads it when it next starts)\n`);
+  out.write(`${dir} is in scope now: scopes.projects in ${target}\n  digest: ${next.digest ?? 'none'}\n`);
   return next;
 }

@@ -137,20 +137,24 @@ describe('the Claude Code hook', () => {
     expect(answer.permissionDecisionReason).toContain('the policy has no `principals.agents.claude-code`');
   });
 
-  it('integrates into Claude Code settings idempotently, keeping what is there, and removes cleanly', async () => {
+  it('integrates into a project’s personal Claude Code settings idempotently, keeping what is there, and removes cleanly', async () => {
     const project = tree.dir('proj-settings');
-    tree.file('proj-settings/.claude/settings.json', JSON.stringify({ model: 'opus', hooks: { Stop: [{ hooks: [{ type: 'command', command: 'notify' }] }] } }));
+    const shared = { model: 'opus', hooks: { Stop: [{ hooks: [{ type: 'command', command: 'notify' }] }] } };
+    tree.file('proj-settings/.claude/settings.json', JSON.stringify(shared));
+    tree.file('proj-settings/.claude/settings.local.json', JSON.stringify({ permissions: { allow: ['Bash(ls)'] } }));
     for (let i = 0; i < 2; i++) expect((await runOracle(['integrate', 'claude-code', '--project', project, '--home', home, '--policy', policy])).code).toBe(0);
-    const settings = JSON.parse(readFileSync(join(project, '.claude', 'settings.json'), 'utf8')) as { model: string; hooks: Record<string, { hooks: { command: string }[] }[]> };
-    expect(settings.model).toBe('opus');
+    const settings = JSON.parse(readFileSync(join(project, '.claude', 'settings.local.json'), 'utf8')) as { permissions: unknown; hooks: Record<string, { hooks: { command: string }[] }[]> };
+    expect(settings.permissions).toEqual({ allow: ['Bash(ls)'] });
     expect(settings.hooks['PreToolUse']).toHaveLength(1);
     expect(settings.hooks['PreToolUse']?.[0]?.hooks[0]?.command).toContain('hook claude-code --home');
     // The hook's own CommonJS entry, which Node starts without its ES module loader.
     expect(settings.hooks['PreToolUse']?.[0]?.hooks[0]?.command).toContain(`'${join(REPO, 'dist', 'hook', 'oracle-hook.cjs')}' hook claude-code`);
-    expect(settings.hooks['Stop']).toHaveLength(1);
+    // The shared file, which a repository commits, is left as it was.
+    expect(JSON.parse(readFileSync(join(project, '.claude', 'settings.json'), 'utf8'))).toEqual(shared);
     expect(readFileSync(join(home, 'data', 'hook-claude-code.token'), 'utf8')).toMatch(/^oracle_ag_/u);
     expect((await runOracle(['integrate', 'claude-code', '--project', project, '--remove', '--home', home, '--policy', policy])).code).toBe(0);
-    expect(JSON.parse(readFileSync(join(project, '.claude', 'settings.json'), 'utf8'))).toEqual({ model: 'opus', hooks: { Stop: [{ hooks: [{ type: 'command', command: 'notify' }] }] } });
+    expect(JSON.parse(readFileSync(join(project, '.claude', 'settings.local.json'), 'utf8'))).toEqual({ permissions: { allow: ['Bash(ls)'] } });
+    expect(JSON.parse(readFileSync(join(project, '.claude', 'settings.json'), 'utf8'))).toEqual(shared);
   });
 
   it('with a gate running, waits for a person: a phone’s denial message reaches the agent, an approval lets it run', async () => {

@@ -1,0 +1,89 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type Running } from '../../server/main.js';
+import { REPO } from '../arch/source-files.js';
+import { runOracle } from '../cli/run-oracle.js';
+import { auditRecords } from '../fixtures/audit-records.js';
+import { claudeUnavailable, runClaude } from '../fixtures/claude-cli.js';
+import { startMessagesApi, type MessagesApi } from '../fixtures/messages-api.js';
+import { tempTree, type TempTree } from '../fixtures/temp-tree.js';
+
+/**
+ * The real Claude Code CLI (the pinned dev dependency) in a git repository wired by `oracle
+ * integrate claude-code --project DIR` only: nothing in the user's settings, the hooks in the
+ * project's personal `.claude/settings.local.json`. Claude Code runs them (a call ORACLE refuses is
+ * refused, and the gate's audit log has every call), the credential is in no file git would
+ * commit, and the running gate took the project's new scope without a restart. Fails, never
+ * skips, when the CLI cannot start here.
+ */
+const CANARY = 'CANARY-PROJECT-KEY-41d2';
+const KINDS = ['http', 'command'] as const;
+
+let tree: TempTree;
+let home = '';
+let project = '';
+let oracleHome = '';
+let policy = '';
+let api: MessagesApi;
+let running: Running;
+
+beforeAll(async () => {
+  const unavailable = claudeUnavailable();
+  if (unavailable !== undefined) throw new Error(unavailable);
+  tree = tempTree('oracle-claude-project-');
+  home = tree.dir('home');
+  // Outside every root of the default policy: only integrate puts it in scope.
+  project = tree.dir('home/work/app');
+  oracleHome = tree.dir('oracle-home');
+  tree.file('home/work/app/README.md', '# app\n');
+  tree.file('home/.ssh/id_rsa', `${CANARY}\n`);
+  execFileSync('git', ['init', '-q', project]);
+  // The shipped default policy, with `~` being this scratch HOME (the gate runs in this process).
+  policy = join(tree.root, 'policy.yaml');
+  writeFileSync(policy, readFileSync(join(REPO, 'config', 'policy.yaml'), 'utf8').replaceAll('"~/', `"${home}/`));
+  api = await startMessagesApi(
+    KINDS.map((kind) => ({
+      marker: `PROJECT-${kind}`,
+      steps: [[{ name: 'Read', input: { file_path: `${project}/README.md` } }], [{ name: 'Bash', input: { command: 'cat ~/.ssh/id_rsa', description: 'x' } }]],
+    })),
+  );
+  running = await startServer({ home: oracleHome, policy, port: 0, hookBudgetMs: 5000 });
+}, 120_000);
+
+afterAll(async () => {
+  await running.close().catch(() => undefined);
+  await api.close();
+  tree.dispose();
+});
+
+describe.each(KINDS)('the real Claude Code CLI with the %s hook in a project’s personal settings', (kind) => {
+  it('runs the hook from .claude/settings.local.json, which git ignores, in the scope the running gate took at once', async () => {
+    const done = await runOracle(['integrate', 'claude-code', '--project', project, '--home', oracleHome, '--policy', policy, ...(kind === 'http' ? ['--http'] : [])], '', { ...process.env, HOME: home });
+    expect(done.code, done.stdout).toBe(0);
+    expect(done.stdout).toContain('the running gate reloaded its policy');
+    const token = readFileSync(join(oracleHome, 'data', 'hook-claude-code.token'), 'utf8').trim();
+    const local = readFileSync(join(project, '.claude', 'settings.local.json'), 'utf8');
+    expect(local).toContain(kind === 'http' ? `Bearer ${token}` : 'hook claude-code --home');
+    expect(existsSync(join(project, '.claude', 'settings.json'))).toBe(false);
+    expect(existsSync(join(home, '.claude', 'settings.json'))).toBe(false);
+    execFileSync('git', ['-C', project, 'add', '-A']);
+    expect(execFileSync('git', ['-C', project, 'diff', '--cached', '--name-only'], { encoding: 'utf8' }).trim()).toBe('README.md');
+
+    const calls = auditRecords(oracleHome).length;
+    const run = await runClaude({ cwd: project, home, api: api.url, prompt: `PROJECT-${kind}: do the scripted steps`, mode: 'bypassPermissions', timeoutMs: 90_000 });
+    expect(run.code, run.stderr).toBe(0);
+    const results = api.results(`PROJECT-${kind}`);
+    expect(results.map((r) => [r.name, r.isError])).toEqual([
+      ['Read', false],
+      ['Bash', true],
+    ]);
+    expect(results[0]?.content).toContain('# app');
+    expect(results[1]?.content).toContain('ORACLE');
+    expect(results[1]?.content).not.toContain(CANARY);
+    // Both calls reached the gate through the hook Claude Code read from settings.local.json.
+    const answered = auditRecords(oracleHome).slice(calls).filter((r) => r['tool'] === 'agent.call');
+    expect(answered.map((r) => r['decision'])).toEqual(expect.arrayContaining(['allow', 'deny']));
+  }, 120_000);
+});
