@@ -32,6 +32,7 @@ export class ApprovalDesk {
   private halted = false;
   /** Set when the gate stops: nothing waits any more. */
   private stopping = false;
+  private sweeper: NodeJS.Timeout | undefined;
 
   private readonly file: ApprovalsFile;
   private readonly audit: (body: AuditBody) => Promise<unknown>;
@@ -61,6 +62,12 @@ export class ApprovalDesk {
     readonly knownSecrets?: () => readonly string[];
     /** Who can see a card of a tier now (reach.ts): told to a caller that stops waiting. Absent: not counted. */
     readonly asked?: (tier: 'T2' | 'T3') => Asked;
+    /**
+     * How often the gate ends the waits nobody answered in time, each with its audit record
+     * (also at open, for those that expired while it was down). Absent (a hook process's desk,
+     * a test's): an expired card is only shown as expired.
+     */
+    readonly sweepMs?: number;
   }) {
     this.taintOf = deps.taintOf ?? (() => CLEAN);
     this.knownSecrets = deps.knownSecrets ?? (() => []);
@@ -74,12 +81,25 @@ export class ApprovalDesk {
     this.onChange = deps.onChange ?? (() => undefined);
     const now = deps.now;
     const state = deps.file.load();
-    for (const a of state.approvals) this.approvals.set(a.approval_id, expireDue(a, now()));
+    for (const a of state.approvals) this.approvals.set(a.approval_id, deps.sweepMs === undefined ? expireDue(a, now()) : a);
     this.remembered = state.remembered.filter((r) => Date.parse(r.expires_at) > now().getTime());
     for (const [id, r] of Object.entries(state.requests)) this.requests.set(id, r);
     // Folded at start once the journal has grown (a hook process opens the desk per call: most
     // opens then write nothing), and whenever it reaches COMPACT_AFTER while running.
     if (this.file.journalLength >= COMPACT_AT_OPEN) this.compact();
+    if (deps.sweepMs !== undefined) {
+      this.expireDueNow();
+      this.sweeper = setInterval(() => this.expireDueNow(), deps.sweepMs);
+      this.sweeper.unref();
+    }
+  }
+
+  /** Ends every wait whose time ran out (expiry means deny), each with its audit record. */
+  expireDueNow(): number {
+    const now = this.now();
+    const due = [...this.approvals.values()].filter((a) => a.state === 'pending' && Date.parse(a.expires_at) <= now.getTime()).map((a) => expireDue(a, now));
+    if (due.length > 0) this.ended(due, 'oracle', 'nobody answered before it expired; expiry means deny');
+    return due.length;
   }
 
   list(): Approval[] {
@@ -267,7 +287,7 @@ export class ApprovalDesk {
   /** Withdraws one waiting approval (its asker stopped waiting); it can no longer be granted. */
   withdraw(id: string): void {
     const a = this.approvals.get(id);
-    if (a?.state === 'pending') this.settle([cancel(a, this.now())]);
+    if (a?.state === 'pending') this.ended([cancel(a, this.now())], 'oracle', WITHDRAWN);
   }
 
   /**
@@ -286,11 +306,12 @@ export class ApprovalDesk {
   /** Withdraws the waiting approval of one action (its asker will not run it any more). */
   withdrawFor(traceId: string): void {
     const cancelled = [...this.approvals.values()].filter((a) => a.trace_id === traceId && a.state === 'pending').map((a) => cancel(a, this.now()));
-    if (cancelled.length > 0) this.settle(cancelled);
+    if (cancelled.length > 0) this.ended(cancelled, 'oracle', WITHDRAWN);
   }
 
   /** The gate is closing: the journal's file is let go (its changes are already durable). */
   close(): void {
+    clearInterval(this.sweeper);
     this.file.close();
   }
 
@@ -308,7 +329,7 @@ export class ApprovalDesk {
     const who = by.startsWith('device:') ? by.slice('device:'.length) : by;
     // One journal append for all of them: HALT with a thousand waiting is one fsync, not a thousand.
     const cancelled = [...this.approvals.values()].filter((a) => a.state === 'pending').map((a) => cancel(a, this.now(), { device: who, message: 'HALT' }));
-    if (cancelled.length > 0) this.settle(cancelled);
+    if (cancelled.length > 0) this.ended(cancelled, by, 'cancelled by HALT');
     return cancelled.length;
   }
 
@@ -316,8 +337,22 @@ export class ApprovalDesk {
     const a = this.approvals.get(id);
     if (a === undefined) return undefined;
     const next = expireDue(a, this.now());
-    if (next !== a) this.settle([next]);
+    if (next !== a) this.ended([next], 'oracle', 'nobody answered before it expired; expiry means deny');
     return next;
+  }
+
+  /**
+   * Waits that end without a person's answer (withdrawn, HALT, expiry): the new states, and for
+   * each its action's last record in the audit log, so no action stops at `requested` (SPEC §7).
+   * An audit that cannot be written has already put the log in its degraded mode; the card ends
+   * anyway (it denies).
+   */
+  private ended(changed: readonly Approval[], actor: string, why: string): void {
+    this.settle(changed);
+    const ts = this.now().toISOString();
+    for (const a of changed) {
+      this.audit({ kind: 'approval', ts, actor, action_id: a.trace_id, tool: a.tool, tier: a.tier, outcome: a.state, detail: { approval_id: a.approval_id, reason: why } }).catch(() => undefined);
+    }
   }
 
   /** New states, durable in one journal append before anyone hears of them. */
@@ -348,6 +383,8 @@ export class ApprovalDesk {
     this.file.compact({ approvals: [...this.approvals.values()], remembered: this.remembered, sessions: {}, requests: Object.fromEntries(this.requests) });
   }
 }
+
+const WITHDRAWN = 'withdrawn: its caller stopped waiting (cancelled, or its connection closed)';
 
 const STOPPED: Grant = { kind: 'refused', code: 'GATE_STOPPED', message: 'the gate stopped before anyone answered; denied' };
 

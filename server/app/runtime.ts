@@ -129,6 +129,8 @@ export async function openRuntime(options: GateOptions & { readonly actor: strin
     terminalTail: (name) => toolhost.env.terminals.tail(name, TERMINAL_CARD_LINES),
     knownSecrets: () => toolhost.env.knownSecrets(),
     ...(options.asked === undefined ? {} : { asked: options.asked }),
+    // The serving gate ends unanswered waits on time; a hook process's desk only looks.
+    ...(options.runs === false ? {} : { sweepMs: APPROVAL_SWEEP_MS }),
   });
   const toolhost = await openToolhost({
     ...(options.runs === undefined ? {} : { runs: options.runs }),
@@ -235,6 +237,8 @@ export async function openRuntime(options: GateOptions & { readonly actor: strin
 
 /** Lines of a terminal a term.write card shows: the prompt the line goes to, and a little above. */
 const TERMINAL_CARD_LINES = 8;
+/** How often the gate ends waits that expired unanswered (each then has its audit record). */
+const APPROVAL_SWEEP_MS = 10_000;
 
 /** How often one terminal's output is announced at most: a screen re-reads it, never per byte. */
 const TERMINAL_EVENT_MS = 150;

@@ -10,6 +10,7 @@ import { evaluate } from '../../server/core/decide/decide.js';
 import type { Runtime } from '../../server/app/runtime.js';
 import { tempTree, type TempTree } from '../fixtures/temp-tree.js';
 import { runtimeFor } from '../toolhost/runtime-fixture.js';
+import { auditRecords } from '../fixtures/audit-records.js';
 
 const phone: Approver = { id: 'dev_phone', kind: 'device', approveT2: true, approveT3: false };
 const desktop: Approver = { id: 'desktop', kind: 'desktop', approveT2: true, approveT3: true };
@@ -43,6 +44,14 @@ describe('approvals through the lifecycle (SPEC §7)', () => {
     await runtime.close();
     tree.dispose();
   });
+  /** The last audit record of an action, once it is not the approval request (appended as the card ends). */
+  const endOf = async (actionId: string) => {
+    for (let i = 0; ; i++) {
+      const last = auditRecords(join(tree.root, 'home')).filter((r) => r['action_id'] === actionId).at(-1);
+      if (last?.['outcome'] !== 'requested' || i >= 100) return last;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  };
 
   it('waits for a phone to approve a T2 action, then runs it exactly once', async () => {
     writeFileSync(`${app}/old.txt`, 'x');
@@ -124,12 +133,23 @@ describe('approvals through the lifecycle (SPEC §7)', () => {
     expect(resumed).toMatchObject({ executed: true });
   });
 
-  it('cancels every waiting action on HALT', async () => {
+  it('cancels every waiting action on HALT, each with its last audit record', async () => {
     const submitted = runtime.submit({ tool: 'fs.delete', args: { path: `${app}/c.txt` } }, 10_000);
-    await pendingOn(runtime, 'fs.delete');
+    const card = await pendingOn(runtime, 'fs.delete');
     await runtime.halt('stop', 'desktop');
-    expect(await submitted).toMatchObject({ executed: false, error: { code: 'HALTED' } });
+    const result = await submitted;
+    expect(result).toMatchObject({ executed: false, error: { code: 'HALTED' } });
     await runtime.resume('desktop');
+    expect(await endOf(card.trace_id)).toMatchObject({ kind: 'approval', outcome: 'cancelled', actor: 'desktop', detail: { approval_id: card.approval_id, reason: 'cancelled by HALT' } });
+  });
+
+  it('ends a card its caller withdrew with an audit record, not at `requested`', async () => {
+    const caller = new AbortController();
+    const submitted = runtime.submit({ tool: 'fs.delete', args: { path: `${app}/d.txt` } }, 10_000, undefined, caller.signal);
+    const card = await pendingOn(runtime, 'fs.delete');
+    caller.abort();
+    expect(await submitted).toMatchObject({ executed: false, error: { code: 'CANCELLED' } });
+    expect(await endOf(card.trace_id)).toMatchObject({ kind: 'approval', outcome: 'cancelled', detail: { reason: expect.stringContaining('withdrawn') as string } });
   });
 });
 
@@ -165,6 +185,23 @@ describe('the approval desk with a clock (expiry, remembering, restart)', () => 
     const card = open().get(id);
     if (card === undefined) throw new Error('lost');
     expect(await open().answer(id, { approver: phone, verdict: 'approve', nonce: card.nonce, argHash: card.arg_hash })).toMatchObject({ ok: false, code: 'APPROVAL_NOT_PENDING' });
+  });
+
+  it('the gate’s desk ends unanswered waits on time, also those that expired while it was down, each audited', async () => {
+    const desk = open();
+    const grant = await desk.obtain(evaluation('T2', { program: 'npm', args: ['run', 'build'] }), 'ac_sweep', { waitMs: 0, project: '/p' });
+    const id = grant.kind === 'pending' ? grant.approvalId : '';
+    desk.close();
+    clock = new Date(clock.getTime() + 300_001);
+    audits.length = 0;
+    // A hook process's desk only shows it expired; the serving gate's records it, at open.
+    expect(open().get(id)?.state).toBe('expired');
+    expect(audits).toEqual([]);
+    const gate = new ApprovalDesk({ file: new ApprovalsFile(join(tree.root, 'data')), audit: (b) => Promise.resolve(audits.push(`${b.kind}:${b.outcome ?? ''}:${String(b.action_id)}`)), now, argHash: (a) => argHash(a, sha256Text), sweepMs: 60_000 });
+    gate.close();
+    // ac_1 above was only looked at as expired by a desk that does not sweep: ended here too.
+    expect(audits.sort()).toEqual(['approval:expired:ac_1', 'approval:expired:ac_sweep']);
+    expect(open().get(id)?.state).toBe('expired');
   });
 
   it('remembers a T2 answer for this session and project until the rule expires, never T3', async () => {
