@@ -144,7 +144,8 @@ async function decideCall(deps: CallDeps, call: CallRequest, kept: { judged: rea
       // The agent stops waiting and will not run it: a card nobody can act on is withdrawn.
       deps.desk.withdraw(grant.approvalId);
       const why = waited ? `nobody approved this ${decision.tier} call in time` : `this ${decision.tier} call needs a person and nobody was there to ask`;
-      return { allowed: false, reason: `${why}${seen === undefined ? '' : ` (${seen})`}; it was withdrawn and did not run` };
+      // Why a person was needed (taint, a rule, the tier), so the model can change course.
+      return { allowed: false, reason: `${why}${seen === undefined ? '' : ` (${seen})`}; it was withdrawn and did not run. A person was needed because: ${decision.reasons.join('; ')}` };
     }
     case 'refused':
       // The gate stopped under the wait: this caller will never run it, so nobody may approve it.

@@ -68,7 +68,10 @@ describe('who could see a card, as the agent is told', () => {
     expect(textOf(viaMcp)).toContain('waits for a person at the desktop or on a paired phone; nobody can see it now: no ORACLE screen or tray is open');
     expect(textOf(viaMcp)).toContain('`oracle desktop`');
     // Claude Code is told at once, not held for its whole budget by a wait nobody can end.
-    expect(await hookCall('c.txt')).toContain('this T2 call needs a person and nobody was there to ask (nobody can see it now');
+    const answered = await hookCall('c.txt');
+    expect(answered).toContain('this T2 call needs a person and nobody was there to ask (nobody can see it now');
+    // And why a person was needed, so the model can change course.
+    expect(answered).toContain('A person was needed because: fs.delete');
   });
 
   it('counts the desktop screens and phones open on the live events and the phones push reaches, and stops counting a closed one', async () => {

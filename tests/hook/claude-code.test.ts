@@ -59,6 +59,8 @@ const rows: Row[] = [
   ['git log', () => bash('git log --oneline -5'), 'allow'],
   ['git show', () => bash('git show HEAD'), 'allow'],
   ['git add and commit', () => bash('git add src/a.ts && git commit -m "fix: a"'), 'allow'],
+  // Which untracked files a folder-wide add takes is git's to say, and only a running gate asks it.
+  ['git add -A with nothing to list what it takes', () => bash('git add -A'), 'person'],
   ['npm test', () => bash('npm test'), 'allow'],
   ['git stash and a new branch', () => bash('git stash && git switch -c feat && git branch -d old'), 'allow'],
   ['git status listing untracked files', () => bash('git status --untracked-files=all'), 'allow'],

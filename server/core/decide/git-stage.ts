@@ -78,6 +78,19 @@ function stashQuery(rest: readonly string[]): StagingQuery | undefined {
   return { pathspecs: sub === 'push' && pathspecs.length > 0 ? pathspecs : [WHOLE_TREE], ignored: all };
 }
 
+/**
+ * Without git's list (no gate running): an add that names only existing plain files takes
+ * exactly those, which the argv's own path judgement already weighed; a folder, a glob or
+ * pathspec magic could take more.
+ */
+function namesOnlyFiles(query: StagingQuery, cwd: string | undefined, ctx: DecideContext): boolean {
+  return query.pathspecs.every((spec) => {
+    if (/[*?[\\]/u.test(spec) || spec.startsWith(':')) return false;
+    const judged = canonicalize(spec, ctx.gate, { cwd, access: 'read' });
+    return judged.ok && ctx.gate.host.reader.entry(judged.value.real).kind === 'file';
+  });
+}
+
 /** An add ORACLE cannot list (`--pathspec-from-file`): a person's call. */
 export function stagingUnclear(granted: Granted, argv: readonly string[], why: string): Outcome {
   return toPerson(granted, `ORACLE cannot tell which files \`git ${argv[0] ?? ''}\` takes: ${why}`);
@@ -98,10 +111,10 @@ export const MAX_STAGED_JUDGED = 20_000;
  * top: a deny_always file (or one of ORACLE's own) among them refuses it, naming the file; files
  * ORACLE could not list make it a person's call.
  */
-export function judgeStaging(granted: Granted, at: { readonly verb: string; readonly cwd: string | undefined }, facts: StagingFacts | undefined, ctx: DecideContext): Outcome {
-  const { verb, cwd } = at;
+export function judgeStaging(granted: Granted, at: { readonly verb: string; readonly cwd: string | undefined; readonly query: StagingQuery }, facts: StagingFacts | undefined, ctx: DecideContext): Outcome {
+  const { verb, cwd, query } = at;
   const person = (why: string): Outcome => toPerson(granted, why);
-  if (facts === undefined) return person(`which untracked files \`${verb}\` would take was not looked up`);
+  if (facts === undefined) return namesOnlyFiles(query, cwd, ctx) ? granted : person(`which untracked files \`${verb}\` would take was not looked up`);
   if (!facts.ok) return person(facts.reason);
   if (facts.files.length > MAX_STAGED_JUDGED) return person(`\`${verb}\` would take ${String(facts.files.length)} untracked files, more than ORACLE judges one by one`);
   for (const file of facts.files) {
