@@ -98,7 +98,7 @@ export class ApprovalDesk {
   expireDueNow(): number {
     const now = this.now();
     const due = [...this.approvals.values()].filter((a) => a.state === 'pending' && Date.parse(a.expires_at) <= now.getTime()).map((a) => expireDue(a, now));
-    if (due.length > 0) this.ended(due, 'oracle', 'nobody answered before it expired; expiry means deny');
+    if (due.length > 0) this.ended(due, 'oracle', EXPIRED);
     return due.length;
   }
 
@@ -337,7 +337,7 @@ export class ApprovalDesk {
     const a = this.approvals.get(id);
     if (a === undefined) return undefined;
     const next = expireDue(a, this.now());
-    if (next !== a) this.ended([next], 'oracle', 'nobody answered before it expired; expiry means deny');
+    if (next !== a) this.ended([next], 'oracle', EXPIRED);
     return next;
   }
 
@@ -384,6 +384,7 @@ export class ApprovalDesk {
   }
 }
 
+const EXPIRED = 'nobody answered before it expired; expiry means deny';
 const WITHDRAWN = 'withdrawn: its caller stopped waiting (cancelled, or its connection closed)';
 
 const STOPPED: Grant = { kind: 'refused', code: 'GATE_STOPPED', message: 'the gate stopped before anyone answered; denied' };
