@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { GATED, MCP_TOOLS, PATH, actionArgs, inFolder, inputSchemaOf } from './tools.js';
 import { EDIT_TOOL, MAX_EDITS } from '../core/tools/edit-as-write.js';
 import { toolResult } from './result.js';
+import { defaultCwd } from './default-cwd.js';
 import { GateUnavailable, type McpGate } from './gate.js';
 
 export interface McpOptions {
@@ -59,7 +60,14 @@ export function createMcpServer(gate: McpGate, options: Pick<McpOptions, 'agent'
   for (const def of MCP_TOOLS) {
     server.registerTool(def.name, { description: def.description, inputSchema: inputSchemaOf(def), annotations: def.hints }, (input: Record<string, unknown>, extra) =>
       track(
-        guarded(async () => toolResult(await gate.submit({ tool: def.tool, args: actionArgs(def, input, base), session }, options.waitMs, options.agent, withdrawnBy(extra)), gate.canAsk)),
+        guarded(async () => {
+          const args = actionArgs(def, input, base);
+          if (def.tool === 'exec.run' && args['cwd'] === undefined) {
+            const cwd = defaultCwd(base, await gate.allowed(options.agent));
+            if (cwd !== undefined) args['cwd'] = cwd;
+          }
+          return toolResult(await gate.submit({ tool: def.tool, args, session }, options.waitMs, options.agent, withdrawnBy(extra)), gate.canAsk);
+        }),
         extra,
       ),
     );

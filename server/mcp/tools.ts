@@ -84,7 +84,7 @@ export const MCP_TOOLS: readonly McpToolDef[] = [
     fields: {
       program: 'the program name as the policy names it, e.g. `git`',
       args: 'arguments, one per element (no shell parsing)',
-      cwd: `working directory, an absolute path (${RELATIVE}; default: an empty folder of the job’s own)`,
+      cwd: `working directory, an absolute path (${RELATIVE}; default: that folder when one of your scopes holds it, else an empty folder of the job’s own)`,
       timeout: 'seconds before the program is stopped',
     },
     hints: { ...WRITE, destructiveHint: true, openWorldHint: true },

@@ -69,4 +69,26 @@ describe('oracle mcp: relative paths are the host folder’s', () => {
     const decision = auditRecords(running.runtime.gate.home).find((r) => r['action_id'] === actionId(ran) && r['kind'] === 'decision');
     expect(String(decision?.['args_preview'])).toContain(`"cwd":"${app}"`);
   });
+
+  it('runs a program in the host folder when the model names no cwd and a scope holds the folder', async () => {
+    const ran = await client.callTool({ name: 'exec_run', arguments: { program: 'git', args: ['status'] } });
+    const decision = auditRecords(running.runtime.gate.home).find((r) => r['action_id'] === actionId(ran) && r['kind'] === 'decision');
+    expect(String(decision?.['args_preview'])).toContain(`"cwd":"${app}"`);
+    expect(decision?.['decision']).toBe('allow');
+  });
+
+  it('runs a program in an empty folder of its own when no scope holds the host folder', async () => {
+    const outside = tree.dir('outside');
+    const host = await mcpHost(['--home', running.runtime.gate.home], outside);
+    try {
+      const ran = await host.client.callTool({ name: 'exec_run', arguments: { program: 'git', args: ['status'] } });
+      const decision = auditRecords(running.runtime.gate.home).find((r) => r['action_id'] === actionId(ran) && r['kind'] === 'decision');
+      expect(decision?.['decision']).toBe('allow');
+      expect(String(decision?.['args_preview'])).not.toContain('"cwd"');
+      // git found no repository in the job's empty folder: it did not run where the host is.
+      expect(textOf(ran)).toMatch(/not a git repository/u);
+    } finally {
+      await host.client.close();
+    }
+  });
 });

@@ -382,6 +382,22 @@ egress:
     expect(decision.decision).toBe('allow');
     expect(args?.['path']).toBe(`${T}/home/u/projects/app/secret.txt`);
   });
+  it('judges the arguments of an exec.run with no working directory in the empty folder it runs in, not the gate’s', () => {
+    // The gate itself runs in ORACLE's home (as `npm start` does); the program runs in a job folder.
+    const gateInHome = { ...ctx, cwd: `${T}/oracle-home` };
+    const run = (args: string[]): ReturnType<typeof evaluate>['decision'] => evaluate({ tool: 'exec.run', args: { program: 'git', args } }, gateInHome).decision;
+    expect(run(['log', '--oneline'])).toMatchObject({ decision: 'allow', tier: 'T1' });
+    expect(run(['status', 'config/policy.yaml'])).toMatchObject({ decision: 'allow', tier: 'T1' });
+    // A relative path names what the job makes in its folder, unless it climbs out of it.
+    const climbing = run(['log', '--', '../../config/policy.yaml']);
+    expect(climbing.tier).toBe('T2');
+    expect(climbing.reasons.join(' ')).toContain('climbs out of the empty folder the program runs in');
+    // Absolute paths are judged as ever.
+    expect(run(['log', '--', `${T}/oracle-home/config/policy.yaml`])).toMatchObject({ decision: 'deny', code: 'PATH_DENY_ALWAYS' });
+    expect(run(['log', '--', `${T}/home/u/projects/app/src/a.ts`])).toMatchObject({ decision: 'allow', tier: 'T1' });
+    // With a working directory, relative paths are that folder's.
+    expect(evaluate({ tool: 'exec.run', args: { program: 'git', args: ['log', '--', '.env'], cwd: `${T}/home/u/projects/app` } }, gateInHome).decision).toMatchObject({ decision: 'deny', code: 'PATH_DENY_ALWAYS' });
+  });
   describe('each row', () => {
     // vitest collects it.each eagerly, so materialise the rows with a placeholder root and
     // substitute at run time.

@@ -83,12 +83,12 @@ export function baseTier(input: TierInput): TierResult {
       const argv = stringList(args['args']);
       const judged = judgeProgram(str(args['program']), argv, ctx.gate.policy, ctx.pins);
       const pin = ctx.pins.get(str(args['program']));
-      const pathsChecked = judged.outcome.ok ? judgeArgvPaths(judged.outcome, argv, primary?.real ?? input.cwd, ctx) : judged.outcome;
+      const pathsChecked = judged.outcome.ok ? judgeArgvPaths(judged.outcome, argv, primary?.real, ctx) : judged.outcome;
       // A fetch or pull is egress to the remote's host (looked up by the runtime), like a push.
       const fetched = pathsChecked.ok && isGitFetch(str(args['program']), argv, ctx.pins) ? judgeGitFetch(pathsChecked, argv, ctx.facts?.remote, ctx.gate.policy.egress) : pathsChecked;
       // An add or stash -u puts untracked files into the repository, where git prints them.
       const staging = fetched.ok ? stagingQuery(str(args['program']), argv, ctx.pins) : undefined;
-      const checked = !fetched.ok || staging === undefined ? fetched : 'unclear' in staging ? stagingUnclear(fetched, argv, staging.unclear) : judgeStaging(fetched, { verb: `git ${argv[0] ?? ''}`, cwd: primary?.real ?? input.cwd, query: staging }, ctx.facts?.staging, ctx);
+      const checked = !fetched.ok || staging === undefined ? fetched : 'unclear' in staging ? stagingUnclear(fetched, argv, staging.unclear) : judgeStaging(fetched, { verb: `git ${argv[0] ?? ''}`, cwd: primary?.real, query: staging }, ctx.facts?.staging, ctx);
       const outcome = tool === 'exec.run_with_secrets' && checked.ok ? withSecrets(checked, args['secrets']) : checked;
       return { outcome, requires: judged.requires, extra: { program_path: pin?.ok === true ? pin.path : null } };
     }

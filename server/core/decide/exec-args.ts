@@ -31,6 +31,17 @@ export function judgeArgvPaths(outcome: Extract<Outcome, { ok: true }>, argv: re
     for (const value of candidates(token)) {
       // Programs such as npm expand `~` themselves; the gate cannot know where that lands.
       if (value.startsWith('~')) return refused('PATH_EXPANSION', 'exec.run', `argument \`${token}\` starts with \`~\`, which the program may expand`);
+      if (cwd === undefined && isRelative(value, win)) {
+        // No working directory: the program runs in an empty folder of its own (the toolhost's
+        // job folder, inside ORACLE's home), so a relative path names what the job makes there,
+        // unless it climbs out of it. The gate's own working directory has nothing to do with it.
+        if (flagged || !climbs(value, win)) continue;
+        flagged = true;
+        tier = maxTier(tier, 'T2');
+        escalated = true;
+        reasons.push(`argument \`${token}\` climbs out of the empty folder the program runs in (no working directory was given), so a person must see it`);
+        continue;
+      }
       const scoped = canonicalize(value, ctx.gate, { cwd, access: 'write' });
       if (scoped.ok) continue;
       if (scoped.code === 'PATH_DENY_ALWAYS') return refused('PATH_DENY_ALWAYS', scoped.rule, `argument \`${token}\`: ${scoped.reason}`);
@@ -87,6 +98,15 @@ function afterColon(token: string): string | undefined {
   if (colon === 0 && /^(?:[!^]|\([^)]*\bexclude\b)/u.test(rest)) return undefined;
   const path = colon === 0 ? rest.replace(/^(?:[0-3]:|\([^)]*\)|\/)/u, '') : rest;
   return path === '' ? undefined : path;
+}
+
+/** A path taken from a working directory: no root, no drive (`C:x` is the drive's own, so rooted too). */
+function isRelative(value: string, win: boolean): boolean {
+  return win ? !/^(?:[\\/]|[A-Za-z]:)/u.test(value) : !value.startsWith('/');
+}
+
+function climbs(value: string, win: boolean): boolean {
+  return value.split(win ? /[\\/]/u : '/').includes('..');
 }
 
 function looksLikePath(value: string, win: boolean): boolean {
