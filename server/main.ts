@@ -247,7 +247,7 @@ async function serveRuntime(runtime: Runtime, hub: EventHub, reach: Reach, optio
     },
     actions: {
       submit: (action, waitMs, agent, signal) => runtime.submit(action, waitMs, agent, signal),
-      continueAction: (approvalId, waitMs, agent) => runtime.continueAction(approvalId, waitMs, agent),
+      continueAction: (approvalId, waitMs, agent, signal) => runtime.continueAction(approvalId, waitMs, agent, signal),
       taint: (session, read) => {
         runtime.taint(session, read);
       },

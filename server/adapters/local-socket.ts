@@ -1,5 +1,6 @@
 import { chmodSync, rmSync } from 'node:fs';
 import { connect, createServer, type Server, type Socket } from 'node:net';
+import { MAX_ACTION_WAIT_SECONDS } from '../../shared/action-wait.js';
 
 /**
  * The local channel of one gate (SPEC §12): a Unix domain socket in the home's data directory
@@ -16,7 +17,7 @@ export const SOCKET_NAME = 'gate.sock';
 const MAX_PATH = 100;
 const MAX_HEADER = 4096;
 /** As the REST API: an action waits for a person at most this many seconds per request. */
-const MAX_WAIT_S = 300;
+const MAX_WAIT_S = MAX_ACTION_WAIT_SECONDS;
 /** As large as a hook payload may be (Claude Code sends a Write's whole content). */
 const MAX_BODY = 8 * 1024 * 1024;
 

@@ -24,6 +24,7 @@ import type { EventHub } from './events.js';
 import type { GateState } from './gate-policy.js';
 import type { TaintLedger } from './taint-ledger.js';
 import { lookUpFacts } from './action-facts.js';
+import { FinishedResults } from './finished-results.js';
 
 /**
  * What agents ask of the gate (SPEC §7, §11): an action judged, run, submitted to wait for a
@@ -40,8 +41,13 @@ export interface Actions {
    * for a person, or comes back with the approval id to wait on later.
    */
   submit(action: unknown, waitMs: number, agent?: string, signal?: AbortSignal): Promise<RunResult>;
-  /** Wait again on an approval a submit returned (the resumable continuation); only its agent may. */
-  continueAction(approvalId: string, waitMs: number, agent?: string): Promise<RunResult | undefined>;
+  /**
+   * Wait again on an approval a submit returned (the resumable continuation); only its agent may.
+   * `signal` ends the wait when the caller goes away (the card stays) and withdraws a run it
+   * started. Once the action ran, asking again returns the same result for a while (a caller cut
+   * off mid-wait loses nothing), never a second run.
+   */
+  continueAction(approvalId: string, waitMs: number, agent?: string, signal?: AbortSignal): Promise<RunResult | undefined>;
   /**
    * One tool call of an agent that executes its own tools (Claude Code's hook, SPEC §11): every
    * part judged and audited, one card when a person must decide, spent at once; nothing runs here.
@@ -106,6 +112,8 @@ export function createActions(deps: ActionsDeps): Actions {
   const preview = (args: Readonly<Record<string, unknown>> | null): string => previewArgs(args, toolhost.env.knownSecrets());
   // Continuations: what a waiting action needs to run once its approval comes.
   const continuations = new Map<string, { evaluation: Evaluation; actionId: string; agent: string | undefined }>();
+  // What a continued action ended with, for its agent to ask again (see Actions.continueAction).
+  const finished = new FinishedResults();
 
   /** Facts only I/O learns for this action (action-facts.ts). */
   const lookUp = (action: unknown): Promise<ActionFacts | undefined> => lookUpFacts(action, { gate: gate(), toolhost, mode: mode() });
@@ -255,7 +263,9 @@ export function createActions(deps: ActionsDeps): Actions {
     judge: (action, agent) => judge(action, agent),
     run: async (action) => runAction(action, lifecycle(undefined, undefined, await lookUp(action))),
     submit,
-    async continueAction(approvalId, waitMs, agent) {
+    async continueAction(approvalId, waitMs, agent, signal) {
+      const ended = finished.get(approvalId, agent, now());
+      if (ended !== undefined) return ended;
       let saved = continuations.get(approvalId);
       if (saved === undefined) {
         // After a restart: decide the kept request again. The approval is spent only if the
@@ -265,12 +275,15 @@ export function createActions(deps: ActionsDeps): Actions {
         saved = { evaluation: judge(kept.action, agent, await lookUp(kept.action)), actionId: kept.action_id, agent };
       }
       if (saved.agent !== agent) return undefined;
-      const grant = await desk.wait(approvalId, waitMs);
+      const grant = await desk.wait(approvalId, waitMs, signal);
       if (grant.kind !== 'pending') continuations.delete(approvalId);
       const evaluation = saved.evaluation;
-      const result = await runAction(null, { ...lifecycle(() => Promise.resolve(grant)), evaluate: () => evaluation, newActionId: () => saved.actionId });
+      const steps = { ...lifecycle(() => Promise.resolve(grant)), evaluate: () => evaluation, newActionId: () => saved.actionId };
+      const ran = await runAction(null, signal === undefined ? steps : { ...steps, signal });
       // An approved delegation writes its files back as one that needed nobody would.
-      return result.tool === 'agent.delegate' ? writeBack(result, { session: evaluation.session }, agent) : result;
+      const result = ran.tool === 'agent.delegate' ? await writeBack(ran, { session: evaluation.session }, agent) : ran;
+      if (grant.kind !== 'pending') finished.keep(approvalId, agent, result, now());
+      return result;
     },
     authorizeCall: (call, waitMs, agent) =>
       authorizeCall(

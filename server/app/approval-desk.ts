@@ -198,8 +198,12 @@ export class ApprovalDesk {
     return this.asked?.(tier);
   }
 
-  /** Waits up to `waitMs` for an answer (a resumable continuation when there is none yet). */
-  wait(id: string, waitMs: number): Promise<Grant> {
+  /**
+   * Waits up to `waitMs` for an answer (a resumable continuation when there is none yet). A
+   * `signal` that aborts (the waiting caller went away) ends the wait early, the card untouched:
+   * it stays for the person, and the caller can wait on it again.
+   */
+  wait(id: string, waitMs: number, signal?: AbortSignal): Promise<Grant> {
     const current = this.get(id);
     if (current === undefined) return Promise.resolve({ kind: 'refused', code: 'APPROVAL_UNKNOWN', message: `no approval \`${id}\`` });
     if (current.state !== 'pending') return Promise.resolve(grantOf(current));
@@ -208,19 +212,25 @@ export class ApprovalDesk {
     return new Promise((resolve) => {
       const done = (approval: Approval | undefined) => {
         clearTimeout(timer);
+        signal?.removeEventListener('abort', stop);
         this.waiters.get(id)?.delete(done);
         resolve(approval === undefined ? STOPPED : grantOf(approval));
       };
-      const timer = setTimeout(() => {
-        const latest = this.expire(id);
+      const stop = (): void => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', stop);
         this.waiters.get(id)?.delete(done);
+        const latest = this.expire(id);
         // Still waiting: the caller is told who could see the card at this moment.
         const asked = this.whoSees(current.tier);
         resolve(latest === undefined || latest.state === 'pending' ? { kind: 'pending', approvalId: id, ...(asked === undefined ? {} : { asked }) } : grantOf(latest));
-      }, Math.max(0, Math.min(waitMs, untilExpiry)));
+      };
+      const timer = setTimeout(stop, Math.max(0, Math.min(waitMs, untilExpiry)));
       const set = this.waiters.get(id) ?? new Set<Waiter>();
       set.add(done);
       this.waiters.set(id, set);
+      if (signal?.aborted === true) stop();
+      else signal?.addEventListener('abort', stop, { once: true });
     });
   }
 

@@ -1,6 +1,7 @@
 import { OracleError } from '../../shared/oracle-error.js';
 import type { RunResult } from '../core/lifecycle/run-action.js';
 import type { AgentView } from '../core/policy/agent-view.js';
+import { MAX_ACTION_WAIT_SECONDS } from '../../shared/action-wait.js';
 
 /**
  * What the MCP server asks of a gate (SPEC §11, §12): the runtime of this process, or, when one
@@ -11,7 +12,8 @@ import type { AgentView } from '../core/policy/agent-view.js';
 export interface McpGate {
   /** `signal` withdraws the call (the host cancelled it or went away): a running job is killed. */
   submit(action: Record<string, unknown>, waitMs: number, agent: string, signal?: AbortSignal): Promise<RunResult>;
-  continueAction(approvalId: string, waitMs: number, agent: string): Promise<RunResult | undefined>;
+  /** `signal` ends the wait (the card stays for the person) and withdraws a run the answer started. */
+  continueAction(approvalId: string, waitMs: number, agent: string, signal?: AbortSignal): Promise<RunResult | undefined>;
   /** What the agent may use (scopes, programs, egress hosts, its ceiling). */
   allowed(agent: string): Promise<AgentView>;
   /** Whether a person can be asked at all: false for a gate of this process alone, which has no screen or phone. */
@@ -31,7 +33,7 @@ export class GateUnavailable extends OracleError<'GATE_UNREACHABLE'> {
 export type GateRequest = (call: { method: 'GET' | 'POST'; path: string; body?: unknown; timeoutMs: number; signal?: AbortSignal }) => Promise<{ status: number; body: Record<string, unknown> }>;
 
 /** The REST API waits whole seconds, at most this long (server/http/routes/actions.ts). */
-const MAX_WAIT_S = 300;
+const MAX_WAIT_S = MAX_ACTION_WAIT_SECONDS;
 /** Beyond the wait, how long the gate may take to answer. */
 const ANSWER_MS = 30_000;
 
@@ -70,9 +72,9 @@ export function remoteGate(request: GateRequest, local?: LocalSubmit): McpGate {
       if (answer.status === 400) return answer.body;
       throw refusal(answer);
     },
-    continueAction: async (approvalId, waitMs) => {
+    continueAction: async (approvalId, waitMs, _agent, signal) => {
       const wait = seconds(waitMs);
-      const answer = await request({ method: 'GET', path: `/api/v1/actions/${encodeURIComponent(approvalId)}?wait=${String(wait)}`, timeoutMs: wait * 1000 + ANSWER_MS });
+      const answer = await request({ method: 'GET', path: `/api/v1/actions/${encodeURIComponent(approvalId)}?wait=${String(wait)}`, timeoutMs: wait * 1000 + ANSWER_MS, ...(signal === undefined ? {} : { signal }) });
       return answer.status === 404 ? undefined : outcome(answer);
     },
   };

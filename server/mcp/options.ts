@@ -1,5 +1,7 @@
+import { MAX_ACTION_WAIT_SECONDS } from '../../shared/action-wait.js';
+
 /** The longest `oracle mcp --wait` a call may hold its client for a person's answer (SPEC §7). */
-export const MAX_WAIT_SECONDS = 600;
+export const MAX_WAIT_SECONDS = MAX_ACTION_WAIT_SECONDS;
 
 /**
  * `--wait SECONDS` as milliseconds: absent means 0 (a needs-approval call returns its approval id

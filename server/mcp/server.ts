@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { GATED, MCP_TOOLS, PATH, actionArgs, inFolder, inputSchemaOf } from './tools.js';
 import { EDIT_TOOL, MAX_EDITS } from '../core/tools/edit-as-write.js';
 import { toolResult } from './result.js';
+import { MAX_ACTION_WAIT_SECONDS } from '../../shared/action-wait.js';
 import { defaultCwd } from './default-cwd.js';
 import { GateUnavailable, type McpGate } from './gate.js';
 
@@ -31,7 +32,6 @@ export const INSTRUCTIONS = [
   'oracle_allowed lists the folders, programs and hosts the policy gives this agent: call it first to know where to work.',
   'term_write types one line into a terminal the person opened for you (`oracle term open NAME`), asked every time; term_read shows what the terminal prints, and reading it taints the session.',
 ].join(' ');
-const MAX_AWAIT_SECONDS = 600;
 
 /**
  * The server with every gated tool registered; exported for in-process use. `settle` waits (up
@@ -98,18 +98,20 @@ export function createMcpServer(gate: McpGate, options: Pick<McpOptions, 'agent'
   server.registerTool(
     'oracle_await',
     {
-      description: 'Wait for a person to answer an approval a gated tool returned, then run the action if approved (SPEC §7).',
+      description:
+        'Wait for a person to answer an approval a gated tool returned, then run the action if approved (SPEC §7); if the person has not answered yet, the result says so and you may call it again. Once the action ran, calling it again with the same id returns the same result (for 10 minutes) and never runs it twice, so a call cut off by a timeout loses nothing. Many hosts give up on a call after about 60 s: keep `wait` under that unless your host follows progress.',
       inputSchema: z.strictObject({
         approval_id: z.string().max(256).describe('the approval id a gated tool returned with its pending answer'),
-        wait: z.number().min(0).max(MAX_AWAIT_SECONDS).optional().describe('seconds to wait for the person (default 30)'),
+        wait: z.number().min(0).max(MAX_ACTION_WAIT_SECONDS).optional().describe('seconds to wait for the person (default 30)'),
       }),
       annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: true },
     },
     ({ approval_id, wait }, extra) =>
       track(
         guarded(async () => {
-          const result = await gate.continueAction(approval_id, (wait ?? 30) * 1000, options.agent);
-          return result === undefined ? failure(`unknown approval \`${approval_id}\` for agent \`${options.agent}\``) : toolResult(result, gate.canAsk);
+          // A cancelled await (or a host gone) stops waiting; the card stays for the person.
+          const result = await gate.continueAction(approval_id, (wait ?? 30) * 1000, options.agent, withdrawnBy(extra));
+          return result === undefined ? failure(`unknown approval \`${approval_id}\` for agent \`${options.agent}\`: no card waits with that id, and no action that ran after one in the last 10 minutes`) : toolResult(result, gate.canAsk);
         }),
         extra,
       ),

@@ -93,6 +93,46 @@ describe('oracle mcp with a gate running', () => {
     expect((await deleting).isError).not.toBe(true);
   }, 30_000);
 
+  it('oracle_await: a cut-off wait stops waiting (nothing runs unseen, the card stays); once the action ran, asking again returns its result, never a second run', async () => {
+    const host = await mcpHost(['--home', home]);
+    try {
+      writeFileSync(`${app}/awaited.txt`, 'awaited\n');
+      const pending = textOf(await host.client.callTool({ name: 'fs_delete', arguments: { path: `${app}/awaited.txt` } }));
+      const id = /approval `([^`]+)`/u.exec(pending)?.[1] ?? '';
+      expect(id, pending).not.toBe('');
+      // The host gives up on the wait (as the SDK's own 60 s request timeout does): it cancels the call.
+      const abort = new AbortController();
+      const cut = host.client.callTool({ name: 'oracle_await', arguments: { approval_id: id, wait: 60 } }, undefined, { signal: abort.signal });
+      await new Promise((r) => setTimeout(r, 300));
+      abort.abort();
+      await expect(cut).rejects.toThrow();
+      await new Promise((r) => setTimeout(r, 300));
+      // The person approves afterwards: nothing runs until the agent waits again.
+      const card = running.runtime.desk.list().find((c) => c.approval_id === id);
+      expect(card?.state).toBe('pending');
+      if (card === undefined) throw new Error('no card');
+      const phone = { id: 'dev_phone', kind: 'device' as const, approveT2: true, approveT3: false };
+      await running.runtime.desk.answer(card.approval_id, { approver: phone, verdict: 'approve', nonce: card.nonce, argHash: card.arg_hash });
+      await new Promise((r) => setTimeout(r, 500));
+      expect(existsSync(`${app}/awaited.txt`)).toBe(true);
+      const ran = await host.client.callTool({ name: 'oracle_await', arguments: { approval_id: id, wait: 5 } });
+      expect(ran.isError, textOf(ran)).not.toBe(true);
+      expect(existsSync(`${app}/awaited.txt`)).toBe(false);
+      // Asked again (a host whose own request timed out while it ran): the same result, no second run.
+      const again = await host.client.callTool({ name: 'oracle_await', arguments: { approval_id: id, wait: 0 } });
+      expect(again.isError, textOf(again)).not.toBe(true);
+      const actionId = (ran._meta?.[GATE_META_KEY] as { action_id: string }).action_id;
+      expect((again._meta?.[GATE_META_KEY] as { action_id: string }).action_id).toBe(actionId);
+      expect(auditRecords(home).filter((r) => r['action_id'] === actionId && r['kind'] === 'dispatched')).toHaveLength(1);
+      // The wait a schema offers is the one the gate keeps.
+      const { tools } = await host.client.listTools();
+      const wait = (tools.find((t) => t.name === 'oracle_await')?.inputSchema.properties as Record<string, { maximum?: number }> | undefined)?.['wait'];
+      expect(wait?.maximum).toBe(300);
+    } finally {
+      await host.client.close();
+    }
+  }, 30_000);
+
   it('keeps its own credential in the home; once revoked it stays revoked; it fails closed once the gate is gone', async () => {
     const token = readFileSync(join(home, 'data', 'agent-mcp.token'), 'utf8').trim();
     const id = /^oracle_(ag_[0-9a-f]+)_/u.exec(token)?.[1] ?? '';

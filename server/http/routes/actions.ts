@@ -6,12 +6,14 @@ import { PROVENANCE_KINDS, type ProvenanceKind } from '../../../shared/provenanc
 import { fail } from '../errors.js';
 import { CLIENT_PID_HEADER } from '../../../shared/client-process.js';
 import type { AgentView } from '../../core/policy/agent-view.js';
+import { MAX_ACTION_WAIT_SECONDS } from '../../../shared/action-wait.js';
 
 /** What the actions routes need from the gate (the runtime implements it). */
 export interface ActionsService {
   /** `signal` aborts when the caller's connection goes away: the action is withdrawn (a `cancelled` record). */
   submit(action: Record<string, unknown>, waitMs: number, agent: string, signal?: AbortSignal): Promise<ActionOutcome>;
-  continueAction(approvalId: string, waitMs: number, agent: string): Promise<ActionOutcome | undefined>;
+  /** `signal` aborts when the caller hangs up: the wait ends (the card stays), a run it started is withdrawn. */
+  continueAction(approvalId: string, waitMs: number, agent: string, signal?: AbortSignal): Promise<ActionOutcome | undefined>;
   /** Claude Code's hook payload (http hook, or forwarded by the command hook): the JSON it reads back. */
   claudeCodeHook(payload: unknown, agent: string, client: ClientProcess): Promise<Readonly<Record<string, unknown>>>;
   /** What this agent may use: scopes, programs, egress hosts, its ceiling (the policy's text), the secrets it may name. */
@@ -46,7 +48,7 @@ export interface ActionOutcome {
   readonly error?: { readonly code: OracleCode; readonly message: string };
 }
 
-const MAX_WAIT_S = 300;
+const MAX_WAIT_S = MAX_ACTION_WAIT_SECONDS;
 
 function waitMs(raw: string | undefined): number | undefined {
   if (raw === undefined) return 0;
@@ -103,8 +105,8 @@ export function actionsRoutes(service: ActionsService): Hono<{ Variables: { call
     if (caller.kind !== 'agent') return fail(c, 'FORBIDDEN', 'only agent credentials wait on actions');
     const wait = waitMs(c.req.query('wait'));
     if (wait === undefined) return fail(c, 'INPUT_INVALID', '`wait` is a number of seconds');
-    const outcome = await service.continueAction(c.req.param('id'), wait, caller.name);
-    if (outcome === undefined) return fail(c, 'NOT_FOUND', 'no waiting action with that id for this agent');
+    const outcome = await service.continueAction(c.req.param('id'), wait, caller.name, c.req.raw.signal);
+    if (outcome === undefined) return fail(c, 'NOT_FOUND', 'no waiting or recently finished action with that id for this agent');
     return c.json(outcome, outcome.status === 'pending' ? 202 : 200);
   });
   return app;
