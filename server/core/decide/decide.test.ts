@@ -114,6 +114,13 @@ describe('decide', () => {
     expect(decide({ tool: 'fs.write', args: { path: '/p/app/a.ts', content: '' } }, ro)).toMatchObject({ decision: 'deny', code: 'POLICY_READ_ONLY' });
     expect(decide({ tool: 'exec.run', args: { program: 'git', args: ['status'] } }, ro).code).toBe('POLICY_READ_ONLY');
     expect(decide({ tool: 'fs.read', args: { path: '/etc/passwd' } }, ro).code).toBe('PATH_OUTSIDE_SCOPE');
+    // Every refusal says why the gate is read-only (a typo can leave it with no scopes at all), once.
+    for (const action of [{ tool: 'fs.read', args: { path: '/etc/passwd' } }, { tool: 'fs.write', args: { path: '/p/app/a.ts', content: '' } }, { tool: 'exec.run', args: { program: 'git', args: ['status'] } }]) {
+      const why = decide(action, ro).reasons.filter((r) => r.includes('policy file failed to load'));
+      expect(why, JSON.stringify(action)).toHaveLength(1);
+      expect(why[0]).toContain('`oracle policy check` shows the errors');
+    }
+    expect(decide({ tool: 'fs.read', args: { path: '/etc/passwd' } }, ctx).reasons.join(' ')).not.toContain('failed to load');
   });
 
   it('intersects the ceilings and names the one that lacks a capability', () => {

@@ -52,12 +52,26 @@ export function decide(action: unknown, ctx: DecideContext): Decision {
  */
 export function evaluate(action: unknown, ctx: DecideContext): Evaluation {
   try {
-    return evaluateUnsafe(action, ctx);
+    const evaluated = evaluateUnsafe(action, ctx);
+    return ctx.mode === 'read-only' ? withReadOnlyCause(evaluated) : evaluated;
   } catch (e) {
     const detail = e instanceof Error ? e.message : 'unknown error';
     return { decision: deny('EVALUATION_ERROR', 'gate', [`the evaluation failed, so the gate denied: ${detail}`]), tool: null, args: null, paths: [] };
   }
 }
+
+/**
+ * In read-only mode the policy in force is what could be salvaged from a file that failed to load:
+ * a top-level typo leaves no scopes, so every path is "outside the scopes". A refusal then says why
+ * the gate is read-only, or the person hunts for a scope that is right there in the file.
+ */
+function withReadOnlyCause(evaluated: Evaluation): Evaluation {
+  const { decision } = evaluated;
+  if (decision.decision !== 'deny' || decision.reasons.includes(READ_ONLY_CAUSE)) return evaluated;
+  return { ...evaluated, decision: { ...decision, reasons: [...decision.reasons, READ_ONLY_CAUSE] } };
+}
+
+const READ_ONLY_CAUSE = 'the gate runs read-only because its policy file failed to load (only reads inside the scopes it could still read are allowed); `oracle policy check` shows the errors';
 
 function evaluateUnsafe(action: unknown, ctx: DecideContext): Evaluation {
   // HALT is deny-all before anything else is looked at (SPEC §8).
@@ -124,7 +138,7 @@ function evaluateUnsafe(action: unknown, ctx: DecideContext): Evaluation {
   const final = applyTaint(ruled, contract, request.data, ctx);
   if (!final.ok) return evaluation(about, deny(final.code, final.rule, final.reasons));
   if (readOnly && final.tier !== 'T0') {
-    return evaluation(about, deny('POLICY_READ_ONLY', 'mode.read-only', ['the policy failed to load; only reads inside scopes run', ...final.reasons]));
+    return evaluation(about, deny('POLICY_READ_ONLY', 'mode.read-only', [READ_ONLY_CAUSE, ...final.reasons]));
   }
   return evaluation(about, decisionFromTier(final.tier, final.rule, final.reasons));
 }
