@@ -156,6 +156,12 @@ describe('decide', () => {
     expect(decide({ tool: 'net.fetch', args: { url: 'http://127.0.0.1/api' } }, ports).code).toBe('EGRESS_DENIED');
     expect(decide({ tool: 'net.fetch', args: { url: 'http://localhost:9/x' } }, ports).tier).toBe('T1');
     expect(decide({ tool: 'net.fetch', args: { url: 'http://[::1]:8080/x' } }, ports).tier).toBe('T1');
+    // A host listed for another port is not "not listed": the refusal says which port it has.
+    expect(decide({ tool: 'net.fetch', args: { url: 'http://127.0.0.1/api' } }, ports).reasons[0]).toBe('`127.0.0.1` is in the egress allowlist for port 11434 only, not port 80 (list it as `127.0.0.1:80`, or `127.0.0.1:*` for any port)');
+    expect(decide({ tool: 'net.fetch', args: { url: 'https://github.com:8443/x' } }, ctx).reasons[0]).toBe(
+      '`github.com` is in the egress allowlist for port 443 (the default port of the scheme, as an entry without a port means) only, not port 8443 (list it as `github.com:8443`, or `github.com:*` for any port); egress.default is confirm',
+    );
+    expect(decide({ tool: 'net.fetch', args: { url: 'http://example.org/' } }, ports).reasons[0]).toBe('`example.org` is not in the egress allowlist');
   });
 
   it('makes exec git need the capabilities of what the subcommand does', () => {

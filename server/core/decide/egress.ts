@@ -56,12 +56,12 @@ export function judgeFetch(request: FetchRequest, egress: EgressPolicy): JudgedF
   const port = url.port === '' ? (DEFAULT_PORT[url.protocol] ?? '') : url.port;
   const listed = listedFor(host, port, DEFAULT_PORT[url.protocol] ?? '', egress);
   if (listed === undefined) {
+    const why = notListed(host, port, DEFAULT_PORT[url.protocol] ?? '', egress);
     if (egress.default === 'confirm') {
       // An unlisted host is never cheaper than a person's look, whatever a tier rule says.
-      const reason = `\`${host}\` is not in the egress allowlist; egress.default is confirm`;
-      return judged(sent, { ok: true, tier: 'T2', rule: 'egress.default', reasons: [reason], floor: 'T2' });
+      return judged(sent, { ok: true, tier: 'T2', rule: 'egress.default', reasons: [`${why}; egress.default is confirm`], floor: 'T2' });
     }
-    return judged(sent, refused('EGRESS_DENIED', 'egress.default', `\`${host}\` is not in the egress allowlist`));
+    return judged(sent, refused('EGRESS_DENIED', 'egress.default', why));
   }
   const why = listed.why === '' ? '' : ` (${listed.why})`;
   if (method === 'GET' || method === 'HEAD') return judged(sent, tiered('T1', listed.rule, `${method} to allow-listed \`${host}\`${why}`));
@@ -97,6 +97,17 @@ function bare(host: string): string {
  */
 export function listedFor(host: string, port: string, defaultPort: string, egress: EgressPolicy): EgressHost | undefined {
   return egress.allow.find((entry) => hostMatches(entry, host) && (entry.port === '*' || (entry.port ?? defaultPort) === port));
+}
+
+/**
+ * Why `host` on `port` is not admitted, as the person should read it: a host listed for another
+ * port is not "not listed" (an entry without a port allows its scheme's default port only).
+ */
+export function notListed(host: string, port: string, defaultPort: string, egress: EgressPolicy): string {
+  const ports = [...new Set(egress.allow.filter((entry) => hostMatches(entry, host)).map((entry) => entry.port ?? defaultPort))];
+  if (ports.length === 0) return `\`${host}\` is not in the egress allowlist`;
+  const listed = ports.map((p) => `${p}${p === defaultPort ? ' (the default port of the scheme, as an entry without a port means)' : ''}`).join(', ');
+  return `\`${host}\` is in the egress allowlist for port ${listed} only, not port ${port} (list it as \`${host}:${port}\`, or \`${host}:*\` for any port)`;
 }
 
 function hostMatches(entry: EgressHost, host: string): boolean {

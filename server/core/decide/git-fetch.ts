@@ -72,11 +72,11 @@ export function judgeGitFetch(granted: Extract<Outcome, { ok: true }>, argv: rea
     case 'host':
       break;
   }
-  const { host, listed } = place;
+  const { host, listed, unlisted } = place;
   const url = shownUrl(facts.url);
   if (listed === undefined) {
-    if (egress.default === 'deny') return refused('EGRESS_DENIED', 'egress.default', `\`${host}\` (the host of \`${facts.remote}\`, ${url}) is not in the egress allowlist`);
-    return person(`\`${verb}\` reads from ${url}: \`${host}\` is not in the egress allowlist and egress.default is confirm`);
+    if (egress.default === 'deny') return refused('EGRESS_DENIED', 'egress.default', `${unlisted} (the host of \`${facts.remote}\`, ${url})`);
+    return person(`\`${verb}\` reads from ${url}: ${unlisted} and egress.default is confirm`);
   }
   const why = listed.why === '' ? '' : ` (${listed.why})`;
   return { ...granted, reasons: [...granted.reasons, `reads from ${url}: \`${host}\` is allow-listed${why}`] };

@@ -1,5 +1,5 @@
 import type { EgressHost, EgressPolicy } from '../policy/types.js';
-import { listedFor } from './egress.js';
+import { listedFor, notListed } from './egress.js';
 
 /**
  * Where a git remote URL goes, read the way git reads it (git-clone(1) "GIT URLS"), with no I/O:
@@ -68,7 +68,7 @@ export function shownUrl(url: string): string {
  * cannot be judged), each with the reason a card or a denial says.
  */
 export type RemotePlace =
-  | { readonly kind: 'host'; readonly host: string; readonly listed: EgressHost | undefined }
+  | { readonly kind: 'host'; readonly host: string; readonly listed: EgressHost | undefined; /** Why it is not listed, when it is not. */ readonly unlisted: string }
   | { readonly kind: 'password' | 'local' | 'elsewhere'; readonly reason: string };
 
 export function placeRemote(remote: string, url: string, egress: EgressPolicy): RemotePlace {
@@ -85,5 +85,6 @@ export function placeRemote(remote: string, url: string, egress: EgressPolicy): 
   }
   if (where.password) return { kind: 'password', reason: `\`${remote}\`'s URL carries a password; ORACLE does not send a secret it was not told about` };
   // An allowlist entry without a port admits the port git uses for this scheme by default.
-  return { kind: 'host', host: where.host, listed: listedFor(where.host, where.port, GIT_PORTS[where.scheme] ?? '22', egress) };
+  const defaultPort = GIT_PORTS[where.scheme] ?? '22';
+  return { kind: 'host', host: where.host, listed: listedFor(where.host, where.port, defaultPort, egress), unlisted: notListed(where.host, where.port, defaultPort, egress) };
 }

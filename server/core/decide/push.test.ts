@@ -47,6 +47,7 @@ describe('judgePush', () => {
   it('refuses what the allowlist does not admit, and asks when egress.default is confirm', () => {
     expect(judgePush(args, facts('https://gitlab.com/o/r.git'), egress).outcome).toMatchObject({ ok: false, code: 'EGRESS_DENIED' });
     expect(judgePush(args, facts('ssh://git@github.com:2222/o/r.git'), egress).outcome).toMatchObject({ ok: false, code: 'EGRESS_DENIED' });
+    expect(judgePush(args, facts('ssh://git@github.com:2222/o/r.git'), egress).outcome).toMatchObject({ reasons: [expect.stringContaining('`github.com` is in the egress allowlist for port 22 (the default port of the scheme, as an entry without a port means) only, not port 2222') as unknown] });
     expect(judgePush(args, facts('https://gitlab.com/o/r.git'), { ...egress, default: 'confirm' }).outcome).toMatchObject({ ok: true, tier: 'T2', rule: 'egress.default' });
   });
 

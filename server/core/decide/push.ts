@@ -58,10 +58,10 @@ export function judgePush(args: Readonly<Record<string, unknown>>, facts: PushFa
       break;
   }
   const what = `${branch} (${count === 0 ? 'no commits the remote-tracking refs lack' : `${String(count)} commit${count === 1 ? '' : 's'}`}) to ${shownUrl(url)}`;
-  const { host, listed } = place;
+  const { host, listed, unlisted } = place;
   if (listed === undefined) {
-    if (egress.default === 'confirm') return { outcome: { ok: true, tier: 'T2', rule: 'egress.default', reasons: [`pushing ${what}: \`${host}\` is not in the egress allowlist; egress.default is confirm`], floor: 'T2' }, extra };
-    return refuse('EGRESS_DENIED', `\`${host}\` (the host of \`${remote}\`) is not in the egress allowlist`);
+    if (egress.default === 'confirm') return { outcome: { ok: true, tier: 'T2', rule: 'egress.default', reasons: [`pushing ${what}: ${unlisted}; egress.default is confirm`], floor: 'T2' }, extra };
+    return refuse('EGRESS_DENIED', `${unlisted} (the host of \`${remote}\`)`);
   }
   const why = listed.why === '' ? '' : ` (${listed.why})`;
   return { outcome: { ok: true, tier: 'T2', rule: listed.rule, reasons: [`pushing ${what} is visible to others and cannot be un-published; \`${host}\` is allow-listed${why}`], floor: 'T2' }, extra };
