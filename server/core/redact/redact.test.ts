@@ -57,7 +57,9 @@ describe('redact: high-precision patterns (SPEC §6)', () => {
     for (const [before, after] of contexts) {
       const text = `${before}${secret}${after}`;
       const r = redact(text);
-      expect(r.text).toBe(`${before}[REDACTED:${kind}]${after}`);
+      // A multi-line secret leaves its line breaks after the marker: the lines after it keep their numbers.
+      expect(r.text).toBe(`${before}[REDACTED:${kind}]${'\n'.repeat(secret.split('\n').length - 1)}${after}`);
+      expect(r.text.split('\n')).toHaveLength(text.split('\n').length);
       expect(r.redactions).toEqual([{ kind, start: before.length, end: before.length + secret.length }]);
     }
   });
@@ -66,7 +68,7 @@ describe('redact: high-precision patterns (SPEC §6)', () => {
     const block = pem('OPENSSH PRIVATE KEY', 40);
     const cut = block.slice(0, 90);
     const r = redact(`key:\n${cut}`);
-    expect(r.text).toBe('key:\n[REDACTED:private-key]');
+    expect(r.text).toBe(`key:\n[REDACTED:private-key]${'\n'.repeat(cut.split('\n').length - 1)}`);
   });
 
   it('stops at the end of the key body when there is no END line and the text goes on', () => {
@@ -76,7 +78,9 @@ describe('redact: high-precision patterns (SPEC §6)', () => {
 
   it('hides a PuTTY key file from its first line to the MAC', () => {
     const ppk = ['PuTTY-User-Key-File-3: ssh-ed25519', 'Encryption: none', 'Comment: agent', 'Public-Lines: 2', rand(90, 64, `${B62}+/`), rand(91, 20, `${B62}+/`), 'Private-Lines: 1', rand(92, 44, `${B62}+/`), `Private-MAC: ${rand(93, 64, 'abcdef0123456789')}`].join('\n');
-    expect(redact(`${ppk}\nnext line`).text).toBe('[REDACTED:private-key]\nnext line');
+    expect(redact(`${ppk}\nnext line`).text).toBe(`[REDACTED:private-key]${'\n'.repeat(8)}\nnext line`);
+    // CRLF text keeps its own line breaks.
+    expect(redact(`${ppk.replaceAll('\n', '\r\n')}\r\nnext line`).text).toBe(`[REDACTED:private-key]${'\r\n'.repeat(8)}\r\nnext line`);
   });
 
   it('stays linear on many BEGIN lines without an END', () => {

@@ -20,6 +20,15 @@ export function mergeSpans(found: readonly Redaction[]): Redaction[] {
   return merged;
 }
 
+/**
+ * The line breaks a redacted span held, kept after its marker: a multi-line secret (a private key
+ * block) leaves as many lines as it had, so the line numbers of everything after it (fs.read's
+ * pages, fs.search's `path:line:`) are still the file's.
+ */
+function lineBreaks(secret: string): string {
+  return secret.match(/\r\n|\n|\r/gu)?.join('') ?? '';
+}
+
 interface Segment {
   readonly outStart: number;
   readonly outEnd: number;
@@ -44,7 +53,7 @@ export class Redacted {
     };
     for (const span of spans) {
       if (span.start > at) push(original.slice(at, span.start), span.start, false);
-      push(marker(span.kind), span.end, true);
+      push(marker(span.kind) + lineBreaks(original.slice(span.start, span.end)), span.end, true);
     }
     if (original.length > at) push(original.slice(at), original.length, false);
     this.text = text;

@@ -30,6 +30,9 @@ export function fsSearch(action: PreparedAction<'fs.search'>, env: ToolhostEnv):
   const lines: string[] = [];
   let bytes = 0;
   let files = 0;
+  // What was not searched, said in the summary: a search that skips silently reads as "not there".
+  let tooLarge = 0;
+  let notText = 0;
   let cut: string | undefined;
 
   const search = (path: string): void => {
@@ -38,15 +41,21 @@ export function fsSearch(action: PreparedAction<'fs.search'>, env: ToolhostEnv):
       // Exactly the walked path: a folder swapped for a link during the search is read through no link.
       raw = readNoFollow(path, MAX_FILE_BYTES, 'exact');
     } catch (e) {
-      if (e instanceof FileOpError) return; // too large or unreadable: not text a search shows
-      throw e;
+      if (!(e instanceof FileOpError)) throw e;
+      // Too large, or gone or swapped since the walk saw it.
+      if (e.code === 'FS_TOO_LARGE') tooLarge += 1;
+      return;
     }
     bytes += raw.length;
-    if (raw.includes(0)) return;
+    if (raw.includes(0)) {
+      notText += 1;
+      return;
+    }
     let content: string;
     try {
       content = new TextDecoder('utf-8', { fatal: true }).decode(raw);
     } catch {
+      notText += 1;
       return;
     }
     files += 1;
@@ -78,7 +87,12 @@ export function fsSearch(action: PreparedAction<'fs.search'>, env: ToolhostEnv):
     if (!walk.complete) cut ??= `more than ${String(MAX_ENTRIES)} entries under the folder`;
   } else return failed('FS_NOT_A_FILE', `\`${root}\` ${kind === 'missing' ? 'does not exist' : 'is neither a file nor a folder'}`);
 
-  const summary = `${String(lines.length)} match${lines.length === 1 ? '' : 'es'} in ${String(files)} file${files === 1 ? '' : 's'} searched${cut === undefined ? '' : `; stopped: ${cut} (narrow the folder or the glob)`}`;
+  const count = (n: number, what: string): string => `${String(n)} ${what}${n === 1 ? '' : 's'}`;
+  const unsearched = [
+    ...(tooLarge === 0 ? [] : [`${count(tooLarge, 'file')} over ${String(MAX_FILE_BYTES / (1024 * 1024))} MiB (fs_read reads one a page at a time)`]),
+    ...(notText === 0 ? [] : [`${count(notText, 'file')} that ${notText === 1 ? 'is' : 'are'} not UTF-8 text`]),
+  ];
+  const summary = `${String(lines.length)} match${lines.length === 1 ? '' : 'es'} in ${count(files, 'file')} searched${unsearched.length === 0 ? '' : `; not searched: ${unsearched.join(', ')}`}${cut === undefined ? '' : `; stopped: ${cut} (narrow the folder or the glob)`}`;
   return { ok: true, output: [...lines, summary].join('\n'), ...(cut === undefined ? {} : { truncated: true }) };
 }
 
