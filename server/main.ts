@@ -226,12 +226,14 @@ async function serveRuntime(runtime: Runtime, hub: EventHub, reach: Reach, optio
     callers,
     assets: loadAssets(pwaDirectory(import.meta.dirname)),
     desktopViews: {
-      undoList: () =>
-        runtime.toolhost.env.undo
-          .list()
-          .slice(-50)
+      undoList: (limit) => {
+        const all = runtime.toolhost.env.undo.list();
+        const undo = all
+          .slice(-limit)
           .reverse()
-          .map((r) => ({ id: r.id, kind: r.kind, target: undoTarget(r), created_at: r.created_at, applied_at: runtime.toolhost.env.undo.appliedAt(r.id) ?? null })),
+          .map((r) => ({ id: r.id, kind: r.kind, target: undoTarget(r), created_at: r.created_at, applied_at: runtime.toolhost.env.undo.appliedAt(r.id) ?? null }));
+        return { undo, total: all.length };
+      },
       undo: (id) => runtime.undo(id),
       auditRecent: (limit) => recentAuditRecords(runtime.gate.home, limit),
       auditVerify: () => verifyAuditHome(runtime.gate.home),

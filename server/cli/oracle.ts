@@ -14,8 +14,21 @@ async function run(): Promise<number> {
     const { runHookCommand } = ((await importHookBundle()) ?? (await import('./hook.js'))) as typeof HookModule;
     return runHookCommand(argv.slice(1));
   }
+  quietOnClosedPipe(argv[0] === 'serve');
   const { main } = await import('./commands.js');
   return main(argv);
+}
+
+/**
+ * A reader that stops early (`oracle undo list | head`) closes the pipe: a listing stops quietly,
+ * as Unix tools do, instead of dying with a stack trace. The gate (`serve`) keeps running: its
+ * stdout is only where it reports, and a closed one must not take the gate down.
+ */
+function quietOnClosedPipe(keepRunning: boolean): void {
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code !== 'EPIPE') throw e;
+    if (!keepRunning) process.exit(process.exitCode ?? 0);
+  });
 }
 
 run().then(

@@ -27,7 +27,7 @@ export async function runUndoViaGate(home: string, gate: LocalGate, what: string
   const asked = async (call: { method: 'GET' | 'POST'; path: string }): Promise<{ status: number; body: Record<string, unknown> }> =>
     desktopRequest(home, gate, call).catch((e: unknown) => ({ status: 0, body: { error: { code: 'GATE_UNREACHABLE', message: e instanceof Error ? e.message : 'the gate did not answer' } } }));
   if (what === 'list') {
-    const reply = await asked({ method: 'GET', path: '/api/v1/desk/undo' });
+    const reply = await asked({ method: 'GET', path: '/api/v1/desk/undo?limit=100000' });
     const records = reply.body['undo'];
     if (reply.status !== 200 || !Array.isArray(records)) {
       out.write(`${JSON.stringify({ ok: false, error: reply.body['error'] ?? { code: 'GATE_REFUSED', message: `HTTP ${String(reply.status)}` } })}\n`);

@@ -71,9 +71,9 @@ function appWith(callers: Record<string, Caller>, options: { assets?: Assets } =
     isLoopback: () => true,
     now: () => Date.now(),
     desktopViews: {
-      undoList: () => {
-        calls.push('undo-list');
-        return [];
+      undoList: (limit) => {
+        calls.push(`undo-list:${String(limit)}`);
+        return { undo: [], total: 0 };
       },
       undo: (id) => {
         calls.push(`undo:${id}`);
@@ -296,7 +296,11 @@ describe('createApp', () => {
     expect((await app.request('/api/v1/desk/audit?limit=0', { headers: { authorization: 'Desktop d' } })).status).toBe(400);
     expect((await app.request('/api/v1/desk/audit?limit=5', { headers: { authorization: 'Desktop d' } })).status).toBe(200);
     expect((await app.request('/api/v1/desk/undo/un_1', { method: 'POST', headers: { authorization: 'Desktop d' }, body: '{}' })).status).toBe(200);
-    expect(calls).toEqual(['audit', 'undo:un_1']);
+    // The screen's list is the newest 50 unless asked (the CLI asks for all); a bad limit is refused.
+    expect((await app.request('/api/v1/desk/undo', { headers: { authorization: 'Desktop d' } })).status).toBe(200);
+    expect((await app.request('/api/v1/desk/undo?limit=500', { headers: { authorization: 'Desktop d' } })).status).toBe(200);
+    for (const bad of ['0', '1.5', 'x', '100001']) expect((await app.request(`/api/v1/desk/undo?limit=${bad}`, { headers: { authorization: 'Desktop d' } })).status, bad).toBe(400);
+    expect(calls).toEqual(['audit', 'undo:un_1', 'undo-list:50', 'undo-list:500']);
   });
 
   it('serves the built pages with the strict CSP, the worker with its own, and nothing else', async () => {

@@ -15,7 +15,8 @@ export interface UndoView {
 
 /** What the desktop screen reads beyond approvals (SPEC §10): undo, and the audit log with its verification. */
 export interface DesktopViews {
-  undoList(): readonly UndoView[];
+  /** The newest `limit` undo records, newest first, and how many there are in all. */
+  undoList(limit: number): { readonly undo: readonly UndoView[]; readonly total: number };
   undo(id: string): Promise<{ readonly ok: boolean; readonly error?: { readonly code: OracleCode; readonly message: string } }>;
   /** The newest audit records, newest first. */
   auditRecent(limit: number): readonly unknown[];
@@ -51,6 +52,9 @@ type Vars = { Variables: { caller: Caller } };
 
 const MAX_RECORDS = 200;
 
+const UNDO_SHOWN = 50;
+const UNDO_MAX = 100_000;
+
 /** Desktop only: a phone never undoes (SPEC §9 profiles) and never reads the whole log. */
 export function desktopRoutes(views: DesktopViews): Hono<Vars> {
   const app = new Hono<Vars>();
@@ -59,7 +63,13 @@ export function desktopRoutes(views: DesktopViews): Hono<Vars> {
     await next();
     return undefined;
   });
-  app.get('/undo', (c) => c.json({ undo: views.undoList() }));
+  // The screen shows the newest 50; `oracle undo list` asks for all (`?limit=`), and `total` says how many there are.
+  app.get('/undo', (c) => {
+    const asked = c.req.query('limit');
+    const limit = asked === undefined ? UNDO_SHOWN : Number(asked);
+    if (!Number.isInteger(limit) || limit < 1 || limit > UNDO_MAX) return fail(c, 'INPUT_INVALID', `\`limit\` is a whole number from 1 to ${String(UNDO_MAX)}`);
+    return c.json(views.undoList(limit));
+  });
   app.post('/undo/:id', async (c) => {
     await c.req.text();
     const result = await views.undo(c.req.param('id'));
