@@ -90,6 +90,10 @@ export async function openRuntime(options: GateOptions & { readonly actor: strin
   }
   const haltFile = new HaltFile(dataDir);
   const now = () => new Date();
+  if (audit.startedOver) {
+    const reason = 'the audit log and its checkpoint were missing although the signing key was here: the log was removed (or the last start crashed before its first record), and this log starts over';
+    await audit.append({ kind: 'audit.repair', ts: now().toISOString(), actor: 'oracle', outcome: 'log-missing', detail: { reason } });
+  }
   if (audit.repaired !== undefined) {
     await audit.append({ kind: 'audit.repair', ts: now().toISOString(), actor: 'oracle', detail: { file: audit.repaired.file, removed_bytes: audit.repaired.removedBytes } });
   }

@@ -23,7 +23,8 @@ function describe(report: VerifyReport): string {
   const checkpoint = report.checkpoint === null ? 'no checkpoint' : `checkpoint seq ${report.checkpoint.seq} signed ${report.checkpoint.ts}`;
   const fault = report.fault;
   if (fault === null) {
-    return `audit log intact: ${report.records} records in ${report.files} files, head seq ${report.head.seq} (${report.head.hash}), ${checkpoint}\n`;
+    const over = report.started_over === null ? '' : `NOTE: this log started over on ${report.started_over.ts}: the log and checkpoint before it were missing (its first record says so); what they held is not verified here\n`;
+    return `audit log intact: ${report.records} records in ${report.files} files, head seq ${report.head.seq} (${report.head.hash}), ${checkpoint}\n${over}`;
   }
   // Not a broken log: no log was looked at (a mistyped --home); still exit 1, never green.
   if (fault.code === 'NO_HOME') return `audit log NOT VERIFIED: ${fault.code}: ${fault.message}\n`;

@@ -4,6 +4,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openAuditLog } from '../../server/adapters/audit/appender.js';
 import { CHECKPOINT_FILE } from '../../server/adapters/audit/checkpoint-store.js';
 import { tempTree, type TempTree } from '../fixtures/temp-tree.js';
+import { auditRecords } from '../fixtures/audit-records.js';
+import { openRuntime } from '../../server/app/runtime.js';
 import { runOracle } from './run-oracle.js';
 
 /**
@@ -49,6 +51,30 @@ describe('oracle audit verify with no log to read', () => {
     expect(run.code).toBe(1);
     expect(run.stdout).toContain('audit log BROKEN: LOG_REMOVED: the audit signing key exists, so a log was started here');
     expect(run.stdout).not.toContain('intact');
+  });
+
+  it('a gate started again on a home whose log was removed says so in the new log’s first record, and verify says it started over', async () => {
+    rmSync(join(home, 'logs'), { recursive: true });
+    rmSync(join(home, 'data', CHECKPOINT_FILE));
+    const runtime = await openRuntime({ home, policy: join(tree.root, 'none.yaml'), actor: 'test' });
+    await runtime.close();
+    const [first] = auditRecords(home);
+    expect(first).toMatchObject({ seq: 1, kind: 'audit.repair', outcome: 'log-missing' });
+    expect(String((first?.['detail'] as { reason?: string } | undefined)?.reason)).toContain('the audit log and its checkpoint were missing although the signing key was here');
+    const run = await runOracle(['audit', 'verify', '--home', home]);
+    expect(run.code, run.stdout).toBe(0);
+    expect(run.stdout).toContain('NOTE: this log started over on');
+    const json = await runOracle(['audit', 'verify', '--json', '--home', home]);
+    expect(JSON.parse(json.stdout)).toMatchObject({ ok: true, started_over: { ts: first?.['ts'] } });
+  });
+
+  it('a fresh home’s first start is not a restart', async () => {
+    const fresh = tree.dir('fresh-gate');
+    const runtime = await openRuntime({ home: fresh, policy: join(tree.root, 'none.yaml'), actor: 'test' });
+    await runtime.close();
+    expect(auditRecords(fresh)[0]?.['kind']).toBe('policy.load');
+    const run = await runOracle(['audit', 'verify', '--home', fresh]);
+    expect(run.stdout).not.toContain('started over');
   });
 
   it('logs/ deleted, the checkpoint kept: TRUNCATED, the log removed or truncated to nothing', async () => {

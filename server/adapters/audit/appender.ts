@@ -38,6 +38,7 @@ interface OpenState {
   readonly file: string | undefined;
   readonly repaired: AuditAppender['repaired'];
   readonly needsGenesis: boolean;
+  readonly startedOver: boolean;
 }
 
 /**
@@ -78,6 +79,12 @@ export class AuditAppender {
   readonly repaired: { file: string; removedBytes: number } | undefined;
   /** A fresh log: GENESIS is checkpointed before the first record is written. */
   private needsGenesis: boolean;
+  /**
+   * The log starts from nothing although its signing key was already here: the log and its
+   * checkpoint were removed (or, rarely, the last start crashed before its first record). The
+   * caller says so in the new log's first record, so the new chain does not pass for the only one.
+   */
+  readonly startedOver: boolean;
 
   private constructor(
     readonly dir: string,
@@ -91,6 +98,7 @@ export class AuditAppender {
     this.current = start.file;
     this.repaired = start.repaired;
     this.needsGenesis = start.needsGenesis;
+    this.startedOver = start.startedOver;
   }
 
   static open(dir: string, options: AppenderOptions = {}): AuditAppender {
@@ -111,7 +119,8 @@ export class AuditAppender {
       }
     }
     const anchored = options.checkpoint === undefined || checkAnchor(dir, files, head, options.checkpoint);
-    return new AuditAppender(dir, { head, file, repaired, needsGenesis: !anchored }, options.checkpoint, options);
+    const startedOver = options.checkpoint !== undefined && !anchored && options.checkpoint.keyExisted;
+    return new AuditAppender(dir, { head, file, repaired, needsGenesis: !anchored, startedOver }, options.checkpoint, options);
   }
 
   get chainHead(): ChainHead {

@@ -176,12 +176,20 @@ export class CheckpointStore {
   private waiting = 0;
   private failed: Error | undefined;
 
+  /** The signing key was here before this open (it is made with the first log). */
+  readonly keyExisted: boolean;
+  private readonly signer: CheckpointSigner;
+  private readonly verifier: CheckpointVerifier;
+
   private constructor(
     readonly dir: string,
-    private readonly signer: CheckpointSigner,
-    private readonly verifier: CheckpointVerifier,
+    key: { readonly signer: CheckpointSigner; readonly verifier: CheckpointVerifier; readonly existed: boolean },
     private readonly now: () => Date,
-  ) {}
+  ) {
+    this.keyExisted = key.existed;
+    this.signer = key.signer;
+    this.verifier = key.verifier;
+  }
 
   static open(dataDir: string, now: () => Date = () => new Date()): CheckpointStore {
     try {
@@ -190,7 +198,7 @@ export class CheckpointStore {
       const pem = readPrivate(path, true);
       const key = pem === undefined ? createKey(dataDir, path) : parseKey(pem, path);
       removeStaleTemps(dataDir, now().getTime());
-      return new CheckpointStore(dataDir, signerFor(key), verifierFor(key), now);
+      return new CheckpointStore(dataDir, { signer: signerFor(key), verifier: verifierFor(key), existed: pem !== undefined }, now);
     } catch (e) {
       if (e instanceof AuditCheckpointError) throw e;
       throw new AuditCheckpointError(`cannot open the audit signing key in \`${dataDir}\`: ${errno(e)}`);

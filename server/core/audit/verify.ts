@@ -105,6 +105,8 @@ export interface VerifyReport {
   readonly head: ChainHead;
   readonly checkpoint: Pick<Checkpoint, 'seq' | 'hash' | 'ts'> | null;
   readonly fault: AuditFault | null;
+  /** When the log's first record says it started over because the log before it was missing (runtime.ts). */
+  readonly started_over: { readonly ts: string } | null;
 }
 
 interface Position {
@@ -208,6 +210,7 @@ interface Pass {
   readonly torn: Position | undefined;
   /** The record at the checkpoint's seq, if the log reached it. */
   readonly anchor: { readonly at: Position | undefined; readonly hash: string } | undefined;
+  readonly startedOver: { readonly ts: string } | undefined;
 }
 
 function chainPass(files: readonly LogFile[], sha256: Sha256Hex, anchorSeq: number | undefined): Pass {
@@ -216,7 +219,8 @@ function chainPass(files: readonly LogFile[], sha256: Sha256Hex, anchorSeq: numb
   let records = 0;
   // A checkpoint of the fresh log names GENESIS itself, which is in no file.
   let anchor: Pass['anchor'] = anchorSeq === 0 ? { at: undefined, hash: GENESIS.hash } : undefined;
-  const stop = (at: Position, fault: Omit<AuditFault, 'file' | 'line'>): Pass => ({ head, headAt, records, anchor, torn: undefined, fault: { ...fault, file: at.file, line: at.line } });
+  let startedOver: Pass['startedOver'];
+  const stop = (at: Position, fault: Omit<AuditFault, 'file' | 'line'>): Pass => ({ head, headAt, records, anchor, torn: undefined, fault: { ...fault, file: at.file, line: at.line }, startedOver });
   for (const [index, file] of files.entries()) {
     let line = 0;
     let first = true;
@@ -226,7 +230,7 @@ function chainPass(files: readonly LogFile[], sha256: Sha256Hex, anchorSeq: numb
       if (!terminated) {
         // INVARIANT: the appender acknowledges a record only after its newline is fsynced, so an
         // unterminated final line was never acknowledged; anywhere else it is damage.
-        if (index === files.length - 1) return { head, headAt, records, anchor, torn: at, fault: undefined };
+        if (index === files.length - 1) return { head, headAt, records, anchor, torn: at, fault: undefined, startedOver };
         return stop(at, { code: 'UNTERMINATED_LINE', seq: head.seq + 1, message: 'the last line of a month file that is not the newest has no newline' });
       }
       const parsed = parseLine(bytes, sha256);
@@ -241,9 +245,10 @@ function chainPass(files: readonly LogFile[], sha256: Sha256Hex, anchorSeq: numb
       records += 1;
       first = false;
       if (record.seq === anchorSeq) anchor = { at, hash: record.hash };
+      if (record.seq === 1 && record.kind === 'audit.repair' && record.outcome === 'log-missing') startedOver = { ts: record.ts };
     }
   }
-  return { head, headAt, records, anchor, torn: undefined, fault: undefined };
+  return { head, headAt, records, anchor, torn: undefined, fault: undefined, startedOver };
 }
 
 function readCheckpoint(input: CheckpointInput): CheckpointParse | undefined {
@@ -268,6 +273,7 @@ export function verifyAuditLog(input: VerifyInput): VerifyReport {
     head: pass.head,
     checkpoint: checkpoint === undefined ? null : { seq: checkpoint.seq, hash: checkpoint.hash, ts: checkpoint.ts },
     fault: fault ?? null,
+    started_over: pass.startedOver ?? null,
   });
   // The first bad record wins; the checkpoint is judged only against a chain that verified.
   if (pass.fault !== undefined) return report(pass.fault);
