@@ -216,6 +216,10 @@ describe.skipIf(process.env['ORACLE_SKIP_BROWSER'] === '1')('the PWA in Chromium
     await expect.poll(() => readFileSync(target, 'utf8'), { timeout: 10_000 }).toBe('keep');
     await row.locator('text=undone').waitFor({ timeout: 10_000 });
     await shot(desk, 'desktop-undo');
+    // The screen lists the newest 50 and says how many there are, and where to see them all.
+    for (let i = 0; i < 50; i++) await agent('fs.write', { path: join(tree.root, 'projects', 'app', `many-${String(i)}.txt`), content: 'x' });
+    await desk.locator('p.undo-more', { hasText: 'The 50 newest of' }).waitFor({ timeout: 20_000 });
+    expect(await desk.locator('ul.undo-list li').count()).toBe(50);
   });
 
   it('a write card shows the exact diff against the file it would replace', async () => {

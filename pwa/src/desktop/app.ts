@@ -64,6 +64,7 @@ export class OracleDesktop extends LitElement {
     recent: { state: true },
     devices: { state: true },
     undo: { state: true },
+    undoTotal: { state: true },
     egress: { state: true },
     busy: { state: true },
     halting: { state: true },
@@ -154,6 +155,8 @@ export class OracleDesktop extends LitElement {
   declare recent: readonly SignedCard[];
   declare devices: readonly DeviceView[];
   declare undo: readonly UndoRow[];
+  /** How many undoable actions there are in all; the screen lists the newest. */
+  declare undoTotal: number;
   declare egress: readonly EgressRow[];
   declare busy: boolean;
   /** HALT's own in-flight flag: another pending request never disables the emergency stop. */
@@ -182,6 +185,7 @@ export class OracleDesktop extends LitElement {
     this.recent = [];
     this.devices = [];
     this.undo = [];
+    this.undoTotal = 0;
     this.egress = [];
     this.busy = false;
     this.halting = false;
@@ -253,7 +257,7 @@ export class OracleDesktop extends LitElement {
         request<Health>('/api/v1/health'),
         request<ApprovalsReply>('/api/v1/approvals'),
         request<{ devices: DeviceView[] }>('/api/v1/devices'),
-        request<{ undo: UndoRow[] }>('/api/v1/desk/undo'),
+        request<{ undo: UndoRow[]; total: number }>('/api/v1/desk/undo'),
       ]);
       if (this.serverKey === undefined) {
         try {
@@ -273,6 +277,7 @@ export class OracleDesktop extends LitElement {
       this.recent = approvals.body.recent;
       this.devices = devices.body.devices;
       this.undo = undo.body.undo;
+      this.undoTotal = undo.body.total;
       this.checks = checks;
       this.cards = approvals.body.approvals;
       this.pendingTotal = approvals.body.pending_total ?? approvals.body.approvals.length;
@@ -386,6 +391,7 @@ export class OracleDesktop extends LitElement {
         <section class="panel" aria-labelledby="undo-h">
           <h2 id="undo-h">Undo recent actions</h2>
           ${this.undo.length === 0 ? html`<p class="muted">Nothing to undo.</p>` : nothing}
+          ${this.undoTotal > this.undo.length ? html`<p class="muted undo-more">The ${this.undo.length} newest of ${this.undoTotal}; <code>oracle undo list</code> lists them all.</p>` : nothing}
           <ul class="plain undo-list">
             ${this.undo.map(
               (u) =>
