@@ -1,6 +1,6 @@
-import { realpathSync } from 'node:fs';
 import { isAbsolute, relative } from 'node:path';
 import type { AgentView } from '../core/policy/agent-view.js';
+import { realPathOrUndefined } from '../adapters/real-path.js';
 
 /**
  * Where exec_run runs when the model names no `cwd`: the folder the host started `oracle mcp` in
@@ -8,7 +8,7 @@ import type { AgentView } from '../core/policy/agent-view.js';
  * argument already means that folder; else nothing, and the program runs in an empty folder of its
  * own. Only a default: the gate judges the folder like any path (an excluded part is refused).
  */
-export function defaultCwd(base: string, view: Pick<AgentView, 'scopes'>, real: (path: string) => string | undefined = realOrUndefined): string | undefined {
+export function defaultCwd(base: string, view: Pick<AgentView, 'scopes'>, real: (path: string) => string | undefined = realPathOrUndefined): string | undefined {
   for (const scope of view.scopes) {
     for (const root of scope.roots) {
       const resolved = real(root.path);
@@ -21,12 +21,4 @@ export function defaultCwd(base: string, view: Pick<AgentView, 'scopes'>, real: 
 function holds(root: string, path: string): boolean {
   const rel = relative(root, path);
   return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
-}
-
-function realOrUndefined(path: string): string | undefined {
-  try {
-    return realpathSync.native(path);
-  } catch {
-    return undefined; // a root that does not exist holds nothing
-  }
 }
