@@ -234,7 +234,11 @@ class Planner {
       return '/dev/fd/63'; // what bash passes: a pipe to the substituted commands
     }
     const value = literalWord(node, this.options.home);
-    if (value.ok) return value.value;
+    if (value.ok) {
+      // `"$(cat <<'EOF' … EOF)"` is literal text, yet its `cat` runs: judged like any command.
+      for (const inner of descendants(node)) if (inner.type === 'command_substitution') this.subshell(inner.children, cwds);
+      return value.value;
+    }
     this.sink.ask(value.reason);
     this.dynamic(node, cwds, 'word');
     return undefined;

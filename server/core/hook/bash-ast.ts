@@ -93,6 +93,11 @@ function chars(node: BashNode): Char[] | string {
       const out: Char[] = [];
       for (const child of node.children) {
         if (!child.named) continue;
+        const heredoc = child.type === 'command_substitution' ? heredocCat(child) : undefined;
+        if (heredoc !== undefined) {
+          out.push(...quoted(heredoc));
+          continue;
+        }
         if (child.type !== 'string_content') return `${DYNAMIC[child.type] ?? child.type} \`${child.text}\` inside quotes`;
         out.push(...doubleQuoted(child.text));
       }
@@ -110,6 +115,28 @@ function chars(node: BashNode): Char[] | string {
     default:
       return `unsupported word \`${node.text}\` (${node.type})`;
   }
+}
+
+/**
+ * What `"$(cat <<'EOF' … EOF)"` prints, or undefined for any other substitution. A here-document
+ * whose delimiter is quoted is not expanded (bash manual, 3.6.6), `cat` prints it unchanged, and
+ * the substitution drops the trailing newlines (3.5.4); inside double quotes nothing splits it.
+ * Claude Code writes every commit message in this form. The `cat` inside is still judged as a
+ * command by the planner.
+ */
+export function heredocCat(node: BashNode): string | undefined {
+  const inner = namedChildren(node);
+  const statement = inner[0];
+  if (inner.length !== 1 || statement?.type !== 'redirected_statement') return undefined;
+  const parts = namedChildren(statement);
+  const [body, redirect] = parts;
+  if (parts.length !== 2 || body?.type !== 'command' || body.text !== 'cat' || redirect?.type !== 'heredoc_redirect') return undefined;
+  if (redirect.children.filter((c) => !c.named).map((c) => c.type).join('') !== '<<') return undefined;
+  const [start, text, end, ...rest] = namedChildren(redirect);
+  const delimiter = /^'([A-Za-z_][A-Za-z0-9_]*)'$/u.exec(start?.type === 'heredoc_start' ? start.text : '')?.[1];
+  if (delimiter === undefined || rest.length > 0 || text?.type !== 'heredoc_body' || end?.type !== 'heredoc_end' || end.text !== delimiter) return undefined;
+  if (namedChildren(text).some((c) => c.type !== 'heredoc_content')) return undefined;
+  return text.text.replace(/\n+$/u, '');
 }
 
 /** Brace expansion needs an unquoted `{` … `,` or `..` … `}`. */

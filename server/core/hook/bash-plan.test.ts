@@ -205,4 +205,27 @@ describe('bashVerdict: privilege escalation is denied wherever it hides', () => 
   });
 });
 
+describe('bashVerdict: a commit message written as `"$(cat <<\'EOF\' … EOF)"` is literal text', () => {
+  // Claude Code writes every commit message this way; a quoted delimiter expands nothing.
+  const commit = (body: string, delimiter = "'EOF'") => `git commit -m "$(cat <<${delimiter}\n${body}\nEOF\n)"`;
+  it('runs `git commit` with the here-document as its message, trailing newlines dropped', async () => {
+    const v = await verdict(commit('Add helpers\n\nUses $HOME and `id` as text.\n\nCo-Authored-By: Claude <noreply@anthropic.com>\n'));
+    expect(v).toMatchObject({ kind: 'actions', actions: [run('git', ['commit', '-m', 'Add helpers\n\nUses $HOME and `id` as text.\n\nCo-Authored-By: Claude <noreply@anthropic.com>'])] });
+  });
+  it.each([
+    ['an unquoted delimiter', commit('$(rm x)', 'EOF'), /command substitution/u],
+    ['a cat that reads a file', 'git commit -m "$(cat msg <<\'EOF\'\nx\nEOF\n)"', /command substitution/u],
+    ['an unquoted substitution (split into words)', "git commit -m $(cat <<'EOF'\nx\nEOF\n)", /command substitution/u],
+    ['another program', 'git commit -m "$(tee m <<\'EOF\'\nx\nEOF\n)"', /command substitution/u],
+  ])('escalates %s', async (_what, command, reason) => {
+    const v = await verdict(command);
+    expect(v.kind).toBe('ask');
+    if (v.kind === 'ask') expect(v.reason).toMatch(reason);
+  });
+  it('still judges the commands around it', async () => {
+    expect((await verdict(`${commit('x')} && rm -rf build`)).kind).toBe('actions');
+    expect((await verdict(`${commit('x')} && sudo ls`)).kind).toBe('deny');
+  });
+});
+
 const byKey = (a: unknown, b: unknown): number => JSON.stringify(a).localeCompare(JSON.stringify(b));
