@@ -270,6 +270,13 @@ egress:
     ['option value naming a deny_always file', 'exec.run', git('blame', '--contents', '.env', 'src/a.ts'), 'PATH_DENY_ALWAYS'],
     ['--opt=value naming a deny_always file', 'exec.run', git('add', '--pathspec-from-file=.env'), 'PATH_DENY_ALWAYS'],
     ['short option with the path attached', 'exec.run', git('commit', `-F${T}/home/u/.ssh/id_rsa`), 'PATH_DENY_ALWAYS'],
+    // A commit message is text git never reads as a path; the arguments around it still are paths.
+    ['a pathspec after a commit message', 'exec.run', git('commit', '-m', 'x', '.env'), 'PATH_DENY_ALWAYS'],
+    ['-F after a commit message', 'exec.run', git('commit', '-am', 'x', '-F', '.env'), 'PATH_DENY_ALWAYS'],
+    ['-m as the value of --author, then a pathspec', 'exec.run', git('commit', '--author', '-m', '.env'), 'PATH_DENY_ALWAYS'],
+    ['-m after an option the judge does not know', 'exec.run', git('commit', '--auth', '-m', '.env'), 'PATH_DENY_ALWAYS'],
+    ['-m after -F with its value attached', 'exec.run', git('commit', '-F.env', '-m', 'x'), 'PATH_DENY_ALWAYS'],
+    ['words outside `git commit` stay paths', 'exec.run', git('log', '--grep', 'see .env'), 'PATH_DENY_ALWAYS'],
     ['Go-style -flag=value naming a deny_always file', 'exec.run', { program: 'npm', args: ['test', `-out=${T}/oracle-home/x`] }, 'PATH_DENY_ALWAYS'],
     ['git grep --untracked reads ignored secrets', 'exec.run', git('grep', '--untracked', 'KEY'), 'PROGRAM_DENIED'],
     ['git REV:path of a deny_always file (as git show takes it)', 'exec.run', git('diff', 'HEAD:.ssh/id_rsa', 'HEAD~1:.ssh/id_rsa'), 'PATH_DENY_ALWAYS'],
@@ -361,6 +368,11 @@ egress:
     ['file:// URL outside the scopes waits for a person', 'exec.run', git('fetch', `file://${T}/home/u/projects-evil`, 'main:stolen'), 'T2'],
     ['git.status', 'git.status', { repo: '.' }, 'T0'],
     ['git.commit', 'git.commit', { repo: '.', message: 'fix: x', paths: ['src/a.ts'] }, 'T1'],
+    // As the git.commit intent: the message is text, whatever words and lines it has.
+    ['git commit -m naming .env in words', 'exec.run', git('commit', '-m', 'Add .env to .gitignore'), 'T1'],
+    ['git commit -am with ~ and /etc in words', 'exec.run', git('commit', '-am', 'Document ~/.config and /etc/app.conf'), 'T1'],
+    ['git commit --message= over several lines', 'exec.run', git('commit', '--message=Add helpers\n\nCo-Authored-By: Claude <noreply@anthropic.com>'), 'T1'],
+    ['git commit -m over several lines, then a pathspec', 'exec.run', git('commit', '--no-verify', '-m', 'Fix .env loading\n\nSee ~/notes', '--', 'src/a.ts'), 'T1'],
     // The runtime looks up where a push goes before judging (tests/toolhost/push.test.ts); unlooked, it is refused.
     ['git.push with no looked-up target', 'git.push', { repo: '.', remote: 'origin', branch: 'feature/x-1' }, 'GIT_REMOTE'],
     ['GET allow-listed', 'net.fetch', { url: 'https://github.com/x' }, 'T1'],

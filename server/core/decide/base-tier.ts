@@ -7,10 +7,11 @@ import type { ToolName } from '../tools/registry.js';
 import type { DecideContext } from './context.js';
 import { judgeFetch } from './egress.js';
 import { patternSecretIn, storedSecretIn, withFetchSecrets, type SecretHeader } from './fetch-secrets.js';
+import { commitMessageArgs } from './commit-message.js';
 import { judgeArgvPaths } from './exec-args.js';
 import { agentBypassRefusal } from './agent-bypass.js';
 import { refused, tiered, type Outcome } from './outcome.js';
-import { judgeProgram } from './programs.js';
+import { isGit, judgeProgram } from './programs.js';
 import { judgePush } from './push.js';
 import { isGitFetch, judgeGitFetch } from './git-fetch.js';
 import { judgeStaging, stagingQuery, stagingUnclear } from './git-stage.js';
@@ -83,7 +84,8 @@ export function baseTier(input: TierInput): TierResult {
       const argv = stringList(args['args']);
       const judged = judgeProgram(str(args['program']), argv, ctx.gate.policy, ctx.pins);
       const pin = ctx.pins.get(str(args['program']));
-      const pathsChecked = judged.outcome.ok ? judgeArgvPaths(judged.outcome, argv, primary?.real, ctx) : judged.outcome;
+      const text = pin?.ok === true && isGit(str(args['program']), pin.path) ? commitMessageArgs(argv) : new Set<number>();
+      const pathsChecked = judged.outcome.ok ? judgeArgvPaths(judged.outcome, { argv, cwd: primary?.real, text }, ctx) : judged.outcome;
       // A fetch or pull is egress to the remote's host (looked up by the runtime), like a push.
       const fetched = pathsChecked.ok && isGitFetch(str(args['program']), argv, ctx.pins) ? judgeGitFetch(pathsChecked, argv, ctx.facts?.remote, ctx.gate.policy.egress) : pathsChecked;
       // An add or stash -u puts untracked files into the repository, where git prints them.

@@ -11,16 +11,24 @@ import { refused, type Outcome } from './outcome.js';
  * or ORACLE's own files is denied; one that clearly names a place outside the scopes needs a
  * person (at least T2, a floor no tier rule lowers). The sandbox is the second line, not the first.
  */
-export function judgeArgvPaths(outcome: Extract<Outcome, { ok: true }>, argv: readonly string[], cwd: string | undefined, ctx: DecideContext): Outcome {
+export interface JudgedArgv {
+  readonly argv: readonly string[];
+  readonly cwd: string | undefined;
+  /** Indices of arguments the program keeps as text only (a commit message): never paths, never code. */
+  readonly text: ReadonlySet<number>;
+}
+
+export function judgeArgvPaths(outcome: Extract<Outcome, { ok: true }>, { argv, cwd, text }: JudgedArgv, ctx: DecideContext): Outcome {
   let tier = outcome.tier;
   let escalated = false;
   const reasons = [...outcome.reasons];
   const win = ctx.gate.host.flavor.kind === 'win32';
-  for (const token of argv) {
+  for (const [index, token] of argv.entries()) {
     if (hasConfusable(token) || token.includes('\u001b') || token.includes('\r')) {
       // What a person approves must be what runs: no bidi, invisible or cursor-moving characters.
       return refused('ARG_SHAPE', 'exec.run', 'an argument contains invisible, bidi or terminal control characters');
     }
+    if (text.has(index)) continue;
     if (token.includes('\n')) {
       // A second line in one argument (make --eval, python -c) is code a card must show whole.
       tier = maxTier(tier, 'T2');
