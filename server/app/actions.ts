@@ -16,6 +16,7 @@ import { applyUndo } from '../toolhost/undo.js';
 import { keepForAgentWrite } from '../toolhost/executors/fs.js';
 import { confirmChanges, keepChanges } from '../toolhost/agent-changes.js';
 import { currentText, rawText } from '../toolhost/preview.js';
+import { foreignBelow } from '../toolhost/foreign-below.js';
 import type { ExecutionResult } from '../toolhost/types.js';
 import type { RecordedCall } from '../hook/claude-code.js';
 import type { ApprovalDesk } from './approval-desk.js';
@@ -300,6 +301,7 @@ export function createActions(deps: ActionsDeps): Actions {
           dropChanges: (id) => {
             toolhost.env.undo.drop(id);
           },
+          foreignBelow,
         },
         call,
         waitMs,

@@ -1,6 +1,7 @@
 import { decisionFromTier, deny, type Decision } from '../../shared/decision.js';
 import { applyEdits, type TextEdit } from '../core/hook/edits.js';
-import { provenanceOfResult } from '../core/lifecycle/provenance-of.js';
+import { foreignPath, provenanceOfResult } from '../core/lifecycle/provenance-of.js';
+import type { ProvenanceEntry } from '../../shared/provenance.js';
 import type { CurrentText } from '../toolhost/preview.js';
 import type { PlannedChange } from '../toolhost/agent-changes.js';
 import { lookupTool } from '../core/tools/registry.js';
@@ -65,6 +66,8 @@ export interface CallDeps {
   readonly keepChanges: (changes: readonly PlannedChange[], meta: { readonly actionId: string; readonly call: string; readonly summary: string }) => { readonly ok: true; readonly id: string } | { readonly ok: false; readonly reason: string };
   /** Forgets kept changes of a call that was not allowed after all. */
   readonly dropChanges: (id: string) => void;
+  /** The dependency folder a recursive read of this folder reaches, if any (toolhost/foreign-below.ts). */
+  readonly foreignBelow: (realDir: string) => string | undefined;
 }
 
 /**
@@ -178,8 +181,19 @@ async function allowCall(deps: CallDeps, call: CallRequest, kept: { judged: read
     if (!undo.ok) return { allowed: false, reason: `ORACLE could not keep what this write replaces, so it may not run: ${undo.reason}` };
     answer = { allowed: true, reason: `${reason}; undo with \`oracle undo ${undo.undoId}\`` };
   }
-  deps.taint.read(call.session, kept.judged.flatMap((e) => (e.tool === null || e.args === null ? [] : provenanceOfResult(e.tool, e.args))));
+  deps.taint.read(call.session, kept.judged.flatMap((e) => (e.tool === null || e.args === null ? [] : [...provenanceOfResult(e.tool, e.args), ...searchedBelow(deps, call, e)])));
   return answer;
+}
+
+/**
+ * A Bash read of a folder is a recursive search (`grep -rn`, `rg`): it prints what it finds in
+ * every dependency folder below, which the path alone does not show.
+ */
+function searchedBelow(deps: CallDeps, call: CallRequest, judged: Evaluation): ProvenanceEntry[] {
+  const real = judged.paths[0]?.real;
+  if (call.agentTool !== 'Bash' || judged.tool !== 'fs.read' || real === undefined || foreignPath(real)) return [];
+  const below = deps.foreignBelow(real);
+  return below === undefined ? [] : [{ kind: 'local_foreign', source: below }];
 }
 
 /**

@@ -72,6 +72,8 @@ describe('the Claude Code hook', () => {
     for (const [session, read] of [
       ['bash-cat', { tool_name: 'Bash', tool_input: { command: 'cat node_modules/dep/README.md' } }],
       ['grep', { tool_name: 'Grep', tool_input: { pattern: 'push', path: `${app}/node_modules` } }],
+      // grep -r from the project's root descends into node_modules and prints what it finds there
+      ['bash-grep-r', { tool_name: 'Bash', tool_input: { command: 'grep -rn push .' } }],
     ] as const) {
       expect((await as(session, read)).permissionDecision, session).toBe('allow');
       // tainted: the same write is one tier up, and with nobody to ask it is refused
@@ -79,6 +81,9 @@ describe('the Claude Code hook', () => {
       expect(after.permissionDecision, session).toBe('deny');
       expect(after.permissionDecisionReason, session).toContain('T2 needs a person');
     }
+    // A recursive search that reaches no dependency folder leaves the session clean.
+    expect((await as('bash-grep-src', { tool_name: 'Bash', tool_input: { command: 'grep -rn push .' }, cwd: tree.dir('projects/app/src') })).permissionDecision).toBe('allow');
+    expect((await as('bash-grep-src', write)).permissionDecision).toBe('allow');
   });
 
   it('judges an Edit as the file it leaves: an edit that cannot apply is denied, saying why', async () => {

@@ -11,8 +11,11 @@ const FETCHED_REF = /^(?:--all|--remotes(?:=.*)?|--branches=.*\/.*|FETCH_HEAD|[^
 /** git commands that print commits, messages and content. */
 const GIT_SHOWS = new Set(['log', 'show', 'diff', 'blame', 'shortlog', 'whatchanged', 'cat-file', 'grep']);
 
-/** Whether a path lies in a folder of someone else's files (a dependency, a vendored tree). */
-export const foreignPath = (path: string): boolean => path.split('/').some((segment) => FOREIGN.has(segment));
+/** Whether a folder of this name holds someone else's files (a dependency, a vendored tree). */
+export const foreignFolder = (name: string): boolean => FOREIGN.has(name);
+
+/** Whether a path lies in a folder of someone else's files. */
+export const foreignPath = (path: string): boolean => path.split('/').some(foreignFolder);
 
 /**
  * What an action brought into the agent's context: a fetched page or a fetcher's output is
