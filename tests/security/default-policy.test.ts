@@ -27,6 +27,13 @@ describe('the default policy', () => {
     expect(run('npm', 'test').reasons.join(' ')).not.toContain('install scripts');
   });
 
+  it('never says an allowed delete of build output needs a person', () => {
+    const build = judge('fs.delete', { path: 'dist' });
+    expect(build).toMatchObject({ decision: 'allow', tier: 'T1' });
+    expect(build.reasons.join('; ')).not.toContain('needs a person');
+    expect(judge('fs.delete', { path: 'src/a.ts' }).reasons.join('; ')).toContain('a person confirms');
+  });
+
   it.each([
     ['read a source file', judge('fs.read', { path: 'src/a.ts' }), 'allow', 'T0'],
     ['write a source file', judge('fs.write', { path: 'src/a.ts', content: 'x' }), 'allow', 'T1'],

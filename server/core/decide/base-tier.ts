@@ -65,7 +65,7 @@ export function baseTier(input: TierInput): TierResult {
       return plain(
         primary?.root.scope === 'scratch'
           ? tiered('T1', rule, 'fs.delete in scratch moves to the trash and can be undone')
-          : tiered('T2', rule, `fs.delete${where} needs a person`),
+          : tiered('T2', rule, `fs.delete${where} is T2: a person confirms deleting a project's files`),
       );
     case 'fs.mkdir':
       return plain(tiered('T1', rule, `fs.mkdir${where}: undo removes the folders it made while they are empty`));
