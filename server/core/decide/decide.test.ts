@@ -100,6 +100,10 @@ describe('decide', () => {
     // The request naming what the session already holds says it once.
     const again = decide({ tool: 'net.fetch', args: { url: 'https://github.com/' }, provenance: [{ kind: 'external', source: 'https://x.test/' }] }, tainted);
     expect(again.reasons.at(-1)).toBe('proposed after reading https://x.test/: T1 → T2');
+    // A read is not bumped, and says so rather than `T0 → T0`.
+    const read = decide({ tool: 'fs.read', args: { path: '/p/app/a.ts' } }, tainted);
+    expect(read).toMatchObject({ decision: 'allow', tier: 'T0' });
+    expect(read.reasons.at(-1)).toBe('proposed after reading https://x.test/: T0 stays T0 (taint bumps what is above T0)');
   });
 
   it('denies everything when halted, before reading the action', () => {

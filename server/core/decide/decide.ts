@@ -232,7 +232,8 @@ function applyTaint(outcome: Extract<Outcome, { ok: true }>, contract: ToolContr
   // The session and the request can both name the same source (a report then an action): once each.
   const read = [...new Set(sources.map((s) => s.source).filter((s) => s !== ''))];
   const reason = read.length > 0 ? `proposed after reading ${read.join(', ')}` : 'proposed in a tainted session';
-  const reasons = [...outcome.reasons, `${reason}: ${outcome.tier} → ${tier}`];
+  // T0 is never bumped: say so, not `T0 → T0`, on every read of a tainted session.
+  const reasons = [...outcome.reasons, tier === 'T0' ? `${reason}: T0 stays T0 (taint bumps what is above T0)` : `${reason}: ${outcome.tier} → ${tier}`];
   if (tierRank(tier) >= tierRank('T4')) return { ok: false, code: 'TIER_T4', rule: outcome.rule, reasons };
   return { ok: true, tier, rule: outcome.rule, reasons };
 }
