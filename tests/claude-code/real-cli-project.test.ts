@@ -20,6 +20,9 @@ import { tempTree, type TempTree } from '../fixtures/temp-tree.js';
  */
 const CANARY = 'CANARY-PROJECT-KEY-41d2';
 const KINDS = ['http', 'command'] as const;
+/** How Claude Code writes every commit message: a quoted here-document, here naming `.env` in words. */
+const MESSAGE = 'Ignore .env files\n\nCo-Authored-By: Claude <noreply@anthropic.com>';
+const COMMIT = `git add README.md && git commit --allow-empty -m "$(cat <<'EOF'\n${MESSAGE}\nEOF\n)"`;
 
 let tree: TempTree;
 let home = '';
@@ -39,6 +42,7 @@ beforeAll(async () => {
   oracleHome = tree.dir('oracle-home');
   tree.file('home/work/app/README.md', '# app\n');
   tree.file('home/.ssh/id_rsa', `${CANARY}\n`);
+  tree.file('home/.gitconfig', '[user]\n\tname = Test\n\temail = test@example.com\n');
   execFileSync('git', ['init', '-q', project]);
   // The shipped default policy, with `~` being this scratch HOME (the gate runs in this process).
   policy = join(tree.root, 'policy.yaml');
@@ -46,7 +50,11 @@ beforeAll(async () => {
   api = await startMessagesApi(
     KINDS.map((kind) => ({
       marker: `PROJECT-${kind}`,
-      steps: [[{ name: 'Read', input: { file_path: `${project}/README.md` } }], [{ name: 'Bash', input: { command: 'cat ~/.ssh/id_rsa', description: 'x' } }]],
+      steps: [
+        [{ name: 'Read', input: { file_path: `${project}/README.md` } }],
+        [{ name: 'Bash', input: { command: 'cat ~/.ssh/id_rsa', description: 'x' } }],
+        [{ name: 'Bash', input: { command: COMMIT, description: 'commit' } }],
+      ],
     })),
   );
   running = await startServer({ home: oracleHome, policy, port: 0, hookBudgetMs: 5000 });
@@ -69,7 +77,8 @@ describe.each(KINDS)('the real Claude Code CLI with the %s hook in a project’s
     expect(existsSync(join(project, '.claude', 'settings.json'))).toBe(false);
     expect(existsSync(join(home, '.claude', 'settings.json'))).toBe(false);
     execFileSync('git', ['-C', project, 'add', '-A']);
-    expect(execFileSync('git', ['-C', project, 'diff', '--cached', '--name-only'], { encoding: 'utf8' }).trim()).toBe('README.md');
+    // (README.md is staged until the first run's scripted commit; the settings never are.)
+    expect(execFileSync('git', ['-C', project, 'diff', '--cached', '--name-only'], { encoding: 'utf8' })).not.toContain('.claude');
 
     const calls = auditRecords(oracleHome).length;
     const run = await runClaude({ cwd: project, home, api: api.url, prompt: `PROJECT-${kind}: do the scripted steps`, mode: 'bypassPermissions', timeoutMs: 90_000 });
@@ -78,7 +87,10 @@ describe.each(KINDS)('the real Claude Code CLI with the %s hook in a project’s
     expect(results.map((r) => [r.name, r.isError])).toEqual([
       ['Read', false],
       ['Bash', true],
+      ['Bash', false],
     ]);
+    // The commit ran unasked (T1), with the here-document's text as its message.
+    expect(execFileSync('git', ['-C', project, 'log', '-1', '--format=%B'], { encoding: 'utf8' }).trim()).toBe(MESSAGE);
     expect(results[0]?.content).toContain('# app');
     expect(results[1]?.content).toContain('ORACLE');
     expect(results[1]?.content).not.toContain(CANARY);
