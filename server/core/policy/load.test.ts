@@ -122,6 +122,21 @@ describe('loadPolicy', () => {
     expect(bad.ok).toBe(false);
   });
 
+  it('refuses an exclude written as a full path, which would never match, and names the relative one', () => {
+    const read = (exclude: string, root = '/srv/app') => loadPolicy(`scopes:\n  w: { roots: [{ path: "${root}", mode: rw, exclude: ["${exclude}"] }] }\n`, { flavor: LINUX, userHome: '/home/u' });
+    const full = read('/srv/app/build/**');
+    if (full.ok) throw new Error('a full-path exclude must not load');
+    expect(full.errors.map((e) => [e.line, e.path])).toEqual([[2, 'scopes.w.roots[0].exclude[0]']]);
+    expect(full.errors[0]?.message).toContain('write `build/**`');
+    const tilde = read('~/app/build', '~/app');
+    if (tilde.ok) throw new Error('a ~ exclude must not load');
+    expect(tilde.errors[0]?.message).toContain('write `build`');
+    expect(read('~/elsewhere/**').ok).toBe(false);
+    // Anchored at the root as in .gitignore, or at any depth: unchanged.
+    for (const fine of ['/build/**', 'build/**', 'build', '**/target/**']) expect(read(fine).ok, fine).toBe(true);
+    expect(read('/srv/app/build/**', '/').ok).toBe(true);
+  });
+
   it('treats an empty file as a valid policy that grants nothing', () => {
     const result = loadPolicy('', { flavor: LINUX, userHome: '/' });
     if (!result.ok) throw new Error('empty must load');

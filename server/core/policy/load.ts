@@ -3,7 +3,7 @@ import { LineCounter, parseDocument, type Document } from 'yaml';
 import type { z } from 'zod';
 import { CAPABILITIES, type Capability } from '../../../shared/capabilities.js';
 import { tierRank } from '../../../shared/tiers.js';
-import type { PathFlavor } from '../paths/flavor.js';
+import { comparable, type PathFlavor } from '../paths/flavor.js';
 import { lexPath } from '../paths/lex.js';
 import { ENV_NAME, lookupTool, type ToolName } from '../tools/registry.js';
 import { locate, locateKey } from './locate.js';
@@ -180,6 +180,8 @@ function buildScopes(files: ScopeFiles, issues: Issues, options: LoadOptions): S
       }
       root.exclude.forEach((pattern, j) => {
         checkGlob(pattern, ['scopes', name, 'roots', i, 'exclude', j], issues);
+        const misplaced = fullPathExclude(pattern, lexed.value, options);
+        if (misplaced !== undefined) issues.error(['scopes', name, 'roots', i, 'exclude', j], misplaced);
       });
       const exclude = root.exclude.map((pattern) => normaliseGlob(pattern, options.flavor, options.userHome));
       return [{ path: lexed.value, mode: root.mode, exclude, rule: `scopes.${name}.roots[${i}]` }];
@@ -277,6 +279,21 @@ function buildTierRules(
     const path = rule.path === undefined ? undefined : normaliseGlob(rule.path, options.flavor, options.userHome);
     return [{ tool: rule.tool as ToolName, scope: rule.scope, path, program: rule.program, tier: rule.tier, why: rule.why, rule: `tiers[${i}]` }];
   });
+}
+
+/**
+ * An exclude matches paths relative to its root (compile.ts; `/build` is anchored at the root, as
+ * in .gitignore). One written as the full path (`/srv/app/build`, `~/app/build`) would match
+ * nothing and hide nothing, so it is an error, with the relative spelling when there is one.
+ */
+function fullPathExclude(pattern: string, root: string, options: LoadOptions): string | undefined {
+  const base = root.endsWith('/') ? root : `${root}/`;
+  if (/^(?:\/|[A-Za-z]:\/)$/u.test(base)) return undefined; // under `/` the full path is the anchored one
+  const expanded = normaliseGlob(pattern, options.flavor, options.userHome);
+  const inside = comparable(expanded, options.flavor).startsWith(comparable(base, options.flavor));
+  if (!inside && !pattern.startsWith('~') && !/^[A-Za-z]:[\\/]/u.test(pattern)) return undefined;
+  const hint = inside ? `write \`${expanded.slice(base.length)}\`` : 'write it relative to the root, or put it in deny_always';
+  return `\`${pattern}\` is a full path, but an exclude is relative to its root \`${root}\` and this one would never match; ${hint}`;
 }
 
 function checkGlob(pattern: string, at: Path, issues: Issues): void {
