@@ -137,6 +137,17 @@ describe('loadPolicy', () => {
     expect(read('/srv/app/build/**', '/').ok).toBe(true);
   });
 
+  it('refuses a second root at the same place with another mode or exclude (the first would win silently)', () => {
+    const read = (second: string) => loadPolicy(`scopes:\n  a: { roots: [{ path: "~/work", mode: rw }] }\n  b: { roots: [${second}] }\n`, { flavor: LINUX, userHome: '/home/u' });
+    const ro = read('{ path: "/home/u/work/", mode: ro }');
+    if (ro.ok) throw new Error('a conflicting duplicate root must not load');
+    expect(ro.errors.map((e) => [e.line, e.path])).toEqual([[3, 'scopes.b.roots[0].path']]);
+    expect(ro.errors[0]?.message).toContain('scopes.a.roots[0]');
+    expect(read('{ path: "~/work", mode: rw, exclude: [build] }').ok).toBe(false);
+    expect(read('{ path: "~/work", mode: rw }').ok).toBe(true);
+    expect(read('{ path: "~/work/vendor", mode: ro }').ok).toBe(true);
+  });
+
   it('treats an empty file as a valid policy that grants nothing', () => {
     const result = loadPolicy('', { flavor: LINUX, userHome: '/' });
     if (!result.ok) throw new Error('empty must load');

@@ -165,6 +165,9 @@ function buildPolicy(file: PolicyFile, issues: Issues, options: LoadOptions): Po
 type ScopeFiles = Record<string, { roots: { path: string; mode: 'ro' | 'rw'; exclude: string[] }[] }>;
 
 function buildScopes(files: ScopeFiles, issues: Issues, options: LoadOptions): Scope[] {
+  // One place has one mode: compile.ts keeps the first root at a place, so a second one that
+  // says otherwise would be ignored without a word (and a candidate's diff would show it).
+  const places = new Map<string, { rule: string; how: string }>();
   return Object.entries(files).map(([name, scope]) => {
     if (!POLICY_NAME.test(name)) issues.error(['scopes'], `\`${name}\` is not a valid scope name`, name);
     const roots = scope.roots.flatMap((root, i) => {
@@ -184,7 +187,13 @@ function buildScopes(files: ScopeFiles, issues: Issues, options: LoadOptions): S
         if (misplaced !== undefined) issues.error(['scopes', name, 'roots', i, 'exclude', j], misplaced);
       });
       const exclude = root.exclude.map((pattern) => normaliseGlob(pattern, options.flavor, options.userHome));
-      return [{ path: lexed.value, mode: root.mode, exclude, rule: `scopes.${name}.roots[${i}]` }];
+      const rule = `scopes.${name}.roots[${i}]`;
+      const place = comparable(lexed.value, options.flavor);
+      const how = `${root.mode} except [${exclude.join(', ')}]`;
+      const first = places.get(place);
+      if (first === undefined) places.set(place, { rule, how });
+      else if (first.how !== how) issues.error(at, `\`${root.path}\` is already a root in ${first.rule} with another mode or exclude; a place has one root (a ro root inside a rw one makes that part read-only)`);
+      return [{ path: lexed.value, mode: root.mode, exclude, rule }];
     });
     return { name, roots };
   });
