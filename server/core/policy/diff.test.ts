@@ -35,4 +35,17 @@ describe('diffPolicies', () => {
     const narrower = load(BASE.replace('[fs.read, fs.write]', '[fs.read]'));
     expect(diffPolicies(load(BASE), narrower).some((c) => c.widens)).toBe(false);
   });
+
+  it('counts the policy ceiling and the delegate agent as what widens', () => {
+    const ceiling = 'capabilities: [fs.read, fs.write]\n';
+    const delegate = 'delegate: { program: /usr/local/bin/claude, args: ["-p"], key: { secret: anthropic, env: ANTHROPIC_API_KEY }, hosts: [api.anthropic.com] }\n';
+    const said = (from: string, to: string) => diffPolicies(load(from), load(to)).map((c) => `${c.effect} ${c.what}${c.widens ? ' !' : ''}`);
+    expect(said(BASE + ceiling, BASE)).toContainEqual(expect.stringMatching(/^gains policy capabilities: fs\.delete, .* !$/u));
+    expect(said(BASE, BASE + ceiling)).toContainEqual(expect.stringMatching(/^loses policy capabilities: fs\.delete, .*[^!]$/u));
+    expect(said(BASE, BASE + delegate)).toEqual(['gains delegate /usr/local/bin/claude -p (secret anthropic as ANTHROPIC_API_KEY; hosts api.anthropic.com; 600 s) !']);
+    expect(said(BASE + delegate, BASE + delegate.replace('api.anthropic.com', 'evil.example.com'))).toEqual([
+      'changes delegate /usr/local/bin/claude -p (secret anthropic as ANTHROPIC_API_KEY; hosts api.anthropic.com; 600 s) → /usr/local/bin/claude -p (secret anthropic as ANTHROPIC_API_KEY; hosts evil.example.com; 600 s) !',
+    ]);
+    expect(said(BASE + delegate, BASE).every((line) => !line.endsWith('!'))).toBe(true);
+  });
 });

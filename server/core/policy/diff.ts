@@ -22,6 +22,14 @@ const grammar = (p: ProgramRule): string =>
     ...(p.path === undefined ? [] : [`path ${p.path}`]),
   ].join(', ') || 'no arguments';
 
+const delegateText = (p: Policy): string | undefined => {
+  const d = p.delegate;
+  if (d === undefined) return undefined;
+  const hosts = d.hosts.map((h) => `${h.host}${h.port === undefined ? '' : `:${h.port}`}`).join(', ');
+  const key = d.key === undefined ? 'no key' : `secret ${d.key.secret} as ${d.key.env}`;
+  return `${[d.program, ...d.args].join(' ')} (${key}; hosts ${hosts}; ${String(d.timeoutS)} s)`;
+};
+
 export function diffPolicies(from: Policy, to: Policy): PolicyChange[] {
   const out: PolicyChange[] = [];
   const add = (effect: PolicyChange['effect'], what: string, widens = false): void => {
@@ -55,6 +63,18 @@ export function diffPolicies(from: Policy, to: Policy): PolicyChange[] {
   for (const h of hostsTo) if (!hostsFrom.has(h)) add('gains', `host ${h}: allowed`);
   for (const h of hostsFrom) if (!hostsTo.has(h)) add('loses', `host ${h}: no longer allowed`);
   if (from.egress.default !== to.egress.default) add('changes', `an unlisted host: ${from.egress.default} → ${to.egress.default}`);
+  // The policy's own ceiling (`capabilities:`, absent: all of them) bounds every agent: growing it
+  // widens what agents may do as surely as an agent's own ceiling does (SPEC §3).
+  const ceilingGained = [...to.capabilities].filter((c) => !from.capabilities.has(c));
+  const ceilingLost = [...from.capabilities].filter((c) => !to.capabilities.has(c));
+  if (ceilingGained.length > 0) add('gains', `policy capabilities: ${ceilingGained.join(', ')}`, true);
+  if (ceilingLost.length > 0) add('loses', `policy capabilities: ${ceilingLost.join(', ')}`);
+  // The delegate agent runs a program of the policy's choosing with a secret and its own hosts:
+  // a new or changed one is a widening.
+  const [delegateFrom, delegateTo] = [delegateText(from), delegateText(to)];
+  if (delegateFrom === undefined && delegateTo !== undefined) add('gains', `delegate ${delegateTo}`, true);
+  else if (delegateFrom !== undefined && delegateTo === undefined) add('loses', `delegate ${delegateFrom}`);
+  else if (delegateFrom !== delegateTo) add('changes', `delegate ${delegateFrom ?? ''} → ${delegateTo ?? ''}`, true);
   // Agents: a ceiling that grows is the widening that needs the phrase.
   for (const [name, agent] of to.agents) {
     const before = from.agents.get(name)?.capabilities;
