@@ -148,6 +148,25 @@ describe('loadPolicy', () => {
     expect(read('{ path: "~/work/vendor", mode: ro }').ok).toBe(true);
   });
 
+  it('says what is wrong inside a program entry and with a program name, not a bare "Invalid input"', () => {
+    const errors = (text: string) => {
+      const result = loadPolicy(text, { flavor: LINUX, userHome: '/home/u' });
+      if (result.ok) throw new Error('expected errors');
+      return result.errors.map((e) => `${String(e.line)} ${e.path}: ${e.message}`);
+    };
+    expect(errors('programs:\n  cargo:\n    subcommands: [build, test]\n')).toEqual(['3 programs.cargo.subcommands: Invalid input: expected object, received array']);
+    // `allow` indented one level too little
+    expect(errors('programs:\n  cargo:\n    subcommands:\n    allow: [build]\n')).toEqual([
+      '3 programs.cargo.subcommands: Invalid input: expected object, received null',
+      '4 programs.cargo.allow: unknown key `allow`',
+    ]);
+    expect(errors('programs:\n  cargo: yes\n')).toEqual(['2 programs.cargo: a program is `{path?, subcommands: {allow, confirm, deny}}` or `{allow_args_matching: [...]}`, each list in brackets']);
+    const [byPath] = errors('programs:\n  /usr/bin/make: { subcommands: { allow: [test] } }\n');
+    expect(byPath).toMatch(/^2 programs\./u);
+    expect(byPath).toContain('name the program (`make`) and give its location as `path: /usr/bin/make`');
+    expect(errors('programs:\n  "python3 -m pytest": {}\n')[0]).toContain('arguments go in `subcommands` or `allow_args_matching`');
+  });
+
   it('treats an empty file as a valid policy that grants nothing', () => {
     const result = loadPolicy('', { flavor: LINUX, userHome: '/' });
     if (!result.ok) throw new Error('empty must load');

@@ -93,14 +93,38 @@ export function loadPolicy(text: string, options: LoadOptions): LoadResult {
   return { ok: true, policy, warnings: issues.warnings };
 }
 
-function reportSchemaIssues(list: readonly z.core.$ZodIssue[], issues: Issues): void {
+const PROGRAM_SHAPE = 'a program is `{path?, subcommands: {allow, confirm, deny}}` or `{allow_args_matching: [...]}`, each list in brackets';
+
+function reportSchemaIssues(list: readonly z.core.$ZodIssue[], issues: Issues, prefix: Path = []): void {
   for (const issue of list) {
+    const path = [...prefix, ...issue.path];
     if (issue.code === 'unrecognized_keys') {
-      for (const key of issue.keys) issues.error(issue.path, `unknown key \`${key}\``, key);
+      for (const key of issue.keys) issues.error(path, `unknown key \`${key}\``, key);
+    } else if (issue.code === 'invalid_union') {
+      // The one union is a program entry (or deny | confirm, for `programs.default` only): when the
+      // entry is a map, what is wrong inside it says more than zod's bare "Invalid input".
+      const asProgram = issue.errors[0] ?? [];
+      const isMap = asProgram.length > 0 && asProgram.every((inner) => inner.path.length > 0 || inner.code === 'unrecognized_keys');
+      if (isMap) reportSchemaIssues(asProgram, issues, path);
+      else issues.error(path, PROGRAM_SHAPE);
+    } else if (issue.code === 'invalid_key') {
+      const key = String(path.at(-1));
+      issues.error(path.slice(0, -1), badName(key, issue.issues[0]?.message ?? issue.message, path[0] === 'programs'), key);
     } else {
-      issues.error(issue.path, issue.message);
+      issues.error(path, issue.message);
     }
   }
+}
+
+/** A map key that is not a name: say which part is wrong and where it belongs instead. */
+function badName(key: string, rule: string, program: boolean): string {
+  if (!program) return `\`${key}\` is not a name: ${rule}`;
+  const hint = key.includes('/') || key.includes('\\')
+    ? `; name the program (\`${key.split(/[\\/]/u).pop() ?? key}\`) and give its location as \`path: ${key}\``
+    : /\s/u.test(key)
+      ? '; a name is one word: arguments go in `subcommands` or `allow_args_matching`'
+      : '';
+  return `\`${key}\` is not a name: ${rule}${hint}`;
 }
 
 /** Read-only mode keeps the file's scopes and deny_always only when they are valid on their own. */
