@@ -153,8 +153,11 @@ function checkSegments(segments: readonly string[], options: LexOptions): PathRe
   return pathOk(segments);
 }
 
+/** The reason a relative path without a working directory is refused (load.ts rewords it for roots). */
+export const RELATIVE = 'a relative path needs a working directory';
+
 function relativeBase(options: LexOptions): PathResult<SplitPath> {
-  if (options.cwd === undefined) return pathFail('PATH_INVALID', 'a relative path needs a working directory');
+  if (options.cwd === undefined) return pathFail('PATH_INVALID', RELATIVE);
   return pathOk(splitCanonical(options.cwd));
 }
 

@@ -167,6 +167,20 @@ describe('loadPolicy', () => {
     expect(errors('programs:\n  "python3 -m pytest": {}\n')[0]).toContain('arguments go in `subcommands` or `allow_args_matching`');
   });
 
+  it('says how to write a root that is relative, a pattern, another user\'s ~ or a variable', () => {
+    const said = (root: string, flavor = LINUX) => {
+      const result = loadPolicy(`scopes:\n  w: { roots: [{ path: '${root}' }] }\n`, { flavor, userHome: flavor === LINUX ? '/home/u' : 'C:/Users/u' });
+      if (result.ok) throw new Error(`${root} must not load`);
+      return result.errors.map((e) => `${e.path}: ${e.message}`);
+    };
+    expect(said('work/app')).toEqual(['scopes.w.roots[0].path: `work/app`: a root is absolute (the gate has no working directory to put it under): start it with `/` or `~/`']);
+    expect(said('work\\app', WINDOWS)[0]).toContain('start it with a drive (`C:/`) or `~/`');
+    expect(said('/srv/*/app')[0]).toContain('a root is one folder, not a pattern');
+    expect(said('~/work/**')[0]).toContain('a root is one folder, not a pattern');
+    expect(said('~bob/work')[0]).toContain("only `~/` (your own home) is expanded: write another user's folder in full");
+    expect(said('$HOME/work')[0]).toContain('variables are not expanded in the policy');
+  });
+
   it('treats an empty file as a valid policy that grants nothing', () => {
     const result = loadPolicy('', { flavor: LINUX, userHome: '/' });
     if (!result.ok) throw new Error('empty must load');

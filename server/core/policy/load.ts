@@ -4,7 +4,8 @@ import type { z } from 'zod';
 import { CAPABILITIES, type Capability } from '../../../shared/capabilities.js';
 import { tierRank } from '../../../shared/tiers.js';
 import { comparable, type PathFlavor } from '../paths/flavor.js';
-import { lexPath } from '../paths/lex.js';
+import { lexPath, RELATIVE } from '../paths/lex.js';
+import type { PathFailure } from '../paths/result.js';
 import { ENV_NAME, lookupTool, type ToolName } from '../tools/registry.js';
 import { locate, locateKey } from './locate.js';
 import { expandTilde, isForeignPath, normaliseGlob, normaliseHost } from './names.js';
@@ -202,7 +203,7 @@ function buildScopes(files: ScopeFiles, issues: Issues, options: LoadOptions): S
       }
       const lexed = lexPath(expandTilde(root.path, options.userHome), { flavor: options.flavor });
       if (!lexed.ok) {
-        issues.error(at, `\`${root.path}\`: ${lexed.reason}`);
+        issues.error(at, `\`${root.path}\`: ${rootRefusal(root.path, lexed, options.flavor)}`);
         return [];
       }
       root.exclude.forEach((pattern, j) => {
@@ -312,6 +313,19 @@ function buildTierRules(
     const path = rule.path === undefined ? undefined : normaliseGlob(rule.path, options.flavor, options.userHome);
     return [{ tool: rule.tool as ToolName, scope: rule.scope, path, program: rule.program, tier: rule.tier, why: rule.why, rule: `tiers[${i}]` }];
   });
+}
+
+/**
+ * Why a root cannot be a root, in the words of the policy file: the canonicaliser's reasons are
+ * written for a tool's path argument ("a wildcard this tool did not declare").
+ */
+function rootRefusal(text: string, failure: PathFailure, flavor: PathFlavor): string {
+  const start = flavor.kind === 'posix' ? '`/` or `~/`' : 'a drive (`C:/`) or `~/`';
+  if (failure.code === 'PATH_WILDCARD') return 'a root is one folder, not a pattern: list each folder as a root of its own (patterns belong in `exclude` and deny_always)';
+  if (failure.code === 'PATH_EXPANSION' && text.startsWith('~')) return `only \`~/\` (your own home) is expanded: write another user's folder in full, starting with ${start}`;
+  if (failure.code === 'PATH_EXPANSION') return `variables are not expanded in the policy: write the folder in full, starting with ${start}`;
+  if (failure.reason === RELATIVE) return `a root is absolute (the gate has no working directory to put it under): start it with ${start}`;
+  return failure.reason;
 }
 
 /**
