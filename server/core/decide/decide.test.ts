@@ -134,6 +134,9 @@ describe('decide', () => {
     const noSpawn = testContext(POLICY, { reader, pins, deployment: ['fs.read', 'fs.write'] });
     expect(decide({ tool: 'exec.run', args: { program: 'git', args: ['status'] }, cwd: '/p' }, noSpawn).reasons[0]).toBe('proc.spawn is not granted by the deployment ceiling');
     expect(decide({ tool: 'fs.read', args: { path: '/p/app/a.ts' }, agent: 'ghost' }, ctx).code).toBe('PRINCIPAL_UNKNOWN');
+    // Only an agent the shipped policy names is pointed at it: it has no entry for `ghost` to copy.
+    expect(decide({ tool: 'fs.read', args: { path: '/p/app/a.ts' }, agent: 'ghost' }, ctx).reasons[0]).not.toContain('shipped');
+    expect(decide({ tool: 'fs.read', args: { path: '/p/app/a.ts' }, agent: 'claude-code' }, ctx).reasons[0]).toContain('(the shipped config/policy.yaml has one)');
   });
 
   it('lets an action name its agent only to narrow the caller ceiling', () => {

@@ -30,9 +30,12 @@ export interface Evaluation {
 
 const READ_ONLY_CEILING: ReadonlySet<Capability> = new Set(['fs.read']);
 
+/** The agents the shipped config/policy.yaml names, whose entry a person can copy from there. */
+const SHIPPED_AGENTS: ReadonlySet<string> = new Set(['claude-code', 'mcp', 'reader']);
+
 /** How to give an agent the policy never names a ceiling (it may do nothing until then). */
 const addAgentHint = (name: string): string =>
-  `; the policy has no \`principals.agents.${name}\`, so that agent may do nothing: add it with the capabilities it may use (the shipped config/policy.yaml has one)`;
+  `; the policy has no \`principals.agents.${name}\`, so that agent may do nothing: add it with the capabilities it may use${SHIPPED_AGENTS.has(name) ? ' (the shipped config/policy.yaml has one)' : ''}`;
 
 /** The hint, when the ceiling that refused is an agent's the policy never names (and so empty). */
 function unlistedAgentHint(ceiling: Ceiling | undefined, ctx: DecideContext): string {
