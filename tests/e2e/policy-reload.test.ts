@@ -82,7 +82,7 @@ describe('reloading the policy of a running gate', () => {
     const refused = await runOracle(['policy', 'reload', '--home', running.runtime.gate.home]);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('has errors; the gate keeps deciding by the policy in force');
-    expect(refused.stderr).toMatch(/line \d+:/u);
+    expect(refused.stderr).toMatch(/policy\.yaml:\d+:\d+: /u);
     writeFileSync(policy, READS(tree.root));
     const fixed = await runOracle(['policy', 'reload', '--home', running.runtime.gate.home]);
     expect(fixed.code, fixed.stderr).toBe(0);
