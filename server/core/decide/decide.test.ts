@@ -190,6 +190,21 @@ describe('decide', () => {
     expect(decide({ tool: 'net.fetch', args: { url: 'https://unlisted.example/', method: 'POST' } }, lowering).tier).toBe('T2');
   });
 
+  it('keeps the confirm list and programs.default: confirm a person\'s call whatever a tier rule says, and says so', () => {
+    const lowering = testContext('scopes:\n  projects: { roots: [{ path: /p, mode: rw }] }\nprograms:\n  default: confirm\n  make: { subcommands: { allow: [test], confirm: [install] } }\n  tool1: {}\ntiers:\n  - { tool: exec.run, tier: T1, why: builds are cheap }\n', {
+      reader,
+      pins: { make: '/usr/bin/make', tool1: '/usr/bin/tool1' },
+    });
+    const run = (program: string, ...args: string[]) => decide({ tool: 'exec.run', args: { program, args }, cwd: '/p' }, lowering);
+    const install = run('make', 'install');
+    expect(install).toMatchObject({ decision: 'needs-approval', tier: 'T2', rule: 'tiers[0]' });
+    expect(install.reasons.at(-1)).toBe('tiers[0] asks for T1: builds are cheap, but this action is never below T2');
+    expect(run('unlisted').tier).toBe('T2');
+    // The allow list, and a program with no grammar that a tier rule names, still follow the rule.
+    expect(run('make', 'test')).toMatchObject({ tier: 'T1', reasons: ['`make test` is on the allow list', 'tiers[0] sets T1: builds are cheap'] });
+    expect(run('tool1').tier).toBe('T1');
+  });
+
   it('refuses malformed actions with INPUT_INVALID and names the field', () => {
     expect(decide(null, ctx).code).toBe('INPUT_INVALID');
     expect(decide({ tool: 'fs.read' }, ctx).code).toBe('INPUT_INVALID');

@@ -216,7 +216,9 @@ function applyTierRules(base: Extract<Outcome, { ok: true }>, input: Parameters<
   if (match === undefined) return base;
   const why = match.why === undefined ? '' : `: ${match.why}`;
   const tier = maxTier(match.tier, base.floor ?? 'T0');
-  return { ok: true, tier, rule: match.rule, reasons: [...base.reasons, `${match.rule} sets ${tier}${why}`] };
+  // A rule the floor overrides must not read as if it set the tier.
+  const said = tier === match.tier ? `${match.rule} sets ${tier}${why}` : `${match.rule} asks for ${match.tier}${why}, but this action is never below ${tier}`;
+  return { ok: true, tier, rule: match.rule, reasons: [...base.reasons, said] };
 }
 
 /**

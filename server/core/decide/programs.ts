@@ -45,7 +45,7 @@ function judgeArgv(program: string, argv: readonly string[], policy: Pick<Policy
     if (policy.programDefault === 'deny' || program === '' || argv.some((a) => a.includes('\u0000'))) return refused('PROGRAM_UNKNOWN', 'programs', `\`${program}\` is not in the program allowlist`);
     // A person sees the exact argv and decides (the agent's own runtime runs it; ORACLE's own
     // exec.run cannot, since only listed programs are pinned at start and PATH is never searched).
-    return tiered('T2', 'programs.default', `\`${program}\` is not in the program allowlist, and \`programs.default: confirm\` asks a person`);
+    return personsCall('programs.default', `\`${program}\` is not in the program allowlist, and \`programs.default: confirm\` asks a person`);
   }
   const pin = pins.get(program);
   if (pin === undefined || !pin.ok) {
@@ -63,13 +63,23 @@ function judgeArgv(program: string, argv: readonly string[], policy: Pick<Policy
   if (pattern !== undefined) return tiered('T1', pattern.rule, `\`${joined}\` matches \`${pattern.pattern}\``);
   // Leniently too: a confirm rule can only send more to a person, never less.
   const confirm = rule.confirm.find((entry) => matchesEntry(entry, argv, 'lenient'));
-  if (confirm !== undefined) return tiered('T2', confirm.rule, `\`${program} ${confirm.text}\` is on the confirm list`);
+  if (confirm !== undefined) return personsCall(confirm.rule, `\`${program} ${confirm.text}\` is on the confirm list`);
   const allow = rule.allow.find((entry) => matchesEntry(entry, argv));
   if (allow !== undefined) return tiered('T1', allow.rule, `\`${program} ${allow.text}\` is on the allow list`);
   if (rule.allow.length + rule.confirm.length + rule.deny.length + rule.argPatterns.length === 0) {
     return tiered('T2', rule.rule, `\`${program}\` has no grammar, so every invocation is confirmed`);
   }
   return refused('PROGRAM_ARGS_REFUSED', rule.rule, `no rule of \`${program}\` covers \`${joined}\``);
+}
+
+/**
+ * The confirm list and `programs.default: confirm` say a person approves the exact argv: T2 and a
+ * floor, so a broad tier rule (`{tool: exec.run, program: npm, tier: T1}`) cannot quietly run
+ * `npm install` unasked, as `egress.default: confirm` keeps its floor too. A program with no
+ * grammar at all is T2 without a floor: a tier rule naming it is how a person lets it run.
+ */
+function personsCall(rule: string, reason: string): Outcome {
+  return { ok: true, tier: 'T2', rule, reasons: [reason], floor: 'T2' };
 }
 
 export function isGit(program: string, pinned: string): boolean {
