@@ -87,6 +87,10 @@ describe('loadPolicy', () => {
     const dup = loadPolicy('scopes: {}\nprograms: {}\nscopes: {}\n', { flavor: LINUX, userHome: '/' });
     if (dup.ok) throw new Error('duplicate keys must fail');
     expect(dup.errors[0]?.line).toBe(3);
+    // The key is named: two scopes called `work` are one map key twice.
+    const twice = loadPolicy('scopes:\n  work: { roots: [{ path: /a }] }\n  "work": { roots: [{ path: /b }] }\n', { flavor: LINUX, userHome: '/' });
+    if (twice.ok) throw new Error('duplicate keys must fail');
+    expect(twice.errors.map((e) => [e.line, e.message])).toEqual([[3, '`work` appears twice in the same map: merge the two, or give the second its own name (a second scope or agent needs a name of its own)']]);
   });
 
   it('keeps valid scopes and deny_always for read-only mode, and nothing when those are broken', () => {

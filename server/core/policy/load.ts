@@ -70,7 +70,7 @@ export function loadPolicy(text: string, options: LoadOptions): LoadResult {
   if (doc.errors.length > 0) {
     const errors = doc.errors.map((e) => {
       const pos = counter.linePos(e.pos[0]);
-      return { line: pos.line, column: pos.col, path: '', message: `yaml: ${e.message.split('\n')[0] ?? e.code}` };
+      return { line: pos.line, column: pos.col, path: '', message: e.code === 'DUPLICATE_KEY' ? duplicateKey(text, e.pos[0]) : `yaml: ${e.message.split('\n')[0] ?? e.code}` };
     });
     return { ok: false, errors, warnings: [], readOnly: emptyPolicy() };
   }
@@ -126,6 +126,13 @@ function badName(key: string, rule: string, program: boolean): string {
       ? '; a name is one word: arguments go in `subcommands` or `allow_args_matching`'
       : '';
   return `\`${key}\` is not a name: ${rule}${hint}`;
+}
+
+/** yaml says only "Map keys must be unique"; the key itself tells a person which entry to look at. */
+function duplicateKey(text: string, offset: number): string {
+  const key = /^("[^"\n]*"|'[^'\n]*'|[^:\n]+?)\s*:/u.exec(text.slice(offset))?.[1];
+  const named = key === undefined ? 'a key' : `\`${key.replace(/^["']|["']$/gu, '')}\``;
+  return `${named} appears twice in the same map: merge the two, or give the second its own name (a second scope or agent needs a name of its own)`;
 }
 
 /** Read-only mode keeps the file's scopes and deny_always only when they are valid on their own. */
