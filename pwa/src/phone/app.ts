@@ -3,8 +3,8 @@ import { repeat } from 'lit/directives/repeat.js';
 import type { SignedCard } from '../../../shared/approval-card.js';
 import type { DeviceView } from '../../../shared/device-view.js';
 import { ApiError } from '../lib/api.js';
-import { displayPin, verifyCard, when, type ApprovalsReply } from '../lib/cards.js';
-import { sentenceOf } from '../lib/sentence.js';
+import { deciderName, displayPin, verifyCard, when, type ApprovalsReply } from '../lib/cards.js';
+import { sentenceOf, stateWords } from '../lib/sentence.js';
 import { DeviceClient } from '../lib/device-client.js';
 import { forgetDevice, loadDevice, type StoredDevice } from '../lib/device-store.js';
 import { openLive } from '../lib/live.js';
@@ -41,6 +41,7 @@ export class OraclePhone extends LitElement {
     current: { state: true },
     offline: { state: true },
     spoken: { state: true },
+    gone: { state: true },
   };
   static override styles = [
     base,
@@ -95,6 +96,14 @@ export class OraclePhone extends LitElement {
   declare offline: boolean;
   /** What the live region last said (new requests). */
   declare spoken: string;
+  /**
+   * The card on screen ended without this phone's answer (withdrawn, expired, answered elsewhere,
+   * HALT) while others wait: said in its place until the person asks for the next one, never
+   * swapped silently, so a tap meant for it cannot land on another request.
+   */
+  declare gone: { readonly what: string; readonly outcome: string } | undefined;
+  /** The card this phone is answering: its end is the person's own doing, not news. */
+  private answering: string | undefined;
   private client: DeviceClient | undefined;
   private serverKey: CryptoKey | undefined;
   private stream: { close: () => void } | undefined;
@@ -120,6 +129,7 @@ export class OraclePhone extends LitElement {
     this.current = undefined;
     this.offline = false;
     this.spoken = '';
+    this.gone = undefined;
     this.link = location.pathname === '/pair' && location.hash.length > 1 ? location.href : '';
     // A tapped notification opens the app on its card (`#card=ID`, sw.ts).
     const card = /^#card=(ap_[A-Za-z0-9_-]+)$/u.exec(location.hash);
@@ -199,6 +209,7 @@ export class OraclePhone extends LitElement {
       const checks: Record<string, CardCheck> = {};
       for (const card of approvals.body.approvals) checks[card.approval_id] = (await verifyCard(key, card)) ? 'verified' : 'bad-signature';
       if (generation !== this.generation) return;
+      this.noteGone(approvals.body);
       this.mode = approvals.body.mode;
       this.recent = approvals.body.recent;
       this.devices = devices.body.devices;
@@ -217,6 +228,27 @@ export class OraclePhone extends LitElement {
     }
   }
 
+  /**
+   * The card on screen before this refresh, when it is no longer waiting and this phone did not
+   * answer it: held in place of the next card while others wait, else said in the status line.
+   */
+  private noteGone(reply: ApprovalsReply): void {
+    const shown = this.shownCard();
+    if (shown === undefined || shown.approval_id === this.answering || reply.approvals.some((c) => c.approval_id === shown.approval_id)) return;
+    const ended = reply.recent.find((c) => c.approval_id === shown.approval_id);
+    const s = sentenceOf(shown);
+    const gone = { what: `${s.verb} ${s.object}`, outcome: ended === undefined ? 'no longer waiting' : stateWords(ended, deciderName(ended.device, this.devices)) };
+    this.current = undefined;
+    if (reply.approvals.length > 0) this.gone = gone;
+    else this.notice = `No longer waiting: ${gone.what} — ${gone.outcome}.`;
+  }
+
+  /** The card the pager shows: the chosen one, else the oldest. */
+  private shownCard(): SignedCard | undefined {
+    if (this.gone !== undefined) return undefined;
+    return this.cards.find((c) => c.approval_id === this.current) ?? this.cards[0];
+  }
+
   /** The count in the title and on the app icon; a short buzz when a new request arrived. */
   private announce(total: number): void {
     document.title = total > 0 ? `(${String(total)}) ORACLE` : 'ORACLE';
@@ -230,6 +262,7 @@ export class OraclePhone extends LitElement {
     const client = this.client;
     if (client === undefined) return;
     this.busy = true;
+    this.answering = card.approval_id;
     try {
       await client.post(`/api/v1/approvals/${encodeURIComponent(card.approval_id)}/${answer.verdict}`, { nonce: card.nonce, arg_hash: card.arg_hash, ...(answer.message === undefined ? {} : { message: answer.message }), ...(answer.remember === undefined ? {} : { remember_seconds: answer.remember.seconds, remember_scope: answer.remember.scope }) });
       this.problems = { ...this.problems, [card.approval_id]: '' };
@@ -281,7 +314,8 @@ export class OraclePhone extends LitElement {
       <oracle-notify .client=${this.client}></oracle-notify>
       <section aria-labelledby="pending-h">
         <h2 id="pending-h">Waiting for you (${this.pendingTotal})</h2>
-        ${this.cards.length === 0 ? html`<p class="muted">Nothing is waiting.</p>` : this.pager()}
+        ${this.gone === undefined ? nothing : this.goneNotice(this.gone)}
+        ${this.cards.length === 0 ? html`<p class="muted">Nothing is waiting.</p>` : this.gone === undefined ? this.pager() : nothing}
       </section>
       <oracle-recent .decisions=${this.recent} .devices=${this.devices}></oracle-recent>
       <section class="panel" aria-labelledby="devices-h">
@@ -291,6 +325,16 @@ export class OraclePhone extends LitElement {
         </ul>
         <p class="muted">Devices are revoked from the desktop.</p>
       </section>`;
+  }
+
+  /** In place of a card that ended while shown; the next one only on request, away from the thumb zone. */
+  private goneNotice(gone: NonNullable<OraclePhone['gone']>) {
+    return html`<div class="panel gone" role="alert">
+      <p>The request on screen is no longer waiting: <strong>${gone.what}</strong> — ${gone.outcome}.</p>
+      ${this.cards.length === 0
+        ? nothing
+        : html`<button class="quiet show-next" @click=${() => { this.gone = undefined; }}>Show the next request (${this.pendingTotal} waiting)</button>`}
+    </div>`;
   }
 
   /** One card at a time, the oldest first (it expires first), with where it stands among the rest. */
