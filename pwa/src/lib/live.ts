@@ -2,6 +2,9 @@
  * The live stream (SPEC §9): server-sent events read over fetch, because EventSource cannot send
  * the phone's bearer. Reconnects with `Last-Event-ID` so nothing between two connections is lost,
  * backing off up to 15 s, and drops a connection silent for 40 s; `onState` tells the screen whether it is live.
+ * When the device's network comes back or the app returns to the screen it reconnects at once: the
+ * old connection may be half-open (a phone that changed networks or slept) and the backoff long,
+ * and a person waiting for a card should not wait up to 55 s for it.
  */
 export interface LiveMessage {
   readonly id: number | undefined;
@@ -47,9 +50,23 @@ export function openLive(options: LiveOptions): { close: () => void } {
   let lastId: number | undefined;
   let delay = 500;
   const stopped = (): boolean => controller.signal.aborted;
+  /** The connection open now, and the backoff wait's early end. */
+  let current: AbortController | undefined;
+  let wake: (() => void) | undefined;
+  let soon = false;
+  const reconnect = (): void => {
+    delay = 500;
+    soon = true;
+    current?.abort();
+    wake?.();
+  };
+  const onVisible = (): void => {
+    if (document.visibilityState === 'visible') reconnect();
+  };
   /** One connection: ends on close, on a refused credential, or after IDLE_MS of silence (half-open after a network change). */
   const connect = async (): Promise<'again' | 'refused'> => {
     const connection = new AbortController();
+    current = connection;
     const stop = (): void => {
       connection.abort();
     };
@@ -95,13 +112,19 @@ export function openLive(options: LiveOptions): { close: () => void } {
         options.onRefused();
         return;
       }
-      await new Promise((resolve) => setTimeout(resolve, delay));
+      if (!soon) await new Promise<void>((resolve) => { wake = resolve; setTimeout(resolve, delay); });
+      wake = undefined;
+      soon = false;
       delay = Math.min(delay * 2, 15_000);
     }
   };
+  globalThis.addEventListener('online', reconnect);
+  document.addEventListener('visibilitychange', onVisible);
   void loop();
   return {
     close: () => {
+      globalThis.removeEventListener('online', reconnect);
+      document.removeEventListener('visibilitychange', onVisible);
       controller.abort();
     },
   };

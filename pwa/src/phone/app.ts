@@ -218,6 +218,8 @@ export class OraclePhone extends LitElement {
       const total = approvals.body.pending_total ?? approvals.body.approvals.length;
       this.announce(total);
       this.pendingTotal = total;
+      // Reached again: the notice that it could not be reached is over.
+      if (this.offline) this.notice = '';
       this.offline = false;
     } catch (e) {
       if (e instanceof ApiError && e.status === 401) this.screen = { kind: 'revoked' };
