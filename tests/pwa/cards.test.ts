@@ -66,6 +66,14 @@ describe('approval cards in the PWA', () => {
     expect(of('net.fetch', { url: 'https://api.github.com/user', method: 'GET', secrets: { Authorization: { name: 'github', prefix: 'Bearer ' } } })).toBe('claude-code wants to send a GET with the secret github to api.github.com');
     expect(of('fs.delete', { path: '/elsewhere/x' })).toBe('claude-code wants to delete /elsewhere/x');
     expect(of('term.write', { session: 'dev', text: ' make test ' })).toBe('claude-code wants to type into terminal dev, then Enter: ␠make test␠');
+    expect(of('input.synth', { text: 'rm -rf ~\n' })).toBe('claude-code wants to type on this computer: rm -rf ~␊');
+  });
+
+  it('shows synthesized keystrokes exactly, an Enter and a tab included', () => {
+    expect(detailsOf({ tool: 'input.synth', args: { text: 'rm -rf ~\n' } })).toEqual([{ label: 'keys typed into this computer (␊ is Enter)', value: 'rm -rf ~␊', block: true }]);
+    expect(detailsOf({ tool: 'input.synth', args: { text: '\tyes ' } })[0]?.value).toBe('␉yes␠');
+    // Any other short value with a line break is a block, where the break shows.
+    expect(detailsOf({ tool: 'other.tool', args: { note: 'a\nb' } })).toEqual([{ label: 'note', value: 'a\nb', block: true }]);
   });
 
   it('shows a terminal line exactly as typed, nothing hidden', () => {

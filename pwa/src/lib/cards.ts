@@ -68,6 +68,10 @@ export function detailsOf(preview: Readonly<Record<string, unknown>>): Detail[] 
     used.add('text');
     // What it would be typed into: a shell's prompt, or a program asking something else.
     if (typeof preview['screen'] === 'string') out.push({ label: 'the terminal shows now', value: preview['screen'], block: true });
+  } else if (tool === 'input.synth') {
+    // Keystrokes into this computer: a newline is an Enter, a tab or ESC a key of its own; each is shown.
+    out.push({ label: 'keys typed into this computer (␊ is Enter)', value: visibleText(typeof args['text'] === 'string' ? args['text'] : ''), block: true });
+    used.add('text');
   } else if (tool === 'net.fetch') {
     take('method', 'method');
     take('url', 'url', true);
@@ -92,7 +96,7 @@ export function detailsOf(preview: Readonly<Record<string, unknown>>): Detail[] 
     take('content', 'new content (whole file)', true);
     take('message', 'message', true);
   }
-  for (const [key, value] of Object.entries(args)) if (!used.has(key)) out.push({ label: key.replace(/_/gu, ' '), value: text(value), block: typeof value !== 'string' || value.length > 40, ...(MINOR.has(key) ? { minor: true } : {}) });
+  for (const [key, value] of Object.entries(args)) if (!used.has(key)) out.push({ label: key.replace(/_/gu, ' '), value: text(value), block: typeof value !== 'string' || value.length > 40 || value.includes('\n'), ...(MINOR.has(key) ? { minor: true } : {}) });
   return out;
 }
 

@@ -77,6 +77,8 @@ export function sentenceOf(card: Pick<ApprovalCard, 'agent' | 'tool' | 'preview'
     }
     case 'term.write':
       return { who, verb: `type into terminal ${str(args['session'])}, then Enter:`, object: visibleText(str(args['text'])), code: true, note: '' };
+    case 'input.synth':
+      return { who, verb: 'type on this computer:', object: visibleText(str(args['text'])), code: true, note: '' };
     case 'git.push':
       return plain('push', `${shortPath(str(args['repo']), card.project) || 'a repository'}${str(args['remote']) === '' ? '' : ` to ${str(args['remote'])}`}`);
     case 'git.commit':
