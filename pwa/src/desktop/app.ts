@@ -336,7 +336,7 @@ export class OracleDesktop extends LitElement {
   private signIn() {
     return html`<section class="panel" role="alert">
       <h1>Sign in to the desktop screen</h1>
-      <p>Open the one-time login link that <code>oracle serve</code> printed in its terminal, on this computer. Restart <code>npm start</code> for a new link.</p>
+      <p>Open the one-time login link that <code>oracle serve</code> printed in its terminal, on this computer. After the gate restarted, or for a new link, run <code>oracle desktop</code> in a terminal on this computer and open the link it prints: the gate keeps running, and what waits for you stays.</p>
     </section>`;
   }
 
