@@ -265,6 +265,7 @@ export class OraclePhone extends LitElement {
     if (client === undefined) return;
     this.busy = true;
     this.answering = card.approval_id;
+    let refused = false;
     try {
       await client.post(`/api/v1/approvals/${encodeURIComponent(card.approval_id)}/${answer.verdict}`, { nonce: card.nonce, arg_hash: card.arg_hash, ...(answer.message === undefined ? {} : { message: answer.message }), ...(answer.remember === undefined ? {} : { remember_seconds: answer.remember.seconds, remember_scope: answer.remember.scope }) });
       this.problems = { ...this.problems, [card.approval_id]: '' };
@@ -274,9 +275,17 @@ export class OraclePhone extends LitElement {
     } catch (e) {
       this.problems = { ...this.problems, [card.approval_id]: e instanceof ApiError ? `${e.code}: ${e.message}` : 'the answer was not delivered' };
       this.offline = e instanceof ApiError && (e.code === 'OFFLINE' || e.code === 'TIMEOUT');
+      refused = true;
     } finally {
       this.busy = false;
       await this.refresh();
+    }
+    // Refused because it had ended meanwhile (another phone or the desktop answered first): the card
+    // and its error are gone from the screen, so say here that this answer did not count, and what did.
+    if (refused && !this.cards.some((c) => c.approval_id === card.approval_id)) {
+      const ended = this.recent.find((c) => c.approval_id === card.approval_id);
+      const what = sentenceOf(card);
+      this.notice = `Your ${answer.verdict === 'approve' ? 'approval' : 'denial'} did not count: ${what.verb} ${what.object} — ${ended === undefined ? 'no longer waiting' : stateWords(ended, deciderName(ended.device, this.devices))}.`;
     }
   }
 
