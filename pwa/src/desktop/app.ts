@@ -93,7 +93,7 @@ export class OracleDesktop extends LitElement {
       }
       .grid {
         display: grid;
-        grid-template-columns: repeat(auto-fit, minmax(22rem, 1fr));
+        grid-template-columns: repeat(auto-fit, minmax(min(22rem, 100%), 1fr));
         gap: 1rem;
         align-items: start;
       }
