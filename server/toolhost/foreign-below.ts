@@ -12,7 +12,7 @@ const WALK_LIMIT = 20_000;
  * else's text a search prints. Fails closed: a tree too large to walk is taken to hold one.
  */
 export function foreignBelow(dir: string): string | undefined {
-  const walked = walkTree(dir, (entry) => (entry.kind !== 'dir' ? 'skip' : foreignFolder(entry.name) ? 'mask' : entry.name === '.git' ? 'skip' : 'descend'), WALK_LIMIT);
+  const walked = walkTree(dir, (entry) => (entry.kind !== 'dir' ? 'skip' : foreignFolder(entry.name) ? 'mask' : entry.name === '.git' ? 'skip' : 'descend'), WALK_LIMIT, true);
   if (!walked.complete) return `${dir} (more than ${String(WALK_LIMIT)} entries, so ORACLE cannot tell what it holds)`;
   return walked.masks[0]?.path;
 }

@@ -6,9 +6,10 @@ export type WalkEntry = { readonly path: string; readonly name: string; readonly
 /**
  * Walks a tree without following links, asking `visit` about each entry: `'mask'` records it and
  * does not descend, `'skip'` neither records nor descends, `'descend'` goes on. Stops at `limit`
- * entries and says so, so the caller can fail closed instead of half-masking a huge tree.
+ * entries and says so, so the caller can fail closed instead of half-masking a huge tree. With
+ * `firstMask`, it ends at the first masked entry (the caller only asks whether there is one).
  */
-export function walkTree(root: string, visit: (entry: WalkEntry) => 'mask' | 'skip' | 'descend', limit: number): { masks: WalkEntry[]; complete: boolean } {
+export function walkTree(root: string, visit: (entry: WalkEntry) => 'mask' | 'skip' | 'descend', limit: number, firstMask = false): { masks: WalkEntry[]; complete: boolean } {
   const masks: WalkEntry[] = [];
   const stack = [root];
   let seen = 0;
@@ -27,8 +28,10 @@ export function walkTree(root: string, visit: (entry: WalkEntry) => 'mask' | 'sk
       if (d.isSymbolicLink() || !(d.isDirectory() || d.isFile())) continue;
       const entry: WalkEntry = { path: join(dir, d.name), name: d.name, kind: d.isDirectory() ? 'dir' : 'file' };
       const verdict = visit(entry);
-      if (verdict === 'mask') masks.push(entry);
-      else if (verdict === 'descend' && entry.kind === 'dir') stack.push(entry.path);
+      if (verdict === 'mask') {
+        masks.push(entry);
+        if (firstMask) return { masks, complete: true };
+      } else if (verdict === 'descend' && entry.kind === 'dir') stack.push(entry.path);
     }
   }
   return { masks, complete: true };
