@@ -46,6 +46,7 @@ export class OracleCard extends LitElement {
     message: { state: true },
     opened: { state: true },
     remember: { state: true },
+    expired: { state: true },
   };
   static override styles = [
     base,
@@ -209,6 +210,9 @@ export class OracleCard extends LitElement {
   declare opened: ReadonlySet<string>;
   /** The remembering chosen with Approve: '' (none), 'session', or 'project:<hours>'. */
   declare remember: string;
+  /** Past its expiry: the gate refuses any answer now, so none is offered (the gate's sweep removes it soon). */
+  declare expired: boolean;
+  private expiry: ReturnType<typeof setTimeout> | undefined;
 
   constructor() {
     super();
@@ -220,6 +224,29 @@ export class OracleCard extends LitElement {
     this.message = '';
     this.opened = new Set();
     this.remember = '';
+    this.expired = false;
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    if ((this.card as SignedCard | undefined) !== undefined) this.armExpiry();
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    clearTimeout(this.expiry);
+  }
+
+  /** Offers no answer from the card's expiry on, as its countdown says "expired". */
+  private armExpiry(): void {
+    clearTimeout(this.expiry);
+    const left = Date.parse(this.card.expires_at) - Date.now();
+    this.expired = !(left > 0);
+    if (left > 0) {
+      this.expiry = setTimeout(() => {
+        this.expired = true;
+      }, Math.min(left, 2_147_483_647));
+    }
   }
 
   /** What the card shows, derived once per card (a write's diff is the costly part), not per render. */
@@ -231,6 +258,7 @@ export class OracleCard extends LitElement {
   }
 
   override willUpdate(changed: Map<string, unknown>): void {
+    if (changed.has('card')) this.armExpiry();
     // Another card in this element: nothing of the last one's answer carries over.
     const before = changed.get('card') as SignedCard | undefined;
     if (changed.has('card') && before !== undefined && before.approval_id !== this.card.approval_id) {
@@ -307,6 +335,7 @@ export class OracleCard extends LitElement {
 
   private bar() {
     const c = this.card;
+    if (this.expired) return html`<p class="error expired" role="status">This request expired unanswered: the agent was told, and it can no longer be approved or denied.</p>`;
     if (this.check === 'checking') return html`<p class="muted">Checking the server’s signature on this card…</p>`;
     if (this.check === 'key-unavailable') return html`<p class="error" role="alert">The server key could not be checked yet, so nothing is offered. Retrying…</p>`;
     if (this.check === 'bad-signature') return html`<p class="error" role="alert">This card’s signature does not verify against the pinned server key. Nothing is offered.</p>`;
