@@ -194,6 +194,10 @@ describe.skipIf(process.env['ORACLE_SKIP_BROWSER'] === '1')('the PWA in Chromium
     await deskCard.locator('button.approve').click();
     expect((await waiting).body).toMatchObject({ executed: true });
     expect(existsSync(target)).toBe(false);
+    // The phone was showing that card: it says the desktop answered it. Waiting for that keeps the
+    // next test's card from arriving first, when the phone would hold it behind a "no longer
+    // waiting" notice until asked (a card never slides in under the thumb).
+    await ph.locator('text=No longer waiting: delete app/tainted.txt').waitFor({ timeout: 20_000 });
   });
 
   it('the phone denies with a message the agent receives; the desktop undoes a T1 write', async () => {
