@@ -210,16 +210,18 @@ export class ApprovalDesk {
     if (this.stopping) return Promise.resolve(STOPPED);
     const untilExpiry = Date.parse(current.expires_at) - this.now().getTime();
     return new Promise((resolve) => {
-      const done = (approval: Approval | undefined) => {
+      // Whichever ends the wait (an answer, the timer, the caller leaving) stops the other two.
+      const detach = (): void => {
         clearTimeout(timer);
         signal?.removeEventListener('abort', stop);
         this.waiters.get(id)?.delete(done);
+      };
+      const done = (approval: Approval | undefined) => {
+        detach();
         resolve(approval === undefined ? STOPPED : grantOf(approval));
       };
       const stop = (): void => {
-        clearTimeout(timer);
-        signal?.removeEventListener('abort', stop);
-        this.waiters.get(id)?.delete(done);
+        detach();
         const latest = this.expire(id);
         // Still waiting: the caller is told who could see the card at this moment.
         const asked = this.whoSees(current.tier);
