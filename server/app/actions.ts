@@ -16,7 +16,7 @@ import { applyUndo } from '../toolhost/undo.js';
 import { keepForAgentWrite } from '../toolhost/executors/fs.js';
 import { confirmChanges, keepChanges } from '../toolhost/agent-changes.js';
 import { currentText, rawText } from '../toolhost/preview.js';
-import { foreignBelow } from '../toolhost/foreign-below.js';
+import { searchReach } from '../toolhost/search-reach.js';
 import type { ExecutionResult } from '../toolhost/types.js';
 import type { RecordedCall } from '../hook/claude-code.js';
 import type { ApprovalDesk } from './approval-desk.js';
@@ -301,7 +301,7 @@ export function createActions(deps: ActionsDeps): Actions {
           dropChanges: (id) => {
             toolhost.env.undo.drop(id);
           },
-          foreignBelow,
+          searchReach: (start, search) => searchReach(start, search, toolhost.env),
         },
         call,
         waitMs,

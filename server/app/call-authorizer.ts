@@ -1,6 +1,9 @@
 import { decisionFromTier, deny, type Decision } from '../../shared/decision.js';
 import { applyEdits, type TextEdit } from '../core/hook/edits.js';
-import { foreignPath, provenanceOfResult } from '../core/lifecycle/provenance-of.js';
+import { provenanceOfResult } from '../core/lifecycle/provenance-of.js';
+import type { ScopedPath } from '../core/paths/scope.js';
+import { searcherName, type SearchReach, type TreeSearch } from '../core/hook/tree-search.js';
+import { weighReach } from '../core/hook/search-verdict.js';
 import type { ProvenanceEntry } from '../../shared/provenance.js';
 import type { CurrentText } from '../toolhost/preview.js';
 import type { PlannedChange } from '../toolhost/agent-changes.js';
@@ -33,6 +36,8 @@ export interface CallRequest {
   readonly edits?: readonly TextEdit[];
   /** The agent's own id for this call (Claude Code's tool_use_id), which its report of the call's end names. */
   readonly callId?: string;
+  /** Part by part: the read is a search of the tree below its path (`grep -r`, Grep), how that searcher searches. */
+  readonly searches?: readonly (TreeSearch | undefined)[];
 }
 
 export interface CallAnswer {
@@ -66,8 +71,8 @@ export interface CallDeps {
   readonly keepChanges: (changes: readonly PlannedChange[], meta: { readonly actionId: string; readonly call: string; readonly summary: string }) => { readonly ok: true; readonly id: string } | { readonly ok: false; readonly reason: string };
   /** Forgets kept changes of a call that was not allowed after all. */
   readonly dropChanges: (id: string) => void;
-  /** The dependency folder a recursive read of this folder reaches, if any (toolhost/foreign-below.ts). */
-  readonly foreignBelow: (realDir: string) => string | undefined;
+  /** What a search the agent runs itself reaches below a folder (toolhost/search-reach.ts). */
+  readonly searchReach: (start: ScopedPath, search: TreeSearch) => Promise<SearchReach>;
 }
 
 /**
@@ -98,9 +103,19 @@ async function authorizeParts(deps: CallDeps, call: CallRequest, how: { waitMs: 
   const { waitMs, agent, durables } = how;
   const judged: Evaluation[] = [];
   const actionIds: string[] = [];
-  for (const part of call.parts) {
+  const searched: ProvenanceEntry[] = [];
+  const unknown: string[] = [];
+  for (const [index, part] of call.parts.entries()) {
     const first = deps.judge(part, agent, await deps.lookUp?.(part));
-    const evaluation = call.edits === undefined || first.decision.decision === 'deny' ? first : asEdited(deps, { part, judged: first, edits: call.edits, agent });
+    let evaluation = call.edits === undefined || first.decision.decision === 'deny' ? first : asEdited(deps, { part, judged: first, edits: call.edits, agent });
+    const search = call.searches?.[index];
+    const start = evaluation.paths[0];
+    if (search !== undefined && start !== undefined && evaluation.decision.decision !== 'deny') {
+      const reach = await deps.searchReach(start, search);
+      evaluation = weighReach(evaluation, search, reach);
+      if (reach.foreign !== undefined) searched.push({ kind: 'local_foreign', source: reach.foreign });
+      if (reach.unknown !== undefined) unknown.push(`ORACLE cannot tell what ${searcherName(search.by)} reaches below \`${start.real}\`: ${reach.unknown}`);
+    }
     actionIds.push(deps.auditDecision(evaluation, agent).actionId);
     const { decision } = evaluation;
     if (decision.decision === 'deny') return { allowed: false, reason: `${decision.code}: ${decision.reasons.join('; ')}` };
@@ -111,8 +126,9 @@ async function authorizeParts(deps: CallDeps, call: CallRequest, how: { waitMs: 
   const changes = plannedChanges(judged, call);
   let undo: { readonly ok: true; readonly id: string } | { readonly ok: false; readonly reason: string } | undefined;
   if (changes.length > 0) undo = deps.keepChanges(changes, { actionId: actionIds[0] ?? '', call: call.callId ?? '', summary: summaryOf(call) });
-  const asked = undo?.ok === false ? { ...call, person: `ORACLE cannot keep what this changes for undo: ${undo.reason}` } : call;
-  const answer = await decideCall(deps, asked, { judged, actionIds, waitMs, agent, durables });
+  const persons = [...(call.person === undefined ? [] : [call.person]), ...unknown, ...(undo?.ok === false ? [`ORACLE cannot keep what this changes for undo: ${undo.reason}`] : [])];
+  const asked = persons.length === 0 ? call : { ...call, person: persons.join('; ') };
+  const answer = await decideCall(deps, asked, { judged, actionIds, waitMs, agent, durables, searched });
   if (undo?.ok !== true) return answer;
   if (!answer.allowed) {
     deps.dropChanges(undo.id);
@@ -121,7 +137,11 @@ async function authorizeParts(deps: CallDeps, call: CallRequest, how: { waitMs: 
   return { allowed: true, reason: `${answer.reason}; once it ran, undo with \`oracle undo ${undo.id}\`` };
 }
 
-async function decideCall(deps: CallDeps, call: CallRequest, kept: { judged: readonly Evaluation[]; actionIds: readonly string[]; waitMs: number; agent: string; durables: readonly Promise<unknown>[] }): Promise<CallAnswer> {
+async function decideCall(
+  deps: CallDeps,
+  call: CallRequest,
+  kept: { judged: readonly Evaluation[]; actionIds: readonly string[]; waitMs: number; agent: string; durables: readonly Promise<unknown>[]; searched: readonly ProvenanceEntry[] },
+): Promise<CallAnswer> {
   const { judged, actionIds, waitMs, agent } = kept;
   const asking = judged.filter((e) => e.decision.decision === 'needs-approval');
   if (call.person === undefined && asking.length === 0) return allowCall(deps, call, kept, judged.map((e) => `${e.tool ?? '?'} ${e.decision.tier}: ${e.decision.reasons.join('; ')}`).join(' | ') || 'nothing to judge');
@@ -171,7 +191,7 @@ const WHOLE_FILE_WRITES: ReadonlySet<string> = new Set(['Write', 'Edit', 'MultiE
  * refused, as the toolhost refuses it (a T1 write without undo would be a lie). Then the session
  * takes the taint of what the call will read (SPEC §4), before the agent has seen any of it.
  */
-async function allowCall(deps: CallDeps, call: CallRequest, kept: { judged: readonly Evaluation[]; actionIds: readonly string[] }, reason: string): Promise<CallAnswer> {
+async function allowCall(deps: CallDeps, call: CallRequest, kept: { judged: readonly Evaluation[]; actionIds: readonly string[]; searched: readonly ProvenanceEntry[] }, reason: string): Promise<CallAnswer> {
   let answer: CallAnswer = { allowed: true, reason };
   const [write] = kept.judged;
   const content = write?.args?.['content'];
@@ -181,19 +201,8 @@ async function allowCall(deps: CallDeps, call: CallRequest, kept: { judged: read
     if (!undo.ok) return { allowed: false, reason: `ORACLE could not keep what this write replaces, so it may not run: ${undo.reason}` };
     answer = { allowed: true, reason: `${reason}; undo with \`oracle undo ${undo.undoId}\`` };
   }
-  deps.taint.read(call.session, kept.judged.flatMap((e) => (e.tool === null || e.args === null ? [] : [...provenanceOfResult(e.tool, e.args), ...searchedBelow(deps, call, e)])));
+  deps.taint.read(call.session, [...kept.judged.flatMap((e) => (e.tool === null || e.args === null ? [] : provenanceOfResult(e.tool, e.args))), ...kept.searched]);
   return answer;
-}
-
-/**
- * A Bash read of a folder is a recursive search (`grep -rn`, `rg`): it prints what it finds in
- * every dependency folder below, which the path alone does not show.
- */
-function searchedBelow(deps: CallDeps, call: CallRequest, judged: Evaluation): ProvenanceEntry[] {
-  const real = judged.paths[0]?.real;
-  if (call.agentTool !== 'Bash' || judged.tool !== 'fs.read' || real === undefined || foreignPath(real)) return [];
-  const below = deps.foreignBelow(real);
-  return below === undefined ? [] : [{ kind: 'local_foreign', source: below }];
 }
 
 /**

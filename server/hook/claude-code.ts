@@ -112,9 +112,14 @@ async function judge(payload: HookPayload, session: string | undefined, gate: Ho
   }
   // With nobody to ask, Claude Code's own prompt is the only person there is.
   if (person !== undefined && !gate.canAsk) return { decision: 'ask', reason: `ORACLE: ${person}; no ORACLE gate is running to ask your phone or desktop` };
-  const parts = actions.map((a) => ({ ...a, ...(cwd === undefined ? {} : { cwd }), ...(session === undefined ? {} : { session }) }));
+  // What a search reaches is no part of the action judged: it travels beside it, part by part.
+  const parts = actions.map(({ search: _search, ...a }) => ({ ...a, ...(cwd === undefined ? {} : { cwd }), ...(session === undefined ? {} : { session }) }));
+  const searches = actions.map((a) => a.search);
   const callId = typeof payload.tool_use_id === 'string' && payload.tool_use_id.length <= 256 ? payload.tool_use_id : undefined;
-  const answer = await gate.authorizeCall({ agentTool, input, parts, person, session, ...(edits === undefined ? {} : { edits }), ...(callId === undefined ? {} : { callId }) }, budgetMs);
+  const answer = await gate.authorizeCall(
+    { agentTool, input, parts, person, session, ...(searches.some((s) => s !== undefined) ? { searches } : {}), ...(edits === undefined ? {} : { edits }), ...(callId === undefined ? {} : { callId }) },
+    budgetMs,
+  );
   const note = mapped.kind === 'allow' ? mapped.reason : answer.reason;
   return { decision: answer.allowed ? 'allow' : 'deny', reason: `ORACLE: ${answer.allowed ? note : answer.reason}`, ...(answer.durable === undefined ? {} : { durable: answer.durable }) };
 }

@@ -16,9 +16,19 @@ export interface SandboxView {
 
 /** Whether the gate would refuse every access to `path` (deny_always, ORACLE's own files, outside every root or excluded): what no agent is shown. */
 export function hiddenByPolicy(gate: CompiledPolicy, path: string): boolean {
-  if (gate.denied(path) !== undefined || protectionOf(gate, path) !== undefined) return true;
+  return whyHidden(gate, path) !== undefined;
+}
+
+/** Why the policy hides `path` from every agent (and the rule that says so), or undefined when it does not. */
+export function whyHidden(gate: CompiledPolicy, path: string): { readonly why: string; readonly rule: string } | undefined {
+  const denied = gate.denied(path);
+  if (denied !== undefined) return { why: `deny_always \`${denied.pattern}\``, rule: denied.rule };
+  const guard = protectionOf(gate, path);
+  if (guard !== undefined) return { why: 'ORACLE\'s own files', rule: guard.rule };
   const root = gate.roots.find((r) => isUnder(path, r.real, gate.host.flavor));
-  return root === undefined || root.excluded(relativeTo(path, root.real)) !== undefined;
+  if (root === undefined) return { why: 'outside every scope', rule: 'scopes' };
+  const excluded = root.excluded(relativeTo(path, root.real));
+  return excluded === undefined ? undefined : { why: `exclude \`${excluded}\` of ${root.rule}`, rule: root.rule };
 }
 
 /**

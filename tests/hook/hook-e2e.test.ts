@@ -73,7 +73,8 @@ describe('the Claude Code hook', () => {
       ['bash-cat', { tool_name: 'Bash', tool_input: { command: 'cat node_modules/dep/README.md' } }],
       ['grep', { tool_name: 'Grep', tool_input: { pattern: 'push', path: `${app}/node_modules` } }],
       // grep -r from the project's root descends into node_modules and prints what it finds there
-      ['bash-grep-r', { tool_name: 'Bash', tool_input: { command: 'grep -rn push .' } }],
+      // (leaving out .env, which it may not read at all: tests/hook/search-reach.test.ts)
+      ['bash-grep-r', { tool_name: 'Bash', tool_input: { command: 'grep -rn --exclude=.env push .' } }],
     ] as const) {
       expect((await as(session, read)).permissionDecision, session).toBe('allow');
       // tainted: the same write is one tier up, and with nobody to ask it is refused

@@ -26,7 +26,8 @@ export async function judgePayload(payload: HookPayload, ctx: DecideContext): Pr
   }
   let outcome: Outcome = 'allow';
   const reasons: string[] = [];
-  for (const action of actions) {
+  // What a search reaches below its folder is weighed by the running gate (toolhost/search-reach.ts), not here.
+  for (const { search: _search, ...action } of actions) {
     const { decision } = evaluate({ ...action, cwd, agent: 'claude-code' }, ctx);
     reasons.push(`${action.tool}: ${decision.decision} ${decision.code ?? decision.tier} ${decision.reasons.join('; ')}`);
     if (decision.decision === 'deny') return { outcome: 'deny', reason: reasons.join(' | ') };

@@ -1,4 +1,5 @@
 import { readdirSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 
 export type WalkEntry = { readonly path: string; readonly name: string; readonly kind: 'dir' | 'file' };
@@ -35,4 +36,67 @@ export function walkTree(root: string, visit: (entry: WalkEntry) => 'mask' | 'sk
     }
   }
   return { masks, complete: true };
+}
+
+export type ReachedEntry = { readonly path: string; readonly name: string; readonly kind: 'dir' | 'file' | 'link' };
+
+/** Folders read at once by the asynchronous walk: each read is a hop to libuv's pool, so one at a time would leave it idle. */
+const PARALLEL_READS = 8;
+
+/**
+ * The same walk, asynchronous (it runs on the hook's path, where a sync walk of a large tree
+ * would hold every other agent's answer), reading several folders at once and telling links
+ * apart instead of skipping them: `visit` may stop the walk (`'stop'`). Unreadable folders are
+ * passed over, as a search run by the same user would pass over them. Answers whether it saw
+ * every entry.
+ */
+export async function walkTreeAsync(root: string, visit: (entry: ReachedEntry) => 'skip' | 'descend' | 'stop', limit: number): Promise<{ readonly complete: boolean }> {
+  const pending = [root];
+  let seen = 0;
+  let ended: boolean | undefined;
+  const take = async (dir: string): Promise<void> => {
+    let entries;
+    try {
+      entries = await readdir(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const d of entries) {
+      if (ended !== undefined) return;
+      seen += 1;
+      if (seen > limit) {
+        ended = false;
+        return;
+      }
+      const kind = d.isSymbolicLink() ? 'link' : d.isDirectory() ? 'dir' : d.isFile() ? 'file' : undefined;
+      if (kind === undefined) continue;
+      const entry: ReachedEntry = { path: join(dir, d.name), name: d.name, kind };
+      const verdict = visit(entry);
+      if (verdict === 'stop') ended = true;
+      else if (verdict === 'descend' && kind === 'dir') pending.push(entry.path);
+    }
+  };
+  let failure: Error | undefined;
+  await new Promise<void>((resolve) => {
+    let active = 0;
+    const pump = (): void => {
+      while (ended === undefined && failure === undefined && active < PARALLEL_READS) {
+        const dir = pending.pop();
+        if (dir === undefined) break;
+        active += 1;
+        take(dir)
+          .catch((e: unknown) => {
+            failure ??= e instanceof Error ? e : new Error(String(e));
+          })
+          .finally(() => {
+            active -= 1;
+            pump();
+          });
+      }
+      if (active === 0) resolve();
+    };
+    pump();
+  });
+  if (failure !== undefined) throw failure;
+  return { complete: ended ?? true };
 }

@@ -1,3 +1,5 @@
+import type { TreeSearch } from './tree-search.js';
+
 /**
  * What planning one simple command needs (SPEC §11): where it runs, the user's home for `~`, and
  * the sink that collects what the gate must judge. Pure.
@@ -6,6 +8,8 @@ export type OracleToolName = 'exec.run' | 'fs.read' | 'fs.list' | 'fs.write' | '
 export interface OracleAction {
   readonly tool: OracleToolName;
   readonly args: Readonly<Record<string, unknown>>;
+  /** The read is a search of the tree below its path (`grep -r`): what it reaches is weighed too. */
+  readonly search?: TreeSearch;
 }
 
 export interface Sink {
@@ -36,7 +40,10 @@ export function joinPath(cwd: string, path: string): string {
   return `${cwd.replace(/\/+$/u, '')}/${path === '' ? '.' : path}`;
 }
 
-export function fsAction(tool: 'fs.read' | 'fs.list' | 'fs.write', path: string, ctx: CommandContext): void {
-  for (const cwd of ctx.cwds) ctx.sink.action(tool === 'fs.write' ? { tool, args: { path: joinPath(cwd, path), content: '' } } : { tool, args: { path: joinPath(cwd, path) } });
+export function fsAction(tool: 'fs.read' | 'fs.list' | 'fs.write', path: string, ctx: CommandContext, search?: TreeSearch): void {
+  for (const cwd of ctx.cwds) {
+    const args = tool === 'fs.write' ? { path: joinPath(cwd, path), content: '' } : { path: joinPath(cwd, path) };
+    ctx.sink.action(search === undefined ? { tool, args } : { tool, args, search });
+  }
 }
 

@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { loadBashParser, parseBash } from '../../adapters/bash-parser.js';
 import type { ParseBashSync } from './bash-ast.js';
 import { bashVerdict, type BashVerdict } from './bash-actions.js';
+import type { TreeSearch } from './tree-search.js';
 
 const CWD = '/p';
 const HOME = '/home/u';
@@ -18,6 +19,9 @@ async function verdict(command: string, home?: string): Promise<BashVerdict> {
 
 const run = (program: string, args: string[], cwd = CWD) => ({ tool: 'exec.run', args: { program, args, cwd } });
 const read = (path: string) => ({ tool: 'fs.read', args: { path } });
+const searched = (path: string, search: TreeSearch) => ({ tool: 'fs.read', args: { path }, search });
+const grepR = (filters: TreeSearch['filters'] = [], follows = false): TreeSearch => ({ by: 'grep', follows, skipsHidden: false, honoursIgnores: false, filters });
+const RG: TreeSearch = { by: 'rg', follows: false, skipsHidden: true, honoursIgnores: true, filters: [] };
 const list = (path: string) => ({ tool: 'fs.list', args: { path } });
 const write = (path: string) => ({ tool: 'fs.write', args: { path, content: '' } });
 const del = (path: string) => ({ tool: 'fs.delete', args: { path } });
@@ -36,10 +40,25 @@ const ACTIONS: [string, unknown[]][] = [
   ['stat -c %s f', [read('/p/f')]],
   ['du -sh', [list('/p/.')]],
   ['tree -L 2 src', [list('/p/src')]],
-  ['grep -rn TODO src', [read('/p/src')]],
+  ['grep -rn TODO src', [searched('/p/src', grepR())]],
+  // a recursive search with no folder searches the working directory
+  ['grep -rn TODO', [searched('/p/.', grepR())]],
+  ['grep -R x src', [searched('/p/src', grepR([], true))]],
+  ['grep --recursive x src', [searched('/p/src', grepR())]],
+  ['grep -d recurse x src', [searched('/p/src', grepR())]],
+  ["grep -rn --exclude=.env --exclude-dir .git '--include=*.ts' x .", [searched('/p/.', grepR([{ kind: 'exclude', glob: '.env', applies: 'file' }, { kind: 'exclude', glob: '.git', applies: 'dir' }, { kind: 'include', glob: '*.ts', applies: 'file' }]))]],
+  ['diff -ru a b', [searched('/p/a', { by: 'diff', follows: false, skipsHidden: false, honoursIgnores: false, filters: [] }), searched('/p/b', { by: 'diff', follows: false, skipsHidden: false, honoursIgnores: false, filters: [] })]],
+  ['diff -r -x .env a b', [searched('/p/a', { by: 'diff', follows: false, skipsHidden: false, honoursIgnores: false, filters: [{ kind: 'exclude', glob: '.env', applies: 'any' }] }), searched('/p/b', { by: 'diff', follows: false, skipsHidden: false, honoursIgnores: false, filters: [{ kind: 'exclude', glob: '.env', applies: 'any' }] })]],
+  ['diff a b', [read('/p/a'), read('/p/b')]],
   ['grep -e x -e y a b', [read('/p/a'), read('/p/b')]],
   ['grep foo', [list('/p/.')]],
-  ['rg -t ts "import x" server', [read('/p/server')]],
+  ['rg -t ts "import x" server', [searched('/p/server', RG)]],
+  ['rg x', [searched('/p/.', RG)]],
+  ['rg --hidden x', [searched('/p/.', { ...RG, skipsHidden: false })]],
+  ['rg -uu x', [searched('/p/.', { ...RG, skipsHidden: false, honoursIgnores: false })]],
+  ['rg -u x', [searched('/p/.', { ...RG, honoursIgnores: false })]],
+  ['rg --no-ignore-vcs -L x', [searched('/p/.', { ...RG, honoursIgnores: false, follows: true })]],
+  ["rg -g '!.env' --iglob '*.TS' x", [searched('/p/.', { ...RG, filters: [{ kind: 'exclude', glob: '.env', applies: 'any' }, { kind: 'include', glob: '*.TS', applies: 'any', nocase: true }] })]],
   ['find src -name "*.ts"', [list('/p/src')]],
   ['find . -type f', [list('/p/.')]],
   ['git status', [run('git', ['status'])]],

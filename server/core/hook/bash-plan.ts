@@ -1,5 +1,7 @@
 import { spellsLongOption } from '../decide/options.js';
 import { fsAction, joinPath, type Assignment, type CommandContext, type Sink } from './bash-context.js';
+import type { TreeSearch } from './tree-search.js';
+import { diffSearch, grepSearch, rgSearch, type GivenOption } from './tree-search-argv.js';
 import { fileCommand } from './bash-files.js';
 
 /**
@@ -305,6 +307,7 @@ function readerCommand(program: string, args: readonly string[], ctx: CommandCon
   const reader = READERS[program];
   if (reader === undefined) return false;
   const operands: string[] = [];
+  const given: GivenOption[] = [];
   let patternGiven = false;
   let options = true;
   for (let i = 0; i < args.length; i++) {
@@ -318,15 +321,19 @@ function readerCommand(program: string, args: readonly string[], ctx: CommandCon
       continue;
     }
     const name = arg.startsWith('--') ? arg.split('=')[0] ?? arg : arg.slice(0, 2);
-    // GNU getopt takes any unique prefix of a long option (`--files0=` is `--files0-from=`).
-    const unsafe = reader.unsafe.includes(name) || reader.unsafe.some((u) => spellsLongOption(arg, u));
+    // GNU getopt takes any unique prefix of a long option (`--files0=` is `--files0-from=`), but
+    // an option spelled in full is that option (`--exclude` is not `--exclude-from`).
+    const unsafe = reader.unsafe.includes(name) || (!reader.values.includes(name) && reader.unsafe.some((u) => spellsLongOption(arg, u)));
     if (unsafe || program === 'less' || program === 'more') {
       ctx.sink.ask(`\`${program} ${name}\` is not a plain read`);
       return true;
     }
     if (name === '-e' || name === '--regexp') patternGiven = true;
     if (arg.startsWith('--')) {
-      if (reader.values.includes(arg)) i++;
+      const eq = arg.indexOf('=');
+      if (eq >= 0) given.push({ name, value: arg.slice(eq + 1) });
+      else if (reader.values.includes(arg)) given.push({ name, value: args[++i] ?? '' });
+      else given.push({ name });
       continue;
     }
     // A short cluster: the first value-taking letter consumes the rest, or the next argument.
@@ -338,9 +345,10 @@ function readerCommand(program: string, args: readonly string[], ctx: CommandCon
       }
       if (letter === '-e') patternGiven = true;
       if (reader.values.includes(letter)) {
-        if (j === arg.length - 1) i++;
+        given.push({ name: letter, value: j === arg.length - 1 ? (args[++i] ?? '') : arg.slice(j + 1) });
         break;
       }
+      given.push({ name: letter });
     }
   }
   const paths = reader.pattern === true && !patternGiven ? operands.slice(1) : operands;
@@ -350,6 +358,13 @@ function readerCommand(program: string, args: readonly string[], ctx: CommandCon
   }
   // `-`, /dev/stdin and /dev/fd/N are the standard input or a pipe (what `<(…)` passes), no file.
   const real = paths.filter((p) => p !== '-' && !/^\/dev\/(?:stdin|fd\/\d+)$/u.test(p));
+  // A search of trees reads every file it reaches below a folder it is given (or the working
+  // directory, when it is given none): the gate weighs what it reaches (tree-search.ts).
+  const search = searchOf(program, given);
+  if (search !== undefined) {
+    for (const path of real.length === 0 ? ['.'] : real) fsAction('fs.read', path, ctx, search);
+    return true;
+  }
   if (real.length === 0) {
     if (reader.dot) fsAction('fs.list', '.', ctx);
     else ctx.sink.note(`\`${program}\` reads its standard input`);
@@ -359,6 +374,13 @@ function readerCommand(program: string, args: readonly string[], ctx: CommandCon
     fsAction(index === reader.output ? 'fs.write' : reader.tool, path, ctx);
   });
   return true;
+}
+
+function searchOf(program: string, given: readonly GivenOption[]): TreeSearch | undefined {
+  if (program === 'rg') return rgSearch(given);
+  if (program === 'grep' || program === 'egrep' || program === 'fgrep') return grepSearch(given);
+  if (program === 'diff') return diffSearch(given);
+  return undefined;
 }
 
 const FIND_EXEC = table(['-exec', '-execdir', '-ok', '-okdir']);

@@ -1,5 +1,7 @@
 import type { ProvenanceEntry } from '../../../shared/provenance.js';
 import { editsOf, type TextEdit } from './edits.js';
+import type { TreeSearch } from './tree-search.js';
+import { claudeGrepSearch } from './tree-search-argv.js';
 
 /**
  * Claude Code tool calls → ORACLE actions (SPEC §11). Pure: the payload comes in, and out comes
@@ -21,6 +23,8 @@ export interface HookPayload {
 export interface GateAction {
   readonly tool: string;
   readonly args: Readonly<Record<string, unknown>>;
+  /** The read searches the tree below its path: what it reaches is weighed too (tree-search.ts). */
+  readonly search?: TreeSearch;
 }
 
 export type Mapped =
@@ -122,10 +126,12 @@ export function mapToolCall(payload: HookPayload): Mapped {
       return p === undefined ? deny(tool) : one('fs.write', { path: p, content: field('new_source') ?? '' });
     }
     case 'Glob':
-    case 'Grep':
     case 'LS':
-      // A search reads the tree it searches: a listing of that directory, inside the scopes.
+      // Names only: a listing of that directory, inside the scopes.
       return one('fs.list', { path: field('path') ?? cwd ?? '' });
+    case 'Grep':
+      // Prints (or confirms) lines of every file it reaches below the path: a read of that tree.
+      return { kind: 'actions', actions: [{ tool: 'fs.read', args: { path: field('path') ?? cwd ?? '' }, search: claudeGrepSearch(field('glob')) }] };
     case 'WebFetch': {
       const url = field('url');
       return url === undefined ? deny(tool) : one('net.fetch', { url, method: 'GET' });

@@ -223,3 +223,34 @@ export async function untrackedFiles(cwd: ScopedPath, query: StagingQuery, env: 
   if (listed.truncated === true) return { ok: false, reason: 'the list of untracked files was too long to read whole' };
   return { ok: true, files: str(listed.stdout).split('\0').filter((f) => f !== '') };
 }
+
+/**
+ * Which of `paths` (below `dir`) the repository's ignore rules ignore, as git says
+ * (`check-ignore`: .gitignore files, .git/info/exclude; the user's global excludes file is not
+ * read, as the job has its own home, so git may answer "not ignored" where a search skips the
+ * file: the safe side). Run like untrackedFiles: the scope root bound read-only, nothing masked,
+ * no output that reaches an agent. Undefined when git cannot say (no repository here).
+ */
+export async function ignoredByGit(dir: ScopedPath, paths: readonly string[], env: ToolhostEnv): Promise<ReadonlySet<string> | undefined> {
+  if (!env.git.ok || paths.length === 0) return undefined;
+  const outcome = await runJob(
+    {
+      program: env.git.path,
+      // One path a line (`-z` needs --stdin, which a job has not); a name git must quote matches
+      // none of `paths`, so it counts as not ignored: the safe side.
+      args: [...NEUTRAL, '-c', 'core.quotePath=false', 'check-ignore', '--', ...paths],
+      cwd: dir.real,
+      view: { masks: [], readOnly: [] },
+      binds: [{ path: dir.root.real, mode: 'ro' }],
+      timeoutMs: 20_000,
+      extraEnv: { GIT_TERMINAL_PROMPT: '0', GIT_CONFIG_NOSYSTEM: '1', GIT_OPTIONAL_LOCKS: '0' },
+      homeFiles: gitHomeFiles(env.gitIdentity),
+      runAs: 'gate',
+    },
+    env,
+  );
+  const { result } = outcome;
+  // 0: some are ignored, 1: none is; anything else (128: no repository) says nothing.
+  if (result.truncated === true || !(result.ok || result.exit_code === 1)) return undefined;
+  return new Set(str(result.stdout).split('\n').filter((p) => p !== ''));
+}

@@ -1,0 +1,75 @@
+import type { SearchFilter, TreeSearch } from './tree-search.js';
+
+/** One option as the command spelled it: `-r`, `--exclude` (a long one by its written name), with its value. */
+export interface GivenOption {
+  readonly name: string;
+  readonly value?: string;
+}
+
+/** A written long option is `option` or a prefix getopt would expand to it (three letters at least). */
+function spells(given: GivenOption, option: string): boolean {
+  return given.name === option || (given.name.length >= 4 && option.startsWith(given.name));
+}
+
+/**
+ * grep, egrep, fgrep: a search of trees only with -r, -R or `-d recurse`. Recursion is read
+ * leniently (any abbreviation counts); includes and excludes only when spelled in full, so an
+ * abbreviation ORACLE might misread never hides a file.
+ */
+export function grepSearch(options: readonly GivenOption[]): TreeSearch | undefined {
+  const follows = options.some((o) => o.name === '-R' || spells(o, '--dereference-recursive'));
+  const recursive = follows || options.some((o) => o.name === '-r' || spells(o, '--recursive') || ((o.name === '-d' || spells(o, '--directories')) && (o.value ?? '').startsWith('rec')));
+  if (!recursive) return undefined;
+  const filters: SearchFilter[] = options.flatMap((o): SearchFilter[] => {
+    if (o.value === undefined) return [];
+    if (o.name === '--include') return [{ kind: 'include', glob: o.value, applies: 'file' }];
+    if (o.name === '--exclude') return [{ kind: 'exclude', glob: o.value, applies: 'file' }];
+    if (o.name === '--exclude-dir') return [{ kind: 'exclude', glob: o.value, applies: 'dir' }];
+    return [];
+  });
+  return { by: 'grep', follows, skipsHidden: false, honoursIgnores: false, filters };
+}
+
+/**
+ * rg searches trees always. By default it skips hidden names and what the ignore files ignore;
+ * `-u` (once) stops the ignoring, `-uu` shows hidden names too, `-L` follows links. Any
+ * `--no-ignore…` option counts as ignoring nothing.
+ */
+export function rgSearch(options: readonly GivenOption[]): TreeSearch {
+  const unrestricted = options.filter((o) => o.name === '-u' || spells(o, '--unrestricted')).length;
+  const filters: SearchFilter[] = options.flatMap((o): SearchFilter[] => {
+    if (o.value === undefined) return [];
+    const nocase = o.name === '--iglob';
+    if (o.name !== '-g' && o.name !== '--glob' && !nocase) return [];
+    const glob = o.value.startsWith('!') ? o.value.slice(1) : o.value;
+    return [{ kind: o.value.startsWith('!') ? 'exclude' : 'include', glob, applies: 'any', ...(nocase ? { nocase } : {}) }];
+  });
+  return {
+    by: 'rg',
+    follows: options.some((o) => o.name === '-L' || spells(o, '--follow')),
+    skipsHidden: unrestricted < 2 && !options.some((o) => o.name === '-.' || spells(o, '--hidden')),
+    honoursIgnores: unrestricted < 1 && !options.some((o) => o.name.startsWith('--no-ignore') || (o.name.length >= 6 && '--no-ignore'.startsWith(o.name))),
+    filters,
+  };
+}
+
+/** diff compares trees only with -r; `-x PAT` leaves out files and folders by name. */
+export function diffSearch(options: readonly GivenOption[]): TreeSearch | undefined {
+  if (!options.some((o) => o.name === '-r' || spells(o, '--recursive'))) return undefined;
+  const filters = options.flatMap((o): SearchFilter[] => ((o.name === '-x' || o.name === '--exclude') && o.value !== undefined ? [{ kind: 'exclude', glob: o.value, applies: 'any' }] : []));
+  return { by: 'diff', follows: false, skipsHidden: false, honoursIgnores: false, filters };
+}
+
+/**
+ * Claude Code's Grep tool runs rg with `--hidden`, honouring the ignore files, never following
+ * links, leaving out version-control folders, and passes its `glob` input as rg globs: split at
+ * whitespace, then at commas unless the piece holds braces (as the pinned CLI does). Its `type`
+ * input narrows too, but is not read here (ORACLE counts the files it leaves as searched).
+ */
+export function claudeGrepSearch(glob: string | undefined): TreeSearch {
+  const pieces = (glob ?? '').split(/\s+/u).flatMap((piece) => (piece.includes('{') && piece.includes('}') ? [piece] : piece.split(',')));
+  const filters = pieces
+    .filter((p) => p !== '' && p !== '!')
+    .map((p): SearchFilter => ({ kind: p.startsWith('!') ? 'exclude' : 'include', glob: p.startsWith('!') ? p.slice(1) : p, applies: 'any' }));
+  return { by: 'Grep', follows: false, skipsHidden: false, honoursIgnores: true, filters };
+}

@@ -1,0 +1,94 @@
+import { describe, expect, it } from 'vitest';
+import { exclusionAdvice, searcherSkips, type EntryKind, type TreeSearch } from './tree-search.js';
+import { claudeGrepSearch, grepSearch, rgSearch } from './tree-search-argv.js';
+
+const at = (relative: string, kind: EntryKind = 'file') => ({ relative, name: relative.split('/').pop() ?? relative, kind });
+const skips = (search: TreeSearch, relative: string, kind: EntryKind = 'file'): boolean => searcherSkips(search, at(relative, kind));
+
+describe('what a tree search skips by itself, read so that doubt counts as reached', () => {
+  it('grep -r skips only what its excludes name, by base name, and nothing hidden', () => {
+    const plain = grepSearch([{ name: '-r' }]);
+    expect(plain && skips(plain, '.env')).toBe(false);
+    expect(plain && skips(plain, '.git', 'dir')).toBe(false);
+    const excluding = grepSearch([{ name: '-r' }, { name: '--exclude', value: '.env' }, { name: '--exclude-dir', value: '.git' }]);
+    expect(excluding && skips(excluding, 'config/.env')).toBe(true);
+    expect(excluding && skips(excluding, '.git', 'dir')).toBe(true);
+    // --exclude names files only, --exclude-dir folders only
+    expect(excluding && skips(excluding, '.env', 'dir')).toBe(false);
+    expect(excluding && skips(excluding, 'a/.git')).toBe(false);
+  });
+  it('grep reads globs as fnmatch does: no braces, so `*.{env,pem}` excludes neither', () => {
+    const braces = grepSearch([{ name: '-r' }, { name: '--exclude', value: '*.{env,pem}' }]);
+    expect(braces && skips(braces, 'x.env')).toBe(false);
+    expect(braces && skips(braces, 'x.pem')).toBe(false);
+  });
+  it('grep --include first: a file no option names is not searched; both named counts as searched', () => {
+    const only = grepSearch([{ name: '-r' }, { name: '--include', value: '*.ts' }]);
+    expect(only && skips(only, '.env')).toBe(true);
+    expect(only && skips(only, 'a.ts')).toBe(false);
+    const excludeFirst = grepSearch([{ name: '-r' }, { name: '--exclude', value: '*.md' }, { name: '--include', value: '*.ts' }]);
+    expect(excludeFirst && skips(excludeFirst, '.env')).toBe(false);
+    const both = grepSearch([{ name: '-r' }, { name: '--include', value: '*' }, { name: '--exclude', value: '.env' }]);
+    expect(both && skips(both, '.env')).toBe(false);
+  });
+  it('grep without recursion is no tree search; abbreviated excludes hide nothing', () => {
+    expect(grepSearch([{ name: '-n' }])).toBeUndefined();
+    expect(grepSearch([{ name: '-d', value: 'read' }])).toBeUndefined();
+    const abbreviated = grepSearch([{ name: '--recur' }, { name: '--exclude-d', value: '.git' }]);
+    expect(abbreviated && skips(abbreviated, '.git', 'dir')).toBe(false);
+  });
+  it('rg skips hidden names unless told otherwise; an include glob overrides that, so ORACLE trusts it no more', () => {
+    const rg = rgSearch([]);
+    expect(skips(rg, '.env')).toBe(true);
+    expect(skips(rg, 'key.pem')).toBe(false);
+    expect(skips(rgSearch([{ name: '--hidden' }]), '.env')).toBe(false);
+    expect(skips(rgSearch([{ name: '-u' }, { name: '-u' }]), '.env')).toBe(false);
+    const included = rgSearch([{ name: '-g', value: '.env*' }]);
+    expect(skips(included, '.env')).toBe(false);
+    expect(skips(included, 'a.ts')).toBe(true);
+    expect(skips(included, 'src', 'dir')).toBe(false);
+  });
+  it('rg globs are gitignore-style: a `/` anchors to the start, a trailing `/` names folders, braces expand', () => {
+    const rg = rgSearch([{ name: '--hidden' }, { name: '-g', value: '!config/.env' }, { name: '-g', value: '!secrets/' }, { name: '-g', value: '!*.{pem,key}' }]);
+    expect(skips(rg, 'config/.env')).toBe(true);
+    expect(skips(rg, 'other/.env')).toBe(false);
+    expect(skips(rg, 'secrets', 'dir')).toBe(true);
+    expect(skips(rg, 'secrets')).toBe(false);
+    expect(skips(rg, 'a/b/x.key')).toBe(true);
+  });
+  it("Claude Code's Grep: hidden names searched, version-control folders left out, its glob split as the CLI splits it", () => {
+    const grep = claudeGrepSearch(undefined);
+    expect(skips(grep, '.env')).toBe(false);
+    expect(skips(grep, '.git', 'dir')).toBe(true);
+    expect(grep.honoursIgnores).toBe(true);
+    const negated = claudeGrepSearch('!.env !*.pem');
+    expect(skips(negated, '.env')).toBe(true);
+    expect(skips(negated, 'k.pem')).toBe(true);
+    expect(skips(negated, 'a.ts')).toBe(false);
+    const listed = claudeGrepSearch('*.ts,*.tsx');
+    expect(skips(listed, '.env')).toBe(true);
+    expect(skips(listed, 'a.tsx')).toBe(false);
+    expect(claudeGrepSearch('*.{ts,tsx}').filters).toHaveLength(1);
+  });
+});
+
+describe('how to leave out what a search must not reach, in the searcher’s words', () => {
+  const found = [
+    { name: '.env', kind: 'file' as const },
+    { name: '.git', kind: 'dir' as const },
+    { name: '.env', kind: 'file' as const },
+  ];
+  it('spells each searcher’s options, once per name', () => {
+    expect(exclusionAdvice('grep', found)).toBe('--exclude=.env --exclude-dir=.git');
+    expect(exclusionAdvice('rg', found)).toBe("-g '!.env' -g '!.git'");
+    expect(exclusionAdvice('diff', found)).toBe('-x .env -x .git');
+    expect(exclusionAdvice('Grep', found)).toBe('"glob": "!.env !.git"');
+  });
+  it('the advice, followed, skips what it named', () => {
+    const advised = grepSearch([{ name: '-r' }, { name: '--exclude', value: '.env' }, { name: '--exclude-dir', value: '.git' }]);
+    expect(advised && [skips(advised, '.env'), skips(advised, '.git', 'dir')]).toEqual([true, true]);
+    const rg = rgSearch([{ name: '--hidden' }, { name: '-g', value: '!.env' }, { name: '-g', value: '!.git' }]);
+    expect([skips(rg, '.env'), skips(rg, '.git', 'dir')]).toEqual([true, true]);
+    expect(skips(claudeGrepSearch('!.env !.git'), '.env')).toBe(true);
+  });
+});
