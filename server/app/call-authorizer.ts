@@ -114,7 +114,7 @@ async function authorizeParts(deps: CallDeps, call: CallRequest, how: { waitMs: 
       const reach = await deps.searchReach(start, search);
       evaluation = weighReach(evaluation, search, reach);
       if (reach.foreign !== undefined) searched.push({ kind: 'local_foreign', source: reach.foreign });
-      if (reach.unknown !== undefined) unknown.push(`ORACLE cannot tell what ${searcherName(search.by)} reaches below \`${start.real}\`: ${reach.unknown}`);
+      if (reach.unknown !== undefined) unknown.push(`ORACLE cannot tell what ${searcherName(search.by)} reaches below \`${start.real}\`: ${reach.unknown}${search.assumed === undefined ? '' : ` (${search.assumed})`}`);
     }
     actionIds.push(deps.auditDecision(evaluation, agent).actionId);
     const { decision } = evaluation;

@@ -73,14 +73,21 @@ describe('searches that reach what the policy hides', () => {
     expect(refusals[0]).toMatchObject({ code: 'PATH_DENY_ALWAYS' });
   });
 
-  it('rg skips hidden names by itself; asked to show them, it is refused like grep', async () => {
-    expect((await bash('rg API_KEY')).permissionDecision).toBe('allow');
-    const hidden = await bash('rg --hidden API_KEY');
+  it('rg skips hidden names by itself, but only with --no-config; asked to show them, it is refused like grep', async () => {
+    // A config file (RIPGREP_CONFIG_PATH) the hook cannot see could make rg show hidden names.
+    const configured = await bash('rg API_KEY');
+    expect(configured.permissionDecision).toBe('deny');
+    expect(configured.permissionDecisionReason).toContain('RIPGREP_CONFIG_PATH');
+    expect(configured.permissionDecisionReason).toContain("add --no-config -g '!.env' -g '!.git'");
+    expect((await bash('rg --no-config API_KEY')).permissionDecision).toBe('allow');
+    const hidden = await bash('rg --no-config --hidden API_KEY');
     expect(hidden.permissionDecision).toBe('deny');
     // no gate: git was not asked whether .env is ignored, and the refusal says so
     expect(hidden.permissionDecisionReason).toContain('no ORACLE gate is running to ask git');
     expect(hidden.permissionDecisionReason).toContain("add -g '!.env' -g '!.git'");
-    expect((await bash("rg --hidden -g '!.env' -g '!.git' API_KEY")).permissionDecision).toBe('allow');
+    expect((await bash("rg --no-config --hidden -g '!.env' -g '!.git' API_KEY")).permissionDecision).toBe('allow');
+    // Setting what changes grep's or rg's options for one command is a person's call.
+    expect((await bash('RIPGREP_CONFIG_PATH=/tmp/x rg --no-config API_KEY src')).permissionDecisionReason).toContain('RIPGREP_CONFIG_PATH');
   });
 
   it("Claude Code's Grep is refused without a gate to ask git, and runs with a glob that leaves .env out", async () => {

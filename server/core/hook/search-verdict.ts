@@ -16,8 +16,9 @@ export function weighReach(evaluation: Evaluation, search: TreeSearch, reach: Se
   const start = evaluation.paths[0]?.real ?? '';
   const named = reach.hidden.slice(0, NAMED).map((e) => `\`${e.path}\`${e.kind === 'dir' ? ' (a folder)' : ''}: ${e.why}`);
   const more = reach.hidden.length > NAMED ? `; and ${String(reach.hidden.length - NAMED)} more` : '';
-  const how = search.by === 'Grep' ? `pass ${exclusionAdvice(search.by, reach.hidden)}, a narrower \`path\`, or a \`glob\` for the files you want` : `add ${exclusionAdvice(search.by, reach.hidden)}, or search a narrower folder`;
+  const assumed = search.assumed === undefined ? '' : ` (${search.assumed})`;
+  const how = search.by === 'Grep' ? `pass ${exclusionAdvice(search.by, reach.hidden)}, a narrower \`path\`, or a \`glob\` for the files you want` : `add ${search.assumed !== undefined && search.by === 'rg' ? '--no-config ' : ''}${exclusionAdvice(search.by, reach.hidden)}, or search a narrower folder`;
   const unsure = reach.unweighed === undefined ? '' : ` (it may skip some of them as ignored, but ${reach.unweighed})`;
-  const reason = `${searcherName(search.by)} below \`${start}\` would read what no agent may read: ${named.join('; ')}${more}${unsure}. To search the rest, ${how}`;
+  const reason = `${searcherName(search.by)} below \`${start}\` would read what no agent may read${assumed}: ${named.join('; ')}${more}${unsure}. To search the rest, ${how}`;
   return { ...evaluation, decision: deny('PATH_DENY_ALWAYS', first.rule, [reason]) };
 }

@@ -33,7 +33,10 @@ export function grepSearch(options: readonly GivenOption[]): TreeSearch | undefi
 /**
  * rg searches trees always. By default it skips hidden names and what the ignore files ignore;
  * `-u` (once) stops the ignoring, `-uu` shows hidden names too, `-L` follows links. Any
- * `--no-ignore…` option counts as ignoring nothing.
+ * `--no-ignore…` option counts as ignoring nothing. Unless given `--no-config`, rg first reads
+ * the options of the file RIPGREP_CONFIG_PATH names in the agent's environment, which the hook
+ * cannot see: those could show hidden names, ignore nothing and follow links, so ORACLE assumes
+ * they do.
  */
 export function rgSearch(options: readonly GivenOption[]): TreeSearch {
   const unrestricted = options.filter((o) => o.name === '-u' || spells(o, '--unrestricted')).length;
@@ -44,6 +47,8 @@ export function rgSearch(options: readonly GivenOption[]): TreeSearch {
     const glob = o.value.startsWith('!') ? o.value.slice(1) : o.value;
     return [{ kind: o.value.startsWith('!') ? 'exclude' : 'include', glob, applies: 'any', ...(nocase ? { nocase } : {}) }];
   });
+  const configured = !options.some((o) => o.name === '--no-config');
+  if (configured) return { by: 'rg', follows: true, skipsHidden: false, honoursIgnores: false, filters, assumed: RG_CONFIG };
   return {
     by: 'rg',
     follows: options.some((o) => o.name === '-L' || spells(o, '--follow')),
@@ -52,6 +57,8 @@ export function rgSearch(options: readonly GivenOption[]): TreeSearch {
     filters,
   };
 }
+
+const RG_CONFIG = 'without `--no-config`, rg takes options from the file RIPGREP_CONFIG_PATH names, which ORACLE cannot see, so it is taken to show hidden names, ignore nothing and follow links';
 
 /** diff compares trees only with -r; `-x PAT` leaves out files and folders by name. */
 export function diffSearch(options: readonly GivenOption[]): TreeSearch | undefined {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { exclusionAdvice, searcherSkips, type EntryKind, type TreeSearch } from './tree-search.js';
 import { claudeGrepSearch, grepSearch, rgSearch } from './tree-search-argv.js';
 
+const NO_CONFIG = { name: '--no-config' };
 const at = (relative: string, kind: EntryKind = 'file') => ({ relative, name: relative.split('/').pop() ?? relative, kind });
 const skips = (search: TreeSearch, relative: string, kind: EntryKind = 'file'): boolean => searcherSkips(search, at(relative, kind));
 
@@ -38,12 +39,14 @@ describe('what a tree search skips by itself, read so that doubt counts as reach
     expect(abbreviated && skips(abbreviated, '.git', 'dir')).toBe(false);
   });
   it('rg skips hidden names unless told otherwise; an include glob overrides that, so ORACLE trusts it no more', () => {
-    const rg = rgSearch([]);
+    const rg = rgSearch([NO_CONFIG]);
     expect(skips(rg, '.env')).toBe(true);
     expect(skips(rg, 'key.pem')).toBe(false);
-    expect(skips(rgSearch([{ name: '--hidden' }]), '.env')).toBe(false);
-    expect(skips(rgSearch([{ name: '-u' }, { name: '-u' }]), '.env')).toBe(false);
-    const included = rgSearch([{ name: '-g', value: '.env*' }]);
+    expect(skips(rgSearch([NO_CONFIG, { name: '--hidden' }]), '.env')).toBe(false);
+    // without --no-config, a config file may show hidden names: nothing hidden is taken as skipped
+    expect(skips(rgSearch([]), '.env')).toBe(false);
+    expect(skips(rgSearch([NO_CONFIG, { name: '-u' }, { name: '-u' }]), '.env')).toBe(false);
+    const included = rgSearch([NO_CONFIG, { name: '-g', value: '.env*' }]);
     expect(skips(included, '.env')).toBe(false);
     expect(skips(included, 'a.ts')).toBe(true);
     expect(skips(included, 'src', 'dir')).toBe(false);

@@ -20,6 +20,8 @@ export interface TreeSearch {
   readonly honoursIgnores: boolean;
   /** Its include and exclude options, in order. */
   readonly filters: readonly SearchFilter[];
+  /** What ORACLE assumed about it beyond its options, and why (said wherever it matters). */
+  readonly assumed?: string;
 }
 
 export type SearchBy = 'grep' | 'rg' | 'diff' | 'Grep';
