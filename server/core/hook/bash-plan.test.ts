@@ -55,7 +55,7 @@ const ACTIONS: [string, unknown[]][] = [
   ['rg --no-config -t ts "import x" server', [searched('/p/server', RG)]],
   ['rg --no-config x', [searched('/p/.', RG)]],
   // without --no-config, a config file ORACLE cannot see may change every default
-  ['rg x', [searched('/p/.', { ...RG, follows: true, skipsHidden: false, honoursIgnores: false, assumed: expect.stringContaining('RIPGREP_CONFIG_PATH') as unknown as string })]],
+  ['rg x', [searched('/p/.', { ...RG, follows: true, skipsHidden: false, honoursIgnores: false, assumed: expect.stringContaining('RIPGREP_CONFIG_PATH') as string })]],
   ['rg --no-config --hidden x', [searched('/p/.', { ...RG, skipsHidden: false })]],
   ['rg --no-config -uu x', [searched('/p/.', { ...RG, skipsHidden: false, honoursIgnores: false })]],
   ['rg --no-config -u x', [searched('/p/.', { ...RG, honoursIgnores: false })]],
