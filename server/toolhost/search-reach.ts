@@ -1,4 +1,4 @@
-import { dirname, join, relative, sep } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { probe } from '../adapters/agent/files.js';
 import { walkTreeAsync } from '../adapters/agent/tree-walk.js';
 import { effectivelyHonoursIgnores, searcherSkips, type HiddenReach, type SearchReach, type TreeSearch } from '../core/hook/tree-search.js';
@@ -34,14 +34,14 @@ export async function searchReach(start: ScopedPath, search: TreeSearch, env: To
   const walked = await walkTreeAsync(
     start.real,
     (entry) => {
+      // An ignore file counts whatever it is: a link to one is read as well.
+      if (RG_IGNORE_FILES.has(entry.name)) rgIgnoreFile = true;
       if (entry.kind === 'link') {
         if (!search.follows) return 'skip';
         unknown = `it follows links, and \`${entry.path}\` is one`;
         return 'stop';
       }
-      if (entry.kind === 'file' && RG_IGNORE_FILES.has(entry.name)) rgIgnoreFile = true;
-      const rel = relative(start.real, entry.path).split(sep).join('/');
-      if (searcherSkips(search, { relative: rel, name: entry.name, kind: entry.kind })) return 'skip';
+      if (searcherSkips(search, { name: entry.name, kind: entry.kind })) return 'skip';
       const hides = whyHidden(env.gate, entry.path);
       if (hides !== undefined) {
         hidden.push({ path: entry.path, name: entry.name, kind: entry.kind, ...hides });

@@ -127,6 +127,17 @@ describe('searches that reach what the policy hides', () => {
     expect(unignored.permissionDecision).toBe('deny');
     expect(unignored.permissionDecisionReason).toContain('.rgignore');
     spawnSync('rm', [join(app, '.rgignore')]);
+    // An .ignore that is a link is read by rg as surely as a file.
+    symlinkSync(join(tree.root, 'elsewhere-ignore'), join(app, '.ignore'));
+    const linked = await hook('ignored', 'Grep', { pattern: 'API_KEY', path: app });
+    expect(linked.permissionDecision).toBe('deny');
+    expect(linked.permissionDecisionReason).toContain('an .ignore or .rgignore file here');
+    spawnSync('rm', [join(app, '.ignore')]);
+    // A part of the same command that writes may change the ignore files first: git's word is not counted then.
+    expect((await bash("rg --no-config --hidden -g '!.git' API_KEY")).permissionDecision).toBe('allow');
+    const edited = await bash("touch src/b.ts; rg --no-config --hidden -g '!.git' API_KEY");
+    expect(edited.permissionDecision).toBe('deny');
+    expect(edited.permissionDecisionReason).toContain(`\`${app}/.env\``);
     // .env no longer ignored: refused; node_modules still ignored.
     writeFileSync(join(app, '.gitignore'), 'node_modules/\n');
     const reached = await hook('reached', 'Grep', { pattern: 'API_KEY', path: app });

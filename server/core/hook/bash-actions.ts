@@ -85,7 +85,7 @@ export function bashVerdict(tree: BashTree, options: BashPlanOptions): BashVerdi
   // Deny beats ask beats actions: the strictest finding decides (SPEC §11).
   if (sink.denies.length > 0) return { kind: 'deny', reason: sink.denies.join('; ') };
   if (sink.asks.length > 0) return { kind: 'ask', reason: sink.asks.join('; ') };
-  return { kind: 'actions', actions: sink.actions, notes: sink.notes };
+  return { kind: 'actions', actions: untrustIgnores(sink.actions), notes: sink.notes };
 }
 
 class Planner {
@@ -370,4 +370,15 @@ class Planner {
 
 function isStatement(node: BashNode): boolean {
   return COMMAND_NODES.has(node.type) || CONTROL.has(node.type) || ['redirected_statement', 'list', 'pipeline', 'subshell', 'compound_statement', 'negated_command'].includes(node.type);
+}
+
+/**
+ * What a searcher skips as ignored is read from the tree before the command runs: a part of the
+ * same command that writes or runs anything may change the ignore files first (`rm .gitignore;
+ * rg x`), so beside such a part no search is taken to skip what the repository ignores.
+ */
+function untrustIgnores(actions: readonly OracleAction[]): readonly OracleAction[] {
+  const onlyReads = actions.every((a) => a.tool === 'fs.read' || a.tool === 'fs.list');
+  if (onlyReads) return actions;
+  return actions.map((a) => (a.search?.honoursIgnores === true ? { ...a, search: { ...a.search, honoursIgnores: false } } : a));
 }

@@ -47,9 +47,23 @@ const ACTIONS: [string, unknown[]][] = [
   ['grep --recursive x src', [searched('/p/src', grepR())]],
   ['grep -d recurse x src', [searched('/p/src', grepR())]],
   ["grep -rn --exclude=.env --exclude-dir .git '--include=*.ts' x .", [searched('/p/.', grepR([{ kind: 'exclude', glob: '.env', applies: 'file' }, { kind: 'exclude', glob: '.git', applies: 'dir' }, { kind: 'include', glob: '*.ts', applies: 'file' }]))]],
-  ['diff -ru a b', [searched('/p/a', { by: 'diff', follows: false, skipsHidden: false, honoursIgnores: false, filters: [] }), searched('/p/b', { by: 'diff', follows: false, skipsHidden: false, honoursIgnores: false, filters: [] })]],
-  ['diff -r -x .env a b', [searched('/p/a', { by: 'diff', follows: false, skipsHidden: false, honoursIgnores: false, filters: [{ kind: 'exclude', glob: '.env', applies: 'any' }] }), searched('/p/b', { by: 'diff', follows: false, skipsHidden: false, honoursIgnores: false, filters: [{ kind: 'exclude', glob: '.env', applies: 'any' }] })]],
+  // diff follows links unless told --no-dereference
+  ['diff -ru a b', [searched('/p/a', { by: 'diff', follows: true, skipsHidden: false, honoursIgnores: false, filters: [] }), searched('/p/b', { by: 'diff', follows: true, skipsHidden: false, honoursIgnores: false, filters: [] })]],
+  ['diff -r --no-dereference -x .env a b', [searched('/p/a', { by: 'diff', follows: false, skipsHidden: false, honoursIgnores: false, filters: [{ kind: 'exclude', glob: '.env', applies: 'any' }] }), searched('/p/b', { by: 'diff', follows: false, skipsHidden: false, honoursIgnores: false, filters: [{ kind: 'exclude', glob: '.env', applies: 'any' }] })]],
   ['diff a b', [read('/p/a'), read('/p/b')]],
+  // diff's --color takes a value only after `=`; column's -t and -d take none: the next word is a file
+  ['diff --color .env b', [read('/p/.env'), read('/p/b')]],
+  ['column -t .env', [read('/p/.env')]],
+  ['column -s , -t -d .env', [read('/p/.env')]],
+  ['du --time .', [list('/p/.')]],
+  // egrep and fgrep take grep's options; -d recurses unless it says read or skip
+  ['egrep -d recurse x .', [searched('/p/.', grepR())]],
+  ['fgrep --exclude-dir=.git -r x', [searched('/p/.', grepR([{ kind: 'exclude', glob: '.git', applies: 'dir' }]))]],
+  ['grep -d rec x', [searched('/p/.', grepR())]],
+  ['grep -d skip x a', [read('/p/a')]],
+  // what a repository ignores is read before the command runs: a part that writes may change it
+  ['rm -f .gitignore; rg --no-config x', [del('/p/.gitignore'), searched('/p/.', { ...RG, honoursIgnores: false })]],
+  ['rg --no-config x | head', [searched('/p/.', RG)]],
   ['grep -e x -e y a b', [read('/p/a'), read('/p/b')]],
   ['grep foo', [list('/p/.')]],
   ['rg --no-config -t ts "import x" server', [searched('/p/server', RG)]],
@@ -124,6 +138,9 @@ const ACTIONS: [string, unknown[]][] = [
 
 // Commands the analysis must escalate.
 const ASK: [string, RegExp][] = [
+  // an abbreviated option that takes a value hides which word is the path
+  ['grep --dir recurse x .', /may be `--directories`/u],
+  ['grep --exclude-d .git -r x', /may be `--exclude-dir`/u],
   ['ls && rm -rf ~', /tilde/u],
   ['echo x > ~/.ssh/authorized_keys', /tilde/u],
   ['echo $(cat ~/.ssh/id_rsa)', /command substitution/u],

@@ -260,17 +260,21 @@ interface Reader {
   readonly pattern?: boolean;
   /** The operand at this index is the file it writes (`uniq IN OUT`). */
   readonly output?: number;
+  /** Long options taking no value (or one only after `=`) whose names begin a value option's (`du --time`). */
+  readonly flags?: readonly string[];
 }
+
+const GREP: Reader = { tool: 'fs.read', dot: true, pattern: true, values: ['-e', '--regexp', '-m', '--max-count', '-A', '-B', '-C', '--after-context', '--before-context', '--context', '-d', '--directories', '-D', '--devices', '--include', '--exclude', '--exclude-dir', '--label', '--binary-files', '--group-separator'], unsafe: ['-f', '--file', '--exclude-from'] };
 
 const READERS: Readonly<Record<string, Reader>> = Object.assign(Object.create(null) as Record<string, Reader>, {
   ls: { tool: 'fs.list', dot: true, values: ['-I', '-w', '-T', '--ignore', '--hide', '--format', '--sort', '--time', '--time-style', '--width', '--tabsize', '--block-size', '--quoting-style', '--indicator-style'], unsafe: [] },
   tree: { tool: 'fs.list', dot: true, values: ['-L', '-P', '-I', '--charset', '--filelimit', '--sort', '-T'], unsafe: ['-o', '--fromfile', '-R'] },
-  du: { tool: 'fs.list', dot: true, values: ['-d', '--max-depth', '-B', '--block-size', '-t', '--threshold', '--exclude', '--time-style'], unsafe: ['-X', '--exclude-from', '--files0-from'] },
+  du: { tool: 'fs.list', dot: true, values: ['-d', '--max-depth', '-B', '--block-size', '-t', '--threshold', '--exclude', '--time-style'], unsafe: ['-X', '--exclude-from', '--files0-from'], flags: ['--time'] },
   cat: { tool: 'fs.read', dot: false, values: [], unsafe: [] },
   // -o writes its output to a file, -T and --compress-program reach outside: escalated.
   sort: { tool: 'fs.read', dot: false, values: ['-k', '--key', '-t', '--field-separator', '-S', '--buffer-size', '--parallel', '--batch-size', '--sort', '--random-source'], unsafe: ['-o', '--output', '-T', '--temporary-directory', '--compress-program', '--files0-from'] },
   cut: { tool: 'fs.read', dot: false, values: ['-d', '--delimiter', '-f', '--fields', '-b', '--bytes', '-c', '--characters', '--output-delimiter'], unsafe: [] },
-  diff: { tool: 'fs.read', dot: false, values: ['-U', '-C', '-x', '--exclude', '-I', '--ignore-matching-lines', '--label', '-W', '--width', '--horizon-lines', '-F', '--show-function-line', '--color', '--palette', '--tabsize'], unsafe: ['-X', '--exclude-from', '--from-file', '--to-file', '-S', '--starting-file'] },
+  diff: { tool: 'fs.read', dot: false, values: ['-U', '-C', '-x', '--exclude', '-I', '--ignore-matching-lines', '--label', '-W', '--width', '--horizon-lines', '-F', '--show-function-line', '--palette', '--tabsize'], unsafe: ['-X', '--exclude-from', '--from-file', '--to-file', '-S', '--starting-file'] },
   cmp: { tool: 'fs.read', dot: false, values: ['-i', '--ignore-initial', '-n', '--bytes'], unsafe: [] },
   comm: { tool: 'fs.read', dot: false, values: ['--output-delimiter'], unsafe: [] },
   nl: { tool: 'fs.read', dot: false, values: ['-b', '-d', '-f', '-h', '-i', '-l', '-n', '-s', '-v', '-w'], unsafe: [] },
@@ -279,7 +283,13 @@ const READERS: Readonly<Record<string, Reader>> = Object.assign(Object.create(nu
   uniq: { tool: 'fs.read', dot: false, values: ['-f', '--skip-fields', '-s', '--skip-chars', '-w', '--check-chars'], unsafe: [], output: 1 },
   paste: { tool: 'fs.read', dot: false, values: ['-d', '--delimiters'], unsafe: [] },
   fold: { tool: 'fs.read', dot: false, values: ['-w', '--width'], unsafe: [] },
-  column: { tool: 'fs.read', dot: false, values: ['-s', '-t', '-c', '-o', '-N', '-R', '-W', '-H', '-O', '-E', '-d'], unsafe: [] },
+  // util-linux column: -t, -d, -e, -J, -L and -x take no value.
+  column: {
+    tool: 'fs.read',
+    dot: false,
+    values: ['-s', '--separator', '-c', '--output-width', '-o', '--output-separator', '-n', '--table-name', '-O', '--table-order', '-N', '--table-columns', '-l', '--table-columns-limit', '-E', '--table-noextreme', '-H', '--table-hide', '-R', '--table-right', '-T', '--table-truncate', '-W', '--table-wrap', '-r', '--tree', '-i', '--tree-id', '-p', '--tree-parent'],
+    unsafe: [],
+  },
   sha256sum: { tool: 'fs.read', dot: false, values: [], unsafe: ['-c', '--check'] },
   sha1sum: { tool: 'fs.read', dot: false, values: [], unsafe: ['-c', '--check'] },
   md5sum: { tool: 'fs.read', dot: false, values: [], unsafe: ['-c', '--check'] },
@@ -290,9 +300,10 @@ const READERS: Readonly<Record<string, Reader>> = Object.assign(Object.create(nu
   more: { tool: 'fs.read', dot: false, values: [], unsafe: ['-'] },
   file: { tool: 'fs.read', dot: false, values: ['-e', '-F', '-P', '--exclude', '--separator', '--parameter'], unsafe: ['-f', '--files-from', '-m', '--magic-file', '-C', '--compile'] },
   stat: { tool: 'fs.read', dot: false, values: ['-c', '--format', '--printf'], unsafe: [] },
-  grep: { tool: 'fs.read', dot: true, pattern: true, values: ['-e', '--regexp', '-m', '--max-count', '-A', '-B', '-C', '--after-context', '--before-context', '--context', '-d', '--directories', '-D', '--devices', '--include', '--exclude', '--exclude-dir', '--label', '--binary-files', '--group-separator'], unsafe: ['-f', '--file', '--exclude-from'] },
-  egrep: { tool: 'fs.read', dot: true, pattern: true, values: ['-e', '--regexp', '-m', '--max-count', '-A', '-B', '-C', '--include', '--exclude', '--exclude-dir'], unsafe: ['-f', '--file', '--exclude-from'] },
-  fgrep: { tool: 'fs.read', dot: true, pattern: true, values: ['-e', '--regexp', '-m', '--max-count', '-A', '-B', '-C', '--include', '--exclude', '--exclude-dir'], unsafe: ['-f', '--file', '--exclude-from'] },
+  // egrep and fgrep are grep -E and grep -F: the same options.
+  grep: GREP,
+  egrep: GREP,
+  fgrep: GREP,
   rg: {
     tool: 'fs.read',
     dot: true,
@@ -331,6 +342,13 @@ function readerCommand(program: string, args: readonly string[], ctx: CommandCon
     if (name === '-e' || name === '--regexp') patternGiven = true;
     if (arg.startsWith('--')) {
       const eq = arg.indexOf('=');
+      // An abbreviation of an option that takes a value takes the next argument, which may be a
+      // path: unless written in full, ORACLE cannot tell which argument is what.
+      const abbreviates = eq < 0 && name.length >= 3 && !reader.values.includes(name) && !(reader.flags ?? []).includes(name) ? reader.values.find((v) => v.startsWith(name)) : undefined;
+      if (abbreviates !== undefined) {
+        ctx.sink.ask(`\`${program} ${name}\` may be \`${abbreviates}\`, which takes a value: write the option in full`);
+        return true;
+      }
       if (eq >= 0) given.push({ name, value: arg.slice(eq + 1) });
       else if (reader.values.includes(arg)) given.push({ name, value: args[++i] ?? '' });
       else given.push({ name });

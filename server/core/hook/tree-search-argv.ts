@@ -18,7 +18,8 @@ function spells(given: GivenOption, option: string): boolean {
  */
 export function grepSearch(options: readonly GivenOption[]): TreeSearch | undefined {
   const follows = options.some((o) => o.name === '-R' || spells(o, '--dereference-recursive'));
-  const recursive = follows || options.some((o) => o.name === '-r' || spells(o, '--recursive') || ((o.name === '-d' || spells(o, '--directories')) && (o.value ?? '').startsWith('rec')));
+  // `-d ACTION` recurses unless ACTION is one of the other two (an abbreviation counts as recursing).
+  const recursive = follows || options.some((o) => o.name === '-r' || spells(o, '--recursive') || ((o.name === '-d' || spells(o, '--directories')) && o.value !== 'read' && o.value !== 'skip'));
   if (!recursive) return undefined;
   const filters: SearchFilter[] = options.flatMap((o): SearchFilter[] => {
     if (o.value === undefined) return [];
@@ -60,11 +61,14 @@ export function rgSearch(options: readonly GivenOption[]): TreeSearch {
 
 const RG_CONFIG = 'without `--no-config`, rg takes options from the file RIPGREP_CONFIG_PATH names, which ORACLE cannot see, so it is taken to show hidden names, ignore nothing and follow links';
 
-/** diff compares trees only with -r; `-x PAT` leaves out files and folders by name. */
+/**
+ * diff compares trees only with -r; `-x PAT` leaves out files and folders by name. It follows
+ * links unless told `--no-dereference`.
+ */
 export function diffSearch(options: readonly GivenOption[]): TreeSearch | undefined {
   if (!options.some((o) => o.name === '-r' || spells(o, '--recursive'))) return undefined;
   const filters = options.flatMap((o): SearchFilter[] => ((o.name === '-x' || o.name === '--exclude') && o.value !== undefined ? [{ kind: 'exclude', glob: o.value, applies: 'any' }] : []));
-  return { by: 'diff', follows: false, skipsHidden: false, honoursIgnores: false, filters };
+  return { by: 'diff', follows: !options.some((o) => spells(o, '--no-dereference')), skipsHidden: false, honoursIgnores: false, filters };
 }
 
 /**

@@ -51,13 +51,35 @@ describe('what a tree search skips by itself, read so that doubt counts as reach
     expect(skips(included, 'a.ts')).toBe(true);
     expect(skips(included, 'src', 'dir')).toBe(false);
   });
-  it('rg globs are gitignore-style: a `/` anchors to the start, a trailing `/` names folders, braces expand', () => {
-    const rg = rgSearch([{ name: '--hidden' }, { name: '-g', value: '!config/.env' }, { name: '-g', value: '!secrets/' }, { name: '-g', value: '!*.{pem,key}' }]);
+  it('rg globs are gitignore-style: a trailing `/` names folders, a leading `**/` any depth, one level of braces expands', () => {
+    const rg = rgSearch([{ name: '--hidden' }, { name: '-g', value: '!**/.env' }, { name: '-g', value: '!secrets/' }, { name: '-g', value: '!*.{pem,key}' }]);
     expect(skips(rg, 'config/.env')).toBe(true);
-    expect(skips(rg, 'other/.env')).toBe(false);
     expect(skips(rg, 'secrets', 'dir')).toBe(true);
     expect(skips(rg, 'secrets')).toBe(false);
     expect(skips(rg, 'a/b/x.key')).toBe(true);
+    expect(skips(rg, 'a/b/x.txt')).toBe(false);
+  });
+  it('a glob read otherwise by some searcher excludes nothing and, as an include, takes in everything', () => {
+    // rg anchors a `/` glob to its working directory, which need not be where the search starts
+    const anchored = rgSearch([{ name: '--hidden' }, { name: '-g', value: '!config/.env' }, { name: '-g', value: '!/.env' }]);
+    expect(skips(anchored, 'config/.env')).toBe(false);
+    expect(skips(anchored, '.env')).toBe(false);
+    for (const glob of ['!x', './.env', '**/.env', '(x|.env)', '[.]env', '.env ', '\\.env', '.e[[:alpha:]]v']) {
+      const grep = grepSearch([{ name: '-r' }, { name: '--exclude', value: glob }]);
+      expect([glob, grep && skips(grep, '.env')]).toEqual([glob, false]);
+    }
+    for (const glob of ['!!x', '#.env', '!.env ', '![.]env', '!{.env}', '!.e**']) {
+      expect([glob, skips(rgSearch([{ name: '-u' }, { name: '-u' }, { name: '--no-config' }, { name: '-g', value: glob }]), '.env')]).toEqual([glob, false]);
+    }
+    // `#x` is a comment to rg: as an include it must not make ORACLE think .env is left out
+    expect(skips(rgSearch([{ name: '--no-config' }, { name: '-g', value: '#x' }]), '.env')).toBe(false);
+    const grepIncludes = grepSearch([{ name: '-r' }, { name: '--include', value: 'src/*.ts' }]);
+    expect(grepIncludes && skips(grepIncludes, '.env')).toBe(false);
+  });
+  it('`?` is one character or one byte by locale: sure only for ASCII names', () => {
+    const grep = grepSearch([{ name: '-r' }, { name: '--exclude', value: '?.env' }]);
+    expect(grep && skips(grep, 'a.env')).toBe(true);
+    expect(grep && skips(grep, 'é.env')).toBe(false);
   });
   it("Claude Code's Grep: hidden names searched, version-control folders left out, its glob split as the CLI splits it", () => {
     const grep = claudeGrepSearch(undefined);
@@ -86,6 +108,12 @@ describe('how to leave out what a search must not reach, in the searcher’s wor
     expect(exclusionAdvice('rg', found)).toBe("-g '!.env' -g '!.git'");
     expect(exclusionAdvice('diff', found)).toBe('-x .env -x .git');
     expect(exclusionAdvice('Grep', found)).toBe('"glob": "!.env !.git"');
+  });
+  it('a name a glob cannot spell plainly is advised as a `*` glob that does skip it', () => {
+    const odd = [{ name: 'my key [1].pem', kind: 'file' as const }];
+    expect(exclusionAdvice('grep', odd)).toBe("--exclude='my*key*1*.pem'");
+    const advised = grepSearch([{ name: '-r' }, { name: '--exclude', value: 'my*key*1*.pem' }]);
+    expect(advised && skips(advised, 'my key [1].pem')).toBe(true);
   });
   it('the advice, followed, skips what it named', () => {
     const advised = grepSearch([{ name: '-r' }, { name: '--exclude', value: '.env' }, { name: '--exclude-dir', value: '.git' }]);

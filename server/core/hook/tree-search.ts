@@ -1,4 +1,4 @@
-import picomatch from 'picomatch';
+import { globMatches, type GlobMatch } from './search-glob.js';
 
 /**
  * A recursive search an agent runs itself (Bash `grep -r`, `rg`, `diff -r`, Claude Code's Grep
@@ -64,20 +64,22 @@ const VCS_FOLDERS: ReadonlySet<string> = new Set(['.git', '.svn', '.hg', '.bzr',
 
 /**
  * Whether the searcher skips an entry it meets (a file it does not read, a folder it does not
- * enter). `relative` is the entry's path below the starting folder, with `/`.
+ * enter), by its name: a glob that would need the entry's path is one ORACLE is unsure of.
  */
-export function searcherSkips(search: TreeSearch, entry: { readonly relative: string; readonly name: string; readonly kind: EntryKind }): boolean {
+export function searcherSkips(search: TreeSearch, entry: { readonly name: string; readonly kind: EntryKind }): boolean {
   if (search.by === 'Grep' && entry.kind === 'dir' && VCS_FOLDERS.has(entry.name)) return true;
   const filters = search.filters.filter((f) => f.applies === 'any' || f.applies === entry.kind);
-  const matched = filters.filter((f) => matches(search.by, f, entry));
-  const includedToo = matched.some((f) => f.kind === 'include');
+  // An exclude counts only where ORACLE is sure it names the entry; an include wherever it may.
+  const read = filters.map((f) => ({ kind: f.kind, match: matches(search.by, f, entry) }));
+  const excluded = read.some((f) => f.kind === 'exclude' && f.match === 'yes');
+  const includedToo = read.some((f) => f.kind === 'include' && f.match !== 'no');
   // Both an include and an exclude name it: whichever wins, ORACLE counts it as searched.
-  if (matched.some((f) => f.kind === 'exclude') && !includedToo) return true;
+  if (excluded && !includedToo) return true;
   if (usesGitignoreGlobs(search.by)) {
     // rg: with any include glob, a file that matches none is not searched (folders are still entered).
     const includes = filters.filter((f) => f.kind === 'include');
     if (entry.kind === 'file' && includes.length > 0 && !includedToo) return true;
-  } else if (entry.kind === 'file' && matched.length === 0 && filters[0]?.kind === 'include') {
+  } else if (entry.kind === 'file' && filters[0]?.kind === 'include' && read.every((f) => f.match === 'no')) {
     // grep: a file no --include or --exclude names is searched unless the first of them is an --include.
     return true;
   }
@@ -97,31 +99,16 @@ function usesGitignoreGlobs(by: SearchBy): boolean {
   return by === 'rg' || by === 'Grep';
 }
 
-/**
- * grep and diff match a glob against the base name with fnmatch (no braces, no extglobs); rg and
- * Claude Code's Grep use gitignore-style globs: with a `/` inside, against the path below the
- * start, else against the name, a trailing `/` naming only folders. Braces count only for rg.
- */
-function matches(by: SearchBy, filter: SearchFilter, entry: { readonly relative: string; readonly name: string; readonly kind: EntryKind }): boolean {
-  const gitignore = usesGitignoreGlobs(by);
-  let glob = filter.glob;
-  if (gitignore && glob.endsWith('/')) {
-    if (entry.kind !== 'dir') return false;
-    glob = glob.slice(0, -1);
-  }
-  if (glob === '') return false;
-  const anchored = gitignore && glob.includes('/');
-  const subject = anchored ? entry.relative : entry.name;
-  try {
-    return picomatch(anchored ? glob.replace(/^\//u, '') : glob, { dot: true, nobrace: !gitignore, noextglob: true, nocase: filter.nocase === true })(subject);
-  } catch {
-    return false; // a glob ORACLE cannot read excludes nothing
-  }
+/** grep and diff match a glob with fnmatch; rg and Claude Code's Grep, gitignore-style (search-glob.ts). */
+function matches(by: SearchBy, filter: SearchFilter, entry: { readonly name: string; readonly kind: EntryKind }): GlobMatch {
+  return globMatches(usesGitignoreGlobs(by) ? 'gitignore' : 'fnmatch', filter.glob, entry, filter.nocase === true);
 }
 
 /** How to leave these entries out, spelled for the searcher (the advice in a refusal). */
 export function exclusionAdvice(by: SearchBy, entries: readonly { readonly name: string; readonly kind: EntryKind }[]): string {
-  const unique = [...new Map(entries.map((e) => [`${e.kind}:${e.name}`, e])).values()];
+  // A name with characters ORACLE does not read in a glob is advised as a `*` glob it does read (search-glob.ts).
+  const named = entries.map((e) => ({ kind: e.kind, name: e.name.replace(/[^\w.+@%=:~-]+/gu, '*') }));
+  const unique = [...new Map(named.map((e) => [`${e.kind}:${e.name}`, e])).values()];
   const quote = (s: string): string => (/^[\w.@%+=:,/-]+$/u.test(s) ? s : `'${s.replace(/'/gu, `'\\''`)}'`);
   switch (by) {
     case 'grep':

@@ -237,8 +237,9 @@ export async function ignoredByGit(dir: ScopedPath, paths: readonly string[], en
     {
       program: env.git.path,
       // One path a line (`-z` needs --stdin, which a job has not); a name git must quote matches
-      // none of `paths`, so it counts as not ignored: the safe side.
-      args: [...NEUTRAL, '-c', 'core.quotePath=false', 'check-ignore', '--', ...paths],
+      // none of `paths`, so it counts as not ignored: the safe side. rg matches case-sensitively
+      // and may not read the global excludes file this user's git reads: git must not either.
+      args: [...NEUTRAL, '-c', 'core.quotePath=false', '-c', 'core.ignoreCase=false', '-c', 'core.excludesFile=/dev/null', 'check-ignore', '--', ...paths],
       cwd: dir.real,
       view: { masks: [], readOnly: [] },
       binds: [{ path: dir.root.real, mode: 'ro' }],

@@ -1,0 +1,56 @@
+/**
+ * How a searcher's include or exclude glob names an entry, read only where every reading agrees.
+ * grep and diff match with fnmatch against the base name (a `/` in the glob never matches; braces
+ * are plain characters); rg and Claude Code's Grep use gitignore-style globs (`#` starts a
+ * comment, a trailing space is dropped, a `/` anchors the glob to rg's working directory, which
+ * the hook may not know, a trailing `/` names folders, braces give alternatives). Past literal
+ * characters, `*`, `?` and, for rg, one level of braces, ORACLE does not guess: such a glob is
+ * `unsure`, and a caller lets an unsure exclude leave out nothing and an unsure include take in
+ * everything. Pure.
+ */
+export type GlobMatch = 'yes' | 'no' | 'unsure';
+
+export type GlobDialect = 'fnmatch' | 'gitignore';
+
+/** Characters every dialect reads literally; `*` and `?` are the only wildcards allowed beside them. */
+const PLAIN = /^[\w.*?+@%=:~-]+$/u;
+/** fnmatch reads braces and commas literally too. */
+const PLAIN_FNMATCH = /^[\w.*?+@%=:~,{}-]+$/u;
+
+export interface GlobEntry {
+  readonly name: string;
+  readonly kind: 'file' | 'dir';
+}
+
+export function globMatches(dialect: GlobDialect, glob: string, entry: GlobEntry, nocase = false): GlobMatch {
+  const alternatives = dialect === 'fnmatch' ? fnmatchForm(glob) : gitignoreForm(glob, entry.kind);
+  if (alternatives === undefined) return 'unsure';
+  if (alternatives === 'no') return 'no';
+  // `?` is one character in a UTF-8 locale but one byte in the C locale: only ASCII names are sure.
+  if (alternatives.some((a) => a.includes('?')) && /[^\x20-\x7e]/u.test(entry.name)) return 'unsure';
+  return alternatives.some((a) => wildcardRegex(a, nocase).test(entry.name)) ? 'yes' : 'no';
+}
+
+function fnmatchForm(glob: string): readonly string[] | undefined {
+  return PLAIN_FNMATCH.test(glob) ? [glob] : undefined;
+}
+
+function gitignoreForm(glob: string, kind: 'file' | 'dir'): readonly string[] | 'no' | undefined {
+  let body = glob;
+  if (body.endsWith('/')) {
+    if (kind !== 'dir') return 'no';
+    body = body.slice(0, -1);
+  }
+  if (body.startsWith('**/')) body = body.slice(3);
+  if (body.includes('**')) return undefined;
+  const brace = /^([^{}]*)\{([^{}]*)\}([^{}]*)$/u.exec(body);
+  const alternatives = brace === null ? [body] : (brace[2] ?? '').split(',').map((alt) => `${brace[1] ?? ''}${alt}${brace[3] ?? ''}`);
+  // An empty alternative, or any character beyond the plain ones, is read otherwise by some rg.
+  return alternatives.every((alt) => alt !== '' && PLAIN.test(alt)) && (brace === null || (brace[2] ?? '').includes(',')) ? alternatives : undefined;
+}
+
+function wildcardRegex(glob: string, nocase: boolean): RegExp {
+  // The glob is plain characters by now (PLAIN): `*` and `?` are its only wildcards.
+  const body = glob.replace(/[*?]|[.+^${}()|[\]\\]/gu, (c) => (c === '*' ? '[^]*' : c === '?' ? '[^]' : `\\${c}`));
+  return new RegExp(`^${body}$`, nocase ? 'iu' : 'u');
+}
