@@ -12,23 +12,41 @@ export type GlobMatch = 'yes' | 'no' | 'unsure';
 
 export type GlobDialect = 'fnmatch' | 'gitignore';
 
-/** Characters every dialect reads literally; `*` and `?` are the only wildcards allowed beside them. */
-const PLAIN = /^[\w.*?+@%=:~-]+$/u;
+/**
+ * Characters every dialect reads literally, as a character class body (`-` escaped, so it stays
+ * literal whatever follows it); `*` and `?` are the only wildcards allowed beside them.
+ */
+const LITERAL = String.raw`\w.+@%=:~\-`;
+const PLAIN = new RegExp(`^[${LITERAL}*?]+$`, 'u');
 /** fnmatch reads braces and commas literally too. */
-const PLAIN_FNMATCH = /^[\w.*?+@%=:~,{}-]+$/u;
+const PLAIN_FNMATCH = new RegExp(`^[${LITERAL}*?,{}]+$`, 'u');
+
+/** A glob ORACLE reads for sure that names `name` (and perhaps more): each run of other characters becomes `*`. */
+export function plainGlob(name: string): string {
+  return name.replace(new RegExp(`[^${LITERAL}]+`, 'gu'), '*');
+}
 
 export interface GlobEntry {
   readonly name: string;
   readonly kind: 'file' | 'dir';
 }
 
-export function globMatches(dialect: GlobDialect, glob: string, entry: GlobEntry, nocase = false): GlobMatch {
-  const alternatives = dialect === 'fnmatch' ? fnmatchForm(glob) : gitignoreForm(glob, entry.kind);
-  if (alternatives === undefined) return 'unsure';
-  if (alternatives === 'no') return 'no';
-  // `?` is one character in a UTF-8 locale but one byte in the C locale: only ASCII names are sure.
-  if (alternatives.some((a) => a.includes('?')) && /[^\x20-\x7e]/u.test(entry.name)) return 'unsure';
-  return alternatives.some((a) => wildcardRegex(a, nocase).test(entry.name)) ? 'yes' : 'no';
+/** Reads a glob once; the matcher it returns says how the glob names each entry. */
+export function compileGlob(dialect: GlobDialect, glob: string, nocase = false): (entry: GlobEntry) => GlobMatch {
+  const byKind = new Map<GlobEntry['kind'], readonly RegExp[] | 'no' | undefined>();
+  return (entry) => {
+    if (!byKind.has(entry.kind)) byKind.set(entry.kind, regexesOf(dialect === 'fnmatch' ? fnmatchForm(glob) : gitignoreForm(glob, entry.kind), nocase));
+    const regexes = byKind.get(entry.kind);
+    if (regexes === undefined) return 'unsure';
+    if (regexes === 'no') return 'no';
+    // `?` is one character in a UTF-8 locale but one byte in the C locale: only ASCII names are sure.
+    if (glob.includes('?') && /[^\x20-\x7e]/u.test(entry.name)) return 'unsure';
+    return regexes.some((r) => r.test(entry.name)) ? 'yes' : 'no';
+  };
+}
+
+function regexesOf(alternatives: readonly string[] | 'no' | undefined, nocase: boolean): readonly RegExp[] | 'no' | undefined {
+  return alternatives === undefined || alternatives === 'no' ? alternatives : alternatives.map((a) => wildcardRegex(a, nocase));
 }
 
 function fnmatchForm(glob: string): readonly string[] | undefined {

@@ -1,4 +1,4 @@
-import { globMatches, type GlobMatch } from './search-glob.js';
+import { compileGlob, plainGlob, type GlobEntry, type GlobMatch } from './search-glob.js';
 
 /**
  * A recursive search an agent runs itself (Bash `grep -r`, `rg`, `diff -r`, Claude Code's Grep
@@ -99,15 +99,23 @@ function usesGitignoreGlobs(by: SearchBy): boolean {
   return by === 'rg' || by === 'Grep';
 }
 
+/** Each filter's glob, read once for a whole walk (a search meets up to 100,000 entries). */
+const compiled = new WeakMap<SearchFilter, (entry: GlobEntry) => GlobMatch>();
+
 /** grep and diff match a glob with fnmatch; rg and Claude Code's Grep, gitignore-style (search-glob.ts). */
-function matches(by: SearchBy, filter: SearchFilter, entry: { readonly name: string; readonly kind: EntryKind }): GlobMatch {
-  return globMatches(usesGitignoreGlobs(by) ? 'gitignore' : 'fnmatch', filter.glob, entry, filter.nocase === true);
+function matches(by: SearchBy, filter: SearchFilter, entry: GlobEntry): GlobMatch {
+  let matcher = compiled.get(filter);
+  if (matcher === undefined) {
+    matcher = compileGlob(usesGitignoreGlobs(by) ? 'gitignore' : 'fnmatch', filter.glob, filter.nocase === true);
+    compiled.set(filter, matcher);
+  }
+  return matcher(entry);
 }
 
 /** How to leave these entries out, spelled for the searcher (the advice in a refusal). */
 export function exclusionAdvice(by: SearchBy, entries: readonly { readonly name: string; readonly kind: EntryKind }[]): string {
-  // A name with characters ORACLE does not read in a glob is advised as a `*` glob it does read (search-glob.ts).
-  const named = entries.map((e) => ({ kind: e.kind, name: e.name.replace(/[^\w.+@%=:~-]+/gu, '*') }));
+  // A name with characters ORACLE does not read in a glob is advised as a `*` glob it does read.
+  const named = entries.map((e) => ({ kind: e.kind, name: plainGlob(e.name) }));
   const unique = [...new Map(named.map((e) => [`${e.kind}:${e.name}`, e])).values()];
   const quote = (s: string): string => (/^[\w.@%+=:,/-]+$/u.test(s) ? s : `'${s.replace(/'/gu, `'\\''`)}'`);
   switch (by) {
