@@ -1,6 +1,7 @@
 import type { ParseBashSync } from '../core/hook/bash-ast.js';
 import type { TextEdit } from '../core/hook/edits.js';
 import { bashVerdict } from '../core/hook/bash-actions.js';
+import type { ReadDir } from '../core/hook/glob-expand.js';
 import { mapToolCall, readProvenance, type GateAction, type HookPayload } from '../core/hook/claude-code-map.js';
 import type { CallAnswer, CallRequest } from '../app/call-authorizer.js';
 import type { ProvenanceEntry } from '../../shared/provenance.js';
@@ -27,6 +28,8 @@ export interface HookGate {
   record(call: RecordedCall): Promise<void>;
   /** The user's home, for `~` in commands. */
   readonly userHome?: string;
+  /** Lists folders for the globs in a Bash command; without it a glob goes to a person. */
+  readonly readDir?: ReadDir;
 }
 
 /** One hook answer as the audit log keeps it (arguments as a digest and a redacted preview). */
@@ -103,7 +106,8 @@ async function judge(payload: HookPayload, session: string | undefined, gate: Ho
         break;
       }
       // `bash -c "…"` is parsed again with the same parser, so its commands are judged too.
-      const verdict = bashVerdict(tree, { cwd: cwd ?? '/', parse, ...(gate.userHome === undefined ? {} : { home: gate.userHome }) });
+      // A glob is expanded only against a known working directory.
+      const verdict = bashVerdict(tree, { cwd: cwd ?? '/', parse, ...(gate.userHome === undefined ? {} : { home: gate.userHome }), ...(gate.readDir === undefined || cwd?.startsWith('/') !== true ? {} : { readDir: gate.readDir }) });
       if (verdict.kind === 'deny') return { decision: 'deny', reason: `ORACLE: ${verdict.reason}` };
       if (verdict.kind === 'ask') person = `ORACLE cannot account for all of this command: ${verdict.reason}`;
       else actions = verdict.actions;

@@ -4,9 +4,10 @@
  * escalated (`ask`) or denied, never allowed. The hook sends each action to the gate and the
  * strictest decision wins.
  */
-import { descendants, fieldChildren, literalWord, namedChildren, type BashNode, type BashTree, type ParseBashSync } from './bash-ast.js';
+import { descendants, fieldChildren, literalWord, namedChildren, shellWord, type BashNode, type BashTree, type GlobWord, type ParseBashSync } from './bash-ast.js';
 import { fsAction, type Assignment, type CommandContext, type OracleAction, type Sink } from './bash-context.js';
 import { evalSimple, checkAssignment } from './bash-plan.js';
+import { expandGlob, type ReadDir } from './glob-expand.js';
 
 export type { OracleAction } from './bash-context.js';
 
@@ -21,11 +22,17 @@ export interface BashPlanOptions {
   readonly home?: string;
   /** Re-parses literal `bash -c STRING` scripts; without it they are escalated. */
   readonly parse?: ParseBashSync;
+  /** Lists folders for glob arguments (adapters/glob-reader.ts); without it a glob is escalated. */
+  readonly readDir?: ReadDir;
 }
 
 /** Nested `bash -c` levels and possible working directories before giving up. */
 const MAX_SCRIPT_DEPTH = 4;
 const MAX_CWDS = 4;
+/** Readings of one command whose globs may match nothing (each written as it is, or dropped). */
+const MAX_GLOB_READINGS = 8;
+/** zsh reads `<N-M>` as a numeric glob (also as a redirection's target); bash as redirections. */
+const ZSH_NUMERIC_GLOB = /<[0-9]*-[0-9]*>/u;
 /** Nodes that run something; each must be reached by the walk (checked after it). */
 const COMMAND_NODES = new Set(['command', 'declaration_command', 'unset_command', 'test_command', 'function_definition', 'variable_assignment', 'variable_assignments']);
 const CONTROL = new Set(['if_statement', 'while_statement', 'for_statement', 'case_statement']);
@@ -101,6 +108,7 @@ class Planner {
     if (tree.hasError) this.sink.ask('the command does not parse cleanly as bash');
     // tree-sitter splits `r\<newline>m` into two words where bash joins them into `rm`.
     if (/[^\s\\]\\\r?\n/u.test(tree.source)) this.sink.ask('line continuation inside a word');
+    if (ZSH_NUMERIC_GLOB.test(tree.source)) this.sink.ask(`zsh reads \`${ZSH_NUMERIC_GLOB.exec(tree.source)?.[0] ?? ''}\` as a glob matching numbered files, bash as redirections`);
     this.sequence(tree.root.children, cwds);
     // INVARIANT: a command the walk did not reach is judged anyway and escalated.
     for (const node of descendants(tree.root)) {
@@ -258,7 +266,7 @@ class Planner {
 
   private command(node: BashNode, cwds: readonly string[]): Outcome {
     const env: Assignment[] = [];
-    const argv: string[] = [];
+    const argv: (string | GlobWord)[] = [];
     let literal = true;
     for (const child of node.children) {
       if (child.field === 'redirect') this.redirect(child, cwds);
@@ -268,7 +276,7 @@ class Planner {
         else env.push(a);
       } else if (child.field === 'name' || child.field === 'argument') {
         const target = child.field === 'name' ? (namedChildren(child)[0] ?? child) : child;
-        const value = this.word(target, cwds);
+        const value = child.field === 'argument' ? this.argument(target, cwds) : this.word(target, cwds);
         if (value === undefined) literal = false;
         else argv.push(value);
       } else if (child.named) {
@@ -282,8 +290,95 @@ class Planner {
       return { ok: cwds, any: cwds };
     }
     const ctx: CommandContext = { cwds, home: this.options.home, sink: this.sink, depth: this.depth, script: this.scriptRunner() };
-    const ok = evalSimple(argv, env, ctx);
+    const words = argv.filter((w): w is string => typeof w === 'string');
+    const ok = words.length === argv.length ? evalSimple(words, env, ctx) : this.globCommand(argv, env, ctx);
     return { ok, any: union(cwds, ok) };
+  }
+
+  /** An argument: literal, or a glob (its paths judged where a command reads its operands alike). */
+  private argument(node: BashNode, cwds: readonly string[]): string | GlobWord | undefined {
+    const word = node.type === 'process_substitution' ? undefined : shellWord(node, this.options.home);
+    if (word?.ok !== true || word.glob === undefined || this.options.readDir === undefined) return this.word(node, cwds);
+    return word.glob;
+  }
+
+  /**
+   * A command with glob arguments, planned once per reading the shell may give it. A glob with a
+   * match every reading takes is its matches (a superset, glob-expand.ts), handed to the command
+   * as a token; a glob that may match nothing is also planned as written (bash) and as dropped
+   * (nullglob). A command that does not take a token for files it reads alike is a person's call,
+   * as is a match a program would take for an option, or one only dotglob matches.
+   */
+  private globCommand(argv: readonly (string | GlobWord)[], env: readonly Assignment[], ctx: CommandContext): readonly string[] {
+    const readDir = this.options.readDir;
+    const [cwd, ...more] = ctx.cwds;
+    const tokens = new Map<string, { readonly glob: GlobWord; readonly paths: readonly string[] }>();
+    const readings: (readonly (string | undefined)[])[] = [[]];
+    for (const word of argv) {
+      if (typeof word !== 'string' && (readDir === undefined || cwd === undefined || more.length > 0)) {
+        this.sink.ask(`glob \`${word.value}\` could match files${more.length > 0 ? ' in more than one working directory' : ''}`);
+        return ctx.cwds;
+      }
+      const choices = typeof word === 'string' || readDir === undefined || cwd === undefined ? [word as string] : this.globChoices(word, cwd, readDir, tokens);
+      if (choices === undefined) return ctx.cwds;
+      const next = readings.flatMap((r) => choices.map((c) => [...r, c]));
+      if (next.length > MAX_GLOB_READINGS) {
+        this.sink.ask(`too many globs that may match nothing here (each is judged as written and as dropped)`);
+        return ctx.cwds;
+      }
+      readings.splice(0, readings.length, ...next);
+    }
+    let ok: readonly string[] = [];
+    for (const reading of readings) {
+      const words = reading.filter((w): w is string => w !== undefined);
+      const taken = new Set<string>();
+      const globs = {
+        take: (arg: string) => {
+          const token = tokens.get(arg);
+          if (token !== undefined) taken.add(arg);
+          return token?.paths;
+        },
+      };
+      ok = union(ok, evalSimple(words, env, { ...ctx, globs }));
+      for (const w of words) {
+        const token = tokens.get(w);
+        if (token !== undefined && !taken.has(w)) this.sink.ask(`glob \`${token.glob.value}\` could match files, and \`${words[0] ?? ''}\` does not read them all alike`);
+      }
+    }
+    return ok;
+  }
+
+  /** What one glob may become: its matches (a token), and, unless one match is sure, the word as written and nothing. */
+  private globChoices(glob: GlobWord, cwd: string, readDir: ReadDir, tokens: Map<string, { readonly glob: GlobWord; readonly paths: readonly string[] }>): (string | undefined)[] | undefined {
+    const expansion = expandGlob(glob.pattern, cwd, readDir);
+    if (!expansion.ok) {
+      this.sink.ask(expansion.reason);
+      return undefined;
+    }
+    const { matches } = expansion;
+    const hidden = matches.filter((m) => m.hidden);
+    if (hidden.length > 0) {
+      this.sink.ask(`glob \`${glob.value}\` also matches ${hidden.slice(0, 3).map((m) => `\`${m.path}\``).join(', ')}${hidden.length > 3 ? ' and more' : ''} where the shell lets a wildcard match a leading dot (dotglob, GLOB_DOTS): name the files`);
+      return undefined;
+    }
+    const option = matches.find((m) => m.path.startsWith('-'));
+    if (option !== undefined) {
+      this.sink.ask(`glob \`${glob.value}\` matches \`${option.path}\`, which a program would take for an option`);
+      return undefined;
+    }
+    const choices: (string | undefined)[] = [];
+    if (matches.length > 0) {
+      // NUL cannot be in an argument: a token never meets a real word.
+      const token = `\u0000glob${String(tokens.size)}\u0000`;
+      tokens.set(token, { glob, paths: matches.map((m) => m.path) });
+      choices.push(token);
+      this.sink.note(`glob \`${glob.value}\` judged as the ${String(matches.length)} path${matches.length === 1 ? '' : 's'} it can match here`);
+    }
+    if (!matches.some((m) => m.sure)) {
+      choices.push(glob.value, undefined);
+      this.sink.note(`glob \`${glob.value}\` may match nothing here: judged as written and as dropped`);
+    }
+    return choices;
   }
 
   private scriptRunner(): CommandContext['script'] {

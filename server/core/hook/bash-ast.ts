@@ -156,16 +156,37 @@ function hasBraceExpansion(cs: readonly Char[]): boolean {
 }
 
 /**
- * The literal value of a word, or why it is not one. Globs, brace and tilde expansion and every
- * `$` form make the word depend on the file system or the environment, which the gate cannot see.
+ * A word with an unquoted glob: what the shell passes when nothing matches (`value`, quotes
+ * removed) and the pattern it matches names against. zsh's extended operators count (`^x`, `x#`:
+ * under EXTENDED_GLOB `cat .e#nv` reads `.env`), and zsh's `~` exclusion is cut off, because it
+ * only takes names away.
  */
-export function literalWord(node: BashNode, home?: string): WordValue {
+export interface GlobWord {
+  readonly value: string;
+  /** Quoted characters escaped by a backslash (tilde already expanded): for glob-expand.ts. */
+  readonly pattern: string;
+}
+
+export type ShellWord = { readonly ok: true; readonly value: string; readonly glob?: GlobWord } | { readonly ok: false; readonly reason: string };
+
+/** Characters a pattern must escape to keep them literal. */
+const PATTERN_SPECIAL = new Set(['\\', '*', '?', '[', ']', '^', '#', '~', '/']);
+
+/**
+ * The value of a word and, when it holds an unquoted glob, the pattern; or why it is neither.
+ * Brace and tilde expansion beyond `~/` and every `$` form depend on the environment, which the
+ * gate cannot see; zsh's `=name` (EQUALS, on by default) becomes the path of a program.
+ */
+export function shellWord(node: BashNode, home?: string): ShellWord {
   const cs = chars(node);
   if (typeof cs === 'string') return fail(cs);
-  const glob = cs.find((ch) => !ch.quoted && (ch.c === '*' || ch.c === '?' || ch.c === '['));
-  if (glob !== undefined) return fail(`glob \`${node.text}\` could match files`);
   if (hasBraceExpansion(cs)) return fail(`brace expansion \`${node.text}\``);
+  const first = cs[0];
+  if (first !== undefined && !first.quoted && first.c === '=' && cs.length > 1) return fail(`zsh expands \`${node.text}\` to the path of a program`);
   let value = '';
+  let pattern = '';
+  let glob = false;
+  let cut = -1;
   for (let i = 0; i < cs.length; i++) {
     const ch = cs[i];
     if (ch === undefined) continue;
@@ -176,12 +197,30 @@ export function literalWord(node: BashNode, home?: string): WordValue {
       const next = cs[i + 1];
       if (home === undefined || (next !== undefined && next.c !== '/' && next.c !== ':')) return fail(`tilde expansion \`${node.text}\``);
       value += home;
+      for (const c of home) pattern += PATTERN_SPECIAL.has(c) && c !== '/' ? `\\${c}` : c;
       continue;
     }
     if (ch.c === '$' && !ch.quoted) return fail(`unquoted \`$\` in \`${node.text}\``);
     value += ch.c;
+    if (ch.quoted) {
+      pattern += PATTERN_SPECIAL.has(ch.c) && ch.c !== '/' ? `\\${ch.c}` : ch.c;
+      continue;
+    }
+    if (ch.c === '*' || ch.c === '?' || ch.c === '[' || ch.c === '^' || (ch.c === '#' && i > 0)) glob = true;
+    if (ch.c === '~' && cut < 0) cut = pattern.length;
+    // Unquoted characters keep their meaning; a `#` only as a word's first character is text.
+    pattern += ch.c === '#' && i === 0 ? '\\#' : ch.c;
   }
-  return { ok: true, value };
+  if (!glob) return { ok: true, value };
+  return { ok: true, value, glob: { value, pattern: cut < 0 ? pattern : pattern.slice(0, cut) } };
+}
+
+/** The literal value of a word, or why it is not one: a glob too makes it depend on the file system. */
+export function literalWord(node: BashNode, home?: string): WordValue {
+  const word = shellWord(node, home);
+  if (!word.ok) return word;
+  if (word.glob !== undefined) return fail(`glob \`${node.text}\` could match files`);
+  return { ok: true, value: word.value };
 }
 
 /** Every node of the subtree, depth first (the node itself first). */

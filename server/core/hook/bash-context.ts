@@ -27,6 +27,16 @@ export interface CommandContext {
   /** Plans a literal script (`bash -c STRING`); undefined when no parser was injected. */
   readonly script: ((source: string, cwds: readonly string[]) => void) | undefined;
   readonly depth: number;
+  /** The paths a glob argument stands for (bash-actions.ts), for a command whose operands are all files alike. */
+  readonly globs?: GlobArgs;
+}
+
+/**
+ * Glob arguments reach a command as tokens; a command that reads every operand alike takes a
+ * token's paths in its place. A token nobody took makes the command a person's call.
+ */
+export interface GlobArgs {
+  take(arg: string): readonly string[] | undefined;
 }
 
 export interface Assignment {

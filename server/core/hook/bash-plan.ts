@@ -375,7 +375,11 @@ function readerCommand(program: string, args: readonly string[], ctx: CommandCon
     return true;
   }
   // `-`, /dev/stdin and /dev/fd/N are the standard input or a pipe (what `<(…)` passes), no file.
-  const real = paths.filter((p) => p !== '-' && !/^\/dev\/(?:stdin|fd\/\d+)$/u.test(p));
+  const named = paths.filter((p) => p !== '-' && !/^\/dev\/(?:stdin|fd\/\d+)$/u.test(p));
+  // A glob's paths take its place only where every operand is a file read alike: not diff's two
+  // sides, nor uniq's output (bash-actions.ts asks about a glob nobody took).
+  const uniform = reader.output === undefined && !PAIRED.has(program);
+  const real = named.flatMap((p) => (uniform ? ctx.globs?.take(p) : undefined) ?? [p]);
   // A search of trees reads every file it reaches below a folder it is given (or the working
   // directory, when it is given none): the gate weighs what it reaches (tree-search.ts).
   const search = searchOf(program, given);
@@ -393,6 +397,9 @@ function readerCommand(program: string, args: readonly string[], ctx: CommandCon
   });
   return true;
 }
+
+/** Readers whose operands are two sides, each with its own role. */
+const PAIRED = table(['diff', 'cmp', 'comm']);
 
 function searchOf(program: string, given: readonly GivenOption[]): TreeSearch | undefined {
   if (program === 'rg') return rgSearch(given);

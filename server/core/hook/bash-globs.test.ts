@@ -1,0 +1,94 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { dirTree } from '../../../tests/fixtures/dir-tree.js';
+import { loadBashParser } from '../../adapters/bash-parser.js';
+import type { ParseBashSync } from './bash-ast.js';
+import { bashVerdict, type BashVerdict } from './bash-actions.js';
+import type { ReadDir } from './glob-expand.js';
+
+/**
+ * Glob arguments in a Bash command (SPEC §11): judged as every path they can match where the
+ * command reads its operands alike; a person's call anywhere else, and wherever a shell option
+ * the hook cannot see (dotglob, nullglob, zsh's EXTENDED_GLOB and EQUALS) could make them reach
+ * something else.
+ */
+const PROJECT = dirTree(['README.md', 'HEADER.md', 'CHANGELOG.md', '.env', '.gitignore', 'src/a.ts', 'src/b.ts', 'src/deep/c.ts', 'docs/x.md', 'logs/.keep', 'opts/-rf', 'opts/a.txt']);
+let parse: ParseBashSync;
+beforeAll(async () => {
+  parse = await loadBashParser();
+});
+
+function verdict(command: string, readDir: ReadDir | null = PROJECT, cwd = '/p'): BashVerdict {
+  const tree = parse(command);
+  if ('error' in tree) throw new Error(tree.error);
+  return bashVerdict(tree, { cwd, home: '/home/u', parse, ...(readDir === null ? {} : { readDir }) });
+}
+
+const paths = (v: BashVerdict): string[] => (v.kind === 'actions' ? v.actions.map((a) => `${a.tool} ${typeof a.args['path'] === 'string' ? a.args['path'] : JSON.stringify(a.args['args'])}`) : [`${v.kind}: ${v.reason}`]);
+
+describe('glob arguments', () => {
+  it('a reader takes every path its glob can match', () => {
+    expect(paths(verdict('cat src/*.ts'))).toEqual(['fs.read /p/src/a.ts', 'fs.read /p/src/b.ts']);
+    expect(paths(verdict('wc -l src/*.ts docs/*.md'))).toEqual(['fs.read /p/src/a.ts', 'fs.read /p/src/b.ts', 'fs.read /p/docs/x.md']);
+    expect(paths(verdict('head -n 5 *.md'))).toEqual(['fs.read /p/CHANGELOG.md', 'fs.read /p/HEADER.md', 'fs.read /p/README.md']);
+    expect(paths(verdict('ls -la */'))).toEqual(['fs.list /p/docs', 'fs.list /p/logs', 'fs.list /p/opts', 'fs.list /p/src']);
+    expect(paths(verdict('grep -n TODO src/*.ts'))).toEqual(['fs.read /p/src/a.ts', 'fs.read /p/src/b.ts']);
+    expect(paths(verdict('cd src && cat *.ts'))).toEqual(['fs.read /p/src/a.ts', 'fs.read /p/src/b.ts']);
+    // `**`: globstar or not, the superset (only src/deep/c.ts is every reading's, so also as written and dropped).
+    expect(paths(verdict('cat src/**/*.ts'))).toEqual(['fs.read /p/src/a.ts', 'fs.read /p/src/b.ts', 'fs.read /p/src/deep/c.ts']);
+    // a glob that reaches .env is judged like `cat .env`: the gate refuses that path
+    expect(paths(verdict('cat .e*'))).toEqual(['fs.read /p/.env']);
+  });
+
+  it('a glob in any other place is a person’s call', () => {
+    expect(paths(verdict('grep *.md README.md'))).toEqual(['ask: glob `*.md` could match files, and `grep` does not read them all alike']);
+    expect(verdict('diff src/*.ts').kind).toBe('ask');
+    expect(verdict('uniq docs/*.md').kind).toBe('ask');
+    expect(verdict('cp src/*.ts docs/').kind).toBe('ask');
+    expect(verdict('rm src/*.ts').kind).toBe('ask');
+    expect(verdict('git add src/*.ts').kind).toBe('ask');
+    expect(verdict('head -n *.md README.md').kind).toBe('ask');
+    expect(verdict('find src/* -name x').kind).toBe('ask');
+    // a cd that may have failed leaves two folders the glob could be read in
+    expect(paths(verdict('cd src; cat *.ts'))).toEqual(['ask: glob `*.ts` could match files in more than one working directory']);
+    // without a folder reader (no known working directory), as before
+    expect(paths(verdict('cat src/*.ts', null))).toEqual(['ask: glob `src/*.ts` could match files; `cat src/*.ts` is not fully literal']);
+  });
+
+  it('what only some shell options make a glob match is a person’s call', () => {
+    // dotglob / GLOB_DOTS: `*` would also take .env, .gitignore
+    expect(paths(verdict('cat *'))[0]).toMatch(/^ask: glob `\*` also matches `\.env`, `\.gitignore` where the shell lets a wildcard match a leading dot/u);
+    expect(verdict('ls logs/*').kind).toBe('ask');
+    // a name a program would read as an option
+    expect(paths(verdict('cat *', PROJECT, '/p/opts'))).toEqual(['ask: glob `*` matches `-rf`, which a program would take for an option']);
+    expect(paths(verdict('cat opts/*'))).toEqual(['fs.read /p/opts/-rf', 'fs.read /p/opts/a.txt']);
+  });
+
+  it('a glob that may match nothing is judged as written (bash) and as dropped (nullglob)', () => {
+    expect(paths(verdict('cat *.log'))).toEqual(['fs.read /p/*.log']);
+    // dropped, a recursive search searches the working folder
+    expect(paths(verdict('grep -r x *.log'))).toEqual(['fs.read /p/*.log', 'fs.read /p/.']);
+    expect(paths(verdict('ls *.log'))).toEqual(['fs.list /p/*.log', 'fs.list /p/.']);
+    // a bracket is never sure: as written, dropped, and the superset
+    expect(paths(verdict('cat src/[ab].ts'))).toEqual(['fs.read /p/src/a.ts', 'fs.read /p/src/b.ts', 'fs.read /p/src/[ab].ts']);
+    expect(paths(verdict('git diff HEAD~1'))).toEqual(['exec.run ["diff","HEAD~1"]']);
+    const many = 'cat a?.x b?.x c?.x d?.x';
+    expect(paths(verdict(many))).toEqual(['ask: too many globs that may match nothing here (each is judged as written and as dropped)']);
+  });
+
+  it("zsh: EXTENDED_GLOB's `^` and `#`, the `~` exclusion, EQUALS and numeric globs", () => {
+    // `cat .e#nv` reads .env under EXTENDED_GLOB (seen with zsh 5.9): judged as the paths it can match
+    expect(paths(verdict('cat .e#nv'))).toContain('fs.read /p/.env');
+    // no file starts with HEAD here: as written and as dropped, both read-only git
+    const project = dirTree(['src/a.ts']);
+    expect(paths(verdict('git show HEAD^', project))).toEqual(['exec.run ["show","HEAD^"]', 'exec.run ["show"]']);
+    // with HEADER.md, zsh passes git that name instead
+    expect(paths(verdict('git show HEAD^'))).toEqual(['ask: glob `HEAD^` could match files, and `git` does not read them all alike']);
+    // `x~y` takes names away from x: judged as x
+    expect(paths(verdict('cat src/*~src/a.ts'))).toEqual(['fs.read /p/src/a.ts', 'fs.read /p/src/b.ts', 'fs.read /p/src/deep']);
+    expect(paths(verdict('cat =ls'))[0]).toBe('ask: zsh expands `=ls` to the path of a program; `cat =ls` is not fully literal');
+    expect(paths(verdict('cat f<1-3>.txt'))[0]).toMatch(/^ask: zsh reads `<1-3>` as a glob matching numbered files/u);
+    expect(verdict('echo hi > <1-9>').kind).toBe('ask');
+    // quoted, none of it is special
+    expect(paths(verdict("cat '.e#nv' \"HEAD^\" '=ls'"))).toEqual(['fs.read /p/.e#nv', 'fs.read /p/HEAD^', 'fs.read /p/=ls']);
+  });
+});
