@@ -54,6 +54,9 @@ const rows: Row[] = [
   ['grep -rn', () => bash('grep -rn "export" src'), 'allow'],
   ['rg', () => bash('rg TODO src'), 'allow'],
   ['find without exec', () => bash("find src -name '*.ts'"), 'allow'],
+  // a reader's glob: each file it can match, judged
+  ['a reader with a glob', () => bash('wc -l src/*.ts *.md'), 'allow'],
+  ['a glob that can match .env', () => bash('cat .e*'), 'deny'],
   ['git status', () => bash('git status'), 'allow'],
   ['git diff', () => bash('git diff'), 'allow'],
   ['git log', () => bash('git log --oneline -5'), 'allow'],
