@@ -212,7 +212,9 @@ const rows: Row[] = [
   ['chmod', () => bash('chmod +x evil.sh'), 'not-allow'],
   ['dd', () => bash('dd if=/dev/zero of=src/a.ts'), 'not-allow'],
   ['mv over a file', () => bash('mv src/a.ts /tmp/a.ts'), 'not-allow'],
-  ['glob in cp', () => bash('cp src/* build/'), 'not-allow'],
+  // a glob's files copied into a project folder are judged like each copy
+  ['glob in cp into a folder', () => bash('cp src/* build/'), 'allow'],
+  ['glob in cp out of the project', () => bash('cp src/* /tmp/'), 'not-allow'],
   ['ssh', () => bash('ssh user@host'), 'not-allow'],
   ['kill', () => bash('kill -9 1'), 'not-allow'],
   ['unterminated quote', () => bash('echo "unterminated'), 'not-allow'],

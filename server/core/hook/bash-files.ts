@@ -91,7 +91,11 @@ function readOptions(args: readonly string[], spec: OptionSpec, program: string,
   return parsed.value;
 }
 
-function each(operands: readonly string[], program: string, ctx: CommandContext, action: (path: string) => OracleAction): void {
+/** Operands a command treats alike, a glob's token (bash-actions.ts) standing for every path it can match. */
+const expand = (operands: readonly string[], ctx: CommandContext): string[] => operands.flatMap((o) => ctx.globs?.take(o) ?? [o]);
+
+function each(given: readonly string[], program: string, ctx: CommandContext, action: (path: string) => OracleAction): void {
+  const operands = expand(given, ctx);
   if (operands.length === 0) {
     ctx.sink.note(`\`${program}\` without an operand changes nothing`);
     return;
@@ -127,7 +131,10 @@ function destinations(parsed: ParsedArgv, ctx: CommandContext, program: string):
   // One source onto a plain name lands on it, or inside it when it is a folder: the gate knows
   // which (decide/landing.ts).
   const inside = target.length === 1 || operands.length > 1 || dest.endsWith('/');
-  return operands.map((from) => ({ from, to: inside ? `${dest.replace(/\/+$/u, '')}/${basename(from)}` : dest }));
+  // A glob's paths are sources only where they land alike however many the shell passes (a glob
+  // left untaken is a person's call).
+  const sources = inside ? expand(operands, ctx) : operands;
+  return sources.map((from) => ({ from, to: inside ? `${dest.replace(/\/+$/u, '')}/${basename(from)}` : dest }));
 }
 
 function transfer(args: readonly string[], ctx: CommandContext, what: { program: string; spec: OptionSpec; tool: 'fs.copy' | 'fs.move' }): void {

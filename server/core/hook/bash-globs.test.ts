@@ -39,12 +39,28 @@ describe('glob arguments', () => {
     expect(paths(verdict('cat .e*'))).toEqual(['fs.read /p/.env']);
   });
 
+  it('the file tools take a glob where its paths are alike: deleted, touched, copied into a folder', () => {
+    expect(paths(verdict('rm -f docs/*.md src/*.ts'))).toEqual(['fs.delete /p/docs/x.md', 'fs.delete /p/src/a.ts', 'fs.delete /p/src/b.ts']);
+    expect(paths(verdict('touch src/*.ts'))).toEqual(['fs.touch /p/src/a.ts', 'fs.touch /p/src/b.ts']);
+    const copies = (command: string) => {
+      const v = verdict(command);
+      return v.kind === 'actions' ? v.actions.map((a) => `${String(a.args['from'])} -> ${String(a.args['to'])}`) : [`${v.kind}: ${v.reason}`];
+    };
+    expect(copies('cp src/*.ts docs/')).toEqual(['/p/src/a.ts -> /p/docs/a.ts', '/p/src/b.ts -> /p/docs/b.ts']);
+    expect(copies('mv -t docs src/*.ts')).toEqual(['/p/src/a.ts -> /p/docs/a.ts', '/p/src/b.ts -> /p/docs/b.ts']);
+    expect(copies('cp README.md src/*.ts docs')).toEqual(['/p/README.md -> /p/docs/README.md', '/p/src/a.ts -> /p/docs/a.ts', '/p/src/b.ts -> /p/docs/b.ts']);
+    // one glob onto a plain name: onto it if the shell passes one file, into it if several
+    expect(copies('cp src/*.ts out')).toEqual(['ask: glob `src/*.ts` could match files, and `cp` does not read them all alike']);
+    // the destination itself, sed -i (its arguments travel to the gate as written) and chmod
+    expect(verdict('cp README.md src/*').kind).toBe('ask');
+    expect(verdict('sed -i s/a/b/ src/*.ts').kind).toBe('ask');
+    expect(verdict('chmod +x src/*.ts').kind).toBe('ask');
+  });
+
   it('a glob in any other place is a person’s call', () => {
     expect(paths(verdict('grep *.md README.md'))).toEqual(['ask: glob `*.md` could match files, and `grep` does not read them all alike']);
     expect(verdict('diff src/*.ts').kind).toBe('ask');
     expect(verdict('uniq docs/*.md').kind).toBe('ask');
-    expect(verdict('cp src/*.ts docs/').kind).toBe('ask');
-    expect(verdict('rm src/*.ts').kind).toBe('ask');
     expect(verdict('git add src/*.ts').kind).toBe('ask');
     expect(verdict('head -n *.md README.md').kind).toBe('ask');
     expect(verdict('find src/* -name x').kind).toBe('ask');
