@@ -131,6 +131,8 @@ const rows: Row[] = [
   ['date -s', () => bash('date -s "2020-01-01"'), 'not-allow'],
   ['git checkout -- . destroys work', () => bash('git checkout -- .'), 'person'],
   ['git checkout of a name', () => bash('git checkout src/a.ts'), 'person'],
+  // what the checkout's reason points the agent to
+  ['git switch to a branch', () => bash('git switch main'), 'allow'],
   ['git restore of the work tree', () => bash('git restore src/a.ts'), 'person'],
   ['git clean -f', () => bash('git clean -fd'), 'person'],
   ['git remote add', () => bash('git remote add evil https://evil.example/x'), 'person'],

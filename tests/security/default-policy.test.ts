@@ -27,6 +27,11 @@ describe('the default policy', () => {
     expect(run('npm', 'test').reasons.join(' ')).not.toContain('install scripts');
   });
 
+  it('points a checkout that waits for a person to the switch that does not', () => {
+    expect(run('git', 'checkout', 'main').reasons.join(' ')).toContain('`git switch NAME` changes branch without that');
+    expect(run('git', 'switch', 'main')).toMatchObject({ decision: 'allow', tier: 'T1' });
+  });
+
   it('never says an allowed delete of build output needs a person', () => {
     const build = judge('fs.delete', { path: 'dist' });
     expect(build).toMatchObject({ decision: 'allow', tier: 'T1' });

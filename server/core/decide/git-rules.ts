@@ -57,7 +57,8 @@ function destroysWork(subcommand: string, rest: readonly string[]): string | und
   switch (subcommand) {
     case 'checkout': {
       const plainNew = rest[0] === '-b' && rest.length >= 2 && rest.length <= 3 && rest.slice(1).every((t) => !t.startsWith('-') && t !== '.');
-      return plainNew ? undefined : '`git checkout` of a name other than a new branch can overwrite uncommitted changes in files';
+      // The agent is told the form that needs no one: switch refuses to overwrite local changes.
+      return plainNew ? undefined : '`git checkout` of a name other than a new branch can overwrite uncommitted changes in files (`git switch NAME` changes branch without that)';
     }
     case 'restore':
       return has('--staged', '-S') && !has('--worktree', '-W') ? undefined : '`git restore` of the work tree throws away uncommitted changes';
