@@ -4,7 +4,8 @@
  * command, a host or who asked. The payload is end-to-end encrypted (RFC 8291) anyway; this keeps
  * the lock screen and the push service's metadata to "2 requests waiting, T2".
  */
-export type PushKind = 'approval' | 'expiring' | 'halt';
+/** `settled`: a request was answered (or expired): the count left, so the phone takes back what is stale. */
+export type PushKind = 'approval' | 'expiring' | 'halt' | 'settled';
 
 export interface PushMessage {
   readonly v: 1;
@@ -15,7 +16,7 @@ export interface PushMessage {
   readonly approval_id: string | null;
 }
 
-const KINDS: readonly string[] = ['approval', 'expiring', 'halt'];
+const KINDS: readonly string[] = ['approval', 'expiring', 'halt', 'settled'];
 const APPROVAL_ID = /^ap_[A-Za-z0-9_-]{8,64}$/u;
 
 /** A received payload, checked field by field; anything else is not ours (undefined). */
@@ -49,6 +50,8 @@ export function notificationText(m: PushMessage): { readonly title: string; read
       return { title: 'A request expires in a minute', body: `${waiting}${risk === '' ? '' : ` · ${risk}`}. Unanswered means denied.` };
     case 'halt':
       return { title: 'ORACLE halted', body: 'Every agent action is stopped. Resume from the desktop.' };
+    case 'settled':
+      return m.count === 0 ? { title: 'Nothing waiting', body: 'Every request was answered.' } : { title: waiting, body: 'Open ORACLE to decide.' };
   }
 }
 

@@ -29,6 +29,10 @@ type RichOptions = NotificationOptions & { renotify?: boolean; vibrate?: number[
 
 self.addEventListener('push', (event) => {
   const message = (event.data === null ? undefined : parsePushMessage(event.data.text())) ?? UNKNOWN;
+  if (message.kind === 'settled') {
+    event.waitUntil(settle(message));
+    return;
+  }
   const { title, body } = message === UNKNOWN ? { title: 'ORACLE', body: 'Open ORACLE to see what is waiting.' } : notificationText(message);
   const options: RichOptions = {
     body,
@@ -60,4 +64,20 @@ async function openCard(id: string | null): Promise<void> {
     return;
   }
   await self.clients.openWindow(id === null ? '/' : `/#card=${encodeURIComponent(id)}`);
+}
+
+/**
+ * A request was answered: the notification still up takes the new count, quietly, or goes away
+ * when none wait (or none was up). A push must show a notification, so the one taken away is shown
+ * silently first.
+ */
+async function settle(message: PushMessage): Promise<void> {
+  const tag = 'oracle-requests';
+  const { title, body } = notificationText(message);
+  const up = await self.registration.getNotifications({ tag });
+  const badge = 'setAppBadge' in self.navigator ? self.navigator.setAppBadge(message.count).catch(() => undefined) : undefined;
+  const options: RichOptions = { body, tag, renotify: false, silent: true, icon: '/icon-192.png', badge: '/icon-192.png', data: { approval_id: null } };
+  await self.registration.showNotification(title, options);
+  if (message.count === 0 || up.length === 0) for (const n of await self.registration.getNotifications({ tag })) n.close();
+  await badge;
 }

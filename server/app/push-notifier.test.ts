@@ -60,13 +60,33 @@ describe('the push notifier', () => {
     h.notifier.close();
   });
 
-  it('sends HALT to everyone, and nothing for decisions', async () => {
+  it('sends HALT to everyone', async () => {
     const h = harness();
-    h.hub.publish('approval.approved', { approval_id: 'ap_000000000001', state: 'approved' });
     h.hub.publish('halt', { mode: 'halted' });
     await h.settle();
     expect(h.sent.map((s) => s.message)).toEqual([{ v: 1, kind: 'halt', count: 0, tier: null, approval_id: null }]);
     expect(h.sent[0]?.delivery.topic).toBe('halt');
+    h.notifier.close();
+  });
+
+  it('says how many still wait once one is answered or expires, on the approvals topic, so no phone shows a stale count', async () => {
+    const h = harness();
+    h.request('ap_000000000001', 'T2');
+    h.request('ap_000000000002', 'T2');
+    await h.settle();
+    h.pending.splice(0, 1);
+    h.hub.publish('approval.approved', { approval_id: 'ap_000000000001', state: 'approved' });
+    await h.settle();
+    h.pending.splice(0, 1);
+    h.hub.publish('approval.expired', { approval_id: 'ap_000000000002', state: 'expired' });
+    await h.settle();
+    const settled = h.sent.filter((s) => s.message.kind === 'settled');
+    expect(settled.map((s) => s.message)).toEqual([
+      { v: 1, kind: 'settled', count: 1, tier: null, approval_id: null },
+      { v: 1, kind: 'settled', count: 0, tier: null, approval_id: null },
+    ]);
+    // replaces an approval message the push service still holds for an offline phone, not urgent
+    expect(settled[0]?.delivery).toMatchObject({ topic: 'approvals', urgency: 'normal' });
     h.notifier.close();
   });
 

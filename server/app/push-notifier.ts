@@ -43,12 +43,13 @@ interface Lane {
 }
 
 const WARN_BEFORE_MS = 60_000;
-/** A HALT stays news for an hour; an approval only until it expires. */
+/** A HALT stays news for an hour; an approval only until it expires; an answer as long as an approval lives. */
 const HALT_TTL_S = 3600;
+const SETTLED_TTL_S = 300;
 
 /**
  * Tells the paired phones that turned notifications on (issue 15): a new approval, an approval
- * about to expire, a HALT. Each message says only how many wait and the tier (shared/push-message.ts).
+ * about to expire, an approval answered (so the notification does not go stale), a HALT. Each message says only how many wait and the tier (shared/push-message.ts).
  * Per device, one delivery at a time and only the newest waiting one after it: a burst of fifty
  * approvals is two messages, and the push service's topic collapses them further.
  */
@@ -120,6 +121,9 @@ export function startPushNotifier(deps: PushNotifierDeps): PushNotifier {
     if (event.type !== 'approval.pending') {
       clearTimeout(reminders.get(id));
       reminders.delete(id);
+      // Answered or expired: the phone's "N waiting" is stale; same topic, so an undelivered
+      // approval message is replaced at the push service rather than delivered late.
+      broadcast({ v: 1, kind: 'settled', count: waiting(), tier: null, approval_id: null }, { ttlSeconds: SETTLED_TTL_S, urgency: 'normal', topic: 'approvals' });
       return;
     }
     const tier = event.data['tier'] === 'T3' ? 'T3' : 'T2';

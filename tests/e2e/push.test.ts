@@ -171,11 +171,31 @@ describe.skipIf(process.env['ORACLE_SKIP_BROWSER'] === '1')('Web Push to a paire
     await ph.locator(`#h-${String(secondId)}`).waitFor({ timeout: 10_000 });
     expect(await ph.evaluate(notifications)).toEqual([]);
 
-    // Answered from the desktop, both agents are told.
-    for (const id of pendingIds()) {
+    // Answered from the desktop, both agents are told, and the phone's notification follows:
+    // the count left, quietly, then gone. Each answer's message goes to the real worker.
+    const deliver = async (text: string, until: (shown: { title: string }[]) => boolean): Promise<void> => {
+      for (let attempt = 0; attempt < 5 && !until(await ph.evaluate<{ title: string }[]>(notifications)); attempt++) {
+        await cdp.send('ServiceWorker.deliverPushMessage', { origin, registrationId: registration, data: text });
+        for (let i = 0; i < 20 && !until(await ph.evaluate<{ title: string }[]>(notifications)); i++) await new Promise((r) => setTimeout(r, 100));
+      }
+    };
+    await deliver(message.text, (shown) => shown.length === 1);
+    const answer = async (id: string | undefined) => {
+      const seen = service.received.length;
       const card = running.runtime.desk.list().find((a) => a.approval_id === id);
-      await desktopCall('POST', `/api/v1/approvals/${id}/deny`, { nonce: card?.nonce, arg_hash: card?.arg_hash });
-    }
+      await desktopCall('POST', `/api/v1/approvals/${String(id)}/deny`, { nonce: card?.nonce, arg_hash: card?.arg_hash });
+      return nextMessage(seen);
+    };
+    const [firstId] = pendingIds();
+    const one = await answer(firstId);
+    expect(JSON.parse(one.text)).toEqual({ v: 1, kind: 'settled', count: 1, tier: null, approval_id: null });
+    expect(one.headers['topic']).toBe('approvals');
+    await deliver(one.text, (shown) => shown[0]?.title === '1 request waiting');
+    expect(await ph.evaluate(notifications)).toEqual([{ title: '1 request waiting', body: 'Open ORACLE to decide.', tag: 'oracle-requests', data: { approval_id: null } }]);
+    const none = await answer(secondId);
+    expect(JSON.parse(none.text)).toMatchObject({ kind: 'settled', count: 0 });
+    await deliver(none.text, (shown) => shown.length === 0);
+    expect(await ph.evaluate(notifications)).toEqual([]);
     expect((await first).status).toBe(200);
     expect((await second).status).toBe(200);
     expect(errors).toEqual([]);
