@@ -106,6 +106,25 @@ describe('the push notifier', () => {
     h.notifier.close();
   });
 
+  it('never drops a HALT waiting behind a delivery for the answers that follow it (HALT cancels every approval)', async () => {
+    const h = harness();
+    h.hold();
+    h.request('ap_000000000001', 'T2');
+    await new Promise((r) => setImmediate(r));
+    h.hub.publish('halt', { mode: 'halted' });
+    h.pending.splice(0, 1);
+    h.hub.publish('approval.cancelled', { approval_id: 'ap_000000000001', state: 'cancelled' });
+    // both reach the notifier while the first delivery is still in flight
+    await new Promise((r) => setImmediate(r));
+    for (let i = 0; i < 3; i++) {
+      h.release();
+      await new Promise((r) => setImmediate(r));
+    }
+    await h.settle();
+    expect(h.sent.map((s) => s.message.kind)).toEqual(['approval', 'halt', 'settled']);
+    h.notifier.close();
+  });
+
   it('reminds a minute before an unanswered approval expires, and not after it was answered', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
     const h = harness();

@@ -36,10 +36,13 @@ interface Job {
   readonly message: PushMessage;
   readonly delivery: PushDelivery;
 }
-/** One device's deliveries: the one in flight, and the newest waiting behind it. */
+/**
+ * One device's deliveries: the one in flight, and behind it the newest waiting of each topic (a
+ * HALT is never displaced by the approvals' messages that follow it).
+ */
 interface Lane {
   running: Promise<void>;
-  next: Job | undefined;
+  readonly next: Map<string, Job>;
 }
 
 const WARN_BEFORE_MS = 60_000;
@@ -50,8 +53,8 @@ const SETTLED_TTL_S = 300;
 /**
  * Tells the paired phones that turned notifications on (issue 15): a new approval, an approval
  * about to expire, an approval answered (so the notification does not go stale), a HALT. Each message says only how many wait and the tier (shared/push-message.ts).
- * Per device, one delivery at a time and only the newest waiting one after it: a burst of fifty
- * approvals is two messages, and the push service's topic collapses them further.
+ * Per device, one delivery at a time and only the newest waiting one of each topic after it: a
+ * burst of fifty approvals is two messages, and the push service's topic collapses them further.
  */
 export function startPushNotifier(deps: PushNotifierDeps): PushNotifier {
   const warnBefore = deps.warnBeforeMs ?? WARN_BEFORE_MS;
@@ -63,7 +66,8 @@ export function startPushNotifier(deps: PushNotifierDeps): PushNotifier {
   const deliver = (deviceId: string, name: string, message: PushMessage, delivery: PushDelivery): void => {
     const lane = lanes.get(deviceId);
     if (lane !== undefined) {
-      lane.next = { message, delivery };
+      lane.next.delete(delivery.topic);
+      lane.next.set(delivery.topic, { message, delivery });
       return;
     }
     const run = async (first: Job): Promise<void> => {
@@ -80,12 +84,13 @@ export function startPushNotifier(deps: PushNotifierDeps): PushNotifier {
           failing.delete(deviceId);
         }
         const current = lanes.get(deviceId);
-        job = current?.next;
-        if (current !== undefined) current.next = undefined;
+        const [topic, queued] = current?.next.entries().next().value ?? [];
+        job = queued;
+        if (topic !== undefined) current?.next.delete(topic);
       }
       lanes.delete(deviceId);
     };
-    const entry: Lane = { running: Promise.resolve(), next: undefined };
+    const entry: Lane = { running: Promise.resolve(), next: new Map() };
     lanes.set(deviceId, entry);
     entry.running = run({ message, delivery });
   };
