@@ -131,6 +131,9 @@ const rows: Row[] = [
   ['date -s', () => bash('date -s "2020-01-01"'), 'not-allow'],
   ['git checkout -- . destroys work', () => bash('git checkout -- .'), 'person'],
   ['git checkout of a name', () => bash('git checkout src/a.ts'), 'person'],
+  // npm will not download with --no: the project's own tsc runs like npm run
+  ['npx --no tsc', () => bash('npx --no tsc --noEmit'), 'allow'],
+  ['npx tsc', () => bash('npx tsc --noEmit'), 'person'],
   // what the checkout's reason points the agent to
   ['git switch to a branch', () => bash('git switch main'), 'allow'],
   ['git restore of the work tree', () => bash('git restore src/a.ts'), 'person'],

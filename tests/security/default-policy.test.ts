@@ -27,6 +27,18 @@ describe('the default policy', () => {
     expect(run('npm', 'test').reasons.join(' ')).not.toContain('install scripts');
   });
 
+  it('runs a project tool through npx --no unasked (npm will not download it), and asks for plain npx', () => {
+    expect(run('npx', '--no', 'tsc', '--noEmit')).toMatchObject({ decision: 'allow', tier: 'T1' });
+    expect(run('npx', '--no', 'vitest', 'run', 'src')).toMatchObject({ decision: 'allow', tier: 'T1' });
+    expect(run('npx', '--no', 'eslint')).toMatchObject({ decision: 'allow', tier: 'T1' });
+    expect(run('npx', 'tsc', '--noEmit')).toMatchObject({ decision: 'needs-approval', tier: 'T2' });
+    // a version, another package or another option is not the local copy's form
+    expect(run('npx', '--no', 'tsc@5')).toMatchObject({ decision: 'deny' });
+    expect(run('npx', '--no', '-p', 'evil', 'tsc').decision).not.toBe('allow');
+    expect(run('npx', '--yes', 'tsc').decision).not.toBe('allow');
+    expect(run('npx', '--no', 'cowsay').decision).not.toBe('allow');
+  });
+
   it('points a checkout that waits for a person to the switch that does not', () => {
     expect(run('git', 'checkout', 'main').reasons.join(' ')).toContain('`git switch NAME` changes branch without that');
     expect(run('git', 'switch', 'main')).toMatchObject({ decision: 'allow', tier: 'T1' });

@@ -10,6 +10,7 @@ describe('installNote', () => {
     ['yarn', [], 'install scripts'],
     ['npm', ['exec', 'x'], "runs a package's code"],
     ['npx', ['tsc'], "runs a package's code"],
+    ['npx', ['tsc'], '`npx --no NAME` runs only the project'],
     ['pip', ['install', 'requests'], 'build code'],
     ['python3', ['-m', 'pip', 'install', 'x'], 'build code'],
     ['cargo', ['install', 'ripgrep'], 'build scripts'],
@@ -25,6 +26,8 @@ describe('installNote', () => {
     ['python3', ['-m', 'pytest']],
     ['cargo', ['build']],
     ['git', ['install']],
+    // npm refuses to download with --no: only an installed copy runs
+    ['npx', ['--no', 'tsc']],
   ])('%s %j is not an install', (program, argv) => {
     expect(installNote(program, argv)).toBeUndefined();
   });
