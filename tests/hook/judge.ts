@@ -1,5 +1,4 @@
 import { loadBashParser, parseBash } from '../../server/adapters/bash-parser.js';
-import { nodeReadDir } from '../../server/adapters/glob-reader.js';
 import { bashVerdict } from '../../server/core/hook/bash-actions.js';
 import { mapToolCall, type HookPayload } from '../../server/core/hook/claude-code-map.js';
 import { evaluate } from '../../server/core/decide/decide.js';
@@ -20,8 +19,7 @@ export async function judgePayload(payload: HookPayload, ctx: DecideContext): Pr
   if (mapped.kind === 'bash') {
     const tree = await parseBash(mapped.command);
     if ('error' in tree) return { outcome: 'ask', reason: tree.error };
-    // As the hook does: globs are expanded in the (real) working folder.
-    const verdict = bashVerdict(tree, { cwd, parse: await loadBashParser(), ...(cwd.startsWith('/') ? { readDir: nodeReadDir } : {}) });
+    const verdict = bashVerdict(tree, { cwd, parse: await loadBashParser() });
     if (verdict.kind === 'deny') return { outcome: 'deny', reason: verdict.reason };
     if (verdict.kind === 'ask') return { outcome: 'ask', reason: verdict.reason };
     actions = verdict.actions;
