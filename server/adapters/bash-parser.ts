@@ -60,5 +60,5 @@ function convert(node: Node, field: string | undefined, depth: number): BashNode
   }
   // A MISSING node is an error tree-sitter papered over; keep it visible as ERROR.
   const type = node.isMissing ? 'ERROR' : node.type;
-  return { type, text: node.text, named: node.isNamed, ...(field === undefined ? {} : { field }), children };
+  return { type, text: node.text, named: node.isNamed, start: node.startIndex, end: node.endIndex, ...(field === undefined ? {} : { field }), children };
 }

@@ -1,6 +1,7 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { loadBashParser } from '../adapters/bash-parser.js';
+import { nodeReadDir } from '../adapters/glob-reader.js';
 import { answerHook, type HookAnswer } from '../hook/claude-code.js';
 import { openRuntime, type Runtime } from '../app/runtime.js';
 import { cachedPolicyLoader } from '../adapters/policy-cache.js';
@@ -25,6 +26,7 @@ export async function answerHeadless(payload: unknown, where: { home: string; po
         return loadBashParser();
       },
       userHome: homedir(),
+      readDir: nodeReadDir,
       authorizeCall: (call) => runtime.authorizeCall(call, 0, where.agent),
       taint: (session, read) => {
         runtime.taint(session, read);

@@ -28,12 +28,7 @@ export interface HookGate {
   record(call: RecordedCall): Promise<void>;
   /** The user's home, for `~` in commands. */
   readonly userHome?: string;
-  /**
-   * Lists folders for the globs in a Bash command; without it a glob goes to a person. Not
-   * injected by the gate yet: a review (session 23) found ways past the expansion (a `~` cut bash
-   * does not make, names that are not UTF-8, `İ` folding, globs read before earlier parts of the
-   * command run, tree-sitter splitting `]\x`, `:~` tilde); every glob asks until those are closed.
-   */
+  /** Lists folders for the globs in a Bash command; without it a glob goes to a person. */
   readonly readDir?: ReadDir;
 }
 

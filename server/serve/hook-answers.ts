@@ -1,5 +1,6 @@
 import { homedir } from 'node:os';
 import { loadBashParser } from '../adapters/bash-parser.js';
+import { nodeReadDir } from '../adapters/glob-reader.js';
 import type { Runtime } from '../app/runtime.js';
 import { answerHook, hookSession } from '../hook/claude-code.js';
 import type { ClientProcess } from '../http/routes/actions.js';
@@ -23,6 +24,7 @@ export function hookAnswers(runtime: Runtime, options: { readonly hookBudgetMs?:
         {
           canAsk: true,
           parser: loadBashParser,
+          readDir: nodeReadDir,
           userHome: homedir(),
           authorizeCall: (call, waitMs) => runtime.authorizeCall(call, waitMs, agent),
           taint: (session, read) => {

@@ -1,19 +1,23 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type Running } from '../../server/main.js';
 import { runOracle } from '../cli/run-oracle.js';
+import { auditRecords } from '../fixtures/audit-records.js';
 import { tempTree, type TempTree } from '../fixtures/temp-tree.js';
 
 /**
  * Globs in Claude Code's Bash commands, through the built hook command on a real folder, with
- * no gate: every glob is a person's call, and zsh's `cat .e#nv`, which reads
- * .env under EXTENDED_GLOB, is no longer judged as a file of that literal name (it was allowed).
+ * no gate and with one running: `cat src/*.ts` is judged as the files it can match (it used to
+ * go to a person every time), `.e*` is refused like `.env`, and zsh's `cat .e#nv` (EXTENDED_GLOB)
+ * and `cat .{e}nv` (BRACE_CCL), which read .env, are no longer judged as files of those names.
  */
 describe('glob arguments in Bash commands', () => {
   let tree: TempTree;
   let home = '';
   let policy = '';
   let app = '';
+  let running: Running | undefined;
   beforeAll(() => {
     tree = tempTree('oracle-bash-globs-');
     home = tree.dir('home');
@@ -25,7 +29,8 @@ describe('glob arguments in Bash commands', () => {
     policy = join(tree.root, 'policy.yaml');
     writeFileSync(policy, `scopes:\n  projects: { roots: [{ path: "${tree.root}/projects", mode: rw }] }\ndeny_always: ["**/.env"]\nprincipals:\n  agents:\n    claude-code: { capabilities: [fs.read, fs.write, proc.spawn] }\n`);
   });
-  afterAll(() => {
+  afterAll(async () => {
+    await running?.close();
     tree.dispose();
   });
 
@@ -35,13 +40,44 @@ describe('glob arguments in Bash commands', () => {
     return (JSON.parse(run.stdout) as { hookSpecificOutput: { permissionDecision: string; permissionDecisionReason: string } }).hookSpecificOutput;
   };
 
-  it('with no gate: a glob is a person’s call (Claude Code asks), zsh’s `.e#nv` and `=ls` included', async () => {
-    for (const command of ['cat src/*.ts', 'cat .e*', 'cat .e#nv', 'git show HEAD^', 'cat =ls', 'cat f<1-3>.txt']) {
-      const answer = await bash(command);
-      expect(answer.permissionDecision, command).toBe('ask');
-    }
-    // a literal path is judged as before
-    expect((await bash('cat src/a.ts')).permissionDecision).toBe('allow');
-    expect((await bash('cat .env')).permissionDecision).toBe('deny');
+  it('with no gate: the files a glob matches are judged, each on its own', async () => {
+    expect((await bash('cat src/*.ts')).permissionDecision).toBe('allow');
+    expect((await bash('head -n 3 *.md src/*.ts')).permissionDecision).toBe('allow');
+    const dotted = await bash('cat .e*');
+    expect(dotted.permissionDecision).toBe('deny');
+    expect(dotted.permissionDecisionReason).toContain('PATH_DENY_ALWAYS');
+    // zsh with EXTENDED_GLOB reads .env for `.e#nv`; the literal name does not exist
+    const zsh = await bash('cat .e#nv');
+    expect(zsh.permissionDecision).toBe('deny');
+    expect(zsh.permissionDecisionReason).toContain(`${app}/.env`);
+    // `*` reaches .env only where dotglob is on: a person's call (none here, so Claude Code asks)
+    const star = await bash('cat *');
+    expect(star.permissionDecision).toBe('ask');
+    expect(star.permissionDecisionReason).toContain('dotglob');
+    // a glob a command does not read alike, as before
+    expect((await bash('git add src/*.ts')).permissionDecision).toBe('ask');
+    // zsh's BRACE_CCL reads `.{e}nv` as .env: judged as written and as that
+    const ccl = await bash('cat .{e}nv');
+    expect(ccl.permissionDecision).toBe('deny');
+    expect(ccl.permissionDecisionReason).toContain(`${app}/.env`);
+    // files another command of the line may create are not in the folder read now
+    expect((await bash('touch ./--files0-from=L && sort -*')).permissionDecision).toBe('ask');
+    // a `~` bash keeps in the word, and one shells expand differently
+    expect((await bash("mkdir 'src~' && cat src~/../.e*")).permissionDecision).toBe('ask');
+    expect((await bash('cat a:~/x')).permissionDecision).toBe('ask');
+    // words tree-sitter splits where a shell does not
+    expect((await bash('cat src]\\a.ts')).permissionDecision).toBe('ask');
+  });
+
+  it('with a gate running: the same judgement, each matched file in the audit log', async () => {
+    expect((await runOracle(['integrate', 'claude-code', '--project', app, '--home', home, '--policy', policy])).code).toBe(0);
+    running = await startServer({ home, policy, port: 0 });
+    const counted = await bash('wc -l src/*.ts');
+    expect(counted.permissionDecision, counted.permissionDecisionReason).toBe('allow');
+    const reads = auditRecords(home)
+      .filter((r) => r['tool'] === 'fs.read' && r['decision'] === 'allow')
+      .map((r) => JSON.stringify(r));
+    for (const file of ['src/a.ts', 'src/b.ts']) expect(reads.some((r) => r.includes(join(app, file)))).toBe(true);
+    expect((await bash('cat .e#nv')).permissionDecision).toBe('deny');
   });
 });

@@ -54,10 +54,12 @@ const rows: Row[] = [
   ['grep -rn', () => bash('grep -rn "export" src'), 'allow'],
   ['rg', () => bash('rg TODO src'), 'allow'],
   ['find without exec', () => bash("find src -name '*.ts'"), 'allow'],
-  // a glob goes to a person (zsh's EXTENDED_GLOB `#` and `^` count as glob characters)
-  ['a reader with a glob', () => bash('wc -l src/*.ts *.md'), 'ask'],
-  ['a glob that can match .env', () => bash('cat .e*'), 'not-allow'],
+  // a reader's glob: each file it can match, judged (zsh's EXTENDED_GLOB `#` and `^` count)
+  ['a reader with a glob', () => bash('wc -l src/*.ts *.md'), 'allow'],
+  ['a glob that can match .env', () => bash('cat .e*'), 'deny'],
   ['a zsh glob that reads .env', () => bash('cat .e#nv'), 'not-allow'],
+  ['a glob after a command that writes', () => bash('touch ./-n && cat *.md'), 'not-allow'],
+  ['zsh BRACE_CCL reading .env', () => bash('cat .{e}nv'), 'not-allow'],
   ['git status', () => bash('git status'), 'allow'],
   ['git diff', () => bash('git diff'), 'allow'],
   ['git log', () => bash('git log --oneline -5'), 'allow'],
@@ -218,7 +220,8 @@ const rows: Row[] = [
   ['chmod', () => bash('chmod +x evil.sh'), 'not-allow'],
   ['dd', () => bash('dd if=/dev/zero of=src/a.ts'), 'not-allow'],
   ['mv over a file', () => bash('mv src/a.ts /tmp/a.ts'), 'not-allow'],
-  ['glob in cp into a folder', () => bash('cp src/* build/'), 'not-allow'],
+  // a glob's files copied into a project folder are judged like each copy
+  ['glob in cp into a folder', () => bash('cp src/* build/'), 'allow'],
   ['glob in cp out of the project', () => bash('cp src/* /tmp/'), 'not-allow'],
   ['ssh', () => bash('ssh user@host'), 'not-allow'],
   ['kill', () => bash('kill -9 1'), 'not-allow'],

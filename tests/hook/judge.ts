@@ -1,4 +1,5 @@
 import { loadBashParser, parseBash } from '../../server/adapters/bash-parser.js';
+import { nodeReadDir } from '../../server/adapters/glob-reader.js';
 import { bashVerdict } from '../../server/core/hook/bash-actions.js';
 import { mapToolCall, type HookPayload } from '../../server/core/hook/claude-code-map.js';
 import { evaluate } from '../../server/core/decide/decide.js';
@@ -19,7 +20,8 @@ export async function judgePayload(payload: HookPayload, ctx: DecideContext): Pr
   if (mapped.kind === 'bash') {
     const tree = await parseBash(mapped.command);
     if ('error' in tree) return { outcome: 'ask', reason: tree.error };
-    const verdict = bashVerdict(tree, { cwd, parse: await loadBashParser() });
+    // As the hook does: globs are expanded in the (real) working folder.
+    const verdict = bashVerdict(tree, { cwd, parse: await loadBashParser(), ...(cwd.startsWith('/') ? { readDir: nodeReadDir } : {}) });
     if (verdict.kind === 'deny') return { outcome: 'deny', reason: verdict.reason };
     if (verdict.kind === 'ask') return { outcome: 'ask', reason: verdict.reason };
     actions = verdict.actions;

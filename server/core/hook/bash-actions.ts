@@ -4,10 +4,12 @@
  * escalated (`ask`) or denied, never allowed. The hook sends each action to the gate and the
  * strictest decision wins.
  */
-import { descendants, fieldChildren, literalWord, namedChildren, shellWord, type BashNode, type BashTree, type GlobWord, type ParseBashSync } from './bash-ast.js';
+import { descendants, fieldChildren, literalWord, namedChildren, shellWord, type BashNode, type BashTree, type CclWord, type GlobWord, type ParseBashSync } from './bash-ast.js';
 import { fsAction, type Assignment, type CommandContext, type OracleAction, type Sink } from './bash-context.js';
 import { evalSimple, checkAssignment } from './bash-plan.js';
 import { expandGlob, type ReadDir } from './glob-expand.js';
+
+type Argument = string | GlobWord | CclWord;
 
 export type { OracleAction } from './bash-context.js';
 
@@ -29,8 +31,8 @@ export interface BashPlanOptions {
 /** Nested `bash -c` levels and possible working directories before giving up. */
 const MAX_SCRIPT_DEPTH = 4;
 const MAX_CWDS = 4;
-/** Readings of one command whose globs may match nothing (each written as it is, or dropped). */
-const MAX_GLOB_READINGS = 8;
+/** Readings of one command: its globs that may match nothing (each written as it is, or dropped), its BRACE_CCL words. */
+const MAX_READINGS = 8;
 /** zsh reads `<N-M>` as a numeric glob (also as a redirection's target); bash as redirections. */
 const ZSH_NUMERIC_GLOB = /<[0-9]*-[0-9]*>/u;
 /** Nodes that run something; each must be reached by the walk (checked after it). */
@@ -46,6 +48,9 @@ interface Outcome {
 }
 
 interface Collector extends Sink {
+  /** Globs matched against the folders, and commands (a loop counts twice) anywhere in the line. */
+  readonly globbed: string[];
+  commands: number;
   readonly actions: OracleAction[];
   readonly notes: string[];
   readonly asks: string[];
@@ -62,6 +67,8 @@ function collector(): Collector {
     if (!list.includes(text)) list.push(text);
   };
   return {
+    globbed: [],
+    commands: 0,
     actions,
     notes,
     asks,
@@ -89,6 +96,13 @@ const union = (...sets: (readonly string[])[]): readonly string[] => [...new Set
 export function bashVerdict(tree: BashTree, options: BashPlanOptions): BashVerdict {
   const sink = collector();
   new Planner(sink, options, 0).script(tree, [options.cwd]);
+  // A shell matches a command's globs when it reaches that command: files an earlier or parallel
+  // command of the same line creates (`touch ./--files0-from=L && sort -*`) are not in the folders
+  // read here. Only a line that changes nothing, or one command alone, has its globs judged.
+  const changes = sink.actions.find((a) => a.tool !== 'fs.read');
+  if (sink.globbed.length > 0 && sink.commands > 1 && changes !== undefined) {
+    sink.ask(`glob \`${sink.globbed[0] ?? ''}\` is matched when its command runs, after other commands of this line may have changed the folders (${changes.tool}): run it on its own`);
+  }
   // Deny beats ask beats actions: the strictest finding decides (SPEC §11).
   if (sink.denies.length > 0) return { kind: 'deny', reason: sink.denies.join('; ') };
   if (sink.asks.length > 0) return { kind: 'ask', reason: sink.asks.join('; ') };
@@ -208,6 +222,8 @@ class Planner {
 
   /** if/while/for/case: every branch is judged; a `cd` in one is escalated (order unknowable). */
   private control(node: BashNode, cwds: readonly string[]): Outcome {
+    // A loop runs its body again after the body changed the folders.
+    if (node.type === 'while_statement' || node.type === 'for_statement') this.sink.commands++;
     const walk = (children: readonly BashNode[]): void => {
       for (const child of children) {
         if (!child.named || child.type === 'comment') continue;
@@ -265,10 +281,17 @@ class Planner {
   }
 
   private command(node: BashNode, cwds: readonly string[]): Outcome {
+    this.sink.commands++;
     const env: Assignment[] = [];
-    const argv: (string | GlobWord)[] = [];
+    const argv: Argument[] = [];
     let literal = true;
+    let previous: BashNode | undefined;
     for (const child of node.children) {
+      if (child.field === 'name' || child.field === 'argument') {
+        // tree-sitter ends a word at `]\x` where a shell goes on: `cat a]\x` reads `a]x`.
+        if (previous !== undefined && previous.end === child.start) this.sink.ask(`\`${previous.text}\` and \`${child.text}\` touch: a shell may read them as one word`);
+        previous = child;
+      }
       if (child.field === 'redirect') this.redirect(child, cwds);
       else if (child.type === 'variable_assignment') {
         const a = this.assignment(child, cwds);
@@ -291,46 +314,53 @@ class Planner {
     }
     const ctx: CommandContext = { cwds, home: this.options.home, sink: this.sink, depth: this.depth, script: this.scriptRunner() };
     const words = argv.filter((w): w is string => typeof w === 'string');
-    const ok = words.length === argv.length ? evalSimple(words, env, ctx) : this.globCommand(argv, env, ctx);
+    const ok = words.length === argv.length ? evalSimple(words, env, ctx) : this.readings(argv, env, ctx);
     return { ok, any: union(cwds, ok) };
   }
 
-  /** An argument: literal, or a glob (its paths judged where a command reads its operands alike). */
-  private argument(node: BashNode, cwds: readonly string[]): string | GlobWord | undefined {
+  /**
+   * An argument: literal; a glob (its paths judged where a command reads its operands alike); or
+   * a word zsh's BRACE_CCL may split into letters (each reading judged).
+   */
+  private argument(node: BashNode, cwds: readonly string[]): Argument | undefined {
     const word = node.type === 'process_substitution' ? undefined : shellWord(node, this.options.home);
+    if (word?.ok === true && word.ccl !== undefined) return word.ccl;
     if (word?.ok !== true || word.glob === undefined || this.options.readDir === undefined) return this.word(node, cwds);
+    this.sink.globbed.push(word.glob.value);
     return word.glob;
   }
 
   /**
-   * A command with glob arguments, planned once per reading the shell may give it. A glob with a
-   * match every reading takes is its matches (a superset, glob-expand.ts), handed to the command
-   * as a token; a glob that may match nothing is also planned as written (bash) and as dropped
-   * (nullglob). A command that does not take a token for files it reads alike is a person's call,
-   * as is a match a program would take for an option, or one only dotglob matches.
+   * A command with globs or BRACE_CCL words, planned once per reading the shell may give it. A
+   * glob with a match every reading takes is its matches (a superset, glob-expand.ts), handed to
+   * the command as a token; a glob that may match nothing is also planned as written (bash) and as
+   * dropped (nullglob). A command that does not take a token for files it reads alike is a
+   * person's call, as is a match a program would take for an option, or one only dotglob matches.
+   * A BRACE_CCL word is planned as written and as its letters' words.
    */
-  private globCommand(argv: readonly (string | GlobWord)[], env: readonly Assignment[], ctx: CommandContext): readonly string[] {
+  private readings(argv: readonly Argument[], env: readonly Assignment[], ctx: CommandContext): readonly string[] {
     const readDir = this.options.readDir;
     const [cwd, ...more] = ctx.cwds;
     const tokens = new Map<string, { readonly glob: GlobWord; readonly paths: readonly string[] }>();
-    const readings: (readonly (string | undefined)[])[] = [[]];
+    let readings: (readonly string[])[] = [[]];
     for (const word of argv) {
-      if (typeof word !== 'string' && (readDir === undefined || cwd === undefined || more.length > 0)) {
+      let choices: readonly (readonly string[])[] | undefined;
+      if (typeof word === 'string') choices = [[word]];
+      else if ('words' in word) choices = [[word.value], word.words];
+      else if (readDir === undefined || cwd === undefined || more.length > 0) {
         this.sink.ask(`glob \`${word.value}\` could match files${more.length > 0 ? ' in more than one working directory' : ''}`);
         return ctx.cwds;
-      }
-      const choices = typeof word === 'string' || readDir === undefined || cwd === undefined ? [word as string] : this.globChoices(word, cwd, readDir, tokens);
+      } else choices = this.globChoices(word, cwd, readDir, tokens);
       if (choices === undefined) return ctx.cwds;
-      const next = readings.flatMap((r) => choices.map((c) => [...r, c]));
-      if (next.length > MAX_GLOB_READINGS) {
-        this.sink.ask(`too many globs that may match nothing here (each is judged as written and as dropped)`);
+      const next = readings.flatMap((r) => choices.map((c) => [...r, ...c]));
+      if (next.length > MAX_READINGS) {
+        this.sink.ask(`too many readings of one command (a glob that may match nothing is judged as written and as dropped, a BRACE_CCL word as written and as letters)`);
         return ctx.cwds;
       }
-      readings.splice(0, readings.length, ...next);
+      readings = next;
     }
     let ok: readonly string[] = [];
-    for (const reading of readings) {
-      const words = reading.filter((w): w is string => w !== undefined);
+    for (const words of readings) {
       const taken = new Set<string>();
       const globs = {
         take: (arg: string) => {
@@ -349,7 +379,7 @@ class Planner {
   }
 
   /** What one glob may become: its matches (a token), and, unless one match is sure, the word as written and nothing. */
-  private globChoices(glob: GlobWord, cwd: string, readDir: ReadDir, tokens: Map<string, { readonly glob: GlobWord; readonly paths: readonly string[] }>): (string | undefined)[] | undefined {
+  private globChoices(glob: GlobWord, cwd: string, readDir: ReadDir, tokens: Map<string, { readonly glob: GlobWord; readonly paths: readonly string[] }>): (readonly string[])[] | undefined {
     const expansion = expandGlob(glob.pattern, cwd, readDir);
     if (!expansion.ok) {
       this.sink.ask(expansion.reason);
@@ -366,16 +396,16 @@ class Planner {
       this.sink.ask(`glob \`${glob.value}\` matches \`${option.path}\`, which a program would take for an option`);
       return undefined;
     }
-    const choices: (string | undefined)[] = [];
+    const choices: (readonly string[])[] = [];
     if (matches.length > 0) {
       // NUL cannot be in an argument: a token never meets a real word.
       const token = `\u0000glob${String(tokens.size)}\u0000`;
       tokens.set(token, { glob, paths: matches.map((m) => m.path) });
-      choices.push(token);
+      choices.push([token]);
       this.sink.note(`glob \`${glob.value}\` judged as the ${String(matches.length)} path${matches.length === 1 ? '' : 's'} it can match here`);
     }
     if (!matches.some((m) => m.sure)) {
-      choices.push(glob.value, undefined);
+      choices.push([glob.value], []);
       this.sink.note(`glob \`${glob.value}\` may match nothing here: judged as written and as dropped`);
     }
     return choices;

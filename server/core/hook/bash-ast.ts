@@ -8,6 +8,9 @@ export interface BashNode {
   readonly text: string;
   /** Anonymous nodes are tokens (`;`, `&&`, `>`); their type is their text. */
   readonly named: boolean;
+  /** Where the node starts and ends in the source (the parser's units): words that touch are one word to a shell. */
+  readonly start: number;
+  readonly end: number;
   readonly field?: string;
   readonly children: readonly BashNode[];
 }
@@ -167,15 +170,28 @@ export interface GlobWord {
   readonly pattern: string;
 }
 
-export type ShellWord = { readonly ok: true; readonly value: string; readonly glob?: GlobWord } | { readonly ok: false; readonly reason: string };
+/**
+ * A word zsh's BRACE_CCL option (off by default) expands: `.{e}nv` is `.env`, `x{ab}y` the two
+ * words `xay xby`, `@{u}` is `@u`. bash and zsh without the option keep it as written (`value`).
+ */
+export interface CclWord {
+  readonly value: string;
+  readonly words: readonly string[];
+}
+
+export type ShellWord = { readonly ok: true; readonly value: string; readonly glob?: GlobWord; readonly ccl?: CclWord } | { readonly ok: false; readonly reason: string };
 
 /** Characters a pattern must escape to keep them literal. */
 const PATTERN_SPECIAL = new Set(['\\', '*', '?', '[', ']', '^', '#', '~', '/']);
+/** What a BRACE_CCL group may hold to be judged (ranges like `a-c` included), and how many letters. */
+const CCL_CHAR = /^[A-Za-z0-9_.@%+:]$/u;
+const MAX_CCL_WORDS = 16;
 
 /**
  * The value of a word and, when it holds an unquoted glob, the pattern; or why it is neither.
- * Brace and tilde expansion beyond `~/` and every `$` form depend on the environment, which the
- * gate cannot see; zsh's `=name` (EQUALS, on by default) becomes the path of a program.
+ * Brace and tilde expansion beyond `~/` at a word's start and every `$` form depend on the
+ * environment, which the gate cannot see; zsh's `=name` (EQUALS, on by default) becomes the path
+ * of a program.
  */
 export function shellWord(node: BashNode, home?: string): ShellWord {
   const cs = chars(node);
@@ -186,20 +202,20 @@ export function shellWord(node: BashNode, home?: string): ShellWord {
   let value = '';
   let pattern = '';
   let glob = false;
-  let cut = -1;
+  let midTilde = false;
   for (let i = 0; i < cs.length; i++) {
     const ch = cs[i];
     if (ch === undefined) continue;
     const prev = cs[i - 1];
-    // Tilde prefixes: word start, and after an unquoted `=` or `:` (bash expands `--x=~/y` too).
-    const tildePos = i === 0 || (prev !== undefined && !prev.quoted && (prev.c === '=' || prev.c === ':'));
-    if (ch.c === '~' && !ch.quoted && tildePos) {
+    if (ch.c === '~' && !ch.quoted && i === 0) {
       const next = cs[i + 1];
-      if (home === undefined || (next !== undefined && next.c !== '/' && next.c !== ':')) return fail(`tilde expansion \`${node.text}\``);
+      if (home === undefined || (next !== undefined && next.c !== '/')) return fail(`tilde expansion \`${node.text}\``);
       value += home;
       for (const c of home) pattern += PATTERN_SPECIAL.has(c) && c !== '/' ? `\\${c}` : c;
       continue;
     }
+    // bash expands `a=~/x` but not `--a=~/x` or `a:~/x`; zsh only with MAGIC_EQUAL_SUBST.
+    if (ch.c === '~' && !ch.quoted && prev !== undefined && !prev.quoted && (prev.c === '=' || prev.c === ':')) return fail(`\`~\` after \`${prev.c}\` in \`${node.text}\`, which shells expand differently`);
     if (ch.c === '$' && !ch.quoted) return fail(`unquoted \`$\` in \`${node.text}\``);
     value += ch.c;
     if (ch.quoted) {
@@ -207,12 +223,48 @@ export function shellWord(node: BashNode, home?: string): ShellWord {
       continue;
     }
     if (ch.c === '*' || ch.c === '?' || ch.c === '[' || ch.c === '^' || (ch.c === '#' && i > 0)) glob = true;
-    if (ch.c === '~' && cut < 0) cut = pattern.length;
+    if (ch.c === '~') midTilde = true;
     // Unquoted characters keep their meaning; a `#` only as a word's first character is text.
     pattern += ch.c === '#' && i === 0 ? '\\#' : ch.c;
   }
-  if (!glob) return { ok: true, value };
-  return { ok: true, value, glob: { value, pattern: cut < 0 ? pattern : pattern.slice(0, cut) } };
+  const ccl = braceCcl(cs);
+  if (typeof ccl === 'string') return fail(ccl);
+  if (!glob) return { ok: true, value, ...(ccl === undefined ? {} : { ccl: { value, words: ccl } }) };
+  // zsh's EXTENDED_GLOB reads `a~b` as a minus b, bash as a name with a `~`.
+  if (midTilde) return fail(`glob \`${node.text}\` with a \`~\` (zsh takes names away, bash matches it)`);
+  if (ccl !== undefined) return fail(`glob \`${node.text}\` with braces zsh may expand (BRACE_CCL)`);
+  return { ok: true, value, glob: { value, pattern } };
+}
+
+/**
+ * The words zsh's BRACE_CCL makes of a word with one unquoted `{…}` group that is not a brace
+ * expansion, undefined when there is none (an empty `{}` stays), or why it cannot be judged.
+ */
+function braceCcl(cs: readonly Char[]): readonly string[] | undefined | string {
+  const open = cs.findIndex((ch, i) => !ch.quoted && ch.c === '{' && !(cs[i + 1]?.c === '}' && cs[i + 1]?.quoted === false));
+  if (open < 0) return undefined;
+  const close = cs.findIndex((ch, i) => i > open && !ch.quoted && ch.c === '}');
+  if (close < 0) return undefined;
+  const text = cs.map((ch) => ch.c).join('');
+  const inner = cs.slice(open + 1, close);
+  const rest = cs.slice(close + 1);
+  if (inner.some((ch) => ch.quoted || ch.c === '{') || rest.some((ch, i) => !ch.quoted && ch.c === '{' && !(rest[i + 1]?.c === '}' && rest[i + 1]?.quoted === false))) {
+    return `\`${text}\` holds braces zsh may expand (BRACE_CCL)`;
+  }
+  const letters = new Set<string>();
+  for (let i = 0; i < inner.length; i++) {
+    const c = inner[i]?.c ?? '';
+    const to = inner[i + 2]?.c;
+    if (inner[i + 1]?.c === '-' && to !== undefined && CCL_CHAR.test(c) && CCL_CHAR.test(to) && c <= to) {
+      for (let code = c.charCodeAt(0); code <= to.charCodeAt(0) && letters.size <= MAX_CCL_WORDS; code++) letters.add(String.fromCharCode(code));
+      i += 2;
+    } else if (CCL_CHAR.test(c)) letters.add(c);
+    else return `\`${text}\` holds braces zsh may expand (BRACE_CCL) to characters the gate does not follow`;
+  }
+  if (letters.size > MAX_CCL_WORDS) return `\`${text}\` holds braces zsh may expand (BRACE_CCL) to more than ${String(MAX_CCL_WORDS)} words`;
+  const before = cs.slice(0, open).map((ch) => ch.c).join('');
+  const after = rest.map((ch) => ch.c).join('');
+  return [...letters].map((l) => `${before}${l}${after}`);
 }
 
 /** The literal value of a word, or why it is not one: a glob too makes it depend on the file system. */
@@ -220,6 +272,7 @@ export function literalWord(node: BashNode, home?: string): WordValue {
   const word = shellWord(node, home);
   if (!word.ok) return word;
   if (word.glob !== undefined) return fail(`glob \`${node.text}\` could match files`);
+  if (word.ccl !== undefined) return fail(`zsh's BRACE_CCL reads \`${node.text}\` as ${word.ccl.words.map((w) => `\`${w}\``).join(' ')}`);
   return { ok: true, value: word.value };
 }
 

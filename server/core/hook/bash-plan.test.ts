@@ -208,7 +208,15 @@ const ASK: [string, RegExp][] = [
   ['read x; $x', /read/u],
   ['timeout 5', /without a program/u],
   ['ls ~root', /tilde/u],
-  ['ls --dir=~/x', /tilde/u],
+  // bash expands `a=~/x` but not `--dir=~/x` or `a:~/x`; zsh only with MAGIC_EQUAL_SUBST
+  ['ls --dir=~/x', /after `=`/u],
+  ['ls a=~/x', /after `=`/u],
+  ['ls a:~/x', /after `:`/u],
+  // tree-sitter ends a word at `]\x`, where a shell reads one word `a]x`
+  ['cat a]\\x', /touch/u],
+  // zsh's BRACE_CCL (off by default) reads `.{e}nv` as `.env`; a group it cannot follow
+  ['cat .{^e}nv', /BRACE_CCL/u],
+  ['cat .{e}{n}v', /BRACE_CCL/u],
 ];
 
 const DENY: string[] = ['sudo rm -rf /', 'doas ls', 'su -c ls', 'ls && sudo x', 'timeout 5 sudo x', 'env sudo x', 'bash -c "sudo rm x"', 'echo $(sudo cat /etc/shadow)', 'find . -exec sudo rm {} \\;', 'nohup pkexec x', '(sudo ls)', 'ls | sudo tee /etc/x', 'xargs sudo rm'];

@@ -75,6 +75,23 @@ describe('expandGlob: a superset of every shell reading', () => {
     expect(matches(expandGlob('src/^a.ts', '/p', P))).toMatchObject({ 'src/deep': 'maybe', 'src/.h.ts': 'hidden' });
   });
 
+  it('a name beyond ASCII may stand for any letter; a pattern with one, or a folder with a name that is not UTF-8, is not judged', () => {
+    const turkish = dirTree(['İd_rsa', 'id.pub', 'Src/a.ts', 'ſrc/b.ts']);
+    // glibc folds İ to i: `i*` under nocaseglob reaches İd_rsa, which Unicode's simple folding does not
+    expect(matches(expandGlob('i*', '/p', turkish))).toEqual({ 'id.pub': 'sure', 'İd_rsa': 'maybe' });
+    expect(matches(expandGlob('*d_rsa', '/p', turkish))).toEqual({ 'İd_rsa': 'sure' });
+    // but not for a dot or a digit
+    expect(matches(expandGlob('?.pub', '/p', dirTree(['é.pub', 'éé.pub', 'x.pub'])))).toEqual({ 'x.pub': 'sure', 'é.pub': 'maybe' });
+    expect(matches(expandGlob('x*', '/p', dirTree(['é.pub', '.é', '1é'])))).toEqual({ 'é.pub': 'maybe' });
+    // a literal folder name: another case, and any name of the same length beyond ASCII
+    expect(matches(expandGlob('src/*.ts', '/p', turkish))).toEqual({ 'Src/a.ts': 'maybe', 'ſrc/b.ts': 'maybe' });
+    expect(expandGlob('İ*', '/p', turkish)).toMatchObject({ ok: false, reason: expect.stringContaining('beyond ASCII') as unknown });
+    const odd: ReadDir = () => ({ unjudged: 'a name that is not UTF-8' });
+    expect(expandGlob('*.ts', '/p', odd)).toEqual({ ok: false, reason: 'a name that is not UTF-8' });
+    expect(expandGlob('src/*.ts', '/p', odd)).toEqual({ ok: false, reason: 'a name that is not UTF-8' });
+    expect(expandGlob('**/x', '/p', odd)).toEqual({ ok: false, reason: 'a name that is not UTF-8' });
+  });
+
   it('a folder that cannot be listed gives a wildcard nothing, and a literal name as written', () => {
     const closed: ReadDir = (path) => (path === '/p' ? undefined : [{ name: 'x.ts', dir: false, link: false }]);
     expect(matches(expandGlob('*.ts', '/p', closed))).toEqual({});
@@ -87,10 +104,10 @@ describe('expandGlob against find(1), on a real folder', () => {
   afterAll(() => {
     rmSync(root, { recursive: true, force: true });
   });
-  const NAMES = ['a.ts', 'B.TS', 'é.ts', 'éé.ts', 'x[ab].ts', '.env', '.a.ts', 'a b.ts', 'a*b', 'a?b', 'A-1.md', 'z\\y.ts', 'Ω.md', 'e\u0301.ts'];
+  const NAMES = ['a.ts', 'B.TS', 'é.ts', 'éé.ts', 'x[ab].ts', '.env', '.a.ts', 'a b.ts', 'a*b', 'a?b', 'A-1.md', 'z\\y.ts', 'Ω.md', 'e\u0301.ts', 'İd.ts', '\u212Aey'];
   for (const name of NAMES) writeFileSync(join(root, name), '');
   mkdirSync(join(root, 'dir.ts'));
-  const PATTERNS = ['[[:alpha:]]?.ts', '[[.a.]]*', '[]a]*', '[!]]*', '*.ts', '?.ts', '??.ts', '???.ts', '[ab].ts', '[!a]*', '[[:upper:]]*', '[^a-z]*', '*[]]*', 'a[*?]b', '*\\\\*', '*.TS', '?.md', '[a-z]-?.md', '*\\ *'];
+  const PATTERNS = ['[[:alpha:]]?.ts', '[[.a.]]*', '[]a]*', '[!]]*', '*.ts', '?.ts', '??.ts', '???.ts', '[ab].ts', '[!a]*', '[[:upper:]]*', '[^a-z]*', '*[]]*', 'a[*?]b', '*\\\\*', '*.TS', '?.md', '[a-z]-?.md', '*\\ *', 'i*', 'I?.TS', 'k*', '*EY'];
 
   it.each(PATTERNS)('every name find -iname matches for %s (C and UTF-8 locales) is a match', (pattern) => {
     const e = expandGlob(pattern, root, nodeReadDir);

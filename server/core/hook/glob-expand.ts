@@ -17,8 +17,11 @@ export interface DirEntry {
   readonly link: boolean;
 }
 
-/** A folder's entries (no `.` or `..`), or undefined when it cannot be listed. */
-export type ReadDir = (path: string) => readonly DirEntry[] | undefined;
+/**
+ * A folder's entries (no `.` or `..`), undefined when it cannot be listed, or why its names
+ * cannot be judged (one that is not UTF-8 has no faithful string).
+ */
+export type ReadDir = (path: string) => readonly DirEntry[] | undefined | { readonly unjudged: string };
 
 export interface GlobMatch {
   /** As the shell writes it: relative to the working directory unless the pattern is absolute. */
@@ -34,6 +37,9 @@ export type Expansion = { readonly ok: true; readonly matches: readonly GlobMatc
 /** Matches kept, and folder entries looked at, before the expansion is a person's call. */
 export const MAX_GLOB_MATCHES = 1_000;
 export const MAX_GLOB_VISITS = 5_000;
+
+const NON_ASCII = /[^\u0000-\u007f]/u;
+const ASCII_LETTER = /^[A-Za-z]$/u;
 
 const DOTS: readonly DirEntry[] = [
   { name: '.', dir: true, link: false },
@@ -58,12 +64,21 @@ export function expandGlob(pattern: string, cwd: string, readDir: ReadDir): Expa
   const segments = splitSegments(pattern).filter((s, i) => !(s.text === '' && (i > 0 || absolute)));
   const bad = segments.find((s) => s.kind !== 'literal' && /\*\*/u.test(s.text) && s.text !== '**');
   if (bad !== undefined) return { ok: false, reason: `\`${pattern}\` has \`${bad.text}\`, which zsh reads as a search that may follow links (\`***\`, \`**.x\`)` };
+  // Shells fold case with the C library (towlower: \`İ\` is \`i\`), not Unicode's simple folding.
+  if (NON_ASCII.test(pattern)) return { ok: false, reason: `\`${pattern}\` has a character beyond ASCII, which shells fold and match by locale` };
   let current: Partial[] = [{ path: absolute ? '/' : '', sure: true, hidden: false }];
   let visits = 0;
   const at = (prefix: string): string => (prefix === '' ? cwd : prefix.startsWith('/') ? prefix : `${cwd.replace(/\/+$/u, '')}/${prefix}`);
   const join = (prefix: string, name: string): string => (prefix === '' ? name : prefix.endsWith('/') ? `${prefix}${name}` : `${prefix}/${name}`);
-  const list = (prefix: string): readonly DirEntry[] => {
-    const entries = readDir(at(prefix)) ?? [];
+  let unjudged: string | undefined;
+  /** A folder's entries; one whose names cannot be judged ends the expansion (checked after each list). */
+  const list = (prefix: string): readonly DirEntry[] | undefined => {
+    const entries = readDir(at(prefix));
+    if (entries !== undefined && 'unjudged' in entries) {
+      unjudged = entries.unjudged;
+      return [];
+    }
+    if (entries === undefined) return undefined;
     visits += entries.length;
     return entries;
   };
@@ -75,15 +90,14 @@ export function expandGlob(pattern: string, cwd: string, readDir: ReadDir): Expa
       for (const p of current) next.push({ ...p, path: join(p.path, segment.literal) });
     } else if (segment.kind === 'literal') {
       // No wildcard: the name as written, and (zsh without CASE_GLOB) the same name in another case.
-      const lower = segment.literal.toLowerCase();
       for (const p of current) {
-        const entries = readDir(at(p.path));
+        const entries = list(p.path);
+        if (unjudged !== undefined) return { ok: false, reason: unjudged };
         if (entries === undefined) {
           next.push({ ...p, path: join(p.path, segment.literal) });
           continue;
         }
-        visits += entries.length;
-        for (const e of entries) if (e.name.toLowerCase() === lower && (last || e.dir)) next.push({ path: join(p.path, e.name), sure: p.sure && e.name === segment.literal, hidden: p.hidden });
+        for (const e of entries) if (foldsTo(e.name, segment.literal) && (last || e.dir)) next.push({ path: join(p.path, e.name), sure: p.sure && e.name === segment.literal, hidden: p.hidden });
       }
     } else if (segment.text === '**') {
       // Zero or more folders (globstar, zsh); only one folder level is every reading's (`*`).
@@ -93,7 +107,9 @@ export function expandGlob(pattern: string, cwd: string, readDir: ReadDir): Expa
         if (item === undefined) break;
         const { at: p, depth } = item;
         if (index < segments.length - 1 || foldersOnly) next.push({ ...p, sure: p.sure && depth === 1 });
-        for (const e of list(p.path)) {
+        const entries = list(p.path) ?? [];
+        if (unjudged !== undefined) return { ok: false, reason: unjudged };
+        for (const e of entries) {
           if (visits > MAX_GLOB_VISITS) return tooMany();
           const hidden = p.hidden || e.name.startsWith('.');
           const child: Partial = { path: join(p.path, e.name), sure: p.sure && !hidden, hidden };
@@ -108,7 +124,8 @@ export function expandGlob(pattern: string, cwd: string, readDir: ReadDir): Expa
       const dotLiteral = segment.literal.startsWith('.');
       for (const p of current) {
         // `.` and `..` match only a pattern that starts with a dot, in bash before 5.2 (globskipdots).
-        const entries: readonly DirEntry[] = [...list(p.path), ...(dotLiteral ? DOTS : [])];
+        const entries: readonly DirEntry[] = [...(list(p.path) ?? []), ...(dotLiteral ? DOTS : [])];
+        if (unjudged !== undefined) return { ok: false, reason: unjudged };
         if (visits > MAX_GLOB_VISITS) return tooMany();
         for (const e of entries) {
           if (!loose(e.name) || !(last || e.dir)) continue;
@@ -200,7 +217,7 @@ function segmentMatcher(text: string, reading: 'superset' | 'strict'): (name: st
     const start = source.length;
     if (c === '\\' && i + 1 < text.length) {
       i++;
-      source += escapeRegExp(codePointAt(text, i));
+      source += literalSource(codePointAt(text, i), reading);
       if (codePointAt(text, i).length === 2) i++;
     } else if (c === '*') source += '[^]*';
     // In the C locale `?` and a bracket match one byte, elsewhere one character: the superset
@@ -222,13 +239,33 @@ function segmentMatcher(text: string, reading: 'superset' | 'strict'): (name: st
       break;
     } else {
       const char = codePointAt(text, i);
-      source += escapeRegExp(char);
+      source += literalSource(char, reading);
       i += char.length - 1;
     }
     atom = start;
   }
   const re = new RegExp(`^${source}$`, reading === 'superset' ? 'iu' : 'u');
   return (name) => re.test(name);
+}
+
+/**
+ * Whether a name may be `literal` in another case: shells fold with the C library's towlower and
+ * towupper, one character for one, and some characters beyond ASCII fold to an ASCII letter
+ * (glibc: `İ` to `i`, the Kelvin sign to `k`), so any of them may stand for a letter.
+ */
+function foldsTo(name: string, literal: string): boolean {
+  const a = [...name];
+  const b = [...literal];
+  return a.length === b.length && a.every((c, i) => sameLetter(c, b[i] ?? ''));
+}
+
+function sameLetter(c: string, letter: string): boolean {
+  return c.toLowerCase() === letter.toLowerCase() || (ASCII_LETTER.test(letter) && NON_ASCII.test(c));
+}
+
+/** One literal character of a pattern as a regular expression; in the superset, an ASCII letter also matches any character beyond ASCII (see foldsTo). */
+function literalSource(c: string, reading: 'superset' | 'strict'): string {
+  return reading === 'superset' && ASCII_LETTER.test(c) ? `(?:${c}|[^\\u0000-\\u007f])` : escapeRegExp(c);
 }
 
 /** The whole character at `i` (both halves of a surrogate pair). */
