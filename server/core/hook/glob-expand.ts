@@ -3,7 +3,8 @@
  * instead of a person being asked about every `cat src/*.ts` (SPEC §11). The shell options that
  * change globbing live in the user's shell snapshot, which the hook cannot see (bash's dotglob,
  * nocaseglob, globstar, globskipdots; zsh's GLOB_DOTS, NO_CASE_GLOB, EXTENDED_GLOB), so the
- * expansion is a superset of every reading: case is ignored, a bracket expression matches any one
+ * expansion is a superset of every reading: case is ignored (as the C library folds it: a name's
+ * character beyond ASCII may stand for any letter), a bracket expression matches any one
  * character, a `**` segment descends any number of folders, a zsh `^x` or `x#` matches any name
  * after its literal start, and `.` and `..` are candidates. Each match says whether every reading
  * takes it (`sure`) and whether only a dotglob reading does (`hidden`). Pure: the folder reader
@@ -38,7 +39,7 @@ export type Expansion = { readonly ok: true; readonly matches: readonly GlobMatc
 export const MAX_GLOB_MATCHES = 1_000;
 export const MAX_GLOB_VISITS = 5_000;
 
-const NON_ASCII = /[^\u0000-\u007f]/u;
+const NON_ASCII = /\P{ASCII}/u;
 const ASCII_LETTER = /^[A-Za-z]$/u;
 
 const DOTS: readonly DirEntry[] = [
@@ -54,8 +55,8 @@ interface Partial {
 
 /**
  * `pattern` has every quoted character escaped by a backslash (bash-ast.ts shellWord), so only
- * unescaped `*`, `?`, `[`, `^` and `#` are special; zsh's `~` exclusion is already cut off (it
- * only takes names away).
+ * unescaped `*`, `?`, `[`, `^` and `#` are special (a glob with an unquoted `~`, which zsh reads
+ * as an exclusion and bash as a name, never gets here).
  */
 export function expandGlob(pattern: string, cwd: string, readDir: ReadDir): Expansion {
   const absolute = pattern.startsWith('/');
@@ -205,7 +206,8 @@ function closingBracket(text: string, open: number): number {
 
 /**
  * One segment as a test on a name. `superset`: `*` any run, `?` and `[…]` at most one character,
- * zsh's `#` any number of the atom before it and its `^` anything from there on, case ignored. `strict`: what every shell agrees on, case as
+ * zsh's `#` any number of the atom before it and its `^` anything from there on, an ASCII letter
+ * in either case or as any character beyond ASCII. `strict`: what every shell agrees on, case as
  * written, and no bracket expression (those never count as sure).
  */
 function segmentMatcher(text: string, reading: 'superset' | 'strict'): (name: string) => boolean {
@@ -244,7 +246,8 @@ function segmentMatcher(text: string, reading: 'superset' | 'strict'): (name: st
     }
     atom = start;
   }
-  const re = new RegExp(`^${source}$`, reading === 'superset' ? 'iu' : 'u');
+  // No `i` flag: JavaScript's case folding is not the C library's (ASCII letters are spelt out above).
+  const re = new RegExp(`^${source}$`, 'u');
   return (name) => re.test(name);
 }
 
@@ -254,8 +257,9 @@ function segmentMatcher(text: string, reading: 'superset' | 'strict'): (name: st
  * (glibc: `İ` to `i`, the Kelvin sign to `k`), so any of them may stand for a letter.
  */
 function foldsTo(name: string, literal: string): boolean {
-  const a = [...name];
-  const b = [...literal];
+  // Code points, as the C library compares them (a surrogate pair is one character).
+  const a = Array.from(name);
+  const b = Array.from(literal);
   return a.length === b.length && a.every((c, i) => sameLetter(c, b[i] ?? ''));
 }
 
@@ -263,9 +267,9 @@ function sameLetter(c: string, letter: string): boolean {
   return c.toLowerCase() === letter.toLowerCase() || (ASCII_LETTER.test(letter) && NON_ASCII.test(c));
 }
 
-/** One literal character of a pattern as a regular expression; in the superset, an ASCII letter also matches any character beyond ASCII (see foldsTo). */
+/** One literal character of a pattern as a regular expression; in the superset, an ASCII letter in either case or any character beyond ASCII (see foldsTo). */
 function literalSource(c: string, reading: 'superset' | 'strict'): string {
-  return reading === 'superset' && ASCII_LETTER.test(c) ? `(?:${c}|[^\\u0000-\\u007f])` : escapeRegExp(c);
+  return reading === 'superset' && ASCII_LETTER.test(c) ? `(?:[${c.toLowerCase()}${c.toUpperCase()}]|\\P{ASCII})` : escapeRegExp(c);
 }
 
 /** The whole character at `i` (both halves of a surrogate pair). */
