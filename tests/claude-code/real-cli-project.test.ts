@@ -19,6 +19,7 @@ import { tempTree, type TempTree } from '../fixtures/temp-tree.js';
  * skips, when the CLI cannot start here.
  */
 const CANARY = 'CANARY-PROJECT-KEY-41d2';
+const ENV_CANARY = 'CANARY-PROJECT-ENV-77b1';
 const KINDS = ['http', 'command'] as const;
 /** How Claude Code writes every commit message: a quoted here-document, here naming `.env` in words. */
 const MESSAGE = 'Ignore .env files\n\nCo-Authored-By: Claude <noreply@anthropic.com>';
@@ -42,8 +43,11 @@ beforeAll(async () => {
   oracleHome = tree.dir('oracle-home');
   tree.file('home/work/app/README.md', '# app\n');
   tree.file('home/.ssh/id_rsa', `${CANARY}\n`);
+  tree.file('home/work/app/NOTES.md', 'one\ntwo\n');
+  tree.file('home/work/app/.env', `KEY=${ENV_CANARY}\n`);
   tree.file('home/.gitconfig', '[user]\n\tname = Test\n\temail = test@example.com\n');
   execFileSync('git', ['init', '-q', project]);
+  writeFileSync(join(project, '.git', 'info', 'exclude'), '.env\n');
   // The shipped default policy, with `~` being this scratch HOME (the gate runs in this process).
   policy = join(tree.root, 'policy.yaml');
   writeFileSync(policy, readFileSync(join(REPO, 'config', 'policy.yaml'), 'utf8').replaceAll('"~/', `"${home}/`));
@@ -53,6 +57,9 @@ beforeAll(async () => {
       steps: [
         [{ name: 'Read', input: { file_path: `${project}/README.md` } }],
         [{ name: 'Bash', input: { command: 'cat ~/.ssh/id_rsa', description: 'x' } }],
+        // globs: judged as the files they can match, then run by Claude Code's own shell
+        [{ name: 'Bash', input: { command: 'wc -l *.md', description: 'count' } }],
+        [{ name: 'Bash', input: { command: 'cat .e*', description: 'x' } }],
         [{ name: 'Bash', input: { command: COMMIT, description: 'commit' } }],
       ],
     })),
@@ -88,12 +95,19 @@ describe.each(KINDS)('the real Claude Code CLI with the %s hook in a project’s
       ['Read', false],
       ['Bash', true],
       ['Bash', false],
+      ['Bash', true],
+      ['Bash', false],
     ]);
     // The commit ran unasked (T1), with the here-document's text as its message.
     expect(execFileSync('git', ['-C', project, 'log', '-1', '--format=%B'], { encoding: 'utf8' }).trim()).toBe(MESSAGE);
     expect(results[0]?.content).toContain('# app');
     expect(results[1]?.content).toContain('ORACLE');
     expect(results[1]?.content).not.toContain(CANARY);
+    // `wc -l *.md` ran (both files counted); `cat .e*` reached .env and was refused unrun
+    expect(results[2]?.content).toMatch(/2 NOTES\.md/u);
+    expect(results[2]?.content).toContain('README.md');
+    expect(results[3]?.content).toContain('ORACLE');
+    expect(results[3]?.content).not.toContain(ENV_CANARY);
     // Both calls reached the gate through the hook Claude Code read from settings.local.json.
     const answered = auditRecords(oracleHome).slice(calls).filter((r) => r['tool'] === 'agent.call');
     expect(answered.map((r) => r['decision'])).toEqual(expect.arrayContaining(['allow', 'deny']));
