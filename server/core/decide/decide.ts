@@ -3,9 +3,7 @@ import { TAINT_CONFIRM_CAPABILITIES, type Capability } from '../../../shared/cap
 import { decisionFromTier, deny, type Decision } from '../../../shared/decision.js';
 import { isTainting, type ProvenanceEntry } from '../../../shared/provenance.js';
 import { bumpTier, maxTier, tierRank, type Tier } from '../../../shared/tiers.js';
-import { canonicalize } from '../paths/canonicalize.js';
-import { lexPath } from '../paths/lex.js';
-import { resolveReal } from '../paths/resolve.js';
+import { canonicalize, lexAndResolve } from '../paths/canonicalize.js';
 import type { ScopedPath } from '../paths/scope.js';
 import { lookupTool, type ToolContract } from '../tools/registry.js';
 import { baseTier } from './base-tier.js';
@@ -176,12 +174,9 @@ type Step<T> = { ok: true; value: T } | { ok: false; code: Parameters<typeof den
 /** The action's own cwd, canonicalised and resolved; else the pinned one (SPEC §5 step 6). */
 function workingDirectory(raw: string | undefined, ctx: DecideContext): Step<string | undefined> {
   if (raw === undefined) return { ok: true, value: ctx.cwd };
-  const { flavor, reader } = ctx.gate.host;
-  const lexed = lexPath(raw, { flavor });
-  if (!lexed.ok) return { ok: false, code: lexed.code, rule: 'cwd', reason: `cwd: ${lexed.reason}` };
-  const real = resolveReal(lexed.value, reader, flavor);
-  if (!real.ok) return { ok: false, code: real.code, rule: 'cwd', reason: `cwd: ${real.reason}` };
-  return { ok: true, value: real.value };
+  const resolved = lexAndResolve(raw, ctx.gate.host, { flavor: ctx.gate.host.flavor });
+  if (!resolved.ok) return { ok: false, code: resolved.code, rule: 'cwd', reason: `cwd: ${resolved.reason}` };
+  return { ok: true, value: resolved.value.real };
 }
 
 /** Every path argument through SPEC §5 steps 1–11; the canonical (resolved) path replaces it. */

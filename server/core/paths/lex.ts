@@ -172,6 +172,22 @@ function collapse(base: SplitPath, segments: readonly string[]): SplitPath {
   return { root: base.root, segments: out };
 }
 
+/**
+ * The absolute form of a POSIX path with its `..` segments kept, for the physical walk
+ * (canonicalize.ts): the kernel applies `..` after the links before it (`link/..` is the link
+ * target's parent), which the lexical collapse of step 7 does not. Undefined when the path has no
+ * `..` (then both agree), on Windows (whose API collapses `..` lexically, as step 7 does) and
+ * without a base for a relative path. Only for a path lexPath accepted.
+ */
+export function climbingForm(raw: string, options: LexOptions): string | undefined {
+  if (options.flavor.kind !== 'posix' || !raw.includes('..')) return undefined;
+  const segments = raw.split('/');
+  if (!segments.includes('..')) return undefined;
+  const base = raw.startsWith('/') ? [] : options.cwd === undefined ? undefined : splitCanonical(options.cwd).segments;
+  if (base === undefined) return undefined;
+  return joinPath({ root: '/', segments: [...base, ...segments.filter((s) => s !== '' && s !== '.')] });
+}
+
 /** Step 5: on Windows a `~N` segment is expanded by the host or refused. */
 function expandShortNames(lexical: string, options: LexOptions): PathResult<string> {
   if (options.flavor.kind !== 'win32') return pathOk(lexical);

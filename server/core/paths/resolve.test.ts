@@ -48,6 +48,36 @@ describe('resolveReal', () => {
   });
 });
 
+describe('canonicalize: `..` the way the kernel walks it', () => {
+  const policy = 'scopes:\n  p: { roots: [{ path: /p, mode: rw }, { path: /r, mode: ro }] }\n';
+  const tree = { '/p/a.txt': 'file', '/p/src/m.ts': 'file', '/p/out': { symlink: '/elsewhere/dir' }, '/elsewhere/dir/x': 'file', '/elsewhere/secret.txt': 'file', '/p/toroot': { symlink: '/r' }, '/r/f': 'file' } as const;
+  const gate = testContext(policy, { reader: memoryReader(tree) }).gate;
+  const judge = (raw: string) => canonicalize(raw, gate, { cwd: '/p', access: 'read' });
+
+  it('refuses `link/..`, which the kernel reads beside the link target and step 7 beside the link', () => {
+    // Lexically /p/secret.txt (in scope); the system reads /elsewhere/secret.txt.
+    expect(judge('out/../secret.txt')).toMatchObject({ ok: false, code: 'PATH_UNRESOLVABLE', reason: expect.stringContaining('/elsewhere/secret.txt') });
+    expect(judge('/p/out/../dir/../secret.txt')).toMatchObject({ ok: false, code: 'PATH_UNRESOLVABLE' });
+    // A link to a scope root: its `..` is the root's parent, outside every scope.
+    expect(judge('toroot/../p/a.txt')).toMatchObject({ ok: false, code: 'PATH_UNRESOLVABLE' });
+  });
+
+  it('refuses `..` out of a folder that does not exist yet (an earlier command may make it a link)', () => {
+    expect(judge('new/../a.txt')).toMatchObject({ ok: false, code: 'PATH_UNRESOLVABLE', reason: expect.stringContaining('cannot be known') });
+  });
+
+  it('keeps `..` through plain folders, and the working directory, as before', () => {
+    expect(judge('src/../a.txt')).toMatchObject({ ok: true, value: { real: '/p/a.txt' } });
+    expect(judge('../p/src/m.ts')).toMatchObject({ ok: true, value: { real: '/p/src/m.ts' } });
+    expect(judge('out/x')).toMatchObject({ ok: false, code: 'PATH_OUTSIDE_SCOPE' });
+  });
+
+  it('leaves Windows to step 7: its API collapses `..` before it looks at the disk', () => {
+    const win = testContext('scopes:\n  p: { roots: [{ path: "C:/p", mode: rw }] }\n', { reader: memoryReader({}), flavor: WINDOWS, oracleHome: 'C:/oracle-home' }).gate;
+    expect(canonicalize('C:\\p\\new\\..\\a.txt', win, { cwd: undefined, access: 'read' })).toMatchObject({ ok: true, value: { real: 'C:/p/a.txt' } });
+  });
+});
+
 describe('reresolve (step 12)', () => {
   it('aborts when a path was swapped for a link after the decision', () => {
     const tree: Record<string, 'file' | { symlink: string }> = { '/p/a.txt': 'file', '/secret': 'file' };
