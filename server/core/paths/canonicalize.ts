@@ -37,7 +37,7 @@ export function lexAndResolve(raw: unknown, host: GateHost, lex: LexOptions): Pa
   const real = resolveReal(lexical.value, reader, flavor);
   if (!real.ok) return real;
   const climbing = typeof raw === 'string' ? climbingForm(raw, lex) : undefined;
-  if (climbing !== undefined) {
+  if (typeof raw === 'string' && climbing !== undefined) {
     const physical = resolveRealGenerally(climbing, reader, flavor);
     if (!physical.ok) {
       return pathFail('PATH_UNRESOLVABLE', `\`${raw}\` climbs with \`..\` where the system's reading cannot be known yet (${physical.reason}); name the path without \`..\``);

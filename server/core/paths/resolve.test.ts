@@ -56,14 +56,18 @@ describe('canonicalize: `..` the way the kernel walks it', () => {
 
   it('refuses `link/..`, which the kernel reads beside the link target and step 7 beside the link', () => {
     // Lexically /p/secret.txt (in scope); the system reads /elsewhere/secret.txt.
-    expect(judge('out/../secret.txt')).toMatchObject({ ok: false, code: 'PATH_UNRESOLVABLE', reason: expect.stringContaining('/elsewhere/secret.txt') });
+    const outside = judge('out/../secret.txt');
+    expect(outside).toMatchObject({ ok: false, code: 'PATH_UNRESOLVABLE' });
+    expect(outside.ok ? '' : outside.reason).toContain('the system reads it as `/elsewhere/secret.txt`');
     expect(judge('/p/out/../dir/../secret.txt')).toMatchObject({ ok: false, code: 'PATH_UNRESOLVABLE' });
     // A link to a scope root: its `..` is the root's parent, outside every scope.
     expect(judge('toroot/../p/a.txt')).toMatchObject({ ok: false, code: 'PATH_UNRESOLVABLE' });
   });
 
   it('refuses `..` out of a folder that does not exist yet (an earlier command may make it a link)', () => {
-    expect(judge('new/../a.txt')).toMatchObject({ ok: false, code: 'PATH_UNRESOLVABLE', reason: expect.stringContaining('cannot be known') });
+    const missing = judge('new/../a.txt');
+    expect(missing).toMatchObject({ ok: false, code: 'PATH_UNRESOLVABLE' });
+    expect(missing.ok ? '' : missing.reason).toContain('cannot be known');
   });
 
   it('keeps `..` through plain folders, and the working directory, as before', () => {
