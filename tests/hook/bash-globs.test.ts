@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type Running } from '../../server/main.js';
@@ -26,6 +26,10 @@ describe('glob arguments in Bash commands', () => {
     tree.file('projects/app/src/b.ts', 'export const b = 2;\n');
     tree.file('projects/app/README.md', '# app\n');
     tree.file('projects/app/.env', 'API_KEY=sk-live-secret-2219\n');
+    // Outside every scope, reached through a link in the project.
+    tree.file('outside/dir/x', 'x\n');
+    tree.file('outside/secret.txt', 'OUTSIDE-CANARY-7731\n');
+    symlinkSync(join(tree.root, 'outside/dir'), join(app, 'out'));
     policy = join(tree.root, 'policy.yaml');
     writeFileSync(policy, `scopes:\n  projects: { roots: [{ path: "${tree.root}/projects", mode: rw }] }\ndeny_always: ["**/.env"]\nprincipals:\n  agents:\n    claude-code: { capabilities: [fs.read, fs.write, proc.spawn] }\n`);
   });
@@ -67,6 +71,23 @@ describe('glob arguments in Bash commands', () => {
     expect((await bash('cat a:~/x')).permissionDecision).toBe('ask');
     // words tree-sitter splits where a shell does not
     expect((await bash('cat src]\\a.ts')).permissionDecision).toBe('ask');
+  });
+
+  it('with no gate: what the shell would read elsewhere is never judged as a name here', async () => {
+    // zsh closes `[!]` at once and lets a bracket hold a `/`: both read .env there (checked with zsh)
+    expect((await bash('cat .[!]nv')).permissionDecision).toBe('ask');
+    expect((await bash('cat .en[v/]')).permissionDecision).toBe('ask');
+    // the shell passes every match of a glob given as an option's value, or as ln's only operand
+    expect((await bash('touch -r src/*.ts README.md')).permissionDecision).toBe('ask');
+    expect((await bash('ln -sf src/*.ts')).permissionDecision).toBe('ask');
+    // `..` after a link is the link target's parent for the kernel, outside every scope
+    for (const command of ['cat out/../secret.txt', 'cd out/.. && cat *', 'cd out && cat ../secret.txt']) {
+      const climbed = await bash(command);
+      expect(climbed.permissionDecision, command).toBe('deny');
+      expect(climbed.permissionDecisionReason).toContain(`the system reads it as \`${join(tree.root, 'outside')}/`);
+    }
+    // through plain folders `..` is what it always was
+    expect((await bash('cat src/../README.md')).permissionDecision).toBe('allow');
   });
 
   it('with a gate running: the same judgement, each matched file in the audit log', async () => {

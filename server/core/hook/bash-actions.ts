@@ -5,7 +5,7 @@
  * strictest decision wins.
  */
 import { descendants, fieldChildren, literalWord, namedChildren, shellWord, type BashNode, type BashTree, type CclWord, type GlobWord, type ParseBashSync } from './bash-ast.js';
-import { fsAction, type Assignment, type CommandContext, type OracleAction, type Sink } from './bash-context.js';
+import { fsAction, globToken, type Assignment, type CommandContext, type OracleAction, type Sink } from './bash-context.js';
 import { evalSimple, checkAssignment } from './bash-plan.js';
 import { expandGlob, type ReadDir } from './glob-expand.js';
 
@@ -398,8 +398,7 @@ class Planner {
     }
     const choices: (readonly string[])[] = [];
     if (matches.length > 0) {
-      // NUL cannot be in an argument: a token never meets a real word.
-      const token = `\u0000glob${String(tokens.size)}\u0000`;
+      const token = globToken(tokens.size);
       tokens.set(token, { glob, paths: matches.map((m) => m.path) });
       choices.push([token]);
       this.sink.note(`glob \`${glob.value}\` judged as the ${String(matches.length)} path${matches.length === 1 ? '' : 's'} it can match here`);

@@ -39,6 +39,10 @@ export interface GlobArgs {
   take(arg: string): readonly string[] | undefined;
 }
 
+/** A glob's token (bash-actions.ts): NUL cannot be in an argument, so a token never meets a real word. */
+export const globToken = (index: number): string => `\u0000glob${String(index)}\u0000`;
+export const isGlobToken = (arg: string): boolean => arg.includes('\u0000');
+
 export interface Assignment {
   readonly name: string;
   readonly value: string;

@@ -1,5 +1,5 @@
 import { hasOption, optionValues, parseOptions, type OptionSpec, type ParsedArgv } from './argv-options.js';
-import { joinPath, type CommandContext, type OracleAction } from './bash-context.js';
+import { isGlobToken, joinPath, type CommandContext, type OracleAction } from './bash-context.js';
 import { unsafeSedCommand } from './sed-script.js';
 
 /**
@@ -88,6 +88,14 @@ function readOptions(args: readonly string[], spec: OptionSpec, program: string,
     ctx.sink.ask(`\`${program} ${parsed.option}\` is not an option ORACLE follows`);
     return undefined;
   }
+  // An option takes one word, and the shell passes every match of a glob: the first becomes the
+  // value and the rest operands (`touch -r ro/* f` touches ro's other files).
+  for (const [name, values] of parsed.value.options) {
+    if (values.some((v) => typeof v === 'string' && isGlobToken(v))) {
+      ctx.sink.ask(`a glob as the value of \`${program} ${name.length === 1 ? '-' : '--'}${name}\`: the shell passes every match, and all but the first become operands; name the file`);
+      return undefined;
+    }
+  }
   return parsed.value;
 }
 
@@ -153,7 +161,13 @@ function link(args: readonly string[], ctx: CommandContext): void {
     ctx.sink.ask('`ln` without `-s` makes a hard link, another name for the same file ORACLE does not follow');
     return;
   }
-  const operands = parsed.operands.length === 1 && optionValues(parsed, 't', 'target-directory').length === 0 ? [...parsed.operands, './'] : parsed.operands;
+  const lone = parsed.operands.length === 1 && optionValues(parsed, 't', 'target-directory').length === 0;
+  if (lone && isGlobToken(parsed.operands[0] ?? '')) {
+    // `ln -s dir/*` is `ln -s dir/a dir/b`: the last match is the link's name, not `./`.
+    ctx.sink.ask('`ln -s` with a glob as its only operand: the shell makes the last match the link and the others its targets; name the link');
+    return;
+  }
+  const operands = lone ? [...parsed.operands, './'] : parsed.operands;
   const placed = destinations({ ...parsed, operands }, ctx, 'ln');
   if (placed === undefined) return;
   for (const cwd of ctx.cwds) {

@@ -30,7 +30,7 @@ describe('glob arguments', () => {
     expect(paths(verdict('cat src/*.ts'))).toEqual(['fs.read /p/src/a.ts', 'fs.read /p/src/b.ts']);
     expect(paths(verdict('wc -l src/*.ts docs/*.md'))).toEqual(['fs.read /p/src/a.ts', 'fs.read /p/src/b.ts', 'fs.read /p/docs/x.md']);
     expect(paths(verdict('head -n 5 *.md'))).toEqual(['fs.read /p/CHANGELOG.md', 'fs.read /p/HEADER.md', 'fs.read /p/README.md']);
-    expect(paths(verdict('ls -la */'))).toEqual(['fs.list /p/docs', 'fs.list /p/logs', 'fs.list /p/opts', 'fs.list /p/src']);
+    expect(paths(verdict('ls -la */'))).toEqual(['fs.list /p/docs/', 'fs.list /p/logs/', 'fs.list /p/opts/', 'fs.list /p/src/']);
     expect(paths(verdict('grep -n TODO src/*.ts'))).toEqual(['fs.read /p/src/a.ts', 'fs.read /p/src/b.ts']);
     expect(paths(verdict('cd src && cat *.ts'))).toEqual(['fs.read /p/src/a.ts', 'fs.read /p/src/b.ts']);
     // `**`: globstar or not, the superset (only src/deep/c.ts is every reading's, so also as written and dropped).
@@ -66,6 +66,12 @@ describe('glob arguments', () => {
     expect(verdict('find src/* -name x').kind).toBe('ask');
     // a cd that may have failed leaves two folders the glob could be read in
     expect(paths(verdict('cd src; cat *.ts'))).toEqual(['ask: glob `*.ts` could match files in more than one working directory']);
+    // an option takes one word, and the shell passes every match: `touch -r src/* x` touches b.ts
+    expect(paths(verdict('touch -r src/*.ts README.md'))[0]).toContain('a glob as the value of `touch -r`');
+    expect(verdict('touch --reference src/*.ts README.md').kind).toBe('ask');
+    expect(verdict('cp -t src/* README.md').kind).toBe('ask');
+    // `ln -s dir/*` makes the last match the link, not a link in `./`
+    expect(paths(verdict('ln -sf src/*.ts'))[0]).toContain('the shell makes the last match the link');
     // without a folder reader (no known working directory), as before
     expect(paths(verdict('cat src/*.ts', null))).toEqual(['ask: glob `src/*.ts` could match files; `cat src/*.ts` is not fully literal']);
   });

@@ -43,6 +43,21 @@ describe('expandGlob: a superset of every shell reading', () => {
     expect(matches(expandGlob('x\\[ab\\].ts', '/p', P))).toEqual({ 'x[ab].ts': 'sure' });
   });
 
+  it('refuses brackets bash and zsh close in different places', () => {
+    // zsh closes `[!]` and `[^]` at once (`.[!]nv` reads .env); bash takes that `]` as a member.
+    for (const pattern of ['.[!]nv', '.[^]nv', '[!]]*']) expect(expandGlob(pattern, '/p', P)).toMatchObject({ ok: false, reason: expect.stringContaining('zsh closes') as unknown });
+    // zsh's bracket may hold a `/` (`.en[v/]` reads .env); bash leaves that `[` as written.
+    expect(expandGlob('.en[v/]', '/p', P)).toMatchObject({ ok: false, reason: expect.stringContaining('hold a `/`') as unknown });
+    expect(expandGlob('d[/x]', '/p', P)).toMatchObject({ ok: false });
+    // A `[` that no `]` follows is a name's character in both; an escaped one too.
+    expect(matches(expandGlob('a[*', '/p', dirTree(['a[b'])))).toEqual({ 'a[b': 'sure' });
+    expect(expandGlob('\\[!]x*', '/p', P)).toMatchObject({ ok: true });
+  });
+
+  it('keeps a pattern\'s final `/`, as the shell passes it (`link/` is the folder it leads to)', () => {
+    expect(matches(expandGlob('*/', '/p', dirTree(['src/a.ts', 'x.md'])))).toEqual({ 'src/': 'sure' });
+  });
+
   it('folders on the way: literal ones as written (or in another case), wildcard ones only folders', () => {
     expect(matches(expandGlob('src/*.ts', '/p', P))).toEqual({ 'src/a.ts': 'sure', 'src/.h.ts': 'hidden' });
     expect(matches(expandGlob('*/*.md', '/p', P))).toEqual({ 'Docs/y.md': 'sure' });
@@ -66,6 +81,8 @@ describe('expandGlob: a superset of every shell reading', () => {
     expect(expandGlob('**.ts', '/p', P)).toMatchObject({ ok: false });
     const big = dirTree(Array.from({ length: MAX_GLOB_VISITS + 1 }, (_, i) => `d/f${String(i)}`));
     expect(expandGlob('d/*', '/p', big)).toMatchObject({ ok: false, reason: expect.stringContaining('more than') as unknown });
+    // A literal name is looked for in a listing too: the same budget.
+    expect(expandGlob('d/f1/*', '/p', big)).toMatchObject({ ok: false, reason: expect.stringContaining('more than') as unknown });
   });
 
   it("zsh's EXTENDED_GLOB: `x#` may drop the x, `^x` matches anything after its literal start; never sure", () => {
@@ -107,7 +124,7 @@ describe('expandGlob against find(1), on a real folder', () => {
   const NAMES = ['a.ts', 'B.TS', 'é.ts', 'éé.ts', 'x[ab].ts', '.env', '.a.ts', 'a b.ts', 'a*b', 'a?b', 'A-1.md', 'z\\y.ts', 'Ω.md', 'e\u0301.ts', 'İd.ts', '\u212Aey'];
   for (const name of NAMES) writeFileSync(join(root, name), '');
   mkdirSync(join(root, 'dir.ts'));
-  const PATTERNS = ['[[:alpha:]]?.ts', '[[.a.]]*', '[]a]*', '[!]]*', '*.ts', '?.ts', '??.ts', '???.ts', '[ab].ts', '[!a]*', '[[:upper:]]*', '[^a-z]*', '*[]]*', 'a[*?]b', '*\\\\*', '*.TS', '?.md', '[a-z]-?.md', '*\\ *', 'i*', 'I?.TS', 'k*', '*EY'];
+  const PATTERNS = ['[[:alpha:]]?.ts', '[[.a.]]*', '[]a]*', '*.ts', '?.ts', '??.ts', '???.ts', '[ab].ts', '[!a]*', '[[:upper:]]*', '[^a-z]*', '*[]]*', 'a[*?]b', '*\\\\*', '*.TS', '?.md', '[a-z]-?.md', '*\\ *', 'i*', 'I?.TS', 'k*', '*EY'];
 
   it.each(PATTERNS)('every name find -iname matches for %s (C and UTF-8 locales) is a match', (pattern) => {
     const e = expandGlob(pattern, root, nodeReadDir);

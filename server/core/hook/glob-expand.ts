@@ -65,6 +65,8 @@ export function expandGlob(pattern: string, cwd: string, readDir: ReadDir): Expa
   const segments = splitSegments(pattern).filter((s, i) => !(s.text === '' && (i > 0 || absolute)));
   const bad = segments.find((s) => s.kind !== 'literal' && /\*\*/u.test(s.text) && s.text !== '**');
   if (bad !== undefined) return { ok: false, reason: `\`${pattern}\` has \`${bad.text}\`, which zsh reads as a search that may follow links (\`***\`, \`**.x\`)` };
+  const brackets = bracketsDisagree(pattern);
+  if (brackets !== undefined) return { ok: false, reason: `\`${pattern}\` ${brackets}` };
   // Shells fold case with the C library (towlower: \`İ\` is \`i\`), not Unicode's simple folding.
   if (NON_ASCII.test(pattern)) return { ok: false, reason: `\`${pattern}\` has a character beyond ASCII, which shells fold and match by locale` };
   let current: Partial[] = [{ path: absolute ? '/' : '', sure: true, hidden: false }];
@@ -94,6 +96,7 @@ export function expandGlob(pattern: string, cwd: string, readDir: ReadDir): Expa
       for (const p of current) {
         const entries = list(p.path);
         if (unjudged !== undefined) return { ok: false, reason: unjudged };
+        if (visits > MAX_GLOB_VISITS) return tooMany();
         if (entries === undefined) {
           next.push({ ...p, path: join(p.path, segment.literal) });
           continue;
@@ -139,8 +142,10 @@ export function expandGlob(pattern: string, cwd: string, readDir: ReadDir): Expa
     current = next;
   }
   const byPath = new Map<string, GlobMatch>();
-  for (const m of current) {
-    if (m.path === '' || m.path === '/') continue;
+  for (const found of current) {
+    if (found.path === '' || found.path === '/') continue;
+    // The shell keeps the pattern's final `/` (`link/` follows the link for rm, cp and ls).
+    const m = foldersOnly ? { ...found, path: `${found.path}/` } : found;
     const seen = byPath.get(m.path);
     byPath.set(m.path, seen === undefined ? m : { path: m.path, sure: seen.sure || m.sure, hidden: seen.hidden && m.hidden });
   }
@@ -183,6 +188,28 @@ function splitSegments(pattern: string): Segment[] {
   }
   out.push({ text, literal, kind });
   return out;
+}
+
+/**
+ * Brackets bash and zsh close in different places: zsh closes `[!]` and `[^]` at once (any one
+ * character; bash takes that `]` as a member), and zsh's brackets may hold a `/` (`.en[v/]` is
+ * `.env` there; bash leaves a `[` with a `/` before its `]` as written). Either makes a word two
+ * different patterns, so it is a person's call.
+ */
+function bracketsDisagree(pattern: string): string | undefined {
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern.charAt(i);
+    if (c === '\\') {
+      i++;
+      continue;
+    }
+    if (c !== '[') continue;
+    if (/^[!^]\]/u.test(pattern.slice(i + 1, i + 3))) return `has \`${pattern.slice(i, i + 3)}\`, which zsh closes at once and bash does not`;
+    const close = closingBracket(pattern, i);
+    if (close > 0) i = close;
+    else if (pattern.includes(']', i + 1)) return 'has a `[` whose `]` bash and zsh may find in different places (zsh lets a bracket hold a `/`)';
+  }
+  return undefined;
 }
 
 /** Where the bracket expression opened at `open` closes (a `]` right after `[`, `[!` or `[^` is a member, as is one inside `[:class:]`), or -1. */
