@@ -54,7 +54,7 @@ describe.skipIf(!posix)('pinning a program from PATH (SPEC §6)', () => {
 
   it('says `not on PATH` only when it is not on PATH', () => {
     tree.dir('empty');
-    expect(pin('empty')).toEqual({ ok: false, reason: '`git` is not on PATH' });
+    expect(pin('empty')).toEqual({ ok: false, reason: '`git` is not on PATH', absent: true });
   });
 
   it('skips a git in a folder others can write, and pins the safe one later on PATH', () => {

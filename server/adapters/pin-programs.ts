@@ -29,7 +29,7 @@ export function pinPrograms(programs: ReadonlyMap<string, ProgramRule>, env: Pin
 
 export function pinOne(name: string, declared: string | undefined, env: PinEnvironment): Pin {
   if (declared !== undefined) {
-    if (!executable(declared, env.platform)) return { ok: false, reason: `\`${declared}\` is not an executable file` };
+    if (!executable(declared, env.platform)) return { ok: false, reason: `\`${declared}\` is not an executable file`, skipped: [`\`${declared}\` (not an executable file)`] };
     // A declared path gets the same check as a PATH candidate: the policy names the file, not who may replace it.
     const safe = safeRealPath(declared, env);
     return safe.ok ? { ok: true, path: safe.path } : { ok: false, reason: `\`${declared}\` may not be pinned: ${safe.reason}`, skipped: [`\`${declared}\` (${safe.reason})`] };
@@ -46,7 +46,7 @@ export function pinOne(name: string, declared: string | undefined, env: PinEnvir
       skipped.push(`\`${candidate}\` (${safe.reason})`);
     }
   }
-  if (skipped.length === 0) return { ok: false, reason: `\`${name}\` is not on PATH` };
+  if (skipped.length === 0) return { ok: false, reason: `\`${name}\` is not on PATH`, absent: true };
   return { ok: false, reason: `\`${name}\` is on PATH only where it may not be pinned: ${skipped.join('; ')}`, skipped };
 }
 

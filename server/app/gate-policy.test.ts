@@ -39,6 +39,14 @@ describe.skipIf(process.platform === 'win32')('what the gate says at start about
     expect(refused.context.pins.get('git')?.ok).toBe(false);
     expect(refused.warnings.filter((w) => w.startsWith('programs.git: not pinned: `git` is on PATH only where it may not be pinned'))).toHaveLength(1);
     chmodSync(join(tree.root, 'open'), 0o755);
-    expect(gate(join(tree.root, 'open')).warnings.filter((w) => w.startsWith('programs.'))).toEqual([]);
+    expect(gate(join(tree.root, 'open')).warnings.filter((w) => w.startsWith('programs'))).toEqual([]);
+  });
+
+  it('says once which listed programs this machine does not have, and that a declared path is no program', () => {
+    const missing = gate(tree.dir('empty'));
+    expect(missing.warnings.filter((w) => w.startsWith('programs'))).toEqual(['programs git: not on PATH, so agents cannot run it (install, then restart the gate)']);
+    const policy = tree.file('declared.yaml', `scopes:\n  projects: { roots: [{ path: "${tree.root}", mode: ro }] }\nprograms:\n  git: { path: "${join(tree.root, 'nothing')}", subcommands: { allow: [status] } }\n`);
+    const declared = loadGatePolicy({ home: tree.dir('home'), policy, env: { PATH: '' } });
+    expect(declared.warnings).toContainEqual(`programs.git: not pinned: \`${join(tree.root, 'nothing')}\` is not an executable file`);
   });
 });

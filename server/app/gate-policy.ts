@@ -98,12 +98,19 @@ export function loadGatePolicy(options: GateOptions = {}): GateState {
   return { mode, digest, policyFile, home, errors, warnings: [...warnings, ...compiled.warnings, ...pinWarnings(pins)], context };
 }
 
-/** What pinning refused (SPEC §6), said at start: the program pinned elsewhere or not at all, and why. */
+/**
+ * What pinning refused (SPEC §6), said at start: the program pinned elsewhere or not at all, and
+ * why; the listed programs this machine does not have, in one line (the shipped policy lists
+ * cargo and go for every machine).
+ */
 function pinWarnings(pins: ReadonlyMap<string, Pin>): string[] {
-  return [...pins].flatMap(([name, pin]) => {
+  const absent = [...pins].filter(([, pin]) => !pin.ok && pin.absent === true).map(([name]) => name);
+  const warnings = [...pins].flatMap(([name, pin]) => {
     if (pin.skipped === undefined) return [];
     return [pin.ok ? `programs.${name}: pinned to \`${pin.path}\`, not to ${pin.skipped.join(', nor to ')}` : `programs.${name}: not pinned: ${pin.reason}`];
   });
+  if (absent.length > 0) warnings.push(`programs ${absent.join(', ')}: not on PATH, so agents cannot run ${absent.length === 1 ? 'it' : 'them'} (install, then restart the gate)`);
+  return warnings;
 }
 
 /** Policy text as this host reads a policy file (its path flavor, `~`): a proposal is checked exactly as a reload would check it. */

@@ -16,7 +16,8 @@ export type ShownMode = GateMode | 'degraded';
  * names the candidates refused on the way (a package manager's folder, a file others can change),
  * each with why, so the gate can say so.
  */
-export type Pin = ({ readonly ok: true; readonly path: string } | { readonly ok: false; readonly reason: string }) & { readonly skipped?: readonly string[] };
+/** A program's pin: where it runs from, or why it cannot run (`absent`: no file of that name on PATH; `skipped`: files passed over, and why). */
+export type Pin = ({ readonly ok: true; readonly path: string } | { readonly ok: false; readonly reason: string; readonly absent?: true }) & { readonly skipped?: readonly string[] };
 
 export interface Principal {
   readonly name: string;
