@@ -80,14 +80,14 @@ describe('undo of the file tools Claude Code runs itself', () => {
   };
   const undoId = (reason: string): string => /oracle undo (un_[0-9a-f]{24})/u.exec(reason)?.[1] ?? '';
 
-  const WORK = "mkdir -p src/utils/deep && cp README.md src/utils/r.md && mv a.txt b.txt && rm -rf build && sed -i 's/one/two/' c.txt && ln -s ../README.md src/link && touch new.txt && echo hi > out.txt";
+  const WORK = "mkdir -p src/utils/deep && cp README.md src/utils/r.md && mv a.txt b.txt && rm -rf build && sed -i 's/one/two/' c.txt && ln -s README.md readme.link && touch new.txt && echo hi > out.txt";
   const WORK_ARGV = [
     ['mkdir', '-p', 'src/utils/deep'],
     ['cp', 'README.md', 'src/utils/r.md'],
     ['mv', 'a.txt', 'b.txt'],
     ['rm', '-rf', 'build'],
     ['sed', '-i', 's/one/two/', 'c.txt'],
-    ['ln', '-s', '../README.md', 'src/link'],
+    ['ln', '-s', 'README.md', 'readme.link'],
     ['touch', 'new.txt'],
     ['>', 'out.txt', 'hi'],
   ];

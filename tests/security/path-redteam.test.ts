@@ -387,12 +387,14 @@ egress:
     rows.push(...posixRows());
     expect(rows.length).toBeGreaterThan(150);
   });
-  it('collapses `..` lexically before links (SPEC §5 step 7) and reports the path it will touch', () => {
-    // src/up is a link to `..`; the kernel would climb twice from the link's target, the gate
-    // collapses first, and the executor acts on the canonical path it was given.
-    const { decision, args } = evaluate({ tool: 'fs.read', args: read('src/up/../../secret.txt'), cwd: `${T}/home/u/projects/app` }, ctx);
-    expect(decision.decision).toBe('allow');
-    expect(args?.['path']).toBe(`${T}/home/u/projects/app/secret.txt`);
+  it('refuses `..` after a link, which the kernel applies to the link target and step 7 to the link', () => {
+    // src/up is a link to `..`: step 7 reads src/up/../../secret.txt as app/secret.txt, every
+    // program that opens it as home/u/secret.txt (up is app; two levels above it). One meaning or none.
+    const { decision } = evaluate({ tool: 'fs.read', args: read('src/up/../../secret.txt'), cwd: `${T}/home/u/projects/app` }, ctx);
+    expect(decision).toMatchObject({ decision: 'deny', code: 'PATH_UNRESOLVABLE' });
+    expect(decision.reasons.join(' ')).toContain(`the system reads it as \`${T}/home/u/secret.txt\``);
+    // Through plain folders `..` is what it always was.
+    expect(evaluate({ tool: 'fs.read', args: read('src/../secret.txt'), cwd: `${T}/home/u/projects/app` }, ctx).args?.['path']).toBe(`${T}/home/u/projects/app/secret.txt`);
   });
   it('judges the arguments of an exec.run with no working directory in the empty folder it runs in, not the gate’s', () => {
     // The gate itself runs in ORACLE's home (as `npm start` does); the program runs in a job folder.
