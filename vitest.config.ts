@@ -6,6 +6,9 @@ export default defineConfig({
     // Real child processes and file systems: give slow CI machines room, never retry.
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    // expect.poll waits for a browser or a server under load: a second is too little on two busy
+    // cores (a verification round trip once took longer); a broken feature still fails, later.
+    expect: { poll: { timeout: 15_000, interval: 100 } },
     pool: 'forks',
   },
 });

@@ -435,7 +435,13 @@ class Planner {
       case 'herestring_redirect':
         for (const w of namedChildren(node)) this.word(w, cwds);
         return;
-      case 'heredoc_redirect':
+      case 'heredoc_redirect': {
+        const misread = heredocMisread(node);
+        if (misread !== undefined) {
+          // What follows may be commands the shell runs that tree-sitter took for text.
+          this.sink.ask(misread);
+          return;
+        }
         for (const child of namedChildren(node)) {
           if (child.type === 'heredoc_start' || child.type === 'heredoc_end') continue;
           if (child.type === 'heredoc_body') {
@@ -450,6 +456,7 @@ class Planner {
           }
         }
         return;
+      }
       default:
         this.sink.ask(`unsupported redirection \`${node.text.slice(0, 80)}\``);
     }
@@ -505,4 +512,26 @@ function untrustIgnores(actions: readonly OracleAction[]): readonly OracleAction
   const onlyReads = actions.every((a) => a.tool === 'fs.read' || a.tool === 'fs.list');
   if (onlyReads) return actions;
   return actions.map((a) => (a.search?.honoursIgnores === true ? { ...a, search: { ...a.search, honoursIgnores: false } } : a));
+}
+
+/** A delimiter as the shell reads it: a plain word, or one wholly in '…', "…" or after one `\`. */
+const HEREDOC_DELIMITER = /^(?:([A-Za-z0-9_.+-]+)|'([A-Za-z0-9_.+ -]+)'|"([A-Za-z0-9_.+ -]+)"|\\([A-Za-z0-9_.+-]+))$/u;
+
+/**
+ * Why the shell may end a here-document elsewhere than tree-sitter did, or undefined. The shell
+ * removes quotes from the delimiter (`E""OF` ends at a line `EOF`) while tree-sitter waits for the
+ * text as written, so every line after the real end, commands included, would be read as text.
+ * Only the common forms are followed, and no line of the text may be the delimiter.
+ */
+function heredocMisread(node: BashNode): string | undefined {
+  const start = namedChildren(node).find((c) => c.type === 'heredoc_start');
+  const parts = HEREDOC_DELIMITER.exec(start?.text ?? '');
+  const delimiter = parts === null ? undefined : (parts[1] ?? parts[2] ?? parts[3] ?? parts[4]);
+  if (start === undefined || delimiter === undefined) return `here-document delimiter \`${(start?.text ?? '').slice(0, 40)}\` is not a form ORACLE follows (the shell removes its quotes)`;
+  const end = namedChildren(node).find((c) => c.type === 'heredoc_end');
+  if (end !== undefined && end.text !== delimiter) return `here-document delimiter \`${start.text}\` ends at \`${delimiter}\` for the shell`;
+  const strip = node.children.some((c) => !c.named && c.type === '<<-');
+  const body = namedChildren(node).find((c) => c.type === 'heredoc_body');
+  const lines = (body?.text ?? '').split('\n').map((l) => (strip ? l.replace(/^\t+/u, '') : l));
+  return lines.includes(delimiter) ? `here-document text holds its own delimiter \`${delimiter}\` on a line` : undefined;
 }

@@ -127,6 +127,10 @@ const ACTIONS: [string, unknown[]][] = [
   ['cat <<EOF\nhello\nEOF', []],
   ["cat <<'EOF' > f\n$(rm x)\nEOF", [write('/p/f')]],
   ['cat <<< hi', []],
+  // the quoted forms the shell and the parser end alike
+  ['cat <<"EOF"\n$(rm x)\nEOF', []],
+  ['cat <<\\EOF\n$(rm x)\nEOF', []],
+  ['cat <<-EOF\n\thello\n\tEOF', []],
   ['diff <(ls a) <(ls b)', [list('/p/a'), list('/p/b')]],
   ['rm <(ls)', [list('/p/.'), del('/dev/fd/63')]],
   ['ls > >(cat)', [list('/p/.')]],
@@ -190,6 +194,10 @@ const ASK: [string, RegExp][] = [
   ['echo x > $F', /parameter expansion/u],
   ['cat <<EOF\n$(rm x)\nEOF', /here-document|command substitution/u],
   ['cat <<< "$(id)"', /command substitution/u],
+  // the shell removes quotes from a delimiter: E""OF ends at EOF, and what follows runs
+  ['cat <<E""OF\nx\nEOF\nrm -rf ~\nE""OF', /here-document delimiter/u],
+  ["cat <<'E'OF\nx\nEOF\nrm -rf ~\n'E'OF", /here-document delimiter|parse/u],
+  ['cat <<$D\nx\n$D', /here-document delimiter/u],
   ['ls; echo "unterminated', /parse/u],
   ['r\\\nm x', /line continuation/u],
   ['cd $D && ls', /parameter expansion/u],
