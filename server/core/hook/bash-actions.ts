@@ -7,6 +7,7 @@
 import { descendants, fieldChildren, literalWord, namedChildren, shellWord, type BashNode, type BashTree, type CclWord, type GlobWord, type ParseBashSync } from './bash-ast.js';
 import { fsAction, globToken, type Assignment, type CommandContext, type OracleAction, type Sink } from './bash-context.js';
 import { evalSimple, checkAssignment } from './bash-plan.js';
+import { ARITHMETIC_COMPARISONS, VARIABLE_TESTS, comparedOperand, subscriptCode, testedVariable } from './arithmetic.js';
 import { expandGlob, type ReadDir } from './glob-expand.js';
 
 type Argument = string | GlobWord | CclWord;
@@ -207,6 +208,7 @@ class Planner {
         return same;
       case 'test_command':
         this.dynamic(node, cwds, 'test');
+        this.testArithmetic(node);
         this.sink.note('test expression has no effect');
         return same;
       default:
@@ -250,6 +252,26 @@ class Planner {
     }
   }
 
+  /** `[[ ]]` and `[ ]` evaluate comparison operands and `-v` subscripts as arithmetic, which can run code. */
+  private testArithmetic(node: BashNode): void {
+    for (const inner of descendants(node)) {
+      if (inner.type !== 'binary_expression' && inner.type !== 'unary_expression') continue;
+      const parts = namedChildren(inner);
+      const operator = parts.find((c) => c.type === 'test_operator')?.text ?? '';
+      const operands = parts.filter((c) => c.type !== 'test_operator');
+      const text = (n: BashNode) => {
+        const value = literalWord(n, this.options.home);
+        return value.ok ? value.value : n.text;
+      };
+      const reason = ARITHMETIC_COMPARISONS.has(operator)
+        ? operands.map((o) => comparedOperand(text(o))).find((r) => r !== undefined)
+        : VARIABLE_TESTS.has(operator) && operands[0] !== undefined
+          ? testedVariable(text(operands[0]))
+          : operands.map((o) => (o.type === 'binary_expression' || o.type === 'unary_expression' ? undefined : subscriptCode(text(o)))).find((r) => r !== undefined);
+      if (reason !== undefined) this.sink.ask(reason);
+    }
+  }
+
   /** A word that must be literal: substitutions inside are still judged, then escalated. */
   private word(node: BashNode, cwds: readonly string[]): string | undefined {
     if (node.type === 'process_substitution') {
@@ -259,6 +281,9 @@ class Planner {
     }
     const value = literalWord(node, this.options.home);
     if (value.ok) {
+      // A literal subscript holding `$(…)` runs once any arithmetic reads it (arithmetic.ts).
+      const code = subscriptCode(value.value);
+      if (code !== undefined) this.sink.ask(code);
       // `"$(cat <<'EOF' … EOF)"` is literal text, yet its `cat` runs: judged like any command.
       for (const inner of descendants(node)) if (inner.type === 'command_substitution') this.subshell(inner.children, cwds);
       return value.value;

@@ -137,6 +137,8 @@ const ACTIONS: [string, unknown[]][] = [
   ['echo x 2>&1 1>&2', []],
   ['cat ~/x', [read('/home/u/x')]],
   ['[[ -f x ]] && cat x', [read('/p/x')]],
+  ['[[ 3 -lt 4 && -v HOME ]] && ls', [list('/p/.')]],
+  ['test 1 -eq 1 && [ -v x ] && exit 0', []],
   ['FOO=bar', []],
 ];
 
@@ -183,6 +185,10 @@ const ASK: [string, RegExp][] = [
   ['GIT_SSH_COMMAND=evil git fetch', /GIT_SSH_COMMAND/u],
   ['env NODE_OPTIONS=--require=x node a.js', /NODE_OPTIONS/u],
   ['BASH_ENV=x bash -c ls', /BASH_ENV/u],
+  // zsh: a lower-case path array, the program a bare redirection runs, where its rc files live
+  ['path=/tmp/bin; ls', /setting `path`/u],
+  ['READNULLCMD=sh; < a.sh', /READNULLCMD/u],
+  ['ZDOTDIR=/tmp zsh -c true', /ZDOTDIR/u],
   ['PYTHONPATH=. python a.py', /PYTHONPATH/u],
   ['DYLD_INSERT_LIBRARIES=x ls', /DYLD/u],
   ['env -S "rm x"', /env -S/u],
@@ -198,6 +204,15 @@ const ASK: [string, RegExp][] = [
   ['cat <<E""OF\nx\nEOF\nrm -rf ~\nE""OF', /here-document delimiter/u],
   ["cat <<'E'OF\nx\nEOF\nrm -rf ~\n'E'OF", /here-document delimiter|parse/u],
   ['cat <<$D\nx\n$D', /here-document delimiter/u],
+  // shell arithmetic evaluates subscripts, and `$(…)` in them, even from quoted text
+  ["[[ 'a[$(id)]' -eq 0 ]]", /shell arithmetic/u],
+  ["test -v 'a[$(id)]'", /subscript/u],
+  ["[ -v 'a[$(id)]' ]", /subscript/u],
+  ["[ 'a[$(id)]' -lt 1 ]", /shell arithmetic/u],
+  ["x='a[$(cat .env)]'; [[ x -eq 0 ]]", /shell arithmetic/u],
+  ['[[ x -ge 0 ]]', /`x` is evaluated as shell arithmetic/u],
+  ["exit 'a[$(id)]'", /shell arithmetic/u],
+  ["echo 'a[`id`]'", /subscript with a substitution/u],
   ['ls; echo "unterminated', /parse/u],
   ['r\\\nm x', /line continuation/u],
   ['cd $D && ls', /parameter expansion/u],

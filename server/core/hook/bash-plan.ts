@@ -1,4 +1,5 @@
 import { spellsLongOption } from '../decide/options.js';
+import { argvArithmetic } from './arithmetic.js';
 import { fsAction, joinPath, type Assignment, type CommandContext, type Sink } from './bash-context.js';
 import type { TreeSearch } from './tree-search.js';
 import { diffSearch, grepSearch, rgSearch, type GivenOption } from './tree-search-argv.js';
@@ -32,9 +33,9 @@ const NO_ACTION = table(['pwd', 'echo', 'true', 'false', ':', 'printf', 'test', 
 /** Standard program locations whose basename names the same program the gate pins. */
 const STANDARD_BIN = /^\/(?:usr\/(?:local\/)?)?bin\/([A-Za-z0-9][A-Za-z0-9._+-]*)$/u;
 
-/** Variables that change what a program loads or runs, where it looks, or how the shell parses. */
+/** Variables that change what a program loads or runs, where it looks, or how the shell parses (zsh's lower-case path arrays, NULLCMD and ZDOTDIR included). */
 const RISKY_ENV =
-  /^(?:PATH|HOME|ENV|BASH_ENV|IFS|PS4|CDPATH|GLOBIGNORE|SHELLOPTS|BASHOPTS|PROMPT_COMMAND|NODE_OPTIONS|NODE_PATH|PERL5OPT|PERL5LIB|PERLLIB|RUBYOPT|RUBYLIB|EDITOR|VISUAL|PAGER|MANPAGER|BROWSER|LESSOPEN|LESSCLOSE|TMPDIR|SSH_AUTH_SOCK|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|CLASSPATH|LD_.*|DYLD_.*|GIT_.*|PYTHON.*|BASH_FUNC_.*|NPM_CONFIG_.*|npm_config_.*|GREP_OPTIONS|RIPGREP_CONFIG_PATH|.*_PROXY|.*_proxy)$/u;
+  /^(?:PATH|path|cdpath|fpath|FPATH|module_path|MODULE_PATH|manpath|MANPATH|READNULLCMD|NULLCMD|ZDOTDIR|TMPPREFIX|STTY|HOME|ENV|BASH_ENV|IFS|PS4|CDPATH|GLOBIGNORE|SHELLOPTS|BASHOPTS|PROMPT_COMMAND|NODE_OPTIONS|NODE_PATH|PERL5OPT|PERL5LIB|PERLLIB|RUBYOPT|RUBYLIB|EDITOR|VISUAL|PAGER|MANPAGER|BROWSER|LESSOPEN|LESSCLOSE|TMPDIR|SSH_AUTH_SOCK|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|CLASSPATH|LD_.*|DYLD_.*|GIT_.*|PYTHON.*|BASH_FUNC_.*|NPM_CONFIG_.*|npm_config_.*|GREP_OPTIONS|RIPGREP_CONFIG_PATH|.*_PROXY|.*_proxy)$/u;
 
 export function checkAssignment(assignment: Assignment, sink: Sink): void {
   if (!/^[A-Za-z_][A-Za-z0-9_]*$/u.test(assignment.name)) sink.ask(`unusual variable name \`${assignment.name}\``);
@@ -90,7 +91,9 @@ function evalArgv(argv: readonly string[], ctx: CommandContext, wrapped: number)
     return ctx.cwds;
   }
   if (NO_ACTION.has(program)) {
+    const arithmetic = argvArithmetic(program, args);
     if (program === 'printf' && args.some((a) => a.startsWith('-v'))) sink.ask('`printf -v` assigns a shell variable');
+    else if (arithmetic !== undefined) sink.ask(arithmetic);
     else sink.note(`\`${program}\` has no effect beyond its output`);
     return ctx.cwds;
   }
