@@ -179,10 +179,13 @@ class Planner {
         const r = this.statement(right, l.any);
         return { ok: union(l.ok, r.ok), any: union(l.any, r.any) };
       }
-      case 'pipeline':
-        // Each stage runs in its own subshell (bash without lastpipe).
-        for (const stage of namedChildren(node)) this.statement(stage, cwds);
-        return same;
+      case 'pipeline': {
+        // bash runs each stage in a subshell, but zsh (and bash with lastpipe) runs the last one in
+        // this shell: a `cd` there may or may not move it, so both folders are judged after it.
+        let last: Outcome = same;
+        for (const stage of namedChildren(node)) last = this.statement(stage, cwds);
+        return { ok: union(cwds, last.ok), any: union(cwds, last.any) };
+      }
       case 'subshell':
         return this.subshell(node.children, cwds);
       case 'compound_statement':

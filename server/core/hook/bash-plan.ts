@@ -78,6 +78,8 @@ function evalArgv(argv: readonly string[], ctx: CommandContext, wrapped: number)
     else evalArgv(rest, ctx, wrapped + 1);
     return ctx.cwds;
   };
+  // `builtin`, `command` and the `time` keyword run their command in this shell: a `cd` there moves it.
+  const sameShell = (rest: readonly string[]): readonly string[] => (rest.length === 0 ? inner(rest) : evalArgv(rest, ctx, wrapped + 1));
   if (program === '' || /[\s\0]/u.test(program)) {
     sink.ask(`unusual program name \`${program}\``);
     return ctx.cwds;
@@ -108,16 +110,17 @@ function evalArgv(argv: readonly string[], ctx: CommandContext, wrapped: number)
     case 'env':
       return envWrapper(args, ctx, inner);
     case 'nohup':
-    case 'time':
-      return inner(program === 'time' && args[0] === '-p' ? args.slice(1) : args);
-    case 'builtin':
       return inner(args);
+    case 'time':
+      return sameShell(args[0] === '-p' ? args.slice(1) : args);
+    case 'builtin':
+      return sameShell(args);
     case 'command':
       if (args[0] === '-v' || args[0] === '-V') {
         sink.note('`command -v` only looks a name up');
         return ctx.cwds;
       }
-      return inner(args[0] === '-p' ? args.slice(1) : args);
+      return sameShell(args[0] === '-p' ? args.slice(1) : args);
     case 'exec':
       if (args.length === 0 || (args[0]?.startsWith('-') ?? false)) {
         sink.ask('`exec` without a plain command changes the shell itself');
@@ -151,6 +154,11 @@ function cd(args: readonly string[], ctx: CommandContext): readonly string[] {
   const target = rest[0];
   if (rest.length !== 1 || target === undefined || target === '-' || target.startsWith('-') || target === '') {
     ctx.sink.ask('`cd` without exactly one literal directory');
+    return ctx.cwds;
+  }
+  if (/^\+\d+$/u.test(target)) {
+    // zsh reads `cd +N` as an entry of its directory stack, which the hook cannot see.
+    ctx.sink.ask(`\`cd ${target}\` is a directory-stack entry in zsh`);
     return ctx.cwds;
   }
   ctx.sink.note(`working directory becomes \`${target}\``);
@@ -224,14 +232,22 @@ function unwrapOptions(args: readonly string[], options: WrapperOptions, inner: 
   return inner(rest);
 }
 
+/** Named shell options that change neither what a script names nor where it runs. */
+const QUIET_OPTIONS = table(['pipefail', 'errexit', 'nounset', 'xtrace', 'verbose', 'noclobber']);
+
 function shell(program: string, args: readonly string[], ctx: CommandContext): readonly string[] {
   let i = 0;
   let command = false;
   for (; i < args.length; i++) {
     const arg = args[i] ?? '';
     if (arg === '-o' || arg === '+o' || arg === '-O' || arg === '+O') {
-      i++;
-      continue;
+      // cdable_vars, lastpipe, extglob, nocaseglob, …: named options change how the script reads.
+      if (QUIET_OPTIONS.has(args[i + 1] ?? '')) {
+        i++;
+        continue;
+      }
+      ctx.sink.ask(`\`${program} ${arg} ${args[i + 1] ?? ''}\` sets a shell option the analysis does not follow`);
+      return ctx.cwds;
     }
     if (!/^[-+][A-Za-z]+$/u.test(arg)) break;
     if (arg.startsWith('-') && arg.includes('c')) command = true;
