@@ -45,6 +45,11 @@ const rows: Row[] = [
   ['Edit a source file', () => ({ tool_name: 'Edit', tool_input: { file_path: `${app}/src/a.ts`, old_string: 'a', new_string: 'b' } }), 'allow'],
   ['MultiEdit', () => ({ tool_name: 'MultiEdit', tool_input: { file_path: `${app}/src/a.ts`, edits: [{ old_string: 'a', new_string: 'b' }] } }), 'allow'],
   ['Glob in the project', () => ({ tool_name: 'Glob', tool_input: { pattern: '**/*.ts', path: app } }), 'allow'],
+  ['Glob with an absolute pattern in the project', () => ({ tool_name: 'Glob', tool_input: { pattern: `${app}/src/*.ts` } }), 'allow'],
+  // Claude Code searches an absolute pattern's own folder, whatever `path` says
+  ['Glob with an absolute pattern in a system folder', () => ({ tool_name: 'Glob', tool_input: { pattern: '/etc/**/*.conf', path: app } }), 'deny'],
+  ['Glob with an absolute pattern in ~/.ssh', () => ({ tool_name: 'Glob', tool_input: { pattern: `${home}/.ssh/*`, path: app } }), 'deny'],
+  ['Glob climbing out of the project', () => ({ tool_name: 'Glob', tool_input: { pattern: `${app}/../../.ssh/id*`, path: app } }), 'deny'],
   ['Grep in the project', () => ({ tool_name: 'Grep', tool_input: { pattern: 'TODO', path: app } }), 'allow'],
   ['Grep without a path (cwd)', () => ({ tool_name: 'Grep', tool_input: { pattern: 'TODO' } }), 'allow'],
   ['ls', () => bash('ls -la'), 'allow'],

@@ -126,6 +126,9 @@ export function mapToolCall(payload: HookPayload): Mapped {
       return p === undefined ? deny(tool) : one('fs.write', { path: p, content: field('new_source') ?? '' });
     }
     case 'Glob':
+      // Names only: a listing of the folder searched. An absolute pattern names that folder
+      // itself, whatever `path` says (`/etc/**` lists /etc).
+      return one('fs.list', { path: absoluteGlobFolder(field('pattern')) ?? field('path') ?? cwd ?? '' });
     case 'LS':
       // Names only: a listing of that directory, inside the scopes.
       return one('fs.list', { path: field('path') ?? cwd ?? '' });
@@ -177,6 +180,24 @@ export function mapToolCall(payload: HookPayload): Mapped {
       if (tool.startsWith('mcp__')) return { kind: 'person', reason: `\`${tool}\` belongs to an MCP server ORACLE does not gate` };
       return { kind: 'person', reason: `ORACLE has not classified the tool \`${tool}\`` };
   }
+}
+
+/**
+ * The folder Claude Code's Glob searches for an absolute pattern: the text before the first
+ * `*`, `?`, `[` or `{`, up to its last separator (without a wildcard: its parent folder). A
+ * relative pattern is matched by ripgrep below `path`, which it never leaves: undefined. A
+ * backslash separates only in a drive-letter pattern (on POSIX it escapes, and `\x` is relative).
+ */
+export function absoluteGlobFolder(pattern: string | undefined): string | undefined {
+  if (pattern === undefined) return undefined;
+  const drive = /^[A-Za-z]:[/\\]/u.test(pattern);
+  if (!drive && !pattern.startsWith('/')) return undefined;
+  const wild = pattern.search(/[*?[{]/u);
+  const literal = wild === -1 ? pattern : pattern.slice(0, wild);
+  const cut = drive ? Math.max(literal.lastIndexOf('/'), literal.lastIndexOf('\\')) : literal.lastIndexOf('/');
+  const folder = literal.slice(0, cut);
+  // `/x` and `C:/x` keep their root.
+  return folder === '' || /^[A-Za-z]:$/u.test(folder) ? literal.slice(0, cut + 1) : folder;
 }
 
 function one(tool: string, args: Record<string, unknown>): Mapped {

@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { absoluteGlobFolder, mapToolCall } from './claude-code-map.js';
+
+describe('the folder Claude Code’s Glob searches', () => {
+  it('is the literal part of an absolute pattern, up to its last separator', () => {
+    expect(absoluteGlobFolder('/etc/**/*.conf')).toBe('/etc');
+    expect(absoluteGlobFolder('/home/u/.ssh/id*')).toBe('/home/u/.ssh');
+    expect(absoluteGlobFolder('/a/b{c,d}/x')).toBe('/a');
+    expect(absoluteGlobFolder('/a/[xy]/z')).toBe('/a');
+    expect(absoluteGlobFolder('/a/b/?')).toBe('/a/b');
+    expect(absoluteGlobFolder('/*')).toBe('/');
+    expect(absoluteGlobFolder('/etc/passwd')).toBe('/etc');
+    expect(absoluteGlobFolder('C:\\Users\\u\\*.txt')).toBe('C:\\Users\\u');
+    expect(absoluteGlobFolder('C:/*')).toBe('C:/');
+  });
+
+  it('is none for a relative pattern: ripgrep matches it below `path`', () => {
+    expect(absoluteGlobFolder('**/*.ts')).toBeUndefined();
+    expect(absoluteGlobFolder('../x/*')).toBeUndefined();
+    expect(absoluteGlobFolder('~/.ssh/*')).toBeUndefined();
+    // On POSIX a backslash escapes: the pattern stays relative to `path`.
+    expect(absoluteGlobFolder('\\etc\\*')).toBeUndefined();
+    expect(absoluteGlobFolder(undefined)).toBeUndefined();
+  });
+
+  it('is what a Glob call is judged as, ahead of `path`', () => {
+    expect(mapToolCall({ tool_name: 'Glob', tool_input: { pattern: '/etc/*', path: '/p' }, cwd: '/p' })).toEqual({ kind: 'actions', actions: [{ tool: 'fs.list', args: { path: '/etc' } }] });
+    expect(mapToolCall({ tool_name: 'Glob', tool_input: { pattern: '*.ts', path: '/p/src' }, cwd: '/p' })).toEqual({ kind: 'actions', actions: [{ tool: 'fs.list', args: { path: '/p/src' } }] });
+    expect(mapToolCall({ tool_name: 'Glob', tool_input: { pattern: '*.ts' }, cwd: '/p' })).toEqual({ kind: 'actions', actions: [{ tool: 'fs.list', args: { path: '/p' } }] });
+  });
+});
