@@ -8,23 +8,32 @@
  */
 
 /** Comparisons whose operands `[[ ]]` (and zsh's `test`) evaluate as arithmetic. */
-export const ARITHMETIC_COMPARISONS: ReadonlySet<string> = new Set(['-eq', '-ne', '-lt', '-le', '-gt', '-ge']);
+const ARITHMETIC_COMPARISONS: ReadonlySet<string> = new Set(['-eq', '-ne', '-lt', '-le', '-gt', '-ge']);
 /** Unary tests whose operand may be an array element, whose subscript is evaluated. */
-export const VARIABLE_TESTS: ReadonlySet<string> = new Set(['-v', '-R']);
+const VARIABLE_TESTS: ReadonlySet<string> = new Set(['-v', '-R']);
 
 const INTEGER = /^\s*[+-]?\d+\s*$/u;
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/u;
 /** A subscript that holds a substitution: code once any arithmetic reads it. */
 const SUBSCRIPT_CODE = /\[[^\]]*(?:\$[({]|`)/u;
 
-/** Why an operand of an arithmetic comparison may run code, or undefined for a plain integer. */
-export function comparedOperand(text: string): string | undefined {
-  return INTEGER.test(text) ? undefined : `\`${text.slice(0, 60)}\` is evaluated as shell arithmetic, which can run code`;
+/** Whether a test operator hands its operands to arithmetic (`operatorRisk` says when that runs code). */
+export function arithmeticOperator(operator: string): boolean {
+  return ARITHMETIC_COMPARISONS.has(operator) || VARIABLE_TESTS.has(operator);
 }
 
-/** Why the operand of `-v`/`-R` may run code, or undefined for a plain variable name. */
-export function testedVariable(text: string): string | undefined {
-  return NAME.test(text) ? undefined : `\`${text.slice(0, 60)}\` names an array element whose subscript the shell evaluates`;
+/**
+ * Why a test operator's operands (both of a comparison, the one of a unary test) may run code, or
+ * undefined: a comparison's operand must be a plain integer, a `-v`/`-R` operand a plain name.
+ */
+export function operatorRisk(operator: string, operands: readonly string[]): string | undefined {
+  if (ARITHMETIC_COMPARISONS.has(operator)) {
+    for (const text of operands) if (!INTEGER.test(text)) return `\`${text.slice(0, 60)}\` is evaluated as shell arithmetic, which can run code`;
+    return undefined;
+  }
+  const name = operands[0];
+  if (VARIABLE_TESTS.has(operator) && name !== undefined && !NAME.test(name)) return `\`${name.slice(0, 60)}\` names an array element whose subscript the shell evaluates`;
+  return undefined;
 }
 
 /** Why a literal word would run code once shell arithmetic reads it, or undefined. */
@@ -37,20 +46,14 @@ export function subscriptCode(text: string): string | undefined {
  * a plain integer, or undefined. zsh evaluates `exit` and `return` operands as math expressions.
  */
 export function argvArithmetic(program: string, args: readonly string[]): string | undefined {
-  if (program === 'exit' || program === 'return') {
-    const status = args[0];
-    return status === undefined ? undefined : comparedOperand(status);
-  }
+  // zsh reads the status as `[[ STATUS -eq 0 ]]` reads an operand.
+  if (program === 'exit' || program === 'return') return args[0] === undefined ? undefined : operatorRisk('-eq', [args[0]]);
   if (program !== 'test' && program !== '[') return undefined;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i] ?? '';
-    if (ARITHMETIC_COMPARISONS.has(arg)) {
-      const reason = comparedOperand(args[i - 1] ?? '') ?? comparedOperand(args[i + 1] ?? '');
-      if (reason !== undefined) return reason;
-    } else if (VARIABLE_TESTS.has(arg) && i + 1 < args.length) {
-      const reason = testedVariable(args[i + 1] ?? '');
-      if (reason !== undefined) return reason;
-    }
+    const operands = ARITHMETIC_COMPARISONS.has(arg) ? [args[i - 1] ?? '', args[i + 1] ?? ''] : args.slice(i + 1, i + 2);
+    const reason = operatorRisk(arg, operands);
+    if (reason !== undefined) return reason;
   }
   return undefined;
 }

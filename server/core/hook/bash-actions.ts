@@ -7,7 +7,7 @@
 import { descendants, fieldChildren, literalWord, namedChildren, shellWord, type BashNode, type BashTree, type CclWord, type GlobWord, type ParseBashSync } from './bash-ast.js';
 import { fsAction, globToken, type Assignment, type CommandContext, type OracleAction, type Sink } from './bash-context.js';
 import { evalSimple, checkAssignment } from './bash-plan.js';
-import { ARITHMETIC_COMPARISONS, VARIABLE_TESTS, comparedOperand, subscriptCode, testedVariable } from './arithmetic.js';
+import { arithmeticOperator, operatorRisk, subscriptCode } from './arithmetic.js';
 import { expandGlob, type ReadDir } from './glob-expand.js';
 
 type Argument = string | GlobWord | CclWord;
@@ -266,11 +266,9 @@ class Planner {
         const value = literalWord(n, this.options.home);
         return value.ok ? value.value : n.text;
       };
-      const reason = ARITHMETIC_COMPARISONS.has(operator)
-        ? operands.map((o) => comparedOperand(text(o))).find((r) => r !== undefined)
-        : VARIABLE_TESTS.has(operator) && operands[0] !== undefined
-          ? testedVariable(text(operands[0]))
-          : operands.map((o) => (o.type === 'binary_expression' || o.type === 'unary_expression' ? undefined : subscriptCode(text(o)))).find((r) => r !== undefined);
+      const reason = arithmeticOperator(operator)
+        ? operatorRisk(operator, operands.map(text))
+        : operands.map((o) => (o.type === 'binary_expression' || o.type === 'unary_expression' ? undefined : subscriptCode(text(o)))).find((r) => r !== undefined);
       if (reason !== undefined) this.sink.ask(reason);
     }
   }
