@@ -354,7 +354,7 @@ egress:
     ['write a new file', 'fs.write', write('src/new.ts'), 'T1'],
     ['write a new file in a new dir', 'fs.write', write('src/deep/er/new.ts'), 'T1'],
     ['write through a dangling link that stays inside', 'fs.write', write('dangling-in'), 'T1'],
-    ['.GIT is another directory on Linux', 'fs.write', write('.GIT/hooks/x'), 'T1'],
+    ['.GIT is .git in a case-folding folder, so it is kept out on Linux too', 'fs.write', write('.GIT/hooks/x'), 'PATH_DENY_ALWAYS'],
     ['read in a ro scope', 'fs.read', read(`${T}/home/u/docs/x.md`), 'T0'],
     ['delete in scratch', 'fs.delete', read(`${T}/home/u/scratch/tmp.txt`), 'T1'],
     ['delete in a project', 'fs.delete', read('src/a.ts'), 'T2'],
@@ -595,6 +595,29 @@ deny_always: [.ssh, .git/hooks, "*.pem", "/srv", "./.env"]
     ['an anchored exclude does not match elsewhere', 'fs.read', read('/p/app/src/app/build/out.js'), 'T0'],
     ['.gitignore is not .git', 'fs.write', write('.gitignore'), 'T1'],
     ['a leading ./ in a pattern is ignored', 'fs.read', read('.env'), 'PATH_DENY_ALWAYS'],
+  ];
+  check(ctx, rows, '/p/app');
+});
+
+describe('Linux with a case-folding folder (FAT, exFAT, ext4 casefold; in-memory tree)', () => {
+  // This kernel has no CONFIG_UNICODE and no vfat, so no real case-folding mount can be made here.
+  const reader = memoryReader({ '/p/app/src/a.ts': 'file', '/p/app/.env': 'file', '/p/app/.ssh/id_rsa': 'file', '/p/app/secrets/token.txt': 'file' }, { caseInsensitive: true });
+  const ctx = testContext(
+    `
+scopes:
+  p: { roots: [{ path: /p, mode: rw, exclude: [secrets] }] }
+deny_always: ["**/.env", "**/.ssh/**", "**/id_rsa*", "**/*.pem"]
+`,
+    { reader, cwd: '/p/app' },
+  );
+  const rows: Row[] = [
+    ['.ENV opens .env', 'fs.read', read('.ENV'), 'PATH_DENY_ALWAYS'],
+    ['.Env written', 'fs.write', write('.Env'), 'PATH_DENY_ALWAYS'],
+    ['.SSH/ID_RSA', 'fs.read', read('.SSH/ID_RSA'), 'PATH_DENY_ALWAYS'],
+    ['a key named in capitals', 'fs.write', write('src/server.PEM'), 'PATH_DENY_ALWAYS'],
+    ['an excluded folder in capitals', 'fs.read', read('SECRETS/token.txt'), 'PATH_EXCLUDED'],
+    ['legit', 'fs.read', read('src/a.ts'), 'T0'],
+    ['a name that only contains a denied one', 'fs.write', write('src/envelope.ts'), 'T1'],
   ];
   check(ctx, rows, '/p/app');
 });

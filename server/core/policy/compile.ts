@@ -75,6 +75,11 @@ export function compilePolicy(policy: Policy, host: GateHost): CompiledPolicy {
   const warnings: string[] = [];
   const nocase = host.flavor.caseInsensitive;
   const globOptions: GlobOptions = { dot: true, nocase, windows: false };
+  // What the policy keeps out (deny_always, a root's excludes) it keeps out in any letter case,
+  // on every host: Linux has case-folding file systems too (FAT and exFAT drives, ext4 and f2fs
+  // folders with casefold), where `.ENV` opens `.env`. Folding costs only names that differ from
+  // a denied one by case alone.
+  const keepOut: GlobOptions = { ...globOptions, nocase: true };
   const roots: CompiledRoot[] = [];
   for (const scope of policy.scopes) {
     for (const root of scope.roots) {
@@ -83,8 +88,8 @@ export function compilePolicy(policy: Policy, host: GateHost): CompiledPolicy {
         warnings.push(`${root.rule}: \`${root.path}\` is not used: ${real.reason}`);
         continue;
       }
-      const globs = root.exclude.map((pattern) => compileGlob(pattern, globOptions, true));
-      const excluded = (relative: string) => (relative === '' ? undefined : firstMatch(globs, relative.normalize('NFC'), nocase)?.pattern);
+      const globs = root.exclude.map((pattern) => compileGlob(pattern, keepOut, true));
+      const excluded = (relative: string) => (relative === '' ? undefined : firstMatch(globs, relative.normalize('NFC'), true)?.pattern);
       const comparablePath = comparable(root.path, host.flavor);
       roots.push({ ...root, scope: scope.name, real: real.value, comparablePath, comparableReal: comparable(real.value, host.flavor), excluded });
     }
@@ -93,8 +98,8 @@ export function compilePolicy(policy: Policy, host: GateHost): CompiledPolicy {
   // Stable sort: of roots at the same place the policy's first wins, as it does in `roots`.
   const byPlace = new Map<string, CompiledRoot>();
   for (const root of roots) if (!byPlace.has(root.comparableReal)) byPlace.set(root.comparableReal, root);
-  const denyGlobs: (Glob & { readonly rule: DenyRule })[] = policy.denyAlways.map((rule) => ({ ...compileGlob(rule.pattern, globOptions), rule }));
-  const denyIndex = indexGlobs(denyGlobs, nocase);
+  const denyGlobs: (Glob & { readonly rule: DenyRule })[] = policy.denyAlways.map((rule) => ({ ...compileGlob(rule.pattern, keepOut), rule }));
+  const denyIndex = indexGlobs(denyGlobs, true);
   // On macOS an NFD name opens the NFC file: compare both sides in NFC there.
   const nfc = (path: string): string => (host.flavor.normalizationInsensitive ? path.normalize('NFC') : path);
   const tierRules = policy.tiers.map((rule) => {
