@@ -81,7 +81,7 @@ async function judge(payload: HookPayload, session: string | undefined, gate: Ho
   const cwd = typeof payload.cwd === 'string' ? payload.cwd : undefined;
   const agentTool = typeof payload.tool_name === 'string' ? payload.tool_name : '';
   const input = plain(payload.tool_input) ? payload.tool_input : {};
-  const mapped = mapToolCall(payload);
+  const mapped = mapToolCall(payload, gate.userHome);
   let actions: readonly GateAction[] = [];
   let edits: readonly TextEdit[] | undefined;
   let person: string | undefined;

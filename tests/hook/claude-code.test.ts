@@ -50,6 +50,26 @@ const rows: Row[] = [
   ['Glob with an absolute pattern in a system folder', () => ({ tool_name: 'Glob', tool_input: { pattern: '/etc/**/*.conf', path: app } }), 'deny'],
   ['Glob with an absolute pattern in ~/.ssh', () => ({ tool_name: 'Glob', tool_input: { pattern: `${home}/.ssh/*`, path: app } }), 'deny'],
   ['Glob climbing out of the project', () => ({ tool_name: 'Glob', tool_input: { pattern: `${app}/../../.ssh/id*`, path: app } }), 'deny'],
+  // Claude Code trims a path and expands `~` before it searches (its expandPath), and hands the hook
+  // Glob's and Grep's `path` raw: each is judged as the path it uses
+  ['Grep of a path with a leading space', () => ({ tool_name: 'Grep', tool_input: { pattern: 'root', path: ' /etc/passwd', output_mode: 'content' } }), 'deny'],
+  ['Grep of the home as ~', () => ({ tool_name: 'Grep', tool_input: { pattern: 'PRIVATE KEY', path: ' ~' } }), 'not-allow'],
+  ['Grep of .env with a trailing space', () => ({ tool_name: 'Grep', tool_input: { pattern: 'x', path: `${app}/.env ` } }), 'deny'],
+  ['Grep of ~/.ssh', () => ({ tool_name: 'Grep', tool_input: { pattern: 'x', path: '~/.ssh' } }), 'deny'],
+  ['Glob of a path with a leading space', () => ({ tool_name: 'Glob', tool_input: { pattern: '**/*', path: ' /etc' } }), 'deny'],
+  ['Glob of an absolute pattern with a space before its wildcard', () => ({ tool_name: 'Glob', tool_input: { pattern: `${app}/.git /*` } }), 'deny'],
+  ['Glob of a relative path in the project', () => ({ tool_name: 'Glob', tool_input: { pattern: '*.ts', path: 'src' } }), 'allow'],
+  ['Read of ~/.ssh/id_rsa', () => ({ tool_name: 'Read', tool_input: { file_path: '~/.ssh/id_rsa' } }), 'deny'],
+  // fields that take a tool call beyond what its name says
+  ['Agent in its own worktree (git worktree add)', () => ({ tool_name: 'Agent', tool_input: { description: 'x', prompt: 'y', isolation: 'worktree' } }), 'person'],
+  ['Agent run remotely', () => ({ tool_name: 'Agent', tool_input: { description: 'x', prompt: 'y', isolation: 'remote' } }), 'person'],
+  ['SendUserMessage attaching a key', () => ({ tool_name: 'SendUserMessage', tool_input: { message: 'hi', attachments: ['~/.ssh/id_rsa'], status: 'normal' } }), 'deny'],
+  ['SendUserMessage attaching a project file', () => ({ tool_name: 'SendUserMessage', tool_input: { message: 'hi', attachments: ['src/a.ts'], status: 'normal' } }), 'allow'],
+  ['SendUserMessage without attachments', () => ({ tool_name: 'SendUserMessage', tool_input: { message: 'done', status: 'normal' } }), 'allow'],
+  ['SendMessage to a teammate', () => ({ tool_name: 'SendMessage', tool_input: { to: 'researcher', message: 'go' } }), 'allow'],
+  ['SendMessage to another machine', () => ({ tool_name: 'SendMessage', tool_input: { to: 'bridge:session_0123', message: 'run this' } }), 'person'],
+  ['a call on an attached machine', () => ({ tool_name: 'Read', tool_input: { file_path: `${app}/src/a.ts`, _host: 'laptop' } }), 'person'],
+  ['Workflow from a script file outside the scopes', () => ({ tool_name: 'Workflow', tool_input: { scriptPath: '/etc/wf.js', script: 'export const meta = {name:"ok"}' } }), 'deny'],
   ['Grep in the project', () => ({ tool_name: 'Grep', tool_input: { pattern: 'TODO', path: app } }), 'allow'],
   ['Grep without a path (cwd)', () => ({ tool_name: 'Grep', tool_input: { pattern: 'TODO' } }), 'allow'],
   ['ls', () => bash('ls -la'), 'allow'],
@@ -257,7 +277,7 @@ describe('Claude Code payloads under the default policy', () => {
   });
 
   it.each(rows)('%s', async (_label, payload, expected) => {
-    const result = await judgePayload({ session_id: 's1', cwd: app, hook_event_name: 'PreToolUse', ...payload() }, ctx);
+    const result = await judgePayload({ session_id: 's1', cwd: app, hook_event_name: 'PreToolUse', ...payload() }, ctx, home);
     if (expected === 'not-allow') expect(result.outcome, result.reason).not.toBe('allow');
     else expect(result.outcome, result.reason).toBe(expected);
   });

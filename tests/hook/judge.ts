@@ -8,9 +8,9 @@ import type { DecideContext } from '../../server/core/decide/context.js';
 /** What the hook would answer before asking anyone: allow, deny, ask (opaque), or person (needs approval). */
 export type Outcome = 'allow' | 'deny' | 'ask' | 'person';
 
-/** The hook's own logic (map, parse, analyse, decide; strictest wins), against a decide context. */
-export async function judgePayload(payload: HookPayload, ctx: DecideContext): Promise<{ outcome: Outcome; reason: string }> {
-  const mapped = mapToolCall(payload);
+/** The hook's own logic (map, parse, analyse, decide; strictest wins), against a decide context; `home` as the hook's user home. */
+export async function judgePayload(payload: HookPayload, ctx: DecideContext, home?: string): Promise<{ outcome: Outcome; reason: string }> {
+  const mapped = mapToolCall(payload, home);
   if (mapped.kind === 'allow') return { outcome: 'allow', reason: mapped.reason };
   if (mapped.kind === 'deny') return { outcome: 'deny', reason: mapped.reason };
   // Beyond the policy's data: one card for a person (or Claude Code's prompt when no gate runs).
@@ -21,7 +21,7 @@ export async function judgePayload(payload: HookPayload, ctx: DecideContext): Pr
     const tree = await parseBash(mapped.command);
     if ('error' in tree) return { outcome: 'ask', reason: tree.error };
     // As the hook does: globs are expanded in the (real) working folder.
-    const verdict = bashVerdict(tree, { cwd, parse: await loadBashParser(), ...(cwd.startsWith('/') ? { readDir: nodeReadDir } : {}) });
+    const verdict = bashVerdict(tree, { cwd, parse: await loadBashParser(), ...(home === undefined ? {} : { home }), ...(cwd.startsWith('/') ? { readDir: nodeReadDir } : {}) });
     if (verdict.kind === 'deny') return { outcome: 'deny', reason: verdict.reason };
     if (verdict.kind === 'ask') return { outcome: 'ask', reason: verdict.reason };
     actions = verdict.actions;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { absoluteGlobFolder, mapToolCall } from './claude-code-map.js';
+import { mapToolCall } from './claude-code-map.js';
+import { absoluteGlobFolder, claudePaths } from './claude-paths.js';
 
 describe('the folder Claude Code’s Glob searches', () => {
   it('is the literal part of an absolute pattern, up to its last separator', () => {
@@ -27,5 +28,27 @@ describe('the folder Claude Code’s Glob searches', () => {
     expect(mapToolCall({ tool_name: 'Glob', tool_input: { pattern: '/etc/*', path: '/p' }, cwd: '/p' })).toEqual({ kind: 'actions', actions: [{ tool: 'fs.list', args: { path: '/etc' } }] });
     expect(mapToolCall({ tool_name: 'Glob', tool_input: { pattern: '*.ts', path: '/p/src' }, cwd: '/p' })).toEqual({ kind: 'actions', actions: [{ tool: 'fs.list', args: { path: '/p/src' } }] });
     expect(mapToolCall({ tool_name: 'Glob', tool_input: { pattern: '*.ts' }, cwd: '/p' })).toEqual({ kind: 'actions', actions: [{ tool: 'fs.list', args: { path: '/p' } }] });
+  });
+});
+
+describe('a path field as Claude Code reads it', () => {
+  it('is trimmed, `~` comes from the home, and an empty one is the working folder', () => {
+    const paths = claudePaths('/p', '/home/u');
+    expect(paths.of(' /etc/passwd')).toBe('/etc/passwd');
+    expect(paths.of('/p/.env \t')).toBe('/p/.env');
+    expect(paths.of('~')).toBe('/home/u');
+    expect(paths.of(' ~/.ssh')).toBe('/home/u/.ssh');
+    expect(paths.of('~other/x')).toBe('~other/x');
+    expect(paths.of('src')).toBe('src');
+    expect(paths.of('  ')).toBe('/p');
+    expect(paths.failed).toBeUndefined();
+  });
+
+  it('refuses `~` when the home is unknown, rather than judge a folder named ~', () => {
+    expect(mapToolCall({ tool_name: 'Grep', tool_input: { pattern: 'x', path: '~/.ssh' }, cwd: '/p' })).toMatchObject({ kind: 'deny' });
+    expect(mapToolCall({ tool_name: 'Grep', tool_input: { pattern: 'x', path: '~/.ssh' }, cwd: '/p' }, '/home/u')).toEqual({
+      kind: 'actions',
+      actions: [expect.objectContaining({ tool: 'fs.read', args: { path: '/home/u/.ssh' } })],
+    });
   });
 });

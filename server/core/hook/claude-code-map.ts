@@ -2,6 +2,7 @@ import type { ProvenanceEntry } from '../../../shared/provenance.js';
 import { editsOf, type TextEdit } from './edits.js';
 import type { TreeSearch } from './tree-search.js';
 import { claudeGrepSearch } from './tree-search-argv.js';
+import { absoluteGlobFolder, claudePaths } from './claude-paths.js';
 
 /**
  * Claude Code tool calls → ORACLE actions (SPEC §11). Pure: the payload comes in, and out comes
@@ -89,11 +90,37 @@ export const CLASSIFIED_TOOLS: ReadonlySet<string> = new Set([
 const SAFE_NAME = /^(?:[A-Za-z0-9._-]+\/)*[A-Za-z0-9._-]+$/u;
 const safeName = (name: string | undefined): name is string => name !== undefined && name.length <= 128 && SAFE_NAME.test(name) && !name.split('/').some((s) => s === '.' || s === '..');
 
-export function mapToolCall(payload: HookPayload): Mapped {
+/** Addresses SendMessage reaches beyond this session: a socket, a Remote Control bridge, a peer id. */
+const PEER_ADDRESS = /^(?:uds|bridge|did):/u;
+
+/** `home` is the user's home folder: Claude Code reads `~` in a path field as it. */
+export function mapToolCall(payload: HookPayload, home?: string): Mapped {
+  const paths = claudePaths(str(payload.cwd), home);
+  const mapped = mapWith(payload, paths.of);
+  return paths.failed === undefined ? mapped : { kind: 'deny', reason: paths.failed };
+}
+
+function mapWith(payload: HookPayload, pathOf: (raw: string) => string | undefined): Mapped {
   const tool = str(payload.tool_name);
   const input = obj(payload.tool_input);
   const cwd = str(payload.cwd);
   const field = (key: string) => str(input[key]);
+  /** A path field as Claude Code reads it (claude-paths.ts). */
+  const at = (key: string): string | undefined => {
+    const raw = field(key);
+    return raw === undefined ? undefined : pathOf(raw);
+  };
+  const remote = str(input['_host']);
+  if (remote !== undefined && remote.trim() !== '') return { kind: 'person', reason: `${tool ?? 'the call'} runs on the attached machine \`${remote.slice(0, 80)}\`, which this gate does not see` };
+  const attachments = input['attachments'];
+  if (tool === 'SendUserMessage' && Array.isArray(attachments) && attachments.length > 0) {
+    // Claude Code reads each attached file and, with an upload lane (Remote Control), uploads it.
+    if (!attachments.every((a) => typeof a === 'string')) return { kind: 'person', reason: 'SendUserMessage attaches something other than file paths' };
+    return { kind: 'actions', actions: attachments.map((a) => ({ tool: 'fs.read', args: { path: pathOf(a) ?? '' } })) };
+  }
+  if (tool === 'SendMessage' && PEER_ADDRESS.test(field('to')?.trim() ?? '')) {
+    return { kind: 'person', reason: `SendMessage to \`${(field('to') ?? '').slice(0, 80)}\` hands work to another Claude session (maybe on another machine), outside this gate` };
+  }
   if (tool !== undefined && Object.hasOwn(OWN_STATE, tool)) return { kind: 'allow', reason: `${tool} touches only Claude Code's own state (${OWN_STATE[tool] ?? ''})` };
   switch (tool) {
     case 'Bash':
@@ -104,37 +131,39 @@ export function mapToolCall(payload: HookPayload): Mapped {
     }
     case 'Read':
     case 'NotebookRead': {
-      const p = field('file_path') ?? field('notebook_path');
+      const p = at('file_path') ?? at('notebook_path');
       return p === undefined ? deny(tool) : one('fs.read', { path: p });
     }
     case 'Write': {
-      const p = field('file_path');
+      const p = at('file_path');
       return p === undefined ? deny(tool) : one('fs.write', { path: p, content: field('content') ?? '' });
     }
     case 'Edit':
     case 'MultiEdit': {
       // The content here is a placeholder: the gate judges the path, then the edits applied to
       // the file as it is now, and that whole new text is what is decided, audited and shown.
-      const p = field('file_path');
+      const p = at('file_path');
       const edits = editsOf(tool, input);
       if (p === undefined) return deny(tool);
       if (edits === undefined) return { kind: 'deny', reason: `${tool} without an \`old_string\` and a \`new_string\` for every edit` };
       return { kind: 'actions', actions: [{ tool: 'fs.write', args: { path: p, content: edits.map((e) => e.new_string).join('\n') } }], edits };
     }
     case 'NotebookEdit': {
-      const p = field('notebook_path');
+      const p = at('notebook_path');
       return p === undefined ? deny(tool) : one('fs.write', { path: p, content: field('new_source') ?? '' });
     }
-    case 'Glob':
+    case 'Glob': {
       // Names only: a listing of the folder searched. An absolute pattern names that folder
       // itself, whatever `path` says (`/etc/**` lists /etc).
-      return one('fs.list', { path: absoluteGlobFolder(field('pattern')) ?? field('path') ?? cwd ?? '' });
+      const folder = absoluteGlobFolder(field('pattern'));
+      return one('fs.list', { path: (folder === undefined ? at('path') : pathOf(folder)) ?? cwd ?? '' });
+    }
     case 'LS':
       // Names only: a listing of that directory, inside the scopes.
-      return one('fs.list', { path: field('path') ?? cwd ?? '' });
+      return one('fs.list', { path: at('path') ?? cwd ?? '' });
     case 'Grep':
       // Prints (or confirms) lines of every file it reaches below the path: a read of that tree.
-      return { kind: 'actions', actions: [{ tool: 'fs.read', args: { path: field('path') ?? cwd ?? '' }, search: claudeGrepSearch(field('glob')) }] };
+      return { kind: 'actions', actions: [{ tool: 'fs.read', args: { path: at('path') ?? cwd ?? '' }, search: claudeGrepSearch(field('glob')) }] };
     case 'WebFetch': {
       const url = field('url');
       return url === undefined ? deny(tool) : one('net.fetch', { url, method: 'GET' });
@@ -145,11 +174,23 @@ export function mapToolCall(payload: HookPayload): Mapped {
       return query === undefined ? deny(tool) : one('net.fetch', { url: 'https://api.anthropic.com/', method: 'POST', body: query });
     }
     case 'Task':
-    case 'Agent':
-      return one('agent.delegate', { description: field('description') ?? '', prompt: field('prompt') ?? '', ...(field('subagent_type') === undefined ? {} : { subagent_type: field('subagent_type') }) });
-    case 'Workflow':
-      // A workflow script starts sub-agents: delegation, with the script as what is delegated.
-      return one('agent.delegate', { description: field('name') ?? 'workflow', prompt: field('script') ?? field('name') ?? '' });
+    case 'Agent': {
+      const delegate = { tool: 'agent.delegate', args: { description: field('description') ?? '', prompt: field('prompt') ?? '', ...(field('subagent_type') === undefined ? {} : { subagent_type: field('subagent_type') }) } };
+      const isolation = input['isolation'];
+      if (isolation === undefined) return { kind: 'actions', actions: [delegate] };
+      // Its own worktree is the `git worktree add` EnterWorktree makes, judged by the git grammar.
+      if (isolation === 'worktree' && cwd !== undefined) return { kind: 'actions', actions: [delegate, { tool: 'exec.run', args: { program: 'git', args: ['worktree', 'add', `${cwd}/.claude/worktrees/agent`], cwd } }] };
+      if (isolation === 'remote') return { kind: 'person', reason: 'Agent with isolation "remote" runs the sub-agent in a cloud environment on a copy of this repository, outside this gate' };
+      return { kind: 'person', reason: `Agent with isolation ${JSON.stringify(isolation).slice(0, 80)}, which ORACLE does not know` };
+    }
+    case 'Workflow': {
+      // A workflow script starts sub-agents: delegation, with what runs as what is delegated. A
+      // script file goes before an inline script, which goes before a named workflow.
+      const file = at('scriptPath');
+      const resumed = field('resumeFromRunId') === undefined ? '' : ` (resuming run ${(field('resumeFromRunId') ?? '').slice(0, 80)})`;
+      const delegate = { tool: 'agent.delegate', args: { description: `${field('name') ?? 'workflow'}${resumed}`, prompt: file === undefined ? (field('script') ?? field('name') ?? '') : `the workflow script in ${file}` } };
+      return { kind: 'actions', actions: file === undefined ? [delegate] : [{ tool: 'fs.read', args: { path: file } }, delegate] };
+    }
     case 'Skill': {
       // A skill is instructions read from its folder; a project skill lives in the project.
       const name = field('skill');
@@ -159,7 +200,7 @@ export function mapToolCall(payload: HookPayload): Mapped {
     case 'EnterWorktree': {
       // A new worktree is `git worktree add` in the project (a git write, judged by the git grammar);
       // switching into an existing one only reads it.
-      const existing = field('path');
+      const existing = at('path');
       if (existing !== undefined) return one('fs.list', { path: existing });
       const name = field('name');
       if (cwd === undefined || (name !== undefined && !safeName(name))) return { kind: 'deny', reason: 'EnterWorktree without a plain name and a working directory' };
@@ -180,24 +221,6 @@ export function mapToolCall(payload: HookPayload): Mapped {
       if (tool.startsWith('mcp__')) return { kind: 'person', reason: `\`${tool}\` belongs to an MCP server ORACLE does not gate` };
       return { kind: 'person', reason: `ORACLE has not classified the tool \`${tool}\`` };
   }
-}
-
-/**
- * The folder Claude Code's Glob searches for an absolute pattern: the text before the first
- * `*`, `?`, `[` or `{`, up to its last separator (without a wildcard: its parent folder). A
- * relative pattern is matched by ripgrep below `path`, which it never leaves: undefined. A
- * backslash separates only in a drive-letter pattern (on POSIX it escapes, and `\x` is relative).
- */
-export function absoluteGlobFolder(pattern: string | undefined): string | undefined {
-  if (pattern === undefined) return undefined;
-  const drive = /^[A-Za-z]:[/\\]/u.test(pattern);
-  if (!drive && !pattern.startsWith('/')) return undefined;
-  const wild = pattern.search(/[*?[{]/u);
-  const literal = wild === -1 ? pattern : pattern.slice(0, wild);
-  const cut = drive ? Math.max(literal.lastIndexOf('/'), literal.lastIndexOf('\\')) : literal.lastIndexOf('/');
-  const folder = literal.slice(0, cut);
-  // `/x` and `C:/x` keep their root.
-  return folder === '' || /^[A-Za-z]:$/u.test(folder) ? literal.slice(0, cut + 1) : folder;
 }
 
 function one(tool: string, args: Record<string, unknown>): Mapped {
