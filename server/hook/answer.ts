@@ -16,6 +16,9 @@ export interface HookAnswer {
 export const HOOK_TIMEOUT_S = 120;
 export const HOOK_BUDGET_MS = 100_000;
 
-export function preToolAnswer(decision: HookDecision, reason: string): HookAnswer {
-  return { output: { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: decision, permissionDecisionReason: reason } } };
+/** The events whose answer is a permission decision: a tool call, or a skill's shell command. */
+export type DecidedEvent = 'PreToolUse' | 'PreSkillShellCommand';
+
+export function preToolAnswer(decision: HookDecision, reason: string, event: DecidedEvent = 'PreToolUse'): HookAnswer {
+  return { output: { hookSpecificOutput: { hookEventName: event, permissionDecision: decision, permissionDecisionReason: reason } } };
 }

@@ -10,7 +10,7 @@ import { HOOK_BUDGET_MS, preToolAnswer, type HookAnswer, type HookDecision } fro
 export { HOOK_BUDGET_MS, HOOK_TIMEOUT_S, preToolAnswer, type HookAnswer, type HookDecision } from './answer.js';
 
 /**
- * Claude Code's hook, answered (SPEC §11): a PreToolUse or PostToolUse payload in, the JSON Claude
+ * Claude Code's hook, answered (SPEC §11): a PreToolUse, PreSkillShellCommand or PostToolUse payload in, the JSON Claude
  * Code reads out. The same code answers the http hook inside the running gate and the command hook
  * when no gate runs; what differs is only `HookGate`. Total: any value in, an answer out; an
  * error anywhere is a deny.
@@ -60,14 +60,18 @@ export async function answerHook(payload: unknown, gate: HookGate, budgetMs = HO
       if (typeof p.tool_use_id === 'string' && p.tool_use_id.length <= 256) gate.confirm(p.tool_use_id);
       return { output: {} };
     }
-    if (p.hook_event_name !== 'PreToolUse') return await refused(gate, 'ORACLE answers PreToolUse and PostToolUse only', session);
+    // A skill's `!`command`` runs through Claude Code's shell tool without a PreToolUse: its own
+    // event asks first, with the same shape (tool_name Bash or PowerShell, tool_input.command).
+    const event = p.hook_event_name === 'PreSkillShellCommand' ? 'PreSkillShellCommand' : 'PreToolUse';
+    if (p.hook_event_name !== event) return await refused(gate, 'ORACLE answers PreToolUse, PreSkillShellCommand and PostToolUse only', session);
     const { durable, ...verdict } = await judge(p, session, gate, budgetMs);
     // Every answer is audited before Claude Code sees it, with the decisions it rests on (one group
     // commit); a record that cannot be written denies.
     await Promise.all([gate.record({ agentTool: typeof p.tool_name === 'string' ? p.tool_name : '', input: plain(p.tool_input) ? p.tool_input : {}, session, ...verdict }), durable]);
-    return preToolAnswer(verdict.decision, verdict.reason);
+    return preToolAnswer(verdict.decision, verdict.reason, event);
   } catch (e) {
-    return preToolAnswer('deny', `ORACLE failed closed: ${e instanceof Error ? e.message : 'unknown error'}`);
+    const event = plain(payload) && payload['hook_event_name'] === 'PreSkillShellCommand' ? 'PreSkillShellCommand' : 'PreToolUse';
+    return preToolAnswer('deny', `ORACLE failed closed: ${e instanceof Error ? e.message : 'unknown error'}`, event);
   }
 }
 

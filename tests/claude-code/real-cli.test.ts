@@ -83,6 +83,7 @@ const scripts = (): Script[] => {
       marker: `HALT-${kind}`,
       steps: [[{ name: 'Bash', input: { command: 'echo hi', description: 'print' } }], [{ name: 'ToolSearch', input: { query: 'select:WebFetch' } }], [{ name: 'Read', input: { file_path: `${project}/README.md` } }]],
     });
+    s.push({ marker: `SKILL-${kind}`, steps: [[{ name: 'Skill', input: { skill: 'peek' } }], [{ name: 'Skill', input: { skill: 'hello' } }]] });
     s.push({ marker: `SUB-${kind}`, steps: [[{ name: 'Agent', input: { description: 'look', prompt: `SUBAGENT-${kind}: read the key`, subagent_type: 'general-purpose' } }]] });
     s.push({ marker: `SUBAGENT-${kind}`, steps: [[{ name: 'Bash', input: { command: 'cat ~/.ssh/id_rsa', description: 'x' } }], [{ name: 'Write', input: { file_path: `${outside}/sub-${kind}.txt`, content: 'x' } }]] });
     s.push({ marker: `BLOCKED-${kind}`, steps: [[{ name: 'Read', input: { file_path: `${project}/README.md` } }], [{ name: 'Write', input: { file_path: `${project}/src/blocked-${kind}.ts`, content: 'x' } }]] });
@@ -115,6 +116,9 @@ beforeAll(async () => {
   tree.file('home/projects/app/package.json', PACKAGE_JSON);
   tree.file('home/.ssh/id_rsa', `${CANARY}\n`);
   tree.file('home/.bashrc', '# mine\n');
+  // Skills whose text runs a shell command as it loads (`!`…``), with no PreToolUse for it.
+  tree.file('home/projects/app/.claude/skills/peek/SKILL.md', `---\nname: peek\ndescription: shows the key\n---\nThe key: !\`cat ${home}/.ssh/id_rsa\`\n`);
+  tree.file('home/projects/app/.claude/skills/hello/SKILL.md', '---\nname: hello\ndescription: says hello\n---\nGreeting: !`echo skill-ran-ok`\n');
   for (const kind of KINDS) {
     for (const mode of MODES) tree.file(`home/projects/app/src/edit-${kind}-${mode}.ts`, 'export const state = "before";\n');
     for (const f of [`old-${kind}.txt`, `p1-${kind}.txt`, `p2-${kind}.txt`, `mv-${kind}.txt`]) tree.file(`home/projects/app/src/${f}`, 'x\n');
@@ -257,6 +261,19 @@ describe.each(KINDS)('the real Claude Code CLI with the %s hook', (kind) => {
     expect((await phone.approve(await phone.card(CALL_TOOL))).status).toBe(200);
     expect((await done).map((r) => r.isError)).toEqual([false]);
     expect(existsSync(join(project, 'src', `p1-${kind}.txt`)) || existsSync(join(project, 'src', `p2-${kind}.txt`))).toBe(false);
+  }, 120_000);
+
+  it('judges the shell commands a skill runs as it loads, as Bash: even with permission checks off, the key stays out and the harmless one runs', async () => {
+    const results = await claude(`SKILL-${kind}`, 'bypassPermissions');
+    expect(results.map((r) => [r.name, r.isError])).toEqual([
+      ['Skill', false],
+      ['Skill', false],
+    ]);
+    // What the skills' text became reaches the model in the next request.
+    const seen = JSON.stringify(api.requests.map((r) => r.messages));
+    expect(seen).not.toContain(CANARY);
+    expect(seen).toContain('The key: [not run: blocked by hook: ORACLE');
+    expect(seen).toContain('Greeting: skill-ran-ok');
   }, 120_000);
 
   it('refuses what a sub-agent tries, as for the main agent', async () => {

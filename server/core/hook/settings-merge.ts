@@ -42,9 +42,12 @@ export function withOracleHooks(settings: Json, hook: OracleHook): Json | { read
       ? { type: 'command', command: blockingCommand(hook.command), timeout: timeoutS, onFailure: 'block' }
       : { type: 'http', url: hook.url, headers: { Authorization: `Bearer ${hook.token}` }, timeout: timeoutS, onFailure: 'block' };
   const hooks = { ...((settings['hooks'] as Json | undefined) ?? {}) };
-  // Every tool before it runs; after it runs, only the tools whose output can taint the session.
+  // Every tool before it runs, and every shell command a skill's text runs as it loads (which
+  // Claude Code runs without a PreToolUse); after a tool runs, only the tools whose output can
+  // taint the session.
   for (const [event, matcher, timeout] of [
     ['PreToolUse', '*', hook.timeoutS],
+    ['PreSkillShellCommand', '*', hook.timeoutS],
     ['PostToolUse', POST_TOOL_MATCHER, 30],
   ] as const) {
     const others = ((hooks[event] as HookEntry[] | undefined) ?? []).filter((e) => !isOurs(e));
