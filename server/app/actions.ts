@@ -1,3 +1,4 @@
+import { deny } from '../../shared/decision.js';
 import type { AuditAppender } from '../adapters/audit/appender.js';
 import { randomHex } from '../adapters/random-pool.js';
 import { sha256Text } from '../adapters/audit/appender.js';
@@ -17,6 +18,7 @@ import { keepForAgentWrite } from '../toolhost/executors/fs.js';
 import { confirmChanges, keepChanges } from '../toolhost/agent-changes.js';
 import { currentText, rawText } from '../toolhost/preview.js';
 import { searchReach } from '../toolhost/search-reach.js';
+import { treeChangeOf, treeVerdict } from '../toolhost/tree-reach.js';
 import type { ExecutionResult } from '../toolhost/types.js';
 import type { RecordedCall } from '../hook/claude-code.js';
 import type { ApprovalDesk } from './approval-desk.js';
@@ -177,8 +179,19 @@ export function createActions(deps: ActionsDeps): Actions {
     });
   };
 
+  /**
+   * A folder the gate itself moves or deletes (tree-reach.ts): refused at the decision when that
+   * would change what the policy hides, so nobody is asked to approve what could never run. (The
+   * executor checks again when it acts; the hook's calls are weighed in call-authorizer.ts.)
+   */
+  const treeChecked = (evaluation: Evaluation): Evaluation => {
+    const change = treeChangeOf(evaluation);
+    if (change === undefined || evaluation.decision.decision === 'deny') return evaluation;
+    const verdict = treeVerdict(toolhost.env.gate, change);
+    return verdict.kind === 'refused' ? { ...evaluation, decision: deny('PATH_DENY_ALWAYS', verdict.rule, [verdict.reason]) } : evaluation;
+  };
   const lifecycle = (obtainApproval?: (evaluation: Evaluation, actionId: string) => Promise<Grant>, agent?: string, facts?: ActionFacts) => ({
-    evaluate: (action: unknown) => judge(action, agent, facts),
+    evaluate: (action: unknown) => treeChecked(judge(action, agent, facts)),
     read: (session: string | undefined, read: readonly ProvenanceEntry[]) => {
       taint.read(session, read);
     },
@@ -302,6 +315,7 @@ export function createActions(deps: ActionsDeps): Actions {
             toolhost.env.undo.drop(id);
           },
           searchReach: (start, search) => searchReach(start, search, toolhost.env),
+          treeChange: (change) => treeVerdict(toolhost.env.gate, change),
         },
         call,
         waitMs,

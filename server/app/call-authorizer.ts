@@ -7,6 +7,7 @@ import { weighReach } from '../core/hook/search-verdict.js';
 import type { ProvenanceEntry } from '../../shared/provenance.js';
 import type { CurrentText } from '../toolhost/preview.js';
 import type { PlannedChange } from '../toolhost/agent-changes.js';
+import { treeChangeOf, type TreeChange, type TreeVerdict } from '../toolhost/tree-reach.js';
 import { lookupTool } from '../core/tools/registry.js';
 import { bumpTier, maxTier, type Tier } from '../../shared/tiers.js';
 import type { ApprovalDesk } from './approval-desk.js';
@@ -73,6 +74,8 @@ export interface CallDeps {
   readonly dropChanges: (id: string) => void;
   /** What a search the agent runs itself reaches below a folder (toolhost/search-reach.ts). */
   readonly searchReach: (start: ScopedPath, search: TreeSearch) => Promise<SearchReach>;
+  /** What moving, copying or deleting a whole folder does to what the policy hides (toolhost/tree-reach.ts). */
+  readonly treeChange: (change: TreeChange) => TreeVerdict;
 }
 
 /**
@@ -115,6 +118,12 @@ async function authorizeParts(deps: CallDeps, call: CallRequest, how: { waitMs: 
       evaluation = weighReach(evaluation, search, reach);
       if (reach.foreign !== undefined) searched.push({ kind: 'local_foreign', source: reach.foreign });
       if (reach.unknown !== undefined) unknown.push(`ORACLE cannot tell what ${searcherName(search.by)} reaches below \`${start.real}\`: ${reach.unknown}${search.assumed === undefined ? '' : ` (${search.assumed})`}`);
+    }
+    const tree = treeChangeOf(evaluation);
+    if (tree !== undefined && evaluation.decision.decision !== 'deny') {
+      const verdict = deps.treeChange(tree);
+      if (verdict.kind === 'refused') evaluation = { ...evaluation, decision: deny('PATH_DENY_ALWAYS', verdict.rule, [verdict.reason]) };
+      if (verdict.kind === 'unknown') unknown.push(`ORACLE cannot tell what this ${evaluation.tool ?? 'change'} takes with it: ${verdict.reason}`);
     }
     actionIds.push(deps.auditDecision(evaluation, agent).actionId);
     const { decision } = evaluation;

@@ -19,7 +19,8 @@ function fileBytes(path: string, max: number): Bytes {
   if (what === 'missing') return { kind: 'absent' };
   if (what !== 'file') return { kind: 'unavailable', reason: `the path is a ${what === 'dir' ? 'directory' : what === 'link' ? 'link' : 'special file'}` };
   try {
-    return { kind: 'bytes', bytes: readNoFollow(path, max) };
+    // The very file at this resolved path: a folder above it swapped for a link reads nothing.
+    return { kind: 'bytes', bytes: readNoFollow(path, max, 'exact') };
   } catch (e) {
     return e instanceof FileOpError && e.code === 'FS_TOO_LARGE' ? { kind: 'too-large' } : { kind: 'unreadable' };
   }

@@ -2,8 +2,8 @@ import { isUnder, relativeTo } from '../core/paths/canonical.js';
 import { protectionOf, type CompiledPolicy } from '../core/policy/compile.js';
 import { walkTree } from '../adapters/agent/tree-walk.js';
 
-/** Dependency folders: not walked (for speed); their own deny_always names are rare. */
-const NOT_WALKED = new Set(['node_modules', 'bower_components', '.venv', 'venv', 'target', '.gradle', '.next', 'dist', 'build']);
+/** Dependency and build folders: not walked (for speed); their own deny_always names are a package's fixtures. */
+export const DEPENDENCY_FOLDERS: ReadonlySet<string> = new Set(['node_modules', 'bower_components', '.venv', 'venv', 'target', '.gradle', '.next', 'dist', 'build']);
 
 export const MAX_MASK_WALK = 100_000;
 
@@ -45,7 +45,7 @@ export function sandboxView(gate: CompiledPolicy, bound: string, options: { read
     (entry) => {
       if (options.gitVisible && entry.name === '.git') return 'skip';
       if (masked(entry.path)) return 'mask';
-      return NOT_WALKED.has(entry.name) ? 'skip' : 'descend';
+      return DEPENDENCY_FOLDERS.has(entry.name) ? 'skip' : 'descend';
     },
     MAX_MASK_WALK,
   );

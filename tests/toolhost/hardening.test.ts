@@ -7,6 +7,8 @@ import { JobRoot } from '../../server/adapters/agent/jobs.js';
 import type { Runtime } from '../../server/app/runtime.js';
 import { tempTree, type TempTree } from '../fixtures/temp-tree.js';
 import { runtimeFor } from './runtime-fixture.js';
+import { evaluate } from '../../server/core/decide/decide.js';
+import { prepareAction } from '../../server/core/lifecycle/execution.js';
 
 /** Regression tests for the toolhost review (each failed before its fix). */
 describe('toolhost hardening', () => {
@@ -90,11 +92,16 @@ describe('toolhost hardening', () => {
     expect(headers).not.toHaveProperty('set-cookie');
   });
 
-  it('refuses to delete a folder that holds a path the policy denies', async () => {
+  it('refuses to delete a folder that holds a path the policy denies (at the decision, and at execution)', async () => {
     mkdirSync(`${tree.root}/projects/scratch/proj`);
     writeFileSync(`${tree.root}/projects/scratch/proj/.env`, 'SECRET=1');
     const result = await runtime.run({ tool: 'fs.delete', args: { path: `${tree.root}/projects/scratch/proj` } });
-    expect(result).toMatchObject({ executed: true, error: { code: 'NOT_ALLOWED' } });
+    expect(result).toMatchObject({ executed: false, decision: 'deny', code: 'PATH_DENY_ALWAYS' });
+    // The executor checks again on its own (the folder may have changed since the decision).
+    const judged = evaluate({ tool: 'fs.delete', args: { path: `${tree.root}/projects/scratch/proj` } }, runtime.gate.context);
+    expect(judged.decision.decision).toBe('allow');
+    const executed = await runtime.toolhost.boundary.execute(prepareAction('fs.delete', judged.args ?? {}, { actionId: 'd', paths: judged.paths, decision: judged.decision }));
+    expect(executed.result.error?.code).toBe('NOT_ALLOWED');
     expect(existsSync(`${tree.root}/projects/scratch/proj/.env`)).toBe(true);
   });
 

@@ -116,8 +116,25 @@ export function readNoFollow(path: string, max: number, check: 'none' | 'exact' 
   }
 }
 
-export function listNoFollow(path: string): { name: string; type: 'file' | 'dir' | 'link' | 'other' }[] {
+/**
+ * A folder's entries, links not followed. With `exact` (a path with no link in it), the folder
+ * listed is the one opened at that very path (Linux: its /proc/self/fd entry, read through the
+ * descriptor), so a folder swapped for a link after the decision lists nothing.
+ */
+export function listNoFollow(path: string, check: 'none' | 'exact' = 'none'): { name: string; type: 'file' | 'dir' | 'link' | 'other' }[] {
   if (probe(path) !== 'dir') throw new FileOpError('FS_NOT_A_FILE', `\`${path}\` is not a directory`);
+  if (check === 'none' || !OPENED_PATH_CHECKED) return entriesOf(path);
+  const fd = openSync(path, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
+  try {
+    const opened = `/proc/self/fd/${String(fd)}`;
+    if (readlinkSync(opened) !== path) throw new FileOpError('PATH_CHANGED', `\`${path}\` resolves elsewhere now`);
+    return entriesOf(opened);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function entriesOf(path: string): { name: string; type: 'file' | 'dir' | 'link' | 'other' }[] {
   return readdirSync(path, { withFileTypes: true }).map((d) => ({
     name: d.name,
     type: d.isSymbolicLink() ? 'link' : d.isFile() ? 'file' : d.isDirectory() ? 'dir' : 'other',

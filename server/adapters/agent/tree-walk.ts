@@ -100,3 +100,34 @@ export async function walkTreeAsync(root: string, visit: (entry: ReachedEntry) =
   if (failure !== undefined) throw failure;
   return { complete: ended ?? true };
 }
+
+export type TreeEntry = { readonly path: string; readonly name: string; readonly kind: 'dir' | 'file' | 'link' | 'other' };
+
+/**
+ * Every entry of a tree, links and special files included (never followed), for a caller that
+ * must know all of it: `visit` may stop the walk with an answer. A folder that cannot be read, or
+ * more than `limit` entries, ends it with `incomplete` saying why; the caller fails closed.
+ */
+export function walkEveryEntry<T>(root: string, visit: (entry: TreeEntry) => T | undefined, limit: number): { readonly stopped: T } | { readonly complete: true } | { readonly incomplete: string } {
+  const stack = [root];
+  let seen = 0;
+  while (stack.length > 0) {
+    const dir = stack.pop() ?? root;
+    let entries;
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch (e) {
+      return { incomplete: `\`${dir}\` cannot be read (${(e as NodeJS.ErrnoException).code ?? 'error'})` };
+    }
+    for (const d of entries) {
+      seen += 1;
+      if (seen > limit) return { incomplete: `there are more than ${String(limit)} entries below \`${root}\`` };
+      const kind = d.isSymbolicLink() ? 'link' : d.isDirectory() ? 'dir' : d.isFile() ? 'file' : 'other';
+      const entry: TreeEntry = { path: join(dir, d.name), name: d.name, kind };
+      const answer = visit(entry);
+      if (answer !== undefined) return { stopped: answer };
+      if (kind === 'dir') stack.push(entry.path);
+    }
+  }
+  return { complete: true };
+}

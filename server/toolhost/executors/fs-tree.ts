@@ -1,6 +1,7 @@
 import { dirname } from 'node:path';
 import { makeDirs, moveTree, probe } from '../../adapters/agent/files.js';
 import { confirmChanges, keepChanges, type PlannedChange } from '../agent-changes.js';
+import { treeVerdict } from '../tree-reach.js';
 import type { ToolhostEnv } from '../env.js';
 import { failed, type ExecutionResult, type PreparedAction } from '../types.js';
 
@@ -53,6 +54,9 @@ export function fsMove(action: PreparedAction<'fs.move'>, env: ToolhostEnv): Exe
   if (source === 'other') return failed('FS_NOT_A_FILE', `\`${from}\` is neither a file, a folder nor a link`);
   if (probe(to) !== 'missing') return failed('FS_EXISTS', `\`${to}\` exists; a move never replaces anything (delete it first, or pick another name)`);
   if (probe(dirname(to)) !== 'dir') return failed('FS_NO_PARENT', `the folder \`${dirname(to)}\` does not exist; create it first (fs_mkdir)`);
+  // A folder moves with everything in it: none of that may change what the policy hides.
+  const tree = treeVerdict(env.gate, { kind: 'move', from, to: [to] });
+  if (tree.kind !== 'ok') return failed('NOT_ALLOWED', tree.reason);
   return changing(
     env,
     action,

@@ -2,7 +2,8 @@ import { commitFile, FileOpError, listNoFollow, modeNoFollow, moveTree, probe, r
 import type { ToolhostEnv } from '../env.js';
 import type { UndoRecord } from '../undo-store.js';
 import { textPage } from '../../core/tools/text-page.js';
-import { hiddenByPolicy, sandboxView } from '../sandbox-masks.js';
+import { hiddenByPolicy } from '../sandbox-masks.js';
+import { treeVerdict } from '../tree-reach.js';
 import { join } from 'node:path';
 import { failed, type ExecutionResult, type PreparedAction } from '../types.js';
 
@@ -50,7 +51,7 @@ export function fsRead(action: PreparedAction<'fs.read'>, env: ToolhostEnv): Exe
 export function fsList(action: PreparedAction<'fs.list'>, env: ToolhostEnv): ExecutionResult {
   // What the gate would refuse to touch (`.env`, keys, ORACLE's own files) is not shown either.
   const dir = action.args.path;
-  return guarded(() => ({ ok: true, output: listNoFollow(dir).filter((entry) => !hiddenByPolicy(env.gate, join(dir, entry.name))) }));
+  return guarded(() => ({ ok: true, output: listNoFollow(dir, 'exact').filter((entry) => !hiddenByPolicy(env.gate, join(dir, entry.name))) }));
 }
 
 /**
@@ -107,7 +108,8 @@ function undoKeep(env: ToolhostEnv, write: { path: string; content: Uint8Array; 
   let mode = 0o644;
   if (before === 'file') {
     try {
-      previous = readNoFollow(path, env.limits.maxUndoBytes);
+      // The very file at the decided path (no link swapped in above it since), or nothing is kept.
+      previous = readNoFollow(path, env.limits.maxUndoBytes, 'exact');
     } catch (e) {
       if (e instanceof FileOpError && e.code === 'FS_TOO_LARGE') return { ok: false, result: failed('UNDO_UNAVAILABLE', `\`${path}\` is too large to keep for undo, so it is not replaced`) };
       throw e;
@@ -131,13 +133,9 @@ export function fsDelete(action: PreparedAction<'fs.delete'>, env: ToolhostEnv):
     const kind = probe(path);
     if (kind === 'missing') return failed('FS_NOT_A_FILE', `\`${path}\` does not exist`);
     if (kind === 'link' || kind === 'other') return failed('FS_NOT_A_FILE', `\`${path}\` is a ${kind}; only files and directories are deleted`);
-    if (kind === 'dir') {
-      // Deleting a folder must not take with it what the gate would never let be deleted alone.
-      const view = sandboxView(env.gate, path, { gitVisible: false });
-      if (view === undefined) return failed('NOT_ALLOWED', `\`${path}\` holds too many files to check`);
-      const first = view.masks[0];
-      if (first !== undefined) return failed('NOT_ALLOWED', `\`${path}\` holds \`${first.path}\`, which the policy denies`);
-    }
+    // Deleting a folder must not take with it what the gate would never let be deleted alone.
+    const tree = treeVerdict(env.gate, { kind: 'delete', path });
+    if (tree.kind !== 'ok') return failed('NOT_ALLOWED', tree.reason);
     const id = env.undo.newId();
     const digest = treeDigest(path);
     const trash = env.undo.trashPath(id);

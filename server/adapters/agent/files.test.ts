@@ -1,0 +1,38 @@
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { currentText } from '../../toolhost/preview.js';
+import { tempTree, type TempTree } from '../../../tests/fixtures/temp-tree.js';
+import { listNoFollow, OPENED_PATH_CHECKED } from './files.js';
+
+/**
+ * A path the gate decided holds no link; when a folder on it has become one since (another
+ * process raced the gate between its last look and the open), what is listed or read must be
+ * nothing, not the folder the link leads to (helper-15, session 27). The race itself is made
+ * here by handing over a path that already goes through a link.
+ */
+describe.runIf(OPENED_PATH_CHECKED)('reads and listings of the very path decided', () => {
+  let tree: TempTree;
+  beforeAll(() => {
+    tree = tempTree('oracle-files-');
+    mkdirSync(`${tree.root}/outside/secretdir`, { recursive: true });
+    writeFileSync(`${tree.root}/outside/secretdir/token.txt`, 'TOKEN=outside\n');
+    mkdirSync(`${tree.root}/proj/d`, { recursive: true });
+    writeFileSync(`${tree.root}/proj/d/f.txt`, 'mine\n');
+    symlinkSync(`${tree.root}/outside`, `${tree.root}/proj/swapped`);
+  });
+  afterAll(() => {
+    tree.dispose();
+  });
+
+  it('lists the folder opened at that path, and refuses one reached through a link', () => {
+    expect(listNoFollow(`${tree.root}/proj/d`, 'exact').map((e) => e.name)).toEqual(['f.txt']);
+    expect(() => listNoFollow(`${tree.root}/proj/swapped/secretdir`, 'exact')).toThrow(/resolves elsewhere/u);
+    // Without the check (a job's own folder) the link is followed, as before.
+    expect(listNoFollow(`${tree.root}/proj/swapped/secretdir`).map((e) => e.name)).toEqual(['token.txt']);
+  });
+
+  it('gives an edit or a card nothing from a file reached through a link', () => {
+    expect(currentText(`${tree.root}/proj/d/f.txt`)).toMatchObject({ kind: 'text', text: 'mine\n' });
+    expect(currentText(`${tree.root}/proj/swapped/secretdir/token.txt`)).toMatchObject({ kind: 'unavailable' });
+  });
+});

@@ -1,0 +1,93 @@
+import { probe } from '../adapters/agent/files.js';
+import { walkEveryEntry } from '../adapters/agent/tree-walk.js';
+import { isUnder, relativeTo } from '../core/paths/canonical.js';
+import type { CompiledPolicy } from '../core/policy/compile.js';
+import type { Evaluation } from '../core/decide/decide.js';
+import { DEPENDENCY_FOLDERS, whyHidden } from './sandbox-masks.js';
+
+/**
+ * What changing a whole folder does to what the policy keeps out. The decision judges the folder's
+ * own path, but a pattern that names a file by its parent (`** /.docker/config.json`) does not
+ * match the parent: moving `.docker` to `docker` made its file readable, and moving a folder onto
+ * `.claude` planted a settings.json (helper-15, session 27). So a tree change may not change what
+ * the policy hides:
+ * - nothing hidden becomes visible (a move or copy whose landing is not hidden too) or goes (a
+ *   delete of a folder holding it);
+ * - nothing lands where the policy hides (a move or copy of a visible entry);
+ * - no read-only root inside is moved or deleted, and none below the destination is written into.
+ * Entries below a dependency folder (node_modules …) that the policy hides are a package's own
+ * fixtures, as for the sandbox's masks: deleting them with their folder is not refused (moving
+ * them still may not make them visible). Links are entries (a link named
+ * settings.json plants as well as a file), never followed. Past MAX_TREE_WALK entries, or a folder
+ * that cannot be read, the answer is `unknown`: the caller refuses or asks a person, never allows.
+ */
+export type TreeChange =
+  | { readonly kind: 'delete'; readonly path: string }
+  | { readonly kind: 'move' | 'copy'; readonly from: string; readonly to: readonly string[] };
+
+export type TreeVerdict = { readonly kind: 'ok' } | { readonly kind: 'refused'; readonly rule: string; readonly reason: string } | { readonly kind: 'unknown'; readonly reason: string };
+
+export const MAX_TREE_WALK = 100_000;
+
+const OK: TreeVerdict = { kind: 'ok' };
+
+export function treeVerdict(gate: CompiledPolicy, change: TreeChange): TreeVerdict {
+  const { flavor } = gate.host;
+  const source = change.kind === 'delete' ? change.path : change.from;
+  const landings = change.kind === 'delete' ? [] : change.to;
+  if (probe(source) !== 'dir') return OK;
+  const below = (root: string) => (r: { readonly real: string }) => r.real !== root && isUnder(r.real, root, flavor);
+  const readOnly = gate.roots.filter((r) => r.mode === 'ro');
+  if (change.kind !== 'copy') {
+    const inside = readOnly.find(below(source));
+    if (inside !== undefined) return { kind: 'refused', rule: inside.rule, reason: `\`${source}\` holds the read-only root \`${inside.real}\` (${inside.rule})` };
+  }
+  for (const to of landings) {
+    const under = readOnly.find(below(to));
+    if (under !== undefined) return { kind: 'refused', rule: under.rule, reason: `\`${to}\` holds the read-only root \`${under.real}\` (${under.rule}), which it would write into` };
+  }
+  const verb = change.kind === 'delete' ? 'deleting' : change.kind === 'move' ? 'moving' : 'copying';
+  const refused = (rule: string, reason: string): TreeVerdict => ({ kind: 'refused', rule, reason });
+  const walked = walkEveryEntry(
+    source,
+    ({ path }): TreeVerdict | undefined => {
+      const hidden = whyHidden(gate, path);
+      if (hidden !== undefined && landings.length === 0 && !dependencyFixture(gate, path)) return refused(hidden.rule, `\`${source}\` holds \`${path}\`, which ${hidden.why} keeps out; ${verb} the folder would take it too`);
+      for (const to of landings) {
+        const landing = `${to}${path.slice(source.length)}`;
+        const there = whyHidden(gate, landing);
+        if (hidden === undefined && there !== undefined) return refused(there.rule, `${verb} \`${source}\` would put \`${path}\` at \`${landing}\`, which ${there.why} keeps out`);
+        if (hidden !== undefined && there === undefined) return refused(hidden.rule, `\`${source}\` holds \`${path}\`, which ${hidden.why} keeps out; ${verb} the folder would make it \`${landing}\`, which nothing keeps out`);
+      }
+      return undefined;
+    },
+    MAX_TREE_WALK,
+  );
+  if ('stopped' in walked) return walked.stopped;
+  if ('incomplete' in walked) return { kind: 'unknown', reason: `${walked.incomplete}, so ORACLE cannot tell what ${verb} \`${source}\` takes with it` };
+  return OK;
+}
+
+/** Whether a hidden entry lies below a dependency folder of its scope (a package's own fixture). */
+function dependencyFixture(gate: CompiledPolicy, path: string): boolean {
+  const root = gate.roots.find((r) => isUnder(path, r.real, gate.host.flavor));
+  if (root === undefined) return false;
+  const segments = relativeTo(path, root.real).split('/');
+  // The entry's own name does not count: a folder named `build` is not inside one.
+  return segments.slice(0, -1).some((s) => DEPENDENCY_FOLDERS.has(s));
+}
+
+/**
+ * The whole-folder change a judged part makes, if it is one: a delete, or a move or copy from its
+ * source (paths[1]) to where it lands (paths[0], and paths[2] when a missing destination may yet
+ * become a folder; core/decide/landing.ts).
+ */
+export function treeChangeOf(evaluation: Evaluation): TreeChange | undefined {
+  const [first, second, third] = evaluation.paths;
+  if (first === undefined) return undefined;
+  if (evaluation.tool === 'fs.delete') return { kind: 'delete', path: first.real };
+  if ((evaluation.tool === 'fs.move' || evaluation.tool === 'fs.copy') && second !== undefined) {
+    return { kind: evaluation.tool === 'fs.move' ? 'move' : 'copy', from: second.real, to: third === undefined ? [first.real] : [first.real, third.real] };
+  }
+  return undefined;
+}
