@@ -1,8 +1,8 @@
-import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { currentText } from '../../toolhost/preview.js';
 import { tempTree, type TempTree } from '../../../tests/fixtures/temp-tree.js';
-import { listNoFollow, OPENED_PATH_CHECKED } from './files.js';
+import { copyTreeBounded, listNoFollow, makeDirs, OPENED_PATH_CHECKED } from './files.js';
 
 /**
  * A path the gate decided holds no link; when a folder on it has become one since (another
@@ -29,6 +29,17 @@ describe.runIf(OPENED_PATH_CHECKED)('reads and listings of the very path decided
     expect(() => listNoFollow(`${tree.root}/proj/swapped/secretdir`, 'exact')).toThrow(/resolves elsewhere/u);
     // Without the check (a job's own folder) the link is followed, as before.
     expect(listNoFollow(`${tree.root}/proj/swapped/secretdir`).map((e) => e.name)).toEqual(['token.txt']);
+  });
+
+  it('makes folders only inside the folders decided, and keeps for undo nothing from where a link leads', () => {
+    makeDirs(`${tree.root}/proj/d/new/deeper`);
+    expect(statSync(`${tree.root}/proj/d/new/deeper`).isDirectory()).toBe(true);
+    expect(() => { makeDirs(`${tree.root}/proj/swapped/made/deeper`); }).toThrow(/resolves to|not a plain directory/u);
+    expect(existsSync(`${tree.root}/outside/made`)).toBe(false);
+    expect(() => copyTreeBounded(`${tree.root}/proj/swapped/secretdir`, `${tree.root}/kept/x`, { entries: 100, bytes: 1_000_000 })).toThrow(/resolves to|not a plain directory/u);
+    expect(existsSync(`${tree.root}/kept/x`)).toBe(false);
+    expect(copyTreeBounded(`${tree.root}/proj/d`, `${tree.root}/kept/d`, { entries: 100, bytes: 1_000_000 })).toBe(true);
+    expect(existsSync(`${tree.root}/kept/d/f.txt`)).toBe(true);
   });
 
   it('gives an edit or a card nothing from a file reached through a link', () => {

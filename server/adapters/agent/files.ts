@@ -147,7 +147,7 @@ function entriesOf(path: string): { name: string; type: 'file' | 'dir' | 'link' 
  * refused, never followed. Returns the content digest.
  */
 export function commitFile(path: string, content: Uint8Array, mode = 0o644): string {
-  mkdirSync(dirname(path), { recursive: true });
+  makeDirs(dirname(path));
   const parent = pinParent(path);
   try {
     const target = `${parent.prefix}/${basename(path)}`;
@@ -242,15 +242,47 @@ export function copyTreeBounded(from: string, to: string, limits: { readonly ent
     if (bytes > limits.bytes) return false;
     return !stat.isDirectory() || readdirSync(p).every((name) => fits(join(p, name)));
   };
-  if (!fits(from)) return false;
-  mkdirSync(dirname(to), { recursive: true, mode: 0o700 });
-  cpSync(from, to, { recursive: true, verbatimSymlinks: true, errorOnExist: true, force: false, preserveTimestamps: true });
-  return true;
+  // Copied from the folder that holds it as it is now, pinned: a folder above swapped for a link
+  // keeps nothing from where the link leads.
+  const parent = pinParent(from);
+  try {
+    const source = `${parent.prefix}/${basename(from)}`;
+    if (!fits(source)) return false;
+    mkdirSync(dirname(to), { recursive: true, mode: 0o700 });
+    cpSync(source, to, { recursive: true, verbatimSymlinks: true, errorOnExist: true, force: false, preserveTimestamps: true });
+    return true;
+  } finally {
+    parent.close();
+  }
 }
 
-/** A folder and the missing folders above it, with the default permissions (as `mkdir -p`). */
+/**
+ * A folder and the missing folders above it, with the default permissions (as `mkdir -p`), each
+ * made inside its parent as pinned (pinParent): a folder on the way swapped for a link makes
+ * nothing where the link leads, and is refused.
+ */
 export function makeDirs(path: string): void {
-  mkdirSync(path, { recursive: true });
+  const missing: string[] = [];
+  let at = path;
+  while (probe(at) === 'missing') {
+    const up = dirname(at);
+    if (up === at) break;
+    missing.unshift(basename(at));
+    at = up;
+  }
+  for (const name of missing) {
+    const child = join(at, name);
+    const parent = pinParent(child);
+    try {
+      mkdirSync(`${parent.prefix}/${name}`);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    } finally {
+      parent.close();
+    }
+    at = child;
+  }
+  if (probe(path) !== 'dir') throw new FileOpError('PATH_CHANGED', `\`${path}\` is not a plain folder now`);
 }
 
 /** Removes whatever is at `path` (a file, a link, a whole tree); nothing there is fine. */
