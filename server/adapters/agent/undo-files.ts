@@ -43,10 +43,12 @@ export class UndoFiles {
 
   /** Forgets a change that never ran (its call was not allowed): record, copies and binding. */
   drop(id: string): void {
+    if (!/^un_[0-9a-f]{24}$/u.test(id)) return;
+    // Also what a keep left before its record was saved (a copy that failed half-way).
+    for (const name of readdirSync(this.dir)) if (name.startsWith(`${id}.`) && name !== `${id}.json`) rmSync(join(this.dir, name), { recursive: true, force: true });
     const record = this.get(id);
-    if (record === undefined) return;
-    for (const name of readdirSync(this.dir)) if (name.startsWith(`${id}.`)) rmSync(join(this.dir, name), { recursive: true, force: true });
-    if (record.kind === 'change' && record.call !== '') rmSync(join(this.dir, `${callKey(record.call)}.call`), { force: true });
+    rmSync(join(this.dir, `${id}.json`), { force: true });
+    if (record?.kind === 'change' && record.call !== '') rmSync(join(this.dir, `${callKey(record.call)}.call`), { force: true });
   }
 
   /** `previous`: the bytes a write replaces, none when the file did not exist (nothing to sync then). */
