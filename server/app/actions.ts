@@ -188,7 +188,9 @@ export function createActions(deps: ActionsDeps): Actions {
     const change = treeChangeOf(evaluation);
     if (change === undefined || evaluation.decision.decision === 'deny') return evaluation;
     const verdict = treeVerdict(toolhost.env.gate, change);
-    return verdict.kind === 'refused' ? { ...evaluation, decision: deny('PATH_DENY_ALWAYS', verdict.rule, [verdict.reason]) } : evaluation;
+    if (verdict.kind === 'refused') return { ...evaluation, decision: deny('PATH_DENY_ALWAYS', verdict.rule, [verdict.reason]) };
+    // The executor would refuse what cannot be checked whole: refused now, before any card.
+    return verdict.kind === 'unknown' ? { ...evaluation, decision: deny('PATH_UNRESOLVABLE', 'tree', [verdict.reason]) } : evaluation;
   };
   const lifecycle = (obtainApproval?: (evaluation: Evaluation, actionId: string) => Promise<Grant>, agent?: string, facts?: ActionFacts) => ({
     evaluate: (action: unknown) => treeChecked(judge(action, agent, facts)),

@@ -3,7 +3,7 @@ import type { Writable } from 'node:stream';
 import { resolveHome } from '../adapters/package-root.js';
 import { hookToken, localGate, localRequest } from '../adapters/local-client.js';
 import { readStdin } from '../adapters/stdin.js';
-import { HOOK_BUDGET_MS, preToolAnswer, type HookAnswer } from '../hook/answer.js';
+import { HOOK_BUDGET_MS, preToolAnswer, type DecidedEvent, type HookAnswer } from '../hook/answer.js';
 
 const AGENT = 'claude-code';
 const MAX_INPUT = 8 * 1024 * 1024;
@@ -49,9 +49,12 @@ async function hookAnswer(options: HookOptions): Promise<HookAnswer> {
   if (raw === undefined) return preToolAnswer('deny', `ORACLE: the hook payload is over ${String(MAX_INPUT)} bytes`);
   const resolved = resolveHome(options.home, process.env);
   const gate = localGate(resolved);
+  // A refusal names the event it answers (Claude Code rejects any other name); a payload that only
+  // pretends to be a skill's command is refused all the same.
+  const event = (): DecidedEvent => (/"hook_event_name"\s*:\s*"PreSkillShellCommand"/u.test(raw.toString('utf8')) ? 'PreSkillShellCommand' : 'PreToolUse');
   if (gate !== undefined) {
     const token = hookToken(resolved, AGENT);
-    if (token === undefined) return preToolAnswer('deny', 'ORACLE: no hook credential in this home; run `oracle integrate claude-code`');
+    if (token === undefined) return preToolAnswer('deny', 'ORACLE: no hook credential in this home; run `oracle integrate claude-code`', event());
     const authorization = `Bearer ${token}`;
     // The local channel when the gate has one (no TLS handshake per call), else its HTTPS API.
     const reply =
@@ -62,7 +65,7 @@ async function hookAnswer(options: HookOptions): Promise<HookAnswer> {
             (e: unknown) => ({ status: 0, body: { error: e instanceof Error ? e.message : 'unreachable' } }),
           );
     if (reply.status === 200) return { output: reply.body };
-    return preToolAnswer('deny', `ORACLE: the running gate did not answer (${reply.status === 0 ? String(reply.body['error']) : `HTTP ${String(reply.status)}`}); denied`);
+    return preToolAnswer('deny', `ORACLE: the running gate did not answer (${reply.status === 0 ? String(reply.body['error']) : `HTTP ${String(reply.status)}`}); denied`, event());
   }
   // No gate: judge here (the gate parses what it is sent itself, so the bytes went there as they came).
   // Loaded only now, so the forwarding path above stays small.

@@ -13,7 +13,7 @@ import { keepOutOfGit, LOCAL_SETTINGS, reloadForScope, SHARED_SETTINGS } from '.
 import { scopeProject } from './project-scope.js';
 
 /**
- * `oracle integrate claude-code [--project DIR] [--http] [--remove]`: puts ORACLE's PreToolUse and
+ * `oracle integrate claude-code [--project DIR] [--http] [--remove]`: puts ORACLE's PreToolUse, PreSkillShellCommand and
  * PostToolUse hooks into the user's Claude Code settings (or a project's personal, git-ignored
  * ones), keeping what is there, gives the hook its own agent credential (principal `claude-code`,
  * stored 0600 in ORACLE's home), then runs what it installed once and says what it answered. The

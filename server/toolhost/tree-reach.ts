@@ -1,6 +1,7 @@
 import { probe } from '../adapters/agent/files.js';
 import { walkEveryEntry } from '../adapters/agent/tree-walk.js';
-import { isUnder, relativeTo } from '../core/paths/canonical.js';
+import { basename } from 'node:path';
+import { isUnder } from '../core/paths/canonical.js';
 import type { CompiledPolicy } from '../core/policy/compile.js';
 import type { Evaluation } from '../core/decide/decide.js';
 import { DEPENDENCY_FOLDERS, whyHidden } from './sandbox-masks.js';
@@ -15,9 +16,8 @@ import { DEPENDENCY_FOLDERS, whyHidden } from './sandbox-masks.js';
  *   delete of a folder holding it);
  * - nothing lands where the policy hides (a move or copy of a visible entry);
  * - no read-only root inside is moved or deleted, and none below the destination is written into.
- * Entries below a dependency folder (node_modules …) that the policy hides are a package's own
- * fixtures, as for the sandbox's masks: deleting them with their folder is not refused (moving
- * them still may not make them visible). Links are entries (a link named
+ * What a dependency folder (node_modules …) holds is a package's own fixtures, as for the
+ * sandbox's masks: a delete does not look inside one (moving them still may not make them visible). Links are entries (a link named
  * settings.json plants as well as a file), never followed. Past MAX_TREE_WALK entries, or a folder
  * that cannot be read, the answer is `unknown`: the caller refuses or asks a person, never allows.
  */
@@ -46,13 +46,18 @@ export function treeVerdict(gate: CompiledPolicy, change: TreeChange): TreeVerdi
     const under = readOnly.find(below(to));
     if (under !== undefined) return { kind: 'refused', rule: under.rule, reason: `\`${to}\` holds the read-only root \`${under.real}\` (${under.rule}), which it would write into` };
   }
-  const verb = change.kind === 'delete' ? 'deleting' : change.kind === 'move' ? 'moving' : 'copying';
+  // What a dependency folder holds is a package's own (as for the sandbox's masks): a delete does
+  // not look inside one, nor at all when that is what it deletes. A move or copy looks everywhere,
+  // since anything may land where the policy hides it.
+  const deleting = change.kind === 'delete';
+  if (deleting && DEPENDENCY_FOLDERS.has(basename(source))) return OK;
+  const verb = deleting ? 'deleting' : change.kind === 'move' ? 'moving' : 'copying';
   const refused = (rule: string, reason: string): TreeVerdict => ({ kind: 'refused', rule, reason });
   const walked = walkEveryEntry(
     source,
     ({ path }): TreeVerdict | undefined => {
       const hidden = whyHidden(gate, path);
-      if (hidden !== undefined && landings.length === 0 && !dependencyFixture(gate, path)) return refused(hidden.rule, `\`${source}\` holds \`${path}\`, which ${hidden.why} keeps out; ${verb} the folder would take it too`);
+      if (hidden !== undefined && deleting) return refused(hidden.rule, `\`${source}\` holds \`${path}\`, which ${hidden.why} keeps out; ${verb} the folder would take it too`);
       for (const to of landings) {
         const landing = `${to}${path.slice(source.length)}`;
         const there = whyHidden(gate, landing);
@@ -62,19 +67,11 @@ export function treeVerdict(gate: CompiledPolicy, change: TreeChange): TreeVerdi
       return undefined;
     },
     MAX_TREE_WALK,
+    (entry) => !deleting || !DEPENDENCY_FOLDERS.has(entry.name),
   );
   if ('stopped' in walked) return walked.stopped;
   if ('incomplete' in walked) return { kind: 'unknown', reason: `${walked.incomplete}, so ORACLE cannot tell what ${verb} \`${source}\` takes with it` };
   return OK;
-}
-
-/** Whether a hidden entry lies below a dependency folder of its scope (a package's own fixture). */
-function dependencyFixture(gate: CompiledPolicy, path: string): boolean {
-  const root = gate.roots.find((r) => isUnder(path, r.real, gate.host.flavor));
-  if (root === undefined) return false;
-  const segments = relativeTo(path, root.real).split('/');
-  // The entry's own name does not count: a folder named `build` is not inside one.
-  return segments.slice(0, -1).some((s) => DEPENDENCY_FOLDERS.has(s));
 }
 
 /**

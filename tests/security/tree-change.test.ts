@@ -42,6 +42,9 @@ function layout(): void {
   tree.file('p/node_modules/pkg/test/key.pem', 'fixture\n');
   tree.file('p/node_modules/pkg/index.js', 'x\n');
   tree.file('p/links/real.json', '{}\n');
+  tree.file('p/dist/app/config/.env', 'TOKEN=2\n');
+  tree.file('p/pkgs/a/node_modules/x/test/key.pem', 'fixture\n');
+  tree.file('p/pkgs/a/index.ts', 'a\n');
   symlinkSync(join(p, 'links', 'real.json'), join(p, 'links', 'settings.json'));
 }
 
@@ -87,6 +90,9 @@ describe('what a whole-folder change does to what the policy hides', () => {
     expect(verdict({ kind: 'move', from: `${p}/vendor`, to: [`${p}/vendor2`] })).toBe('refused');
     expect(verdict({ kind: 'delete', path: `${p}/node_modules` })).toBe('ok');
     expect(verdict({ kind: 'delete', path: `${p}/src` })).toBe('ok');
+    // A package folder with its own node_modules goes whole; a folder that only sits below one named `dist` is no dependency.
+    expect(verdict({ kind: 'delete', path: `${p}/pkgs/a` })).toBe('ok');
+    expect(verdict({ kind: 'delete', path: `${p}/dist/app/config` })).toBe('refused');
     // A fixture may go, never become visible.
     expect(verdict({ kind: 'move', from: `${p}/node_modules/pkg/test`, to: [`${p}/node_modules/pkg/fixtures`] })).toBe('ok');
   });

@@ -270,6 +270,8 @@ export function makeDirs(path: string): void {
     missing.unshift(basename(at));
     at = up;
   }
+  // Callers pass resolved paths (an action's real path, ORACLE's own folders that exist): the
+  // folder found first must be a plain one, not a link, or nothing is made.
   for (const name of missing) {
     const child = join(at, name);
     const parent = pinParent(child);

@@ -105,10 +105,11 @@ export type TreeEntry = { readonly path: string; readonly name: string; readonly
 
 /**
  * Every entry of a tree, links and special files included (never followed), for a caller that
- * must know all of it: `visit` may stop the walk with an answer. A folder that cannot be read, or
+ * must know all of it: `visit` may stop the walk with an answer; `descend` may pass over a
+ * folder's contents. A folder that cannot be read, or
  * more than `limit` entries, ends it with `incomplete` saying why; the caller fails closed.
  */
-export function walkEveryEntry<T>(root: string, visit: (entry: TreeEntry) => T | undefined, limit: number): { readonly stopped: T } | { readonly complete: true } | { readonly incomplete: string } {
+export function walkEveryEntry<T>(root: string, visit: (entry: TreeEntry) => T | undefined, limit: number, descend: (entry: TreeEntry) => boolean = () => true): { readonly stopped: T } | { readonly complete: true } | { readonly incomplete: string } {
   const stack = [root];
   let seen = 0;
   while (stack.length > 0) {
@@ -126,7 +127,7 @@ export function walkEveryEntry<T>(root: string, visit: (entry: TreeEntry) => T |
       const entry: TreeEntry = { path: join(dir, d.name), name: d.name, kind };
       const answer = visit(entry);
       if (answer !== undefined) return { stopped: answer };
-      if (kind === 'dir') stack.push(entry.path);
+      if (kind === 'dir' && descend(entry)) stack.push(entry.path);
     }
   }
   return { complete: true };

@@ -148,6 +148,11 @@ function destinations(parsed: ParsedArgv, ctx: CommandContext, program: string):
 function transfer(args: readonly string[], ctx: CommandContext, what: { program: string; spec: OptionSpec; tool: 'fs.copy' | 'fs.move' }): void {
   const parsed = readOptions(args, what.spec, what.program, ctx);
   if (parsed === undefined) return;
+  // A recursive copy that follows the links inside copies what they lead to, which no path here names.
+  if (what.tool === 'fs.copy' && hasOption(parsed, 'r', 'R', 'a', 'recursive', 'archive') && hasOption(parsed, 'L', 'dereference')) {
+    ctx.sink.ask('`cp -r` with `-L`/`--dereference` copies what the links inside lead to, which ORACLE does not follow');
+    return;
+  }
   const moves = destinations(parsed, ctx, what.program);
   if (moves === undefined) return;
   for (const cwd of ctx.cwds) for (const move of moves) ctx.sink.action({ tool: what.tool, args: { to: joinPath(cwd, move.to), from: joinPath(cwd, move.from) } });

@@ -11,6 +11,9 @@ describe('the folder Claude Code’s Glob searches', () => {
     expect(absoluteGlobFolder('/a/b/?')).toBe('/a/b');
     expect(absoluteGlobFolder('/*')).toBe('/');
     expect(absoluteGlobFolder('/etc/passwd')).toBe('/etc');
+    // Without a wildcard, dirname: a trailing separator is passed over.
+    expect(absoluteGlobFolder('/home/u/projects/')).toBe('/home/u');
+    expect(absoluteGlobFolder('/')).toBe('/');
     expect(absoluteGlobFolder('C:\\Users\\u\\*.txt')).toBe('C:\\Users\\u');
     expect(absoluteGlobFolder('C:/*')).toBe('C:/');
   });
@@ -24,8 +27,18 @@ describe('the folder Claude Code’s Glob searches', () => {
     expect(absoluteGlobFolder(undefined)).toBeUndefined();
   });
 
-  it('is what a Glob call is judged as, ahead of `path`', () => {
-    expect(mapToolCall({ tool_name: 'Glob', tool_input: { pattern: '/etc/*', path: '/p' }, cwd: '/p' })).toEqual({ kind: 'actions', actions: [{ tool: 'fs.list', args: { path: '/etc' } }] });
+  it('is what a Glob call is judged as, beside `path` (which patterns are absolute is the host’s)', () => {
+    expect(mapToolCall({ tool_name: 'Glob', tool_input: { pattern: '/etc/*', path: '/p' }, cwd: '/p' })).toEqual({
+      kind: 'actions',
+      actions: [
+        { tool: 'fs.list', args: { path: '/etc' } },
+        { tool: 'fs.list', args: { path: '/p' } },
+      ],
+    });
+    // On POSIX Claude Code reads `C:/x/*` as relative: it searches `path`, judged whatever the pattern.
+    const drive = mapToolCall({ tool_name: 'Glob', tool_input: { pattern: 'C:/x/*', path: '/etc' }, cwd: '/p' });
+    expect(drive.kind === 'actions' ? drive.actions.map((a) => a.args['path']) : []).toContain('/etc');
+    expect(mapToolCall({ tool_name: 'Glob', tool_input: { pattern: '/p/src/*.ts' }, cwd: '/p' })).toEqual({ kind: 'actions', actions: [{ tool: 'fs.list', args: { path: '/p/src' } }, { tool: 'fs.list', args: { path: '/p' } }] });
     expect(mapToolCall({ tool_name: 'Glob', tool_input: { pattern: '*.ts', path: '/p/src' }, cwd: '/p' })).toEqual({ kind: 'actions', actions: [{ tool: 'fs.list', args: { path: '/p/src' } }] });
     expect(mapToolCall({ tool_name: 'Glob', tool_input: { pattern: '*.ts' }, cwd: '/p' })).toEqual({ kind: 'actions', actions: [{ tool: 'fs.list', args: { path: '/p' } }] });
   });

@@ -110,8 +110,8 @@ function mapWith(payload: HookPayload, pathOf: (raw: string) => string | undefin
     const raw = field(key);
     return raw === undefined ? undefined : pathOf(raw);
   };
-  const remote = str(input['_host']);
-  if (remote !== undefined && remote.trim() !== '') return { kind: 'person', reason: `${tool ?? 'the call'} runs on the attached machine \`${remote.slice(0, 80)}\`, which this gate does not see` };
+  const remote = input['_host'];
+  if (remote !== undefined && remote !== null && remote !== '') return { kind: 'person', reason: `${tool ?? 'the call'} runs on the attached machine \`${JSON.stringify(remote).slice(0, 80)}\`, which this gate does not see` };
   const attachments = input['attachments'];
   if (tool === 'SendUserMessage' && Array.isArray(attachments) && attachments.length > 0) {
     // Claude Code reads each attached file and, with an upload lane (Remote Control), uploads it.
@@ -155,8 +155,11 @@ function mapWith(payload: HookPayload, pathOf: (raw: string) => string | undefin
     case 'Glob': {
       // Names only: a listing of the folder searched. An absolute pattern names that folder
       // itself, whatever `path` says (`/etc/**` lists /etc).
+      // `path` is judged as well: the host decides which patterns are absolute (claude-paths.ts).
       const folder = absoluteGlobFolder(field('pattern'));
-      return one('fs.list', { path: (folder === undefined ? at('path') : pathOf(folder)) ?? cwd ?? '' });
+      const searched = at('path') ?? cwd ?? '';
+      const named = folder === undefined ? undefined : pathOf(folder);
+      return { kind: 'actions', actions: [named, searched].filter((p, i, all): p is string => p !== undefined && all.indexOf(p) === i).map((p) => ({ tool: 'fs.list', args: { path: p } })) };
     }
     case 'LS':
       // Names only: a listing of that directory, inside the scopes.

@@ -33,9 +33,10 @@ export function claudePaths(cwd: string | undefined, home: string | undefined): 
 
 /**
  * The folder Claude Code's Glob searches for an absolute pattern: the text before the first
- * `*`, `?`, `[` or `{`, up to its last separator (without a wildcard: its parent folder), before
- * expandPath. A relative pattern is matched by ripgrep below `path`, which it never leaves:
- * undefined. A backslash separates only in a drive-letter pattern (on POSIX it escapes, and `\x`
+ * `*`, `?`, `[` or `{`, up to its last separator (without a wildcard: its parent folder, as
+ * dirname gives it), before expandPath. A relative pattern is matched by ripgrep below `path`,
+ * which it never leaves: undefined. Which patterns are absolute differs by host (Claude Code on
+ * Windows also reads `\\x` as absolute; on POSIX `C:/x` is relative): the caller judges `path` too. A backslash separates only in a drive-letter pattern (on POSIX it escapes, and `\x`
  * is relative).
  */
 export function absoluteGlobFolder(pattern: string | undefined): string | undefined {
@@ -43,7 +44,8 @@ export function absoluteGlobFolder(pattern: string | undefined): string | undefi
   const drive = /^[A-Za-z]:[/\\]/u.test(pattern);
   if (!drive && !pattern.startsWith('/')) return undefined;
   const wild = pattern.search(/[*?[{]/u);
-  const literal = wild === -1 ? pattern : pattern.slice(0, wild);
+  // Without a wildcard Claude Code takes the pattern's dirname, which passes over trailing separators.
+  const literal = wild === -1 ? pattern.replace(drive ? /(?<=.)[/\\]+$/u : /(?<=.)\/+$/u, '') : pattern.slice(0, wild);
   const cut = drive ? Math.max(literal.lastIndexOf('/'), literal.lastIndexOf('\\')) : literal.lastIndexOf('/');
   const folder = literal.slice(0, cut);
   // `/x` and `C:/x` keep their root.

@@ -28,6 +28,8 @@ describe('Claude Code settings merge', () => {
     const hooks = once['hooks'] as Record<string, { matcher?: string; hooks: { command: string; timeout?: number }[] }[]>;
     expect(hooks['PreToolUse']?.[0]).toEqual({ matcher: '*', hooks: [{ type: 'command', command: `${cmd} || exit 2`, timeout: 120, onFailure: 'block' }] });
     expect(hooks['PreToolUse']?.[1]?.hooks[0]?.command).toBe('my-linter');
+    // A skill's shell commands, run as it loads without a PreToolUse, are asked about too.
+    expect(hooks['PreSkillShellCommand']).toEqual([{ matcher: '*', hooks: [{ type: 'command', command: `${cmd} || exit 2`, timeout: 120, onFailure: 'block' }] }]);
     // After the call, only the tools whose output can taint the session.
     expect(hooks['PostToolUse']?.[0]?.matcher).toBe(POST_TOOL_MATCHER);
     expect(hooks['Stop']).toEqual(theirs.hooks.Stop);
