@@ -163,7 +163,9 @@ const rows: Row[] = [
   ['git checkout -- . destroys work', () => bash('git checkout -- .'), 'person'],
   ['git checkout of a name', () => bash('git checkout src/a.ts'), 'person'],
   // npm will not download with --no: the project's own tsc runs like npm run
-  ['npx --no tsc', () => bash('npx --no tsc --noEmit'), 'allow'],
+  ['npx --yes=false tsc', () => bash('npx --yes=false tsc --noEmit'), 'allow'],
+  // npx takes tsc as --no's value and --noEmit as npm's own option: refused, whatever a policy pattern says
+  ['npx --no tsc --noEmit', () => bash('npx --no tsc --noEmit'), 'deny'],
   ['npx tsc', () => bash('npx tsc --noEmit'), 'person'],
   // what the checkout's reason points the agent to
   ['git switch to a branch', () => bash('git switch main'), 'allow'],

@@ -27,16 +27,25 @@ describe('the default policy', () => {
     expect(run('npm', 'test').reasons.join(' ')).not.toContain('install scripts');
   });
 
-  it('runs a project tool through npx --no unasked (npm will not download it), and asks for plain npx', () => {
-    expect(run('npx', '--no', 'tsc', '--noEmit')).toMatchObject({ decision: 'allow', tier: 'T1' });
-    expect(run('npx', '--no', 'vitest', 'run', 'src')).toMatchObject({ decision: 'allow', tier: 'T1' });
-    expect(run('npx', '--no', 'eslint')).toMatchObject({ decision: 'allow', tier: 'T1' });
+  it('runs a project tool through npx --yes=false unasked (npm will not download it), and asks for plain npx', () => {
+    expect(run('npx', '--yes=false', 'tsc', '--noEmit')).toMatchObject({ decision: 'allow', tier: 'T1' });
+    expect(run('npx', '--yes=false', 'vitest', 'run', 'src')).toMatchObject({ decision: 'allow', tier: 'T1' });
+    expect(run('npx', '--yes=false', 'eslint')).toMatchObject({ decision: 'allow', tier: 'T1' });
     expect(run('npx', 'tsc', '--noEmit')).toMatchObject({ decision: 'needs-approval', tier: 'T2' });
     // a version, another package or another option is not the local copy's form
-    expect(run('npx', '--no', 'tsc@5')).toMatchObject({ decision: 'deny' });
-    expect(run('npx', '--no', '-p', 'evil', 'tsc').decision).not.toBe('allow');
+    expect(run('npx', '--yes=false', 'tsc@5')).toMatchObject({ decision: 'deny' });
+    expect(run('npx', '--yes=false', '-p', 'evil', 'tsc').decision).not.toBe('allow');
     expect(run('npx', '--yes', 'tsc').decision).not.toBe('allow');
-    expect(run('npx', '--no', 'cowsay').decision).not.toBe('allow');
+    expect(run('npx', '--yes=false', 'cowsay').decision).not.toBe('allow');
+  });
+
+  it('refuses `npx --no NAME`, where npx takes NAME as the option’s value and the later options as npm’s own', () => {
+    // npm 11 ran tsc without --noEmit here, and x.sh for --script-shell=./x.sh
+    for (const argv of [['--no', 'tsc', '--noEmit'], ['--no', 'vitest', 'run', '--script-shell=./x.sh'], ['--no', 'eslint']]) {
+      const decision = run('npx', ...argv);
+      expect(decision).toMatchObject({ decision: 'deny', code: 'ARG_SHAPE' });
+      expect(decision.reasons.join(' ')).toContain(`npx --yes=false ${argv[1] ?? ''}`);
+    }
   });
 
   it('points a checkout that waits for a person to the switch that does not', () => {

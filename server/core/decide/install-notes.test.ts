@@ -10,7 +10,7 @@ describe('installNote', () => {
     ['yarn', [], 'install scripts'],
     ['npm', ['exec', 'x'], "runs a package's code"],
     ['npx', ['tsc'], "runs a package's code"],
-    ['npx', ['tsc'], '`npx --no NAME` runs only the project'],
+    ['npx', ['tsc'], '`npx --yes=false NAME` runs only the project'],
     ['pip', ['install', 'requests'], 'build code'],
     ['python3', ['-m', 'pip', 'install', 'x'], 'build code'],
     ['cargo', ['install', 'ripgrep'], 'build scripts'],
@@ -27,7 +27,7 @@ describe('installNote', () => {
     ['cargo', ['build']],
     ['git', ['install']],
     // npm refuses to download with --no: only an installed copy runs
-    ['npx', ['--no', 'tsc']],
+    ['npx', ['--yes=false', 'tsc']],
   ])('%s %j is not an install', (program, argv) => {
     expect(installNote(program, argv)).toBeUndefined();
   });

@@ -19,9 +19,9 @@ export function installNote(program: string, argv: readonly string[]): string | 
       if (first === 'exec' || first === 'dlx' || first === 'x') return `\`${program} ${first}\` runs a package's code, downloading it first when it is not installed`;
       return undefined;
     case 'npx':
-      // `--no`: npm refuses to download (npm 7+), so only a copy already installed runs.
-      if (argv[0] === '--no') return undefined;
-      return "`npx` runs a package's code, downloading it first when it is not installed (`npx --no NAME` runs only the project's own copy)";
+      // `--yes=false`: npm refuses to download (npm 7+), so only a copy already installed runs.
+      if (argv[0] === '--yes=false') return undefined;
+      return "`npx` runs a package's code, downloading it first when it is not installed (`npx --yes=false NAME` runs only the project's own copy)";
     case 'bunx':
       return `\`${program}\` runs a package's code, downloading it first when it is not installed`;
     case 'pip':

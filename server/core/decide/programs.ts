@@ -5,6 +5,7 @@ import type { Pin } from './context.js';
 import { agentBypassRefusal, oracleCommandRefusal } from './agent-bypass.js';
 import { gitBuiltinRefusal, gitNeeds } from './git-rules.js';
 import { installNote } from './install-notes.js';
+import { npxBuiltinRefusal } from './npx-rules.js';
 import { optionPresent } from './options.js';
 import { refused, tiered, type Outcome } from './outcome.js';
 
@@ -56,6 +57,10 @@ function judgeArgv(program: string, argv: readonly string[], policy: Pick<Policy
     const builtin = gitBuiltinRefusal(argv);
     if (builtin !== undefined) return builtin;
   }
+  if (isProgram('npx', program, pin.path)) {
+    const builtin = npxBuiltinRefusal(argv);
+    if (builtin !== undefined) return builtin;
+  }
   const denied = rule.deny.find((entry) => matchesEntry(entry, argv, 'lenient'));
   if (denied !== undefined) return refused('PROGRAM_DENIED', denied.rule, `\`${program} ${denied.text}\` is on the deny list`);
   const joined = argv.join(' ');
@@ -83,10 +88,15 @@ function personsCall(rule: string, reason: string): Outcome {
 }
 
 export function isGit(program: string, pinned: string): boolean {
-  if (program === 'git') return true;
+  return isProgram('git', program, pinned);
+}
+
+/** Whether the program named, or the file its name was pinned to, is `name` (`name.exe`, `name.cmd` on Windows). */
+function isProgram(name: string, program: string, pinned: string): boolean {
+  if (program === name) return true;
   // the last segment of the pinned path, after `/` or `\`
   const base = pinned.slice(Math.max(pinned.lastIndexOf('/'), pinned.lastIndexOf('\\')) + 1).toLowerCase();
-  return base === 'git' || base === 'git.exe';
+  return base === name || base === `${name}.exe` || base === `${name}.cmd`;
 }
 
 /**
