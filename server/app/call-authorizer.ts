@@ -39,6 +39,12 @@ export interface CallRequest {
   readonly callId?: string;
   /** Part by part: the read is a search of the tree below its path (`grep -r`, Grep), how that searcher searches. */
   readonly searches?: readonly (TreeSearch | undefined)[];
+  /**
+   * The same call in a form the agent's runtime can be told to run instead (Claude Code's
+   * `updatedInput`): taken when every part of it is allowed by the policy and the call as written
+   * is not; the answer then carries its input (core/hook/npx-rewrite.ts).
+   */
+  readonly alternative?: { readonly input: Readonly<Record<string, unknown>>; readonly parts: readonly Readonly<Record<string, unknown>>[]; readonly searches?: readonly (TreeSearch | undefined)[] };
 }
 
 export interface CallAnswer {
@@ -50,6 +56,8 @@ export interface CallAnswer {
    * denies), so its own record of the answer can join the same group commit.
    */
   readonly durable?: Promise<unknown>;
+  /** Set when the call's alternative form was judged and allowed: the input the agent must run instead. */
+  readonly updatedInput?: Readonly<Record<string, unknown>>;
 }
 
 export interface CallDeps {
@@ -95,11 +103,30 @@ export async function authorizeCall(deps: CallDeps, call: CallRequest, waitMs: n
       return audited;
     },
   };
-  const answer = await authorizeParts(tracked, call, { waitMs, agent, durables });
+  const alternative = await preferred(deps, call, agent);
+  const judged = alternative === undefined ? call : asWritten(call, alternative);
+  const answer = await authorizeParts(tracked, judged, { waitMs, agent, durables });
   const durable = Promise.all(durables);
   // Whoever holds the answer awaits this; a caller that does not must not crash the gate with it.
   durable.catch(() => undefined);
-  return { ...answer, durable };
+  return { ...answer, durable, ...(alternative !== undefined && answer.allowed ? { updatedInput: alternative.input } : {}) };
+}
+
+/** The call in its alternative form: its own input, parts and searches, nothing of the original's. */
+function asWritten(call: CallRequest, alternative: NonNullable<CallRequest['alternative']>): CallRequest {
+  const { alternative: _offered, searches: _searches, input: _input, parts: _parts, ...rest } = call;
+  return { ...rest, input: alternative.input, parts: alternative.parts, ...(alternative.searches === undefined ? {} : { searches: alternative.searches }) };
+}
+
+/** The call's alternative form, when the policy allows all of it and not all of the call as written. */
+async function preferred(deps: CallDeps, call: CallRequest, agent: string): Promise<CallRequest['alternative']> {
+  const alternative = call.alternative;
+  if (alternative === undefined || call.person !== undefined || alternative.parts.length === 0) return undefined;
+  const allowed = async (parts: readonly Readonly<Record<string, unknown>>[]): Promise<boolean> => {
+    for (const part of parts) if (deps.judge(part, agent, await deps.lookUp?.(part)).decision.decision !== 'allow') return false;
+    return true;
+  };
+  return !(await allowed(call.parts)) && (await allowed(alternative.parts)) ? alternative : undefined;
 }
 
 async function authorizeParts(deps: CallDeps, call: CallRequest, how: { waitMs: number; agent: string; durables: readonly Promise<unknown>[] }): Promise<CallAnswer> {

@@ -19,6 +19,8 @@ export const HOOK_BUDGET_MS = 100_000;
 /** The events whose answer is a permission decision: a tool call, or a skill's shell command. */
 export type DecidedEvent = 'PreToolUse' | 'PreSkillShellCommand';
 
-export function preToolAnswer(decision: HookDecision, reason: string, event: DecidedEvent = 'PreToolUse'): HookAnswer {
-  return { output: { hookSpecificOutput: { hookEventName: event, permissionDecision: decision, permissionDecisionReason: reason } } };
+/** `updatedInput`, with an allow only: the input Claude Code runs instead of the one it proposed. */
+export function preToolAnswer(decision: HookDecision, reason: string, event: DecidedEvent = 'PreToolUse', updatedInput?: Readonly<Record<string, unknown>>): HookAnswer {
+  const updated = decision === 'allow' && updatedInput !== undefined ? { updatedInput } : {};
+  return { output: { hookSpecificOutput: { hookEventName: event, permissionDecision: decision, permissionDecisionReason: reason, ...updated } } };
 }

@@ -5,7 +5,8 @@ import type { ReadDir } from '../core/hook/glob-expand.js';
 import { mapToolCall, readProvenance, type GateAction, type HookPayload } from '../core/hook/claude-code-map.js';
 import type { CallAnswer, CallRequest } from '../app/call-authorizer.js';
 import type { ProvenanceEntry } from '../../shared/provenance.js';
-import { HOOK_BUDGET_MS, preToolAnswer, type HookAnswer, type HookDecision } from './answer.js';
+import { HOOK_BUDGET_MS, preToolAnswer, type DecidedEvent, type HookAnswer, type HookDecision } from './answer.js';
+import { npxWithoutDownload } from '../core/hook/npx-rewrite.js';
 
 export { HOOK_BUDGET_MS, HOOK_TIMEOUT_S, preToolAnswer, type HookAnswer, type HookDecision } from './answer.js';
 
@@ -64,11 +65,11 @@ export async function answerHook(payload: unknown, gate: HookGate, budgetMs = HO
     // event asks first, with the same shape (tool_name Bash or PowerShell, tool_input.command).
     const event = p.hook_event_name === 'PreSkillShellCommand' ? 'PreSkillShellCommand' : 'PreToolUse';
     if (p.hook_event_name !== event) return await refused(gate, 'ORACLE answers PreToolUse, PreSkillShellCommand and PostToolUse only', session);
-    const { durable, ...verdict } = await judge(p, session, gate, budgetMs);
+    const { durable, updatedInput, ...verdict } = await judge(p, session, gate, { budgetMs, event });
     // Every answer is audited before Claude Code sees it, with the decisions it rests on (one group
-    // commit); a record that cannot be written denies.
-    await Promise.all([gate.record({ agentTool: typeof p.tool_name === 'string' ? p.tool_name : '', input: plain(p.tool_input) ? p.tool_input : {}, session, ...verdict }), durable]);
-    return preToolAnswer(verdict.decision, verdict.reason, event);
+    // commit); a record that cannot be written denies. What is recorded is what runs.
+    await Promise.all([gate.record({ agentTool: typeof p.tool_name === 'string' ? p.tool_name : '', input: updatedInput ?? (plain(p.tool_input) ? p.tool_input : {}), session, ...verdict }), durable]);
+    return preToolAnswer(verdict.decision, verdict.reason, event, updatedInput);
   } catch (e) {
     const event = plain(payload) && payload['hook_event_name'] === 'PreSkillShellCommand' ? 'PreSkillShellCommand' : 'PreToolUse';
     return preToolAnswer('deny', `ORACLE failed closed: ${e instanceof Error ? e.message : 'unknown error'}`, event);
@@ -81,7 +82,16 @@ async function refused(gate: HookGate, reason: string, session?: string): Promis
   return preToolAnswer('deny', reason);
 }
 
-async function judge(payload: HookPayload, session: string | undefined, gate: HookGate, budgetMs: number): Promise<{ decision: HookDecision; reason: string; durable?: Promise<unknown> }> {
+interface Judged {
+  readonly decision: HookDecision;
+  readonly reason: string;
+  readonly durable?: Promise<unknown>;
+  /** The input Claude Code must run instead of the one it proposed (allow only). */
+  readonly updatedInput?: Readonly<Record<string, unknown>>;
+}
+
+async function judge(payload: HookPayload, session: string | undefined, gate: HookGate, how: { readonly budgetMs: number; readonly event: DecidedEvent }): Promise<Judged> {
+  const { budgetMs, event } = how;
   const cwd = typeof payload.cwd === 'string' ? payload.cwd : undefined;
   const agentTool = typeof payload.tool_name === 'string' ? payload.tool_name : '';
   const input = plain(payload.tool_input) ? payload.tool_input : {};
@@ -89,6 +99,7 @@ async function judge(payload: HookPayload, session: string | undefined, gate: Ho
   let actions: readonly GateAction[] = [];
   let edits: readonly TextEdit[] | undefined;
   let person: string | undefined;
+  let alternative: { readonly command: string; readonly actions: readonly GateAction[] } | undefined;
   switch (mapped.kind) {
     case 'deny':
       return { decision: 'deny', reason: `ORACLE: ${mapped.reason}` };
@@ -111,23 +122,41 @@ async function judge(payload: HookPayload, session: string | undefined, gate: Ho
       }
       // `bash -c "…"` is parsed again with the same parser, so its commands are judged too.
       // A glob is expanded only against a known working directory.
-      const verdict = bashVerdict(tree, { cwd: cwd ?? '/', parse, ...(gate.userHome === undefined ? {} : { home: gate.userHome }), ...(gate.readDir === undefined || cwd?.startsWith('/') !== true ? {} : { readDir: gate.readDir }) });
+      const how = { cwd: cwd ?? '/', parse, ...(gate.userHome === undefined ? {} : { home: gate.userHome }), ...(gate.readDir === undefined || cwd?.startsWith('/') !== true ? {} : { readDir: gate.readDir }) };
+      const verdict = bashVerdict(tree, how);
       if (verdict.kind === 'deny') return { decision: 'deny', reason: `ORACLE: ${verdict.reason}` };
-      if (verdict.kind === 'ask') person = `ORACLE cannot account for all of this command: ${verdict.reason}`;
-      else actions = verdict.actions;
+      if (verdict.kind === 'ask') {
+        person = `ORACLE cannot account for all of this command: ${verdict.reason}`;
+        break;
+      }
+      actions = verdict.actions;
+      // Only a tool call's input can be changed: a skill's shell command runs as the skill wrote it.
+      const rewritten = event === 'PreToolUse' ? npxWithoutDownload(tree) : undefined;
+      const rewrittenTree = rewritten === undefined ? undefined : parse(rewritten);
+      if (rewritten !== undefined && rewrittenTree !== undefined && !('error' in rewrittenTree)) {
+        const other = bashVerdict(rewrittenTree, how);
+        if (other.kind === 'actions') alternative = { command: rewritten, actions: other.actions };
+      }
       break;
     }
   }
   // With nobody to ask, Claude Code's own prompt is the only person there is.
   if (person !== undefined && !gate.canAsk) return { decision: 'ask', reason: `ORACLE: ${person}; no ORACLE gate is running to ask your phone or desktop` };
   // What a search reaches is no part of the action judged: it travels beside it, part by part.
-  const parts = actions.map(({ search: _search, ...a }) => ({ ...a, ...(cwd === undefined ? {} : { cwd }), ...(session === undefined ? {} : { session }) }));
-  const searches = actions.map((a) => a.search);
+  const partsOf = (of: readonly GateAction[]) => of.map(({ search: _search, ...a }) => ({ ...a, ...(cwd === undefined ? {} : { cwd }), ...(session === undefined ? {} : { session }) }));
+  const searchesOf = (of: readonly GateAction[]) => {
+    const searches = of.map((a) => a.search);
+    return searches.some((s) => s !== undefined) ? { searches } : {};
+  };
+  const parts = partsOf(actions);
   const callId = typeof payload.tool_use_id === 'string' && payload.tool_use_id.length <= 256 ? payload.tool_use_id : undefined;
+  const offered = alternative === undefined ? {} : { alternative: { input: { ...input, command: alternative.command }, parts: partsOf(alternative.actions), ...searchesOf(alternative.actions) } };
   const answer = await gate.authorizeCall(
-    { agentTool, input, parts, person, session, ...(searches.some((s) => s !== undefined) ? { searches } : {}), ...(edits === undefined ? {} : { edits }), ...(callId === undefined ? {} : { callId }) },
+    { agentTool, input, parts, person, session, ...searchesOf(actions), ...(edits === undefined ? {} : { edits }), ...(callId === undefined ? {} : { callId }), ...offered },
     budgetMs,
   );
   const note = mapped.kind === 'allow' ? mapped.reason : answer.reason;
-  return { decision: answer.allowed ? 'allow' : 'deny', reason: `ORACLE: ${answer.allowed ? note : answer.reason}`, ...(answer.durable === undefined ? {} : { durable: answer.durable }) };
+  const runs = answer.allowed && answer.updatedInput !== undefined ? { updatedInput: answer.updatedInput } : {};
+  const instead = 'updatedInput' in runs && alternative !== undefined ? ` (run as \`${alternative.command.slice(0, 200)}\`, which runs only an installed copy)` : '';
+  return { decision: answer.allowed ? 'allow' : 'deny', reason: `ORACLE: ${answer.allowed ? note : answer.reason}${instead}`, ...(answer.durable === undefined ? {} : { durable: answer.durable }), ...runs };
 }

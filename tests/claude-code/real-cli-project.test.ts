@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type Running } from '../../server/main.js';
@@ -46,8 +46,13 @@ beforeAll(async () => {
   tree.file('home/work/app/NOTES.md', 'one\ntwo\n');
   tree.file('home/work/app/.env', `KEY=${ENV_CANARY}\n`);
   tree.file('home/.gitconfig', '[user]\n\tname = Test\n\temail = test@example.com\n');
+  // The project's own tsc, which says whether npx ran it with `--yes=false` (npx then sets
+  // npm_config_yes, to the empty string, in its child's environment; plain `npx` leaves it unset).
+  tree.file('home/work/app/package.json', '{ "name": "app", "version": "1.0.0", "private": true }\n');
+  tree.file('home/work/app/node_modules/.bin/tsc', '#!/bin/sh\necho "LOCAL-TSC $* download-refused=${npm_config_yes+yes}"\n');
+  chmodSync(join(project, 'node_modules', '.bin', 'tsc'), 0o755);
   execFileSync('git', ['init', '-q', project]);
-  writeFileSync(join(project, '.git', 'info', 'exclude'), '.env\n');
+  writeFileSync(join(project, '.git', 'info', 'exclude'), '.env\nnode_modules\n');
   // The shipped default policy, with `~` being this scratch HOME (the gate runs in this process).
   policy = join(tree.root, 'policy.yaml');
   writeFileSync(policy, readFileSync(join(REPO, 'config', 'policy.yaml'), 'utf8').replaceAll('"~/', `"${home}/`));
@@ -61,6 +66,8 @@ beforeAll(async () => {
         [{ name: 'Bash', input: { command: 'wc -l *.md', description: 'count' } }],
         [{ name: 'Bash', input: { command: 'cat .e*', description: 'x' } }],
         [{ name: 'Bash', input: { command: COMMIT, description: 'commit' } }],
+        // run as `npx --yes=false tsc --noEmit` (the hook's updatedInput): only the installed copy runs
+        [{ name: 'Bash', input: { command: 'npx tsc --noEmit', description: 'typecheck' } }],
       ],
     })),
   );
@@ -97,6 +104,7 @@ describe.each(KINDS)('the real Claude Code CLI with the %s hook in a project’s
       ['Bash', false],
       ['Bash', true],
       ['Bash', false],
+      ['Bash', false],
     ]);
     // The commit ran unasked (T1), with the here-document's text as its message.
     expect(execFileSync('git', ['-C', project, 'log', '-1', '--format=%B'], { encoding: 'utf8' }).trim()).toBe(MESSAGE);
@@ -108,6 +116,8 @@ describe.each(KINDS)('the real Claude Code CLI with the %s hook in a project’s
     expect(results[2]?.content).toContain('README.md');
     expect(results[3]?.content).toContain('ORACLE');
     expect(results[3]?.content).not.toContain(ENV_CANARY);
+    // Claude Code ran the command the hook answered with, not the one the model wrote.
+    expect(results[5]?.content).toContain('LOCAL-TSC --noEmit download-refused=yes');
     // Both calls reached the gate through the hook Claude Code read from settings.local.json.
     const answered = auditRecords(oracleHome).slice(calls).filter((r) => r['tool'] === 'agent.call');
     expect(answered.map((r) => r['decision'])).toEqual(expect.arrayContaining(['allow', 'deny']));

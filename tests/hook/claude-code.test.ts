@@ -166,7 +166,11 @@ const rows: Row[] = [
   ['npx --yes=false tsc', () => bash('npx --yes=false tsc --noEmit'), 'allow'],
   // npx takes tsc as --no's value and --noEmit as npm's own option: refused, whatever a policy pattern says
   ['npx --no tsc --noEmit', () => bash('npx --no tsc --noEmit'), 'deny'],
-  ['npx tsc', () => bash('npx tsc --noEmit'), 'person'],
+  // run as `npx --yes=false tsc --noEmit` (the hook's updatedInput), which runs only an installed copy
+  ['npx tsc', () => bash('npx tsc --noEmit'), 'allow'],
+  // a name the policy does not list is refused, changed or not; so is npx's own download option
+  ['npx cowsay', () => bash('npx cowsay hi'), 'deny'],
+  ['npx -y tsc', () => bash('npx -y tsc --noEmit'), 'deny'],
   // what the checkout's reason points the agent to
   ['git switch to a branch', () => bash('git switch main'), 'allow'],
   ['git restore of the work tree', () => bash('git restore src/a.ts'), 'person'],

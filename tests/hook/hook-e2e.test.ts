@@ -108,6 +108,41 @@ describe('the Claude Code hook', () => {
     expect((await hook({ tool_name: 'Edit', tool_input: { file_path: `${app}/.env`, old_string: 'SECRET', new_string: 'x' } })).permissionDecisionReason).toContain('PATH_DENY_ALWAYS');
   });
 
+  it('runs `npx NAME` as `npx --yes=false NAME` when only that form runs unasked, and audits what runs', async () => {
+    const npxHome = tree.dir('npx-home');
+    const npxPolicy = join(tree.root, 'npx-policy.yaml');
+    writeFileSync(
+      npxPolicy,
+      `scopes:\n  projects: { roots: [{ path: "${tree.root}/projects", mode: rw }] }\nprograms:\n  npx:\n    allow_args_matching: ["--yes=false tsc *", "prettier --check *"]\nprincipals:\n  agents:\n    claude-code: { capabilities: [fs.read, proc.spawn] }\n`,
+    );
+    const run = async (command: string) => {
+      const out = await runOracle(['hook', 'claude-code', '--home', npxHome, '--policy', npxPolicy], JSON.stringify({ session_id: 'npx', cwd: app, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command, description: 'd' } }));
+      expect(out.code).toBe(0);
+      return (JSON.parse(out.stdout) as { hookSpecificOutput: { permissionDecision: string; permissionDecisionReason: string; updatedInput?: Record<string, unknown> } }).hookSpecificOutput;
+    };
+    // The changed command keeps every other field of the tool's input.
+    const rewritten = await run('npx tsc --noEmit | tail -3');
+    expect(rewritten).toMatchObject({ permissionDecision: 'allow', updatedInput: { command: 'npx --yes=false tsc --noEmit | tail -3', description: 'd' } });
+    expect(rewritten.permissionDecisionReason).toContain('npx --yes=false tsc --noEmit | tail -3');
+    // Allowed as written: nothing changes. Not allowed either way: nothing is offered.
+    expect(await run('npx prettier --check src')).not.toHaveProperty('updatedInput');
+    expect((await run('npx prettier --check src')).permissionDecision).toBe('allow');
+    const cowsay = await run('npx cowsay hi');
+    expect(cowsay.permissionDecision).toBe('deny');
+    expect(cowsay).not.toHaveProperty('updatedInput');
+    // Half of a command allowed only after the change is not enough: the rest still decides.
+    const half = await run('npx tsc --noEmit && npx cowsay hi');
+    expect(half.permissionDecision).toBe('deny');
+    expect(half).not.toHaveProperty('updatedInput');
+    // The audit log holds the command that runs, and the exec decision judged is the changed argv.
+    const records = auditRecords(npxHome);
+    const answers = records.filter((r) => r['tool'] === 'agent.call').map((r) => JSON.stringify(r['args_preview']));
+    expect(answers[0]).toContain('npx --yes=false tsc --noEmit | tail -3');
+    const execs = records.filter((r) => r['tool'] === 'exec.run').map((r) => JSON.stringify(r['args_preview']));
+    expect(execs[0]).toContain('--yes=false');
+    expect((await runOracle(['audit', 'verify', '--home', npxHome])).code).toBe(0);
+  });
+
   it('puts an integrated project in scope in the home’s own copy of the policy, never editing the installed default', async () => {
     const ownHome = tree.dir('own-home');
     const project = tree.dir('elsewhere/my-app');

@@ -1,7 +1,8 @@
 import { loadBashParser, parseBash } from '../../server/adapters/bash-parser.js';
 import { nodeReadDir } from '../../server/adapters/glob-reader.js';
 import { bashVerdict } from '../../server/core/hook/bash-actions.js';
-import { mapToolCall, type HookPayload } from '../../server/core/hook/claude-code-map.js';
+import { mapToolCall, type GateAction, type HookPayload } from '../../server/core/hook/claude-code-map.js';
+import { npxWithoutDownload } from '../../server/core/hook/npx-rewrite.js';
 import { evaluate } from '../../server/core/decide/decide.js';
 import type { DecideContext } from '../../server/core/decide/context.js';
 
@@ -9,7 +10,7 @@ import type { DecideContext } from '../../server/core/decide/context.js';
 export type Outcome = 'allow' | 'deny' | 'ask' | 'person';
 
 /** The hook's own logic (map, parse, analyse, decide; strictest wins), against a decide context; `home` as the hook's user home. */
-export async function judgePayload(payload: HookPayload, ctx: DecideContext, home?: string): Promise<{ outcome: Outcome; reason: string }> {
+export async function judgePayload(payload: HookPayload, ctx: DecideContext, home?: string): Promise<{ outcome: Outcome; reason: string; updatedCommand?: string }> {
   const mapped = mapToolCall(payload, home);
   if (mapped.kind === 'allow') return { outcome: 'allow', reason: mapped.reason };
   if (mapped.kind === 'deny') return { outcome: 'deny', reason: mapped.reason };
@@ -21,11 +22,25 @@ export async function judgePayload(payload: HookPayload, ctx: DecideContext, hom
     const tree = await parseBash(mapped.command);
     if ('error' in tree) return { outcome: 'ask', reason: tree.error };
     // As the hook does: globs are expanded in the (real) working folder.
-    const verdict = bashVerdict(tree, { cwd, parse: await loadBashParser(), ...(home === undefined ? {} : { home }), ...(cwd.startsWith('/') ? { readDir: nodeReadDir } : {}) });
+    const how = { cwd, parse: await loadBashParser(), ...(home === undefined ? {} : { home }), ...(cwd.startsWith('/') ? { readDir: nodeReadDir } : {}) };
+    const verdict = bashVerdict(tree, how);
     if (verdict.kind === 'deny') return { outcome: 'deny', reason: verdict.reason };
     if (verdict.kind === 'ask') return { outcome: 'ask', reason: verdict.reason };
     actions = verdict.actions;
+    // As the hook does: `npx NAME` is offered as `npx --yes=false NAME`, taken when that runs unasked.
+    const rewritten = npxWithoutDownload(tree);
+    const other = rewritten === undefined ? undefined : await parseBash(rewritten);
+    const alternative = other === undefined || 'error' in other ? undefined : bashVerdict(other, how);
+    if (rewritten !== undefined && alternative?.kind === 'actions') {
+      const original = decideAll(actions, cwd, ctx);
+      const instead = decideAll(alternative.actions, cwd, ctx);
+      return original.outcome !== 'allow' && instead.outcome === 'allow' ? { ...instead, updatedCommand: rewritten } : original;
+    }
   }
+  return decideAll(actions, cwd, ctx);
+}
+
+function decideAll(actions: readonly GateAction[], cwd: string, ctx: DecideContext): { outcome: Outcome; reason: string } {
   let outcome: Outcome = 'allow';
   const reasons: string[] = [];
   // What a search reaches below its folder is weighed by the running gate (toolhost/search-reach.ts), not here.
