@@ -1,6 +1,7 @@
 import type { Pin } from '../../server/core/decide/context.js';
 import { GIT_RULES } from '../../server/core/decide/git-rules.js';
-import { isGit } from '../../server/core/decide/programs.js';
+import { npmSpellings } from '../../server/core/decide/npm-commands.js';
+import { isGit, isNpm } from '../../server/core/decide/programs.js';
 import type { GrammarEntry, ProgramRule } from '../../server/core/policy/types.js';
 import { ceilingPolicies, type Ceilings } from './capabilities.js';
 import { any, entity, likeLiteral, set, str, type CedarPolicy } from './text.js';
@@ -29,6 +30,9 @@ export function programPolicies(programs: ReadonlyMap<string, ProgramRule>, pins
     const permit = (id: string, when: string) => policies.push({ id, effect: 'permit', ...on, ...(when === 'true' ? {} : { when }) });
     const forbid = (id: string, when: string) => policies.push({ id, effect: 'forbid', ...on, when });
     if (isGit(rule.name, pin.path)) policies.push(...gitBuiltins(rule.name, ceilings));
+    const npm = isNpm(rule.name, pin.path);
+    if (npm) inexact.push(`${rule.rule}: npm's camelCase spellings of a command (\`installTest\`)`);
+    const entryMatches = (entry: GrammarEntry, how: 'exact' | 'lenient') => grammarEntry(entry, how, npm);
     for (const entry of rule.deny) forbid(entry.rule, entryMatches(entry, 'lenient'));
     for (const pattern of rule.argPatterns) {
       const translated = argsPattern(pattern.pattern);
@@ -42,10 +46,17 @@ export function programPolicies(programs: ReadonlyMap<string, ProgramRule>, pins
   return { policies, inexact };
 }
 
-/** A grammar entry: leading words at their positions, then every flag somewhere after them. */
-function entryMatches(entry: GrammarEntry, how: 'exact' | 'lenient'): string {
+/**
+ * A grammar entry: leading words at their positions, then every flag somewhere after them. npm's
+ * first word is any spelling npm runs that command for (decide/npm-commands.ts).
+ */
+function grammarEntry(entry: GrammarEntry, how: 'exact' | 'lenient', npm: boolean): string {
   if (entry.words.length === 0 && entry.flags.length === 0) return 'false';
-  const words = entry.words.map((word, i) => `context has a${String(i)} && context.a${String(i)} == ${str(word)}`);
+  const words = entry.words.map((word, i) => {
+    const at = `context has a${String(i)} && `;
+    if (i > 0 || !npm) return `${at}context.a${String(i)} == ${str(word)}`;
+    return `${at}${set(npmSpellings(word))}.contains(context.a0)`;
+  });
   const flags = entry.flags.map((flag) => (how === 'lenient' ? lenientFlag(flag) : exactFlag(flag)));
   return [...words, ...flags].join(' && ');
 }

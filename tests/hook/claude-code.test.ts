@@ -131,6 +131,15 @@ const rows: Row[] = [
   ['git stash, merge, rebase', () => bash('git stash && git merge main && git rebase main && git stash pop'), 'allow'],
   ['git clean -n', () => bash('git clean -n'), 'allow'],
   ['git -C sub status', () => bash('git -C src status'), 'allow'],
+  // git mv is judged as the moves it makes
+  ['git mv a file', () => bash('git mv src/a.ts src/b.ts'), 'allow'],
+  ['git mv onto .env', () => bash('git mv src/a.ts .env'), 'deny'],
+  ['git mv into a git hook', () => bash('git mv src/a.ts .git/hooks/post-checkout'), 'deny'],
+  ['git mv onto a CI workflow', () => bash('git mv src/a.ts .github/workflows/ci.yml'), 'person'],
+  ['git mv -f overwrites', () => bash('git mv -f src/a.ts README.md'), 'person'],
+  ['npm aliases: npm t, npm i', () => bash('npm t'), 'allow'],
+  ['npm i -D', () => bash('npm i -D @types/node'), 'person'],
+  ['npm --version', () => bash('npm --version && npm pkg get version'), 'allow'],
   // the bypasses those bring
   ['rm in a project', () => bash('rm src/a.ts'), 'person'],
   ['find -delete', () => bash('find . -name "*.o" -delete'), 'not-allow'],

@@ -116,6 +116,31 @@ describe('undo of the file tools Claude Code runs itself', () => {
     expect((await runOracle(['undo', id, '--home', oracleHome, '--policy', policy])).code).toBe(1);
   });
 
+  it('puts back the files a `git mv` moved (git’s index keeps the rename)', async () => {
+    fresh();
+    const git = (...args: string[]) => {
+      const run = spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd: app, encoding: 'utf8' });
+      expect(run.status, run.stderr).toBe(0);
+    };
+    git('init', '-q');
+    git('add', '-A');
+    git('commit', '-qm', 'init');
+    tree.file('home/projects/app/moved.txt', 'what the destination held\n');
+    const files = () => Object.fromEntries(Object.entries(snapshot()).filter(([path]) => path !== '.git' && !path.startsWith('.git/')));
+    const before = files();
+    const answer = await pre('git mv -k a.txt c.txt build', 'tu-gmv');
+    expect(answer.permissionDecision, answer.permissionDecisionReason).toBe('allow');
+    const id = undoId(answer.permissionDecisionReason);
+    git('mv', '-k', 'a.txt', 'c.txt', 'build');
+    expect(files()['build/a.txt']).toBe('alpha\n');
+    await post('git mv -k a.txt c.txt build', 'tu-gmv');
+    const undone = await runOracle(['undo', id, '--home', oracleHome, '--policy', policy]);
+    expect(undone.code, undone.stdout).toBe(0);
+    expect(files()).toEqual(before);
+    // Overwriting a file is a person's call, like a checkout of one.
+    expect((await pre('git mv -f a.txt moved.txt', 'tu-gmv-f')).permissionDecision).toBe('deny');
+  });
+
   it('refuses, touching nothing, when a changed path moved on after the call', async () => {
     fresh();
     const command = "mv a.txt b.txt && sed -i 's/one/two/' c.txt";

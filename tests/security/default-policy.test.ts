@@ -48,6 +48,30 @@ describe('the default policy', () => {
     }
   });
 
+  it('judges npm’s aliases as the commands they run, and prints npm’s version and package fields unasked', () => {
+    expect(run('npm', 'i', '-D', '@types/node')).toMatchObject({ decision: 'needs-approval', tier: 'T2', rule: 'programs.npm.subcommands.confirm[0]' });
+    expect(run('npm', 'i', '-D', '@types/node').reasons.join(' ')).toContain("`npm i` is npm's alias of `npm install`");
+    expect(run('npm', 'add', 'lodash').reasons.join(' ')).toContain("runs the packages' own install scripts");
+    expect(run('npm', 'isntall')).toMatchObject({ decision: 'needs-approval' });
+    expect(run('npm', 'clean-install')).toMatchObject({ decision: 'needs-approval' });
+    expect(run('npm', 't')).toMatchObject({ decision: 'allow', tier: 'T1' });
+    expect(run('npm', 'run-script', 'build')).toMatchObject({ decision: 'allow', tier: 'T1' });
+    expect(run('npm', 'list', '--depth=0')).toMatchObject({ decision: 'allow', tier: 'T1' });
+    expect(run('npm', 'rm', 'lodash')).toMatchObject({ decision: 'needs-approval' });
+    expect(run('npm', 'x', 'cowsay')).toMatchObject({ decision: 'needs-approval' });
+    expect(run('npm', '--version')).toMatchObject({ decision: 'allow', tier: 'T1' });
+    expect(run('npm', '-v')).toMatchObject({ decision: 'allow', tier: 'T1' });
+    expect(run('npm', 'pkg', 'get', 'version')).toMatchObject({ decision: 'allow', tier: 'T1' });
+    // writing package.json's fields, or npm's own version bump, is not a read
+    expect(run('npm', 'pkg', 'set', 'scripts.test=x').decision).toBe('deny');
+    expect(run('npm', 'version', 'patch').decision).toBe('deny');
+    expect(run('npm', 'verison', 'patch').decision).toBe('deny');
+    // an unknown prefix npm would complete is refused as written; a deny covers every alias
+    expect(run('npm', 'tes').decision).toBe('deny');
+    expect(run('npm', 'add-user')).toMatchObject({ decision: 'deny', code: 'PROGRAM_DENIED' });
+    expect(run('npm', 'author', 'add', 'x')).toMatchObject({ decision: 'deny', code: 'PROGRAM_DENIED' });
+  });
+
   it('points a checkout that waits for a person to the switch that does not', () => {
     expect(run('git', 'checkout', 'main').reasons.join(' ')).toContain('`git switch NAME` changes branch without that');
     expect(run('git', 'switch', 'main')).toMatchObject({ decision: 'allow', tier: 'T1' });

@@ -62,6 +62,9 @@ function destroysWork(subcommand: string, rest: readonly string[]): string | und
     }
     case 'restore':
       return has('--staged', '-S') && !has('--worktree', '-W') ? undefined : '`git restore` of the work tree throws away uncommitted changes';
+    case 'mv':
+      // As `checkout` of a file: what the destination held, committed or not, is gone.
+      return has('--force', '-f') ? '`git mv -f` overwrites what the destination holds' : undefined;
     case 'clean':
       return has('--dry-run', '-n') && !has('--force', '-f') ? undefined : '`git clean` deletes untracked files for good';
     case 'remote':

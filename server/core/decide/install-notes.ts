@@ -1,10 +1,13 @@
+import { npmCommand } from './npm-commands.js';
+
 /**
  * What a card must say about a package install (issue 12): it reaches the network and runs code
  * the packages bring (npm's preinstall/install/postinstall scripts, a source package's build for
  * pip, build scripts for cargo install) with the user's permissions. Pure: read from the argv.
  */
 const SCRIPTS = "runs the packages' own install scripts (preinstall, install, postinstall) with your permissions, and downloads from the registry";
-const NODE_INSTALLS: ReadonlySet<string> = new Set(['install', 'i', 'add', 'ci', 'update', 'up', 'upgrade', 'rebuild', 'isntall', 'in']);
+// npm's own aliases are read as the command they run (npm-commands.ts); pnpm, yarn and bun spell these.
+const NODE_INSTALLS: ReadonlySet<string> = new Set(['install', 'i', 'add', 'ci', 'update', 'up', 'upgrade', 'rebuild', 'isntall', 'in', 'install-test', 'install-ci-test']);
 
 export function installNote(program: string, argv: readonly string[]): string | undefined {
   const first = argv.find((a) => !a.startsWith('-'));
@@ -15,7 +18,7 @@ export function installNote(program: string, argv: readonly string[]): string | 
     case 'bun':
       // `yarn` alone installs.
       if (program === 'yarn' && first === undefined) return `\`yarn\` ${SCRIPTS}`;
-      if (first !== undefined && NODE_INSTALLS.has(first)) return `\`${program} ${first}\` ${SCRIPTS}`;
+      if (first !== undefined && NODE_INSTALLS.has(program === 'npm' ? npmCommand(first) : first)) return `\`${program} ${first}\` ${SCRIPTS}`;
       if (first === 'exec' || first === 'dlx' || first === 'x') return `\`${program} ${first}\` runs a package's code, downloading it first when it is not installed`;
       return undefined;
     case 'npx':

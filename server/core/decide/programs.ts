@@ -5,6 +5,7 @@ import type { Pin } from './context.js';
 import { agentBypassRefusal, oracleCommandRefusal } from './agent-bypass.js';
 import { gitBuiltinRefusal, gitNeeds } from './git-rules.js';
 import { installNote } from './install-notes.js';
+import { npmArgv, npmCommand } from './npm-commands.js';
 import { npxBuiltinRefusal } from './npx-rules.js';
 import { optionPresent } from './options.js';
 import { refused, tiered, type Outcome } from './outcome.js';
@@ -61,16 +62,21 @@ function judgeArgv(program: string, argv: readonly string[], policy: Pick<Policy
     const builtin = npxBuiltinRefusal(argv);
     if (builtin !== undefined) return builtin;
   }
-  const denied = rule.deny.find((entry) => matchesEntry(entry, argv, 'lenient'));
-  if (denied !== undefined) return refused('PROGRAM_DENIED', denied.rule, `\`${program} ${denied.text}\` is on the deny list`);
+  // npm's lists name commands, which npm's aliases also run (`npm i` is `npm install`).
+  const npm = isNpm(program, pin.path);
+  const words = npm ? npmArgv(argv) : argv;
+  const aka = words === argv ? '' : `\`${program} ${argv[0] ?? ''}\` is npm's alias of \`${program} ${words[0] ?? ''}\`; `;
+  const listed = (entry: GrammarEntry): GrammarEntry => (npm ? npmEntry(entry) : entry);
+  const denied = rule.deny.find((entry) => matchesEntry(listed(entry), words, 'lenient'));
+  if (denied !== undefined) return refused('PROGRAM_DENIED', denied.rule, `${aka}\`${program} ${denied.text}\` is on the deny list`);
   const joined = argv.join(' ');
   const pattern = rule.argPatterns.find((p) => argsMatch(p.pattern, argv));
   if (pattern !== undefined) return tiered('T1', pattern.rule, `\`${joined}\` matches \`${pattern.pattern}\``);
   // Leniently too: a confirm rule can only send more to a person, never less.
-  const confirm = rule.confirm.find((entry) => matchesEntry(entry, argv, 'lenient'));
-  if (confirm !== undefined) return personsCall(confirm.rule, `\`${program} ${confirm.text}\` is on the confirm list`);
-  const allow = rule.allow.find((entry) => matchesEntry(entry, argv));
-  if (allow !== undefined) return tiered('T1', allow.rule, `\`${program} ${allow.text}\` is on the allow list`);
+  const confirm = rule.confirm.find((entry) => matchesEntry(listed(entry), words, 'lenient'));
+  if (confirm !== undefined) return personsCall(confirm.rule, `${aka}\`${program} ${confirm.text}\` is on the confirm list`);
+  const allow = rule.allow.find((entry) => matchesEntry(listed(entry), words));
+  if (allow !== undefined) return tiered('T1', allow.rule, `${aka}\`${program} ${allow.text}\` is on the allow list`);
   if (rule.allow.length + rule.confirm.length + rule.deny.length + rule.argPatterns.length === 0) {
     return tiered('T2', rule.rule, `\`${program}\` has no grammar, so every invocation is confirmed`);
   }
@@ -91,12 +97,24 @@ export function isGit(program: string, pinned: string): boolean {
   return isProgram('git', program, pinned);
 }
 
+export function isNpm(program: string, pinned: string): boolean {
+  return isProgram('npm', program, pinned);
+}
+
 /** Whether the program named, or the file its name was pinned to, is `name` (`name.exe`, `name.cmd` on Windows). */
 function isProgram(name: string, program: string, pinned: string): boolean {
   if (program === name) return true;
   // the last segment of the pinned path, after `/` or `\`
   const base = pinned.slice(Math.max(pinned.lastIndexOf('/'), pinned.lastIndexOf('\\')) + 1).toLowerCase();
   return base === name || base === `${name}.exe` || base === `${name}.cmd`;
+}
+
+/** An npm list entry naming its command by an alias means that command (npm-commands.ts). */
+function npmEntry(entry: GrammarEntry): GrammarEntry {
+  const first = entry.words[0];
+  if (first === undefined) return entry;
+  const command = npmCommand(first);
+  return command === first ? entry : { ...entry, words: [command, ...entry.words.slice(1)] };
 }
 
 /**

@@ -45,6 +45,16 @@ const ACTIONS: [string, unknown[]][] = [
   ['git -C sub status', [{ tool: 'exec.run', args: { program: 'git', args: ['status'], cwd: '/p/sub' } }]],
   ['git --no-pager log -3', [{ tool: 'exec.run', args: { program: 'git', args: ['log', '-3'], cwd: '/p' } }]],
   ['git --version && which node && env', []],
+  // git mv is the moves it makes, and the git command that records them
+  ['git mv old.ts new.ts', [{ tool: 'fs.move', args: { to: '/p/new.ts', from: '/p/old.ts' } }, { tool: 'exec.run', args: { program: 'git', args: ['mv', 'old.ts', 'new.ts'], cwd: '/p' } }]],
+  [
+    'git -C sub mv -v a b dir',
+    [
+      { tool: 'fs.move', args: { to: '/p/sub/dir/a', from: '/p/sub/a' } },
+      { tool: 'fs.move', args: { to: '/p/sub/dir/b', from: '/p/sub/b' } },
+      { tool: 'exec.run', args: { program: 'git', args: ['mv', '-v', 'a', 'b', 'dir'], cwd: '/p/sub' } },
+    ],
+  ],
 ];
 
 // Commands the analysis cannot vouch for: escalated, never planned as plain fs actions.
@@ -52,6 +62,7 @@ const ESCALATED = [
   'mkdir -Z x', 'cp -l a b', 'cp -s a b', 'cp -b a b', 'cp --parents a b', 'cp -T a b', 'cp a', 'mv a', 'mv -b a b', 'ln a b',
   "sed -f s.sed f", "sed 'w out' f", "sed 's/a/b/w out' f", "sed '1e id' f", "sed 's/x/id/e' f", "sed 'r /etc/passwd' f", "sed 'R x' f",
   "sed -i.* 's/a/b/' f", 'sed -i', 'sort -o out in', 'sort --compress-program=sh in', 'date -s 2020-01-01', 'hostname evil', 'git -C', 'rm --interactive=never x',
+  'git mv a', 'git mv -t dir a', 'git mv --cached a b',
 ];
 
 describe('the file tools as fs actions', () => {

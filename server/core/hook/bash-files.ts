@@ -30,6 +30,8 @@ const MV: OptionSpec = {
   longValues: ['target-directory'],
   longOptional: ['update'],
 };
+// git mv: -f overwrites, -k skips what cannot move, -n only says what would move; no -t.
+const GIT_MV: OptionSpec = { flags: 'fknv', long: ['force', 'dry-run', 'verbose', 'sparse'] };
 const LN: OptionSpec = { flags: 'sfnvT', values: 't', long: ['symbolic', 'force', 'no-dereference', 'verbose', 'no-target-directory'], longValues: ['target-directory'] };
 const SED: OptionSpec = {
   flags: 'nrEsuz',
@@ -156,6 +158,15 @@ function transfer(args: readonly string[], ctx: CommandContext, what: { program:
   const moves = destinations(parsed, ctx, what.program);
   if (moves === undefined) return;
   for (const cwd of ctx.cwds) for (const move of moves) ctx.sink.action({ tool: what.tool, args: { to: joinPath(cwd, move.to), from: joinPath(cwd, move.from) } });
+}
+
+/**
+ * `git mv SRC… DST` moves files in the work tree as `mv` does (and records the rename in the
+ * index): judged as the same moves, so deny_always, the scopes and a rule on what lands where
+ * (a CI workflow) weigh it, and undo keeps what it changes. The git command is judged besides.
+ */
+export function gitMove(args: readonly string[], ctx: CommandContext): void {
+  transfer(args, ctx, { program: 'git mv', spec: GIT_MV, tool: 'fs.move' });
 }
 
 /** `ln -s TARGET [LINK]`: the link is judged where it is made, its target where it leads. */

@@ -3,7 +3,7 @@ import { argvArithmetic } from './arithmetic.js';
 import { fsAction, joinPath, type Assignment, type CommandContext, type Sink } from './bash-context.js';
 import type { TreeSearch } from './tree-search.js';
 import { diffSearch, grepSearch, rgSearch, type GivenOption } from './tree-search-argv.js';
-import { fileCommand } from './bash-files.js';
+import { fileCommand, gitMove } from './bash-files.js';
 
 /**
  * One simple command (argv after literal decoding) → ORACLE actions (SPEC §11). Wrappers are
@@ -503,7 +503,10 @@ function git(args: readonly string[], ctx: CommandContext, run: (argv: readonly 
     ctx.sink.note('`git --version` and `git help` only print');
     return ctx.cwds;
   }
-  if (i === 0) execRun('git', rest, ctx);
-  else run(['git', ...rest], cwds);
+  if (i !== 0) run(['git', ...rest], cwds);
+  else {
+    if (rest[0] === 'mv') gitMove(rest.slice(1), ctx);
+    execRun('git', rest, ctx);
+  }
   return ctx.cwds;
 }
