@@ -140,6 +140,10 @@ const rows: Row[] = [
   ['npm aliases: npm t, npm i', () => bash('npm t'), 'allow'],
   ['npm i -D', () => bash('npm i -D @types/node'), 'person'],
   ['npm --version', () => bash('npm --version && npm pkg get version'), 'allow'],
+  ['node --version and friends', () => bash('node --version && npm -v && python3 --version && git --version'), 'allow'],
+  ['yarn --version runs yarn', () => bash('yarn --version'), 'person'],
+  ['jq of package.json', () => bash('jq -r .scripts package.json && cat package.json | jq .name'), 'allow'],
+  ['jq of .env', () => bash('jq -R . .env'), 'deny'],
   // the bypasses those bring
   ['rm in a project', () => bash('rm src/a.ts'), 'person'],
   ['find -delete', () => bash('find . -name "*.o" -delete'), 'not-allow'],

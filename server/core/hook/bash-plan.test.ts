@@ -81,6 +81,17 @@ const ACTIONS: [string, unknown[]][] = [
   ['git log --oneline -5', [run('git', ['log', '--oneline', '-5'])]],
   ['git diff HEAD~1', [run('git', ['diff', 'HEAD~1'])]],
   ['npm test', [run('npm', ['test'])]],
+  // a version query alone only prints; anything more, or a tool that reads its project first, runs
+  ['node --version && npm -v && python3 -V && /usr/bin/make --version', []],
+  ['node -v -e x', [run('node', ['-v', '-e', 'x'])]],
+  // jq reads its files; its filter comes first, whatever -e (--exit-status) says
+  ['jq -r .scripts package.json', [read('/p/package.json')]],
+  ['jq -e .env a.json b.json', [read('/p/a.json'), read('/p/b.json')]],
+  ['cat tsconfig.json | jq .', [read('/p/tsconfig.json')]],
+  ['jq --indent 4 -S . a.json', [read('/p/a.json')]],
+  ['yarn --version', [run('yarn', ['--version'])]],
+  ['cargo --version', [run('cargo', ['--version'])]],
+  ['python3 -v', [run('python3', ['-v'])]],
   ['rm -rf build', [del('/p/build')]],
   ['pwd', []],
   ['echo hello world', []],
@@ -248,6 +259,15 @@ const ASK: [string, RegExp][] = [
   // zsh's BRACE_CCL (off by default) reads `.{e}nv` as `.env`; a group it cannot follow
   ['cat .{^e}nv', /BRACE_CCL/u],
   ['cat .{e}{n}v', /BRACE_CCL/u],
+  // jq: what reaches files beyond its operands
+  ["jq -n 'import \"d\" as $d; $d'", /import/u],
+  ["jq 'include \"m\"; .' a.json", /include/u],
+  ['jq -L lib .x a.json', /jq -L/u],
+  ["jq -n --rawfile k key.txt '$k'", /--rawfile/u],
+  ["jq -n --slurpf k key.json '$k'", /--slurpf/u],
+  ['jq -f prog.jq a.json', /jq -f/u],
+  ['jq --arg v x .a a.json', /--arg/u],
+  ['jq', /without a pattern/u],
 ];
 
 const DENY: string[] = ['sudo rm -rf /', 'doas ls', 'su -c ls', 'ls && sudo x', 'timeout 5 sudo x', 'env sudo x', 'bash -c "sudo rm x"', 'echo $(sudo cat /etc/shadow)', 'find . -exec sudo rm {} \\;', 'nohup pkexec x', '(sudo ls)', 'ls | sudo tee /etc/x', 'xargs sudo rm'];

@@ -281,6 +281,10 @@ interface Reader {
   readonly output?: number;
   /** Long options taking no value (or one only after `=`) whose names begin a value option's (`du --time`). */
   readonly flags?: readonly string[];
+  /** Options that give the pattern, so that the first operand is a path too (grep's `-e`); these by default. */
+  readonly patternOptions?: readonly string[];
+  /** Why the pattern itself reaches beyond the operands, if it does. */
+  readonly unsafePattern?: (pattern: string) => string | undefined;
 }
 
 const GREP: Reader = { tool: 'fs.read', dot: true, pattern: true, values: ['-e', '--regexp', '-m', '--max-count', '-A', '-B', '-C', '--after-context', '--before-context', '--context', '-d', '--directories', '-D', '--devices', '--include', '--exclude', '--exclude-dir', '--label', '--binary-files', '--group-separator'], unsafe: ['-f', '--file', '--exclude-from'] };
@@ -323,6 +327,18 @@ const READERS: Readonly<Record<string, Reader>> = Object.assign(Object.create(nu
   grep: GREP,
   egrep: GREP,
   fgrep: GREP,
+  // jq reads its files and prints; it writes nothing and runs nothing. Its filter comes first
+  // (`-e` is --exit-status). Modules and data files (`import`, `include`, -L), files bound to
+  // variables and options with two values are not followed.
+  jq: {
+    tool: 'fs.read',
+    dot: false,
+    pattern: true,
+    patternOptions: [],
+    values: ['--indent'],
+    unsafe: ['-f', '--from-file', '-L', '--library-path', '--arg', '--argjson', '--slurpfile', '--rawfile', '--args', '--jsonargs'],
+    unsafePattern: (filter: string) => (/\b(?:import|include)\b/u.test(filter) ? 'a jq filter with `import` or `include` reads modules and data files from its search path' : undefined),
+  },
   rg: {
     tool: 'fs.read',
     dot: true,
@@ -332,6 +348,8 @@ const READERS: Readonly<Record<string, Reader>> = Object.assign(Object.create(nu
   },
 });
 
+const PATTERN_OPTIONS: readonly string[] = ['-e', '--regexp'];
+
 /** Maps a read-only command to fs actions; false when the command is not one of them. */
 function readerCommand(program: string, args: readonly string[], ctx: CommandContext): boolean {
   const reader = READERS[program];
@@ -339,6 +357,7 @@ function readerCommand(program: string, args: readonly string[], ctx: CommandCon
   const operands: string[] = [];
   const given: GivenOption[] = [];
   let patternGiven = false;
+  const patternOptions = reader.patternOptions ?? PATTERN_OPTIONS;
   let options = true;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i] ?? '';
@@ -358,7 +377,7 @@ function readerCommand(program: string, args: readonly string[], ctx: CommandCon
       ctx.sink.ask(`\`${program} ${name}\` is not a plain read`);
       return true;
     }
-    if (name === '-e' || name === '--regexp') patternGiven = true;
+    if (patternOptions.includes(name)) patternGiven = true;
     if (arg.startsWith('--')) {
       const eq = arg.indexOf('=');
       // An abbreviation of an option that takes a value takes the next argument, which may be a
@@ -380,7 +399,7 @@ function readerCommand(program: string, args: readonly string[], ctx: CommandCon
         ctx.sink.ask(`\`${program} ${letter}\` is not a plain read`);
         return true;
       }
-      if (letter === '-e') patternGiven = true;
+      if (patternOptions.includes(letter)) patternGiven = true;
       if (reader.values.includes(letter)) {
         given.push({ name: letter, value: j === arg.length - 1 ? (args[++i] ?? '') : arg.slice(j + 1) });
         break;
@@ -391,6 +410,11 @@ function readerCommand(program: string, args: readonly string[], ctx: CommandCon
   const paths = reader.pattern === true && !patternGiven ? operands.slice(1) : operands;
   if (reader.pattern === true && !patternGiven && operands.length === 0) {
     ctx.sink.ask(`\`${program}\` without a pattern`);
+    return true;
+  }
+  const unsafePattern = reader.pattern === true && !patternGiven ? reader.unsafePattern?.(operands[0] ?? '') : undefined;
+  if (unsafePattern !== undefined) {
+    ctx.sink.ask(unsafePattern);
     return true;
   }
   // `-`, /dev/stdin and /dev/fd/N are the standard input or a pipe (what `<(…)` passes), no file.
@@ -466,7 +490,37 @@ function findCommand(args: readonly string[], ctx: CommandContext, run: (argv: r
 /** Commands that only print what they compute from their arguments or the system, never a file. */
 const PRINT_ONLY = table(['which', 'type', 'basename', 'dirname', 'realpath', 'readlink', 'tr', 'uname', 'whoami', 'id', 'nproc', 'arch', 'seq', 'yes', 'sleep', 'tty', 'groups', 'printenv', 'expr']);
 
+/**
+ * Tools that answer `--version` (and the short spellings listed) by printing it and exiting, before
+ * they read a project file, a config that names code to run, or a pinned toolchain to fetch. Left
+ * out on purpose: yarn (a project's .yarnrc.yml `yarnPath` runs that file), pnpm (switches to the
+ * version package.json names), cargo, rustc and go (a toolchain file makes them download one), pip
+ * and pytest (they import their environment's packages and plugins).
+ */
+const VERSION_ONLY: Readonly<Record<string, readonly string[]>> = Object.assign(Object.create(null) as Record<string, readonly string[]>, {
+  node: ['--version', '-v'],
+  npm: ['--version', '-v'],
+  npx: ['--version', '-v'],
+  deno: ['--version', '-V'],
+  python: ['--version', '-V'],
+  python3: ['--version', '-V'],
+  tsc: ['--version', '-v'],
+  eslint: ['--version', '-v'],
+  prettier: ['--version', '-v'],
+  make: ['--version', '-v'],
+  gcc: ['--version'],
+  clang: ['--version'],
+  docker: ['--version', '-v'],
+  gh: ['--version'],
+  jq: ['--version'],
+  curl: ['--version', '-V'],
+});
+
 function printOnly(program: string, args: readonly string[], ctx: CommandContext): boolean {
+  if (args.length === 1 && VERSION_ONLY[program]?.includes(args[0] ?? '') === true) {
+    ctx.sink.note(`\`${program} ${args[0] ?? ''}\` only prints its version`);
+    return true;
+  }
   if (program === 'date' || program === 'hostname') {
     // `date -s` sets the clock and `hostname NAME` renames the machine: not printing.
     if (program === 'date' ? args.some((a) => /^-[^-]*s|^--set/u.test(a)) : args.some((a) => !a.startsWith('-') || a === '-F' || a.startsWith('--file'))) {
