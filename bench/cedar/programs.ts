@@ -41,7 +41,7 @@ export function programPolicies(programs: ReadonlyMap<string, ProgramRule>, pins
     }
     for (const entry of rule.confirm) permit(entry.rule, entryMatches(entry, 'lenient'));
     for (const entry of rule.allow) permit(entry.rule, entryMatches(entry, 'exact'));
-    if (rule.allow.length + rule.confirm.length + rule.deny.length + rule.argPatterns.length === 0) permit(rule.rule, 'true');
+    if (rule.allow.length + rule.confirm.length + rule.deny.length + rule.argPatterns.length === 0 || rule.otherwise === 'confirm') permit(rule.rule, 'true');
   }
   return { policies, inexact };
 }

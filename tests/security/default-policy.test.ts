@@ -16,7 +16,7 @@ describe('the default policy', () => {
     '/home/u/.ssh/id_rsa': 'file',
     '/home/u/oracle-scratch/x': 'file',
   });
-  const pins = { git: '/usr/bin/git', npm: '/usr/bin/npm', node: '/usr/bin/node', python3: '/usr/bin/python3', npx: '/usr/bin/npx' };
+  const pins = { git: '/usr/bin/git', npm: '/usr/bin/npm', node: '/usr/bin/node', python3: '/usr/bin/python3', npx: '/usr/bin/npx', make: '/usr/bin/make' };
   const ctx = testContext(yaml, { reader, pins, userHome: '/home/u', cwd: '/home/u/projects/app' });
   const judge = (tool: string, args: Record<string, unknown>) => evaluate({ tool, args }, ctx).decision;
   const run = (program: string, ...args: string[]) => judge('exec.run', { program, args, cwd: '/home/u/projects/app' });
@@ -70,6 +70,20 @@ describe('the default policy', () => {
     expect(run('npm', 'tes').decision).toBe('deny');
     expect(run('npm', 'add-user')).toMatchObject({ decision: 'deny', code: 'PROGRAM_DENIED' });
     expect(run('npm', 'author', 'add', 'x')).toMatchObject({ decision: 'deny', code: 'PROGRAM_DENIED' });
+  });
+
+  it('asks for a python script, -c or another module and a bare make, instead of refusing them', () => {
+    for (const argv of [['script.py'], ['-c', 'print(1)'], ['-m', 'venv', '.venv'], ['-m', 'json.tool', 'package.json']]) {
+      expect(run('python3', ...argv), argv.join(' ')).toMatchObject({ decision: 'needs-approval', tier: 'T2', rule: 'programs.python3.default' });
+    }
+    expect(run('python3', '-m', 'pytest', '-q')).toMatchObject({ decision: 'allow', tier: 'T1' });
+    expect(run('make')).toMatchObject({ decision: 'needs-approval', tier: 'T2', rule: 'programs.make.default' });
+    expect(run('make', 'test')).toMatchObject({ decision: 'allow', tier: 'T1' });
+    expect(run('make', 'deploy')).toMatchObject({ decision: 'needs-approval', tier: 'T2', rule: 'programs.make.subcommands.confirm[2]' });
+    // still refused, whatever default says: a path argument on deny_always
+    expect(run('python3', '/home/u/.ssh/id_rsa').code).toBe('PATH_DENY_ALWAYS');
+    // npm keeps refusing what its lists do not name
+    expect(run('npm', 'view', 'react').decision).toBe('deny');
   });
 
   it('points a checkout that waits for a person to the switch that does not', () => {

@@ -13,7 +13,8 @@ import { refused, tiered, type Outcome } from './outcome.js';
 /**
  * exec.run's program grammar (SPEC §3, §4): the program is a name from the allowlist, pinned at
  * start; the model-chosen argv is judged by deny, then allow_args_matching, then confirm, then
- * allow. Anything no rule covers is refused: deny by default.
+ * allow. Anything no rule covers is refused (deny by default), or a person's call where the
+ * program says `default: confirm`.
  */
 export interface ProgramJudgement {
   readonly outcome: Outcome;
@@ -80,6 +81,7 @@ function judgeArgv(program: string, argv: readonly string[], policy: Pick<Policy
   if (rule.allow.length + rule.confirm.length + rule.deny.length + rule.argPatterns.length === 0) {
     return tiered('T2', rule.rule, `\`${program}\` has no grammar, so every invocation is confirmed`);
   }
+  if (rule.otherwise === 'confirm') return personsCall(`${rule.rule}.default`, `no rule of \`${program}\` covers \`${joined}\`, and \`programs.${program}.default: confirm\` asks a person`);
   return refused('PROGRAM_ARGS_REFUSED', rule.rule, `no rule of \`${program}\` covers \`${joined}\``);
 }
 

@@ -38,6 +38,7 @@ export function agentView(policy: Policy, agent: string, secretNames: readonly s
       confirm: p.confirm.map((g) => g.text),
       deny: p.deny.map((g) => g.text),
       args_matching: p.argPatterns.map((a) => a.pattern),
+      other_args: p.otherwise,
     })),
     other_programs: policy.programDefault,
     egress: { allow: policy.egress.allow.map((h) => (h.port === undefined ? h.host : `${h.host}:${h.port}`)), other_hosts: policy.egress.default },

@@ -30,6 +30,13 @@ describe('diffPolicies', () => {
     ]);
   });
 
+  it('says when a program’s uncovered arguments turn from refused to a person’s call', () => {
+    const next = load(BASE.replace('git: { subcommands:', 'git: { default: confirm, subcommands:'));
+    expect(diffPolicies(load(BASE), next).map((c) => `${c.effect} ${c.what}`)).toEqual(['changes program git: allow status, confirm push → allow status, confirm push, anything else confirm']);
+    expect(next.programs.get('git')?.otherwise).toBe('confirm');
+    expect(load(BASE).programs.get('git')?.otherwise).toBe('deny');
+  });
+
   it('finds nothing in the same policy, and nothing that widens in a narrowing', () => {
     expect(diffPolicies(load(BASE), load(BASE))).toEqual([]);
     const narrower = load(BASE.replace('[fs.read, fs.write]', '[fs.read]'));

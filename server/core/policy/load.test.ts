@@ -164,11 +164,12 @@ describe('loadPolicy', () => {
       '3 programs.cargo.subcommands: Invalid input: expected object, received null',
       '4 programs.cargo.allow: unknown key `allow`',
     ]);
-    expect(errors('programs:\n  cargo: yes\n')).toEqual(['2 programs.cargo: a program is `{path?, subcommands: {allow, confirm, deny}}` or `{allow_args_matching: [...]}`, each list in brackets']);
+    expect(errors('programs:\n  cargo: yes\n')).toEqual(['2 programs.cargo: a program is `{path?, subcommands: {allow, confirm, deny}, allow_args_matching: [...], default?: deny|confirm}`, each list in brackets']);
     const [byPath] = errors('programs:\n  /usr/bin/make: { subcommands: { allow: [test] } }\n');
     expect(byPath).toMatch(/^2 programs\./u);
     expect(byPath).toContain('name the program (`make`) and give its location as `path: /usr/bin/make`');
     expect(errors('programs:\n  "python3 -m pytest": {}\n')[0]).toContain('arguments go in `subcommands` or `allow_args_matching`');
+    expect(errors('programs:\n  make: { default: allow }\n').join(' ')).toContain('programs.make');
   });
 
   it('says how to write a root that is relative, a pattern, another user\'s ~ or a variable', () => {

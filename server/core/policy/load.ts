@@ -94,7 +94,7 @@ export function loadPolicy(text: string, options: LoadOptions): LoadResult {
   return { ok: true, policy, warnings: issues.warnings };
 }
 
-const PROGRAM_SHAPE = 'a program is `{path?, subcommands: {allow, confirm, deny}}` or `{allow_args_matching: [...]}`, each list in brackets';
+const PROGRAM_SHAPE = 'a program is `{path?, subcommands: {allow, confirm, deny}, allow_args_matching: [...], default?: deny|confirm}`, each list in brackets';
 
 function reportSchemaIssues(list: readonly z.core.$ZodIssue[], issues: Issues, prefix: Path = []): void {
   for (const issue of list) {
@@ -272,7 +272,7 @@ function buildPrograms(files: PolicyFile['programs'], issues: Issues, options: L
     const at = ['programs', name];
     if (name === 'default') continue;
     if (typeof file === 'string') {
-      issues.error(at, `\`${file}\` is allowed only as \`programs.default\`; a program takes {path?, subcommands, allow_args_matching}`);
+      issues.error(at, `\`${file}\` is allowed only as \`programs.default\`; a program takes {path?, subcommands, allow_args_matching, default?}`);
       continue;
     }
     if (file.path !== undefined && !isAbsoluteAnywhere(file.path)) {
@@ -287,6 +287,7 @@ function buildPrograms(files: PolicyFile['programs'], issues: Issues, options: L
       confirm: list('confirm'),
       deny: list('deny'),
       argPatterns: (file.allow_args_matching ?? []).map((pattern, i) => ({ pattern, rule: `programs.${name}.allow_args_matching[${i}]` })),
+      otherwise: file.default ?? 'deny',
       rule: `programs.${name}`,
     });
   }

@@ -34,6 +34,8 @@ function build() {
     path: z.string().min(1).max(4096).optional(),
     subcommands: z.strictObject({ allow: words, confirm: words, deny: words }).optional(),
     allow_args_matching: z.array(z.string().min(1).max(4096)).optional(),
+    /** What an argv no rule of this program covers gets: refused (absent), or a person's call. */
+    default: z.enum(['deny', 'confirm']).optional(),
   });
 
   const egress = z.strictObject({

@@ -45,7 +45,8 @@ export function policyFromJson(value: unknown): Policy | undefined {
   const programMap = new Map<string, ProgramRule>();
   for (const p of programs) {
     if (!isRecord(p) || typeof p['name'] !== 'string') return undefined;
-    programMap.set(p['name'], { ...(p as unknown as ProgramRule), path: optional(p['path']) });
+    // Anything but confirm, written by an older build or not, refuses what no rule covers.
+    programMap.set(p['name'], { ...(p as unknown as ProgramRule), path: optional(p['path']), otherwise: p['otherwise'] === 'confirm' ? 'confirm' : 'deny' });
   }
   const agentMap = new Map<string, AgentPrincipal>();
   for (const a of agents) {

@@ -75,6 +75,8 @@ export interface ProgramRule {
   readonly confirm: readonly GrammarEntry[];
   readonly deny: readonly GrammarEntry[];
   readonly argPatterns: readonly ArgPattern[];
+  /** What an argv no entry or pattern covers gets (`default:` of the program; absent: deny). */
+  readonly otherwise: 'deny' | 'confirm';
   readonly rule: string;
 }
 
