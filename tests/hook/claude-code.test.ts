@@ -181,9 +181,11 @@ const rows: Row[] = [
   ['npx --no tsc --noEmit', () => bash('npx --no tsc --noEmit'), 'deny'],
   // run as `npx --yes=false tsc --noEmit` (the hook's updatedInput), which runs only an installed copy
   ['npx tsc', () => bash('npx tsc --noEmit'), 'allow'],
-  // a name the policy does not list is refused, changed or not; so is npx's own download option
-  ['npx cowsay', () => bash('npx cowsay hi'), 'deny'],
-  ['npx -y tsc', () => bash('npx -y tsc --noEmit'), 'deny'],
+  // a name the policy does not list waits for a person, changed or not; so does npx's own download option
+  ['npx cowsay', () => bash('npx cowsay hi'), 'person'],
+  ['npx -y tsc', () => bash('npx -y tsc --noEmit'), 'person'],
+  ['npx playwright test', () => bash('npx playwright test --project=chromium'), 'allow'],
+  ['npx playwright install downloads browsers', () => bash('npx playwright install'), 'person'],
   // what the checkout's reason points the agent to
   ['git switch to a branch', () => bash('git switch main'), 'allow'],
   ['git restore of the work tree', () => bash('git restore src/a.ts'), 'person'],
