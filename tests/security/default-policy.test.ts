@@ -84,6 +84,16 @@ describe('the default policy', () => {
     expect(run('python3', '/home/u/.ssh/id_rsa').code).toBe('PATH_DENY_ALWAYS');
   });
 
+  it('lists and makes tags and lists worktrees unasked; moving or deleting a tag, or a new worktree, waits', () => {
+    for (const argv of [['tag'], ['tag', '-l', 'v*'], ['tag', '-a', 'v1.2.0', '-m', 'release'], ['worktree', 'list']]) {
+      expect(run('git', ...argv), argv.join(' ')).toMatchObject({ decision: 'allow', tier: 'T1' });
+    }
+    for (const argv of [['tag', '-d', 'v1'], ['tag', '-fa', 'v1'], ['tag', '--delete', 'v1'], ['worktree', 'add', '../x'], ['worktree', 'remove', 'x'], ['worktree', 'prune']]) {
+      expect(run('git', ...argv), argv.join(' ')).toMatchObject({ decision: 'needs-approval', tier: 'T2' });
+    }
+    expect(run('git', 'worktree', 'frobnicate').decision).toBe('deny');
+  });
+
   it('points a checkout that waits for a person to the switch that does not', () => {
     expect(run('git', 'checkout', 'main').reasons.join(' ')).toContain('`git switch NAME` changes branch without that');
     expect(run('git', 'switch', 'main')).toMatchObject({ decision: 'allow', tier: 'T1' });
