@@ -31,7 +31,7 @@ export function programPolicies(programs: ReadonlyMap<string, ProgramRule>, pins
     const forbid = (id: string, when: string) => policies.push({ id, effect: 'forbid', ...on, when });
     if (isGit(rule.name, pin.path)) policies.push(...gitBuiltins(rule.name, ceilings));
     const npm = isNpm(rule.name, pin.path);
-    if (npm) inexact.push(`${rule.rule}: npm's camelCase spellings of a command (\`installTest\`)`);
+    if (npm) inexact.push(`${rule.rule}: npm's camelCase spellings and unique prefixes of a command (\`installTest\`, \`pub\`)`);
     const entryMatches = (entry: GrammarEntry, how: 'exact' | 'lenient') => grammarEntry(entry, how, npm);
     for (const entry of rule.deny) forbid(entry.rule, entryMatches(entry, 'lenient'));
     for (const pattern of rule.argPatterns) {
@@ -41,7 +41,7 @@ export function programPolicies(programs: ReadonlyMap<string, ProgramRule>, pins
     }
     for (const entry of rule.confirm) permit(entry.rule, entryMatches(entry, 'lenient'));
     for (const entry of rule.allow) permit(entry.rule, entryMatches(entry, 'exact'));
-    if (rule.allow.length + rule.confirm.length + rule.deny.length + rule.argPatterns.length === 0 || rule.otherwise === 'confirm') permit(rule.rule, 'true');
+    if ((rule.otherwise === undefined && rule.allow.length + rule.confirm.length + rule.deny.length + rule.argPatterns.length === 0) || rule.otherwise === 'confirm') permit(rule.rule, 'true');
   }
   return { policies, inexact };
 }

@@ -134,7 +134,7 @@ describe.skipIf(!posix)('pinning a program from PATH (SPEC §6)', () => {
       const foreign = program('foreign');
       chownSync(join(tree.root, 'foreign'), OTHER, OTHER);
       const safe = program('safe');
-      const rule = (name: string, path: string): ProgramRule => ({ name, path, allow: [], confirm: [], deny: [], argPatterns: [], otherwise: 'deny', rule: `programs.${name}` });
+      const rule = (name: string, path: string): ProgramRule => ({ name, path, allow: [], confirm: [], deny: [], argPatterns: [], otherwise: undefined, rule: `programs.${name}` });
       const pins = pinPrograms(
         new Map([
           ['git', rule('git', foreign)],

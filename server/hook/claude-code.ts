@@ -157,6 +157,6 @@ async function judge(payload: HookPayload, session: string | undefined, gate: Ho
   );
   const note = mapped.kind === 'allow' ? mapped.reason : answer.reason;
   const runs = answer.allowed && answer.updatedInput !== undefined ? { updatedInput: answer.updatedInput } : {};
-  const instead = 'updatedInput' in runs && alternative !== undefined ? ` (run as \`${alternative.command.slice(0, 200)}\`, which runs only an installed copy)` : '';
+  const instead = 'updatedInput' in runs && alternative !== undefined ? ` (run as \`${alternative.command.slice(0, 200)}\`, which never downloads)` : '';
   return { decision: answer.allowed ? 'allow' : 'deny', reason: `ORACLE: ${answer.allowed ? note : answer.reason}${instead}`, ...(answer.durable === undefined ? {} : { durable: answer.durable }), ...runs };
 }

@@ -63,11 +63,18 @@ describe('the default policy', () => {
     expect(run('npm', '-v')).toMatchObject({ decision: 'allow', tier: 'T1' });
     expect(run('npm', 'pkg', 'get', 'version')).toMatchObject({ decision: 'allow', tier: 'T1' });
     // writing package.json's fields, or npm's own version bump, is not a read: a person's call
-    for (const argv of [['pkg', 'set', 'scripts.test=x'], ['version', 'patch'], ['verison', 'patch'], ['tes'], ['view', 'react']]) {
+    for (const argv of [['pkg', 'set', 'scripts.test=x'], ['version', 'patch'], ['verison', 'patch'], ['view', 'react'], ['--silent', 'test']]) {
       expect(run('npm', ...argv), argv.join(' ')).toMatchObject({ decision: 'needs-approval', rule: 'programs.npm.default' });
     }
     expect(run('npm', 'start')).toMatchObject({ decision: 'allow', tier: 'T1' });
-    // a deny covers every alias
+    // a deny covers every alias, prefix and option before it, and ORACLE's own CLI stays refused
+    for (const argv of [['pub'], ['--silent', 'publish'], ['tok', 'create'], ['exec', 'oracle', 'resume'], ['x', '--', 'oracle-gate'], ['--yes', 'exec', 'oracle']]) {
+      expect(run('npm', ...argv), argv.join(' ')).toMatchObject({ decision: 'deny', code: 'PROGRAM_DENIED' });
+    }
+    expect(run('node', '--version')).toMatchObject({ decision: 'allow', tier: 'T1' });
+    expect(run('node', 'x.js')).toMatchObject({ decision: 'needs-approval', tier: 'T2', rule: 'programs.node.default' });
+    // `--yes` after `--yes=false` wins: the card says npx may download
+    expect(run('npx', '--yes=false', '--yes', 'cowsay').reasons.join(' ')).toContain('downloading it first');
     expect(run('npm', 'add-user')).toMatchObject({ decision: 'deny', code: 'PROGRAM_DENIED' });
     expect(run('npm', 'author', 'add', 'x')).toMatchObject({ decision: 'deny', code: 'PROGRAM_DENIED' });
   });

@@ -37,7 +37,9 @@ export function agentBypassRefusal(argv: readonly string[]): Outcome | undefined
 }
 
 /** Runners that start the program named by their first plain argument. */
-const RUNNERS = new Set(['node', 'npx', 'bunx', 'bun', 'pnpm', 'yarn', 'deno', 'tsx']);
+const RUNNERS = new Set(['node', 'npx', 'bunx', 'bun', 'pnpm', 'yarn', 'deno', 'tsx', 'npm']);
+const PACKAGE_RUNNERS = new Set(['npm', 'pnpm', 'yarn', 'bun']);
+const EXEC_WORDS = new Set(['exec', 'x', 'dlx']);
 const ORACLE_ENTRY = /(?:^|[\\/])(?:oracle|oracle\.js|oracle-gate)$/u;
 
 /**
@@ -47,7 +49,9 @@ const ORACLE_ENTRY = /(?:^|[\\/])(?:oracle|oracle\.js|oracle-gate)$/u;
  * directly or through a runner (`npx oracle`, `node dist/server/cli/oracle.js`).
  */
 export function oracleCommandRefusal(program: string, argv: readonly string[]): Outcome | undefined {
-  const entry = RUNNERS.has(program) ? argv.find((a) => !a.startsWith('-')) : undefined;
+  const plain = argv.filter((a) => !a.startsWith('-'));
+  // `npm exec oracle`, `npm x`, `pnpm dlx`, `yarn exec`: the package runner's own command first.
+  const entry = RUNNERS.has(program) ? (PACKAGE_RUNNERS.has(program) && EXEC_WORDS.has(plain[0] ?? '') ? plain[1] : plain[0]) : undefined;
   if (program !== 'oracle' && (entry === undefined || !ORACLE_ENTRY.test(entry))) return undefined;
   return refused('PROGRAM_DENIED', 'builtin.oracle', 'ORACLE’s own commands are the person’s (they hold the desktop’s credential); an agent never runs them');
 }

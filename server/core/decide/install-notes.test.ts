@@ -10,7 +10,7 @@ describe('installNote', () => {
     ['yarn', [], 'install scripts'],
     ['npm', ['exec', 'x'], "runs a package's code"],
     ['npx', ['tsc'], "runs a package's code"],
-    ['npx', ['tsc'], '`npx --yes=false NAME` runs only the project'],
+    ['npx', ['tsc'], '`npx --yes=false NAME` never downloads'],
     ['pip', ['install', 'requests'], 'build code'],
     ['python3', ['-m', 'pip', 'install', 'x'], 'build code'],
     ['cargo', ['install', 'ripgrep'], 'build scripts'],

@@ -1,13 +1,22 @@
 /**
  * Which npm command a word names, as npm itself reads it (lib/utils/cmd-list.js `deref`, npm 7 to
  * 11): camelCase turned into kebab-case, then a command's own name, then one of npm's aliases
- * (`i`, `add` and `isntall` are `install`; `t` and `tst` are `test`; `run-script` is `run`).
+ * (`i`, `add` and `isntall` are `install`; `t` and `tst` are `test`; `run-script` is `run`), then
+ * any unique prefix of a command or alias (`npm pub` is `npm publish`, `npm tok` is `npm token`).
  * A policy lists commands by the names it means, so `npm i -D x` is judged as the `npm install`
- * it runs (on the shipped list, a person's call) instead of falling through to "no rule covers
- * it", and an entry written with an alias means its command too. npm also accepts any unique
- * prefix (`npm tes`); those are left as written, so no rule names them and they are refused.
+ * it runs (on the shipped list, a person's call), `npm pub` as the publish it is (refused), and an
+ * entry written with an alias means its command too. A word npm cannot resolve is left as written.
  * Pure.
  */
+const COMMANDS: readonly string[] = [
+  'access', 'adduser', 'approve-scripts', 'audit', 'bugs', 'cache', 'ci', 'completion', 'config', 'dedupe', 'deny-scripts', 'deprecate', 'diff',
+  'dist-tag', 'docs', 'doctor', 'edit', 'exec', 'explain', 'explore', 'find-dupes', 'fund', 'get', 'help', 'help-search', 'init', 'install',
+  'install-ci-test', 'install-scripts', 'install-test', 'link', 'll', 'login', 'logout', 'ls', 'org', 'outdated', 'owner', 'pack', 'ping', 'pkg',
+  'prefix', 'profile', 'prune', 'publish', 'query', 'rebuild', 'repo', 'restart', 'root', 'run', 'sbom', 'search', 'set', 'shrinkwrap', 'stage',
+  'star', 'stars', 'start', 'stop', 'team', 'test', 'token', 'trust', 'undeprecate', 'uninstall', 'unpublish', 'unstar', 'update', 'version',
+  'view', 'whoami',
+];
+const COMMAND_SET: ReadonlySet<string> = new Set(COMMANDS);
 const ALIASES: Readonly<Record<string, string>> = Object.assign(Object.create(null) as Record<string, string>, {
   author: 'owner',
   home: 'docs',
@@ -68,10 +77,19 @@ const ALIASES: Readonly<Record<string, string>> = Object.assign(Object.create(nu
   'add-user': 'adduser',
 });
 
-/** The npm command `word` runs when it is npm's first argument: itself unless it is an alias. */
+/** Every name npm resolves a prefix against: its commands and its aliases. */
+const NAMES: readonly string[] = [...COMMANDS, ...Object.keys(ALIASES)];
+
+/** The npm command `word` runs when it is npm's command word; the word itself when npm knows none. */
 export function npmCommand(word: string): string {
   const kebab = /[A-Z]/u.test(word) ? word.replace(/[A-Z]/gu, (c) => `-${c.toLowerCase()}`) : word;
-  return ALIASES[kebab] ?? kebab;
+  if (COMMAND_SET.has(kebab)) return kebab;
+  const alias = ALIASES[kebab];
+  if (alias !== undefined) return alias;
+  // npm's abbrev: a prefix of exactly one name is that name (then its alias, if it is one).
+  const named = kebab === '' ? [] : NAMES.filter((name) => name.startsWith(kebab));
+  const only = named.length === 1 ? named[0] : undefined;
+  return only === undefined ? word : (ALIASES[only] ?? only);
 }
 
 /** The argv with its first word as the command npm runs; the same array when nothing changes. */
@@ -82,7 +100,7 @@ export function npmArgv(argv: readonly string[]): readonly string[] {
   return command === first ? argv : [command, ...argv.slice(1)];
 }
 
-/** Every word npm runs `command` for, itself first (camelCase spellings aside). */
+/** Every word npm runs `command` for, itself first (prefixes and camelCase spellings aside). */
 export function npmSpellings(command: string): string[] {
   const target = npmCommand(command);
   return [target, ...Object.keys(ALIASES).filter((alias) => ALIASES[alias] === target)];

@@ -70,6 +70,10 @@ function judgeArgv(program: string, argv: readonly string[], policy: Pick<Policy
   const listed = (entry: GrammarEntry): GrammarEntry => (npm ? npmEntry(entry) : entry);
   const denied = rule.deny.find((entry) => matchesEntry(listed(entry), words, 'lenient'));
   if (denied !== undefined) return refused('PROGRAM_DENIED', denied.rule, `${aka}\`${program} ${denied.text}\` is on the deny list`);
+  if (npm) {
+    const hidden = npmBehindOptions(argv, rule.deny.map(listed));
+    if (hidden !== undefined) return refused('PROGRAM_DENIED', hidden.rule, `npm takes its command from the first word that is not an option or an option's value, which may be \`${hidden.words[0] ?? ''}\`; \`${program} ${hidden.text}\` is on the deny list`);
+  }
   const joined = argv.join(' ');
   const pattern = rule.argPatterns.find((p) => argsMatch(p.pattern, argv));
   if (pattern !== undefined) return tiered('T1', pattern.rule, `\`${joined}\` matches \`${pattern.pattern}\``);
@@ -78,7 +82,7 @@ function judgeArgv(program: string, argv: readonly string[], policy: Pick<Policy
   if (confirm !== undefined) return personsCall(confirm.rule, `${aka}\`${program} ${confirm.text}\` is on the confirm list`);
   const allow = rule.allow.find((entry) => matchesEntry(listed(entry), words));
   if (allow !== undefined) return tiered('T1', allow.rule, `${aka}\`${program} ${allow.text}\` is on the allow list`);
-  if (rule.allow.length + rule.confirm.length + rule.deny.length + rule.argPatterns.length === 0) {
+  if (rule.otherwise === undefined && rule.allow.length + rule.confirm.length + rule.deny.length + rule.argPatterns.length === 0) {
     return tiered('T2', rule.rule, `\`${program}\` has no grammar, so every invocation is confirmed`);
   }
   if (rule.otherwise === 'confirm') return personsCall(`${rule.rule}.default`, `no rule of \`${program}\` covers \`${joined}\`, and \`programs.${program}.default: confirm\` asks a person`);
@@ -109,6 +113,19 @@ function isProgram(name: string, program: string, pinned: string): boolean {
   // the last segment of the pinned path, after `/` or `\`
   const base = pinned.slice(Math.max(pinned.lastIndexOf('/'), pinned.lastIndexOf('\\')) + 1).toLowerCase();
   return base === name || base === `${name}.exe` || base === `${name}.cmd`;
+}
+
+/**
+ * npm's own options may come before its command (`npm --silent publish`, `npm --loglevel warn
+ * token create`), and which of them take a value is npm's configuration, not the argv's: when the
+ * argv opens with an option, any later plain word that names a denied command is taken as that
+ * command. A plain word that is really an option's value or a script's argument is refused too:
+ * the deny list must hold, so it errs that way.
+ */
+function npmBehindOptions(argv: readonly string[], deny: readonly GrammarEntry[]): GrammarEntry | undefined {
+  if (!(argv[0]?.startsWith('-') ?? false)) return undefined;
+  const words = new Set(argv.filter((a) => !a.startsWith('-')).map(npmCommand));
+  return deny.find((entry) => entry.words[0] !== undefined && words.has(entry.words[0]));
 }
 
 /** An npm list entry naming its command by an alias means that command (npm-commands.ts). */

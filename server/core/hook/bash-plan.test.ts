@@ -81,17 +81,14 @@ const ACTIONS: [string, unknown[]][] = [
   ['git log --oneline -5', [run('git', ['log', '--oneline', '-5'])]],
   ['git diff HEAD~1', [run('git', ['diff', 'HEAD~1'])]],
   ['npm test', [run('npm', ['test'])]],
-  // a version query alone only prints; anything more, or a tool that reads its project first, runs
-  ['node --version && npm -v && python3 -V && /usr/bin/make --version', []],
-  ['node -v -e x', [run('node', ['-v', '-e', 'x'])]],
+  // a version query runs the program: the gate judges it (a tainted session's too)
+  ['node --version', [run('node', ['--version'])]],
+  ['NODE_ENV=test npm test', [run('npm', ['test'])]],
   // jq reads its files; its filter comes first, whatever -e (--exit-status) says
   ['jq -r .scripts package.json', [read('/p/package.json')]],
   ['jq -e .env a.json b.json', [read('/p/a.json'), read('/p/b.json')]],
   ['cat tsconfig.json | jq .', [read('/p/tsconfig.json')]],
   ['jq --indent 4 -S . a.json', [read('/p/a.json')]],
-  ['yarn --version', [run('yarn', ['--version'])]],
-  ['cargo --version', [run('cargo', ['--version'])]],
-  ['python3 -v', [run('python3', ['-v'])]],
   ['rm -rf build', [del('/p/build')]],
   ['pwd', []],
   ['echo hello world', []],
@@ -268,6 +265,14 @@ const ASK: [string, RegExp][] = [
   ['jq -f prog.jq a.json', /jq -f/u],
   ['jq --arg v x .a a.json', /--arg/u],
   ['jq', /without a pattern/u],
+  ['jq --run-tests .env', /--run-tests/u],
+  ['jq -n --argfile k a.json .', /--argfile/u],
+  // variables that change what a program loads, reads or runs, in any case
+  ['Npm_Config_Node_Options=--require=./x.cjs npm test', /Npm_Config_Node_Options/u],
+  ["MAKEFLAGS='$(shell id)' make test", /MAKEFLAGS/u],
+  ['XDG_CONFIG_HOME=. git status', /XDG_CONFIG_HOME/u],
+  ['NODE_V8_COVERAGE=/tmp/x npm test', /NODE_V8_COVERAGE/u],
+  ['env PYENV_HOOK_PATH=./h python3 -m pytest', /PYENV_HOOK_PATH/u],
 ];
 
 const DENY: string[] = ['sudo rm -rf /', 'doas ls', 'su -c ls', 'ls && sudo x', 'timeout 5 sudo x', 'env sudo x', 'bash -c "sudo rm x"', 'echo $(sudo cat /etc/shadow)', 'find . -exec sudo rm {} \\;', 'nohup pkexec x', '(sudo ls)', 'ls | sudo tee /etc/x', 'xargs sudo rm'];

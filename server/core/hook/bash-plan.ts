@@ -34,8 +34,13 @@ const NO_ACTION = table(['pwd', 'echo', 'true', 'false', ':', 'printf', 'test', 
 const STANDARD_BIN = /^\/(?:usr\/(?:local\/)?)?bin\/([A-Za-z0-9][A-Za-z0-9._+-]*)$/u;
 
 /** Variables that change what a program loads or runs, where it looks, or how the shell parses (zsh's lower-case path arrays, NULLCMD and ZDOTDIR included). */
+// Case-insensitive: npm reads npm_config_* in any case, and Windows programs read every name so.
+// NODE_ENV is the one NODE_ variable that only selects a mode; the others load code, write files
+// (NODE_V8_COVERAGE, NODE_REDIRECT_WARNINGS) or change trust. XDG_CONFIG_HOME moves git's and
+// curl's configuration; MAKEFLAGS is expanded by make before anything else; GOFLAGS, RUSTC_WRAPPER
+// and PYTEST_ADDOPTS hand the build or test runner a program or plugin.
 const RISKY_ENV =
-  /^(?:PATH|path|cdpath|fpath|FPATH|module_path|MODULE_PATH|manpath|MANPATH|READNULLCMD|NULLCMD|ZDOTDIR|TMPPREFIX|STTY|HOME|ENV|BASH_ENV|IFS|PS4|CDPATH|GLOBIGNORE|SHELLOPTS|BASHOPTS|PROMPT_COMMAND|NODE_OPTIONS|NODE_PATH|PERL5OPT|PERL5LIB|PERLLIB|RUBYOPT|RUBYLIB|EDITOR|VISUAL|PAGER|MANPAGER|BROWSER|LESSOPEN|LESSCLOSE|TMPDIR|SSH_AUTH_SOCK|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|CLASSPATH|LD_.*|DYLD_.*|GIT_.*|PYTHON.*|BASH_FUNC_.*|NPM_CONFIG_.*|npm_config_.*|GREP_OPTIONS|RIPGREP_CONFIG_PATH|.*_PROXY|.*_proxy)$/u;
+  /^(?:PATH|cdpath|fpath|module_path|manpath|READNULLCMD|NULLCMD|ZDOTDIR|TMPPREFIX|STTY|HOME|ENV|BASH_ENV|IFS|PS4|GLOBIGNORE|SHELLOPTS|BASHOPTS|PROMPT_COMMAND|NODE_(?!ENV$).*|PERL5OPT|PERL5LIB|PERLLIB|RUBYOPT|RUBYLIB|EDITOR|VISUAL|PAGER|MANPAGER|BROWSER|LESSOPEN|LESSCLOSE|TMPDIR|SSH_AUTH_SOCK|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|CLASSPATH|LD_.*|DYLD_.*|GIT_.*|PYTHON.*|PYTEST_ADDOPTS|PYENV_.*|BASH_FUNC_.*|NPM_CONFIG_.*|GREP_OPTIONS|RIPGREP_CONFIG_PATH|XDG_.*|MAKEFLAGS|GNUMAKEFLAGS|MFLAGS|MAKEFILES|CURL_HOME|OPENSSL_CONF|OPENSSL_MODULES|GOFLAGS|GOTOOLCHAIN|GOENV|RUSTC.*|RUSTUP_.*|CARGO_HOME|CARGO_BUILD_.*|.*_PROXY)$/iu;
 
 export function checkAssignment(assignment: Assignment, sink: Sink): void {
   if (!/^[A-Za-z_][A-Za-z0-9_]*$/u.test(assignment.name)) sink.ask(`unusual variable name \`${assignment.name}\``);
@@ -329,14 +334,15 @@ const READERS: Readonly<Record<string, Reader>> = Object.assign(Object.create(nu
   fgrep: GREP,
   // jq reads its files and prints; it writes nothing and runs nothing. Its filter comes first
   // (`-e` is --exit-status). Modules and data files (`import`, `include`, -L), files bound to
-  // variables and options with two values are not followed.
+  // variables, options with two values and `--run-tests FILE` (which prints FILE's lines) are not
+  // followed.
   jq: {
     tool: 'fs.read',
     dot: false,
     pattern: true,
     patternOptions: [],
     values: ['--indent'],
-    unsafe: ['-f', '--from-file', '-L', '--library-path', '--arg', '--argjson', '--slurpfile', '--rawfile', '--args', '--jsonargs'],
+    unsafe: ['-f', '--from-file', '-L', '--library-path', '--arg', '--argjson', '--argfile', '--slurpfile', '--rawfile', '--args', '--jsonargs', '--run-tests'],
     unsafePattern: (filter: string) => (/\b(?:import|include)\b/u.test(filter) ? 'a jq filter with `import` or `include` reads modules and data files from its search path' : undefined),
   },
   rg: {
@@ -490,37 +496,7 @@ function findCommand(args: readonly string[], ctx: CommandContext, run: (argv: r
 /** Commands that only print what they compute from their arguments or the system, never a file. */
 const PRINT_ONLY = table(['which', 'type', 'basename', 'dirname', 'realpath', 'readlink', 'tr', 'uname', 'whoami', 'id', 'nproc', 'arch', 'seq', 'yes', 'sleep', 'tty', 'groups', 'printenv', 'expr']);
 
-/**
- * Tools that answer `--version` (and the short spellings listed) by printing it and exiting, before
- * they read a project file, a config that names code to run, or a pinned toolchain to fetch. Left
- * out on purpose: yarn (a project's .yarnrc.yml `yarnPath` runs that file), pnpm (switches to the
- * version package.json names), cargo, rustc and go (a toolchain file makes them download one), pip
- * and pytest (they import their environment's packages and plugins).
- */
-const VERSION_ONLY: Readonly<Record<string, readonly string[]>> = Object.assign(Object.create(null) as Record<string, readonly string[]>, {
-  node: ['--version', '-v'],
-  npm: ['--version', '-v'],
-  npx: ['--version', '-v'],
-  deno: ['--version', '-V'],
-  python: ['--version', '-V'],
-  python3: ['--version', '-V'],
-  tsc: ['--version', '-v'],
-  eslint: ['--version', '-v'],
-  prettier: ['--version', '-v'],
-  make: ['--version', '-v'],
-  gcc: ['--version'],
-  clang: ['--version'],
-  docker: ['--version', '-v'],
-  gh: ['--version'],
-  jq: ['--version'],
-  curl: ['--version', '-V'],
-});
-
 function printOnly(program: string, args: readonly string[], ctx: CommandContext): boolean {
-  if (args.length === 1 && VERSION_ONLY[program]?.includes(args[0] ?? '') === true) {
-    ctx.sink.note(`\`${program} ${args[0] ?? ''}\` only prints its version`);
-    return true;
-  }
   if (program === 'date' || program === 'hostname') {
     // `date -s` sets the clock and `hostname NAME` renames the machine: not printing.
     if (program === 'date' ? args.some((a) => /^-[^-]*s|^--set/u.test(a)) : args.some((a) => !a.startsWith('-') || a === '-F' || a.startsWith('--file'))) {

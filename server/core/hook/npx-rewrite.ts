@@ -2,7 +2,7 @@ import type { BashNode, BashTree } from './bash-ast.js';
 
 /**
  * `npx NAME …` downloads NAME from the registry and runs it when no installed copy exists, so a
- * policy asks a person for it; `npx --yes=false NAME …` runs only a copy already installed (npm 7
+ * policy asks a person for it; `npx --yes=false NAME …` never downloads (npm 7
  * and later refuse to download), which the shipped policy runs unasked for the project's own dev
  * tools. An agent writes the first for what it means as the second (`npx tsc --noEmit` after every
  * edit): the hook offers the command with `--yes=false` after every `npx` that is a command's

@@ -38,7 +38,8 @@ export function agentView(policy: Policy, agent: string, secretNames: readonly s
       confirm: p.confirm.map((g) => g.text),
       deny: p.deny.map((g) => g.text),
       args_matching: p.argPatterns.map((a) => a.pattern),
-      other_args: p.otherwise,
+      // What an argv no rule covers gets (a program with no rules and no default waits for a person).
+      other_args: p.otherwise ?? (p.allow.length + p.confirm.length + p.deny.length + p.argPatterns.length === 0 ? 'confirm' : 'deny'),
     })),
     other_programs: policy.programDefault,
     egress: { allow: policy.egress.allow.map((h) => (h.port === undefined ? h.host : `${h.host}:${h.port}`)), other_hosts: policy.egress.default },

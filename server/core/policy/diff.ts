@@ -19,7 +19,7 @@ const grammar = (p: ProgramRule): string =>
     ...p.confirm.map((g) => `confirm ${g.text}`),
     ...p.deny.map((g) => `deny ${g.text}`),
     ...p.argPatterns.map((a) => `args ${a.pattern}`),
-    ...(p.otherwise === 'confirm' ? ['anything else confirm'] : []),
+    ...(p.otherwise === undefined ? [] : [`anything else ${p.otherwise}`]),
     ...(p.path === undefined ? [] : [`path ${p.path}`]),
   ].join(', ') || 'no arguments';
 

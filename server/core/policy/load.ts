@@ -287,7 +287,7 @@ function buildPrograms(files: PolicyFile['programs'], issues: Issues, options: L
       confirm: list('confirm'),
       deny: list('deny'),
       argPatterns: (file.allow_args_matching ?? []).map((pattern, i) => ({ pattern, rule: `programs.${name}.allow_args_matching[${i}]` })),
-      otherwise: file.default ?? 'deny',
+      otherwise: file.default,
       rule: `programs.${name}`,
     });
   }

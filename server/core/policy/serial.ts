@@ -45,8 +45,9 @@ export function policyFromJson(value: unknown): Policy | undefined {
   const programMap = new Map<string, ProgramRule>();
   for (const p of programs) {
     if (!isRecord(p) || typeof p['name'] !== 'string') return undefined;
-    // Anything but confirm, written by an older build or not, refuses what no rule covers.
-    programMap.set(p['name'], { ...(p as unknown as ProgramRule), path: optional(p['path']), otherwise: p['otherwise'] === 'confirm' ? 'confirm' : 'deny' });
+    const otherwise = p['otherwise'];
+    if (otherwise !== undefined && otherwise !== 'deny' && otherwise !== 'confirm') return undefined;
+    programMap.set(p['name'], { ...(p as unknown as ProgramRule), path: optional(p['path']), otherwise });
   }
   const agentMap = new Map<string, AgentPrincipal>();
   for (const a of agents) {

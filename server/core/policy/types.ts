@@ -75,8 +75,11 @@ export interface ProgramRule {
   readonly confirm: readonly GrammarEntry[];
   readonly deny: readonly GrammarEntry[];
   readonly argPatterns: readonly ArgPattern[];
-  /** What an argv no entry or pattern covers gets (`default:` of the program; absent: deny). */
-  readonly otherwise: 'deny' | 'confirm';
+  /**
+   * What an argv no entry or pattern covers gets, as the program's `default:` says. Absent: refused,
+   * except that a program with no rules at all waits for a person every time (no floor).
+   */
+  readonly otherwise: 'deny' | 'confirm' | undefined;
   readonly rule: string;
 }
 
