@@ -31,7 +31,7 @@ export function programPolicies(programs: ReadonlyMap<string, ProgramRule>, pins
     const forbid = (id: string, when: string) => policies.push({ id, effect: 'forbid', ...on, when });
     if (isGit(rule.name, pin.path)) policies.push(...gitBuiltins(rule.name, ceilings));
     const npm = isNpm(rule.name, pin.path);
-    if (npm) inexact.push(`${rule.rule}: npm's camelCase spellings and unique prefixes of a command (\`installTest\`, \`pub\`)`);
+    if (npm) inexact.push(`${rule.rule}: npm's camelCase spellings and unique prefixes of a command (\`installTest\`, \`pub\`) and a refused command behind npm's own options (\`npm --silent publish\`)`);
     const entryMatches = (entry: GrammarEntry, how: 'exact' | 'lenient') => grammarEntry(entry, how, npm);
     for (const entry of rule.deny) forbid(entry.rule, entryMatches(entry, 'lenient'));
     for (const pattern of rule.argPatterns) {

@@ -144,6 +144,8 @@ const rows: Row[] = [
   ['yarn --version runs yarn', () => bash('yarn --version'), 'person'],
   ['jq of package.json', () => bash('jq -r .scripts package.json && cat package.json | jq .name'), 'allow'],
   ['jq of .env', () => bash('jq -R . .env'), 'deny'],
+  ['jq --version', () => bash('jq --version'), 'allow'],
+  ['jq --run-tests of .env', () => bash('jq --run-tests .env'), 'ask'],
   // the bypasses those bring
   ['rm in a project', () => bash('rm src/a.ts'), 'person'],
   ['find -delete', () => bash('find . -name "*.o" -delete'), 'not-allow'],

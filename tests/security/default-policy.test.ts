@@ -50,7 +50,7 @@ describe('the default policy', () => {
 
   it('judges npm’s aliases as the commands they run, and prints npm’s version and package fields unasked', () => {
     expect(run('npm', 'i', '-D', '@types/node')).toMatchObject({ decision: 'needs-approval', tier: 'T2', rule: 'programs.npm.subcommands.confirm[0]' });
-    expect(run('npm', 'i', '-D', '@types/node').reasons.join(' ')).toContain("`npm i` is npm's alias of `npm install`");
+    expect(run('npm', 'i', '-D', '@types/node').reasons.join(' ')).toContain('npm runs `npm i` as `npm install`');
     expect(run('npm', 'add', 'lodash').reasons.join(' ')).toContain("runs the packages' own install scripts");
     expect(run('npm', 'isntall')).toMatchObject({ decision: 'needs-approval' });
     expect(run('npm', 'clean-install')).toMatchObject({ decision: 'needs-approval' });
@@ -71,6 +71,20 @@ describe('the default policy', () => {
     for (const argv of [['pub'], ['--silent', 'publish'], ['tok', 'create'], ['exec', 'oracle', 'resume'], ['x', '--', 'oracle-gate'], ['--yes', 'exec', 'oracle']]) {
       expect(run('npm', ...argv), argv.join(' ')).toMatchObject({ decision: 'deny', code: 'PROGRAM_DENIED' });
     }
+    for (const argv of [['exe', 'oracle'], ['--prefix', '.', 'exec', 'oracle'], ['exec', '-c', 'oracle approve'], ['exec', '--call=cd x && oracle resume'], ['exec', '--package', 'oracle-gate', '--', 'oracle']]) {
+      expect(run('npm', ...argv), argv.join(' ')).toMatchObject({ decision: 'deny', code: 'PROGRAM_DENIED', rule: 'builtin.oracle' });
+    }
+    expect(run('npx', '-c', 'oracle approve')).toMatchObject({ decision: 'deny', rule: 'builtin.oracle' });
+    expect(run('npx', '--yes=false', 'vitest', 'run', 'tests/oracle')).toMatchObject({ decision: 'allow' });
+    // publishing's kin, however npm's own options come before it
+    for (const argv of [['stage', 'publish'], ['trust', 'github'], ['undeprecate', 'x'], ['dist-tag', 'add', 'x@1', 'latest'], ['--loglevel', 'silent', 'pub'], ['--frob', 'x', 'publish'], ['--global', 'false', 'publish'], ['-sg', 'publish']]) {
+      expect(run('npm', ...argv), argv.join(' ')).toMatchObject({ decision: 'deny', code: 'PROGRAM_DENIED' });
+    }
+    // an option's value that happens to spell a refused command is no command
+    for (const argv of [['-w', 'auth', 'test'], ['--workspace', 'auth', 'run', 'build'], ['--prefix', 'dep', 'run', 'build'], ['-w', 'pub', 'test']]) {
+      expect(run('npm', ...argv), argv.join(' ')).toMatchObject({ decision: 'needs-approval', rule: 'programs.npm.default' });
+    }
+    expect(run('npx', '--version').reasons.join(' ')).not.toContain('download');
     expect(run('node', '--version')).toMatchObject({ decision: 'allow', tier: 'T1' });
     expect(run('node', 'x.js')).toMatchObject({ decision: 'needs-approval', tier: 'T2', rule: 'programs.node.default' });
     // `--yes` after `--yes=false` wins: the card says npx may download

@@ -1,4 +1,5 @@
 import { refused, type Outcome } from './outcome.js';
+import { npmCommand } from './npm-commands.js';
 
 /**
  * Arguments that turn an agent CLI's own permission checks off (issue 17): Claude Code's
@@ -39,8 +40,29 @@ export function agentBypassRefusal(argv: readonly string[]): Outcome | undefined
 /** Runners that start the program named by their first plain argument. */
 const RUNNERS = new Set(['node', 'npx', 'bunx', 'bun', 'pnpm', 'yarn', 'deno', 'tsx', 'npm']);
 const PACKAGE_RUNNERS = new Set(['npm', 'pnpm', 'yarn', 'bun']);
-const EXEC_WORDS = new Set(['exec', 'x', 'dlx']);
+const EXEC_WORDS: ReadonlySet<string> = new Set(['exec', 'x', 'dlx']);
 const ORACLE_ENTRY = /(?:^|[\\/])(?:oracle|oracle\.js|oracle-gate)$/u;
+
+/**
+ * Whether a runner's argv starts ORACLE. A script runner (node, deno, tsx) runs its first plain
+ * word. A package runner (npx, bunx, and npm, pnpm, yarn or bun with exec, x or dlx among its
+ * plain words, npm's spellings resolved: `npm exe`, `npm --prefix . exec`) runs the package its
+ * first plain word after that names, the one after `--`, the one `--package`/`-p` names, or a
+ * shell line (`-c 'oracle approve'`, `--call=…`), every word of which counts.
+ */
+function runsOracle(program: string, argv: readonly string[]): boolean {
+  const packages = program === 'npx' || program === 'bunx';
+  if (!packages && !PACKAGE_RUNNERS.has(program)) return ORACLE_ENTRY.test(argv.find((a) => !a.startsWith('-')) ?? '');
+  const execAt = packages ? -1 : argv.findIndex((a) => !a.startsWith('-') && EXEC_WORDS.has(program === 'npm' ? npmCommand(a) : a));
+  if (!packages && execAt < 0) return ORACLE_ENTRY.test(argv.find((a) => !a.startsWith('-')) ?? '');
+  const rest = argv.slice(execAt + 1);
+  const named: string[] = [rest.find((a) => !a.startsWith('-')) ?? '', rest[rest.indexOf('--') + 1] ?? ''];
+  for (const [i, a] of rest.entries()) {
+    const given = /^(?:--package|--call|-p|-c)(?:=([\s\S]*))?$/u.exec(a);
+    if (given !== null) named.push(...(given[1] ?? rest[i + 1] ?? '').split(/[\s;&|()`'"]+/u));
+  }
+  return named.some((word) => ORACLE_ENTRY.test(word));
+}
 
 /**
  * ORACLE's own commands are the person's (issue 16 review): `oracle term attach`, `oracle resume`,
@@ -49,10 +71,7 @@ const ORACLE_ENTRY = /(?:^|[\\/])(?:oracle|oracle\.js|oracle-gate)$/u;
  * directly or through a runner (`npx oracle`, `node dist/server/cli/oracle.js`).
  */
 export function oracleCommandRefusal(program: string, argv: readonly string[]): Outcome | undefined {
-  const plain = argv.filter((a) => !a.startsWith('-'));
-  // `npm exec oracle`, `npm x`, `pnpm dlx`, `yarn exec`: the package runner's own command first.
-  const entry = RUNNERS.has(program) ? (PACKAGE_RUNNERS.has(program) && EXEC_WORDS.has(plain[0] ?? '') ? plain[1] : plain[0]) : undefined;
-  if (program !== 'oracle' && (entry === undefined || !ORACLE_ENTRY.test(entry))) return undefined;
+  if (program !== 'oracle' && !(RUNNERS.has(program) && runsOracle(program, argv))) return undefined;
   return refused('PROGRAM_DENIED', 'builtin.oracle', 'ORACLE’s own commands are the person’s (they hold the desktop’s credential); an agent never runs them');
 }
 

@@ -24,6 +24,7 @@ export function installNote(program: string, argv: readonly string[]): string | 
     case 'npx':
       // `--yes=false`: npm refuses to download (npm 7+), so only a copy already installed runs.
       if (argv[0] === '--yes=false' && !(argv[1]?.startsWith('-') ?? true)) return undefined;
+      if (argv.length === 1 && ['--version', '-v', '--help', '-h'].includes(argv[0] ?? '')) return undefined;
       return "`npx` runs a package's code, downloading it first when it is not installed (`npx --yes=false NAME` never downloads: it runs a copy already on this machine)";
     case 'bunx':
       return `\`${program}\` runs a package's code, downloading it first when it is not installed`;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { testContext } from '../../../tests/fixtures/context.js';
 import { evaluate } from './decide.js';
-import { npmArgv, npmCommand } from './npm-commands.js';
+import { npmArgv, npmCommand, npmCommandWords } from './npm-commands.js';
 
 describe('npm commands as npm reads them', () => {
   it.each([
@@ -32,6 +32,20 @@ describe('npm commands as npm reads them', () => {
     ['constructor', 'constructor'],
   ])('%s is %s', (word, command) => {
     expect(npmCommand(word)).toBe(command);
+  });
+
+  it.each([
+    [['-s', 'publish'], ['publish']],
+    [['--loglevel', 'silent', 'pub'], ['pub']],
+    [['-w', 'auth', 'test'], ['test']],
+    [['--global', 'false', 'publish', 'x'], ['publish']],
+    [['--frob', 'x', 'publish'], ['x', 'publish']],
+    [['--registry=r', 'token'], ['token']],
+    [['--', 'publish'], ['publish']],
+    [['-sg', 'publish'], ['publish']],
+    [['-wx', 'a', 'publish'], ['a', 'publish']],
+  ])('takes %j as possibly running %j', (argv, words) => {
+    expect(npmCommandWords(argv)).toEqual(words);
   });
 
   it('changes only the first word, and never an option', () => {

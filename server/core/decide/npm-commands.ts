@@ -105,3 +105,55 @@ export function npmSpellings(command: string): string[] {
   const target = npmCommand(command);
   return [target, ...Object.keys(ALIASES).filter((alias) => ALIASES[alias] === target)];
 }
+
+/** npm options (long names, shorthands) that take the next word as their value (nopt's non-Boolean types). */
+const VALUED: ReadonlySet<string> = new Set([
+  'w', 'workspace', 'C', 'prefix', 'c', 'call', 'm', 'message', 'L', 'location', 'loglevel', 'tag', 'registry', 'reg', 'userconfig',
+  'globalconfig', 'cache', 'otp', 'scope', 'access', 'before', 'enjoy-by', 'omit', 'include', 'script-shell', 'node-options', 'depth',
+  'preid', 'install-strategy', 'description', 'desc', 'shell', 'editor', 'browser', 'auth-type', 'init-module',
+]);
+/** npm switches: Boolean types (nopt then takes a following `true`/`false` as theirs) and the shorthands that expand whole. */
+const SWITCHES: ReadonlySet<string> = new Set([
+  'd', 'dd', 'ddd', 'q', 'quiet', 's', 'silent', 'verbose', 'g', 'global', 'y', 'yes', 'n', 'no', 'D', 'save-dev', 'E', 'save-exact', 'O',
+  'save-optional', 'P', 'save-prod', 'S', 'save', 'B', 'save-bundle', 'f', 'force', 'ws', 'workspaces', 'iwr', 'include-workspace-root',
+  'json', 'if-present', 'ignore-scripts', 'audit', 'fund', 'legacy-peer-deps', 'strict-peer-deps', 'prefer-offline', 'prefer-online',
+  'offline', 'dry-run', 'l', 'long', 'p', 'parseable', 'porcelain', 'a', 'all', 'production', 'foreground-scripts', 'local', 'h', 'H',
+  'help', 'usage', 'v', 'version', 'read-only', 'readonly', 'progress', 'color',
+]);
+
+/**
+ * The words of an argv that opens with npm's own options which npm may take as its command: the
+ * first plain word that is no option's value, and before it every plain word that follows an
+ * option ORACLE does not know (which may or may not have taken it as a value). As written.
+ */
+export function npmCommandWords(argv: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const word = argv[i] ?? '';
+    if (word === '--') {
+      const next = argv[i + 1];
+      if (next !== undefined) out.push(next);
+      return out;
+    }
+    if (word.startsWith('-')) continue;
+    const takes = optionTakes(argv[i - 1]);
+    if (takes === 'value') continue;
+    // nopt gives a Boolean option a following `true` or `false`.
+    if (takes === 'switch' && argv[i - 1] !== undefined && (word === 'true' || word === 'false')) continue;
+    out.push(word);
+    if (takes !== 'unknown') return out;
+  }
+  return out;
+}
+
+/** Whether the token before a plain word takes it as a value: 'switch' also when it is no option at all. */
+function optionTakes(before: string | undefined): 'value' | 'switch' | 'unknown' {
+  if (before === undefined || !before.startsWith('-') || before.includes('=')) return 'switch';
+  const name = before.replace(/^--?/u, '');
+  if (before.startsWith('--') && name.startsWith('no-')) return 'switch';
+  if (VALUED.has(name)) return 'value';
+  if (SWITCHES.has(name)) return 'switch';
+  // A bundle of one-letter switches (`-sg`) is switches; one holding a valued letter is unknown.
+  if (!before.startsWith('--') && Array.from(name).every((letter) => SWITCHES.has(letter))) return 'switch';
+  return 'unknown';
+}

@@ -5,7 +5,7 @@ import type { Pin } from './context.js';
 import { agentBypassRefusal, oracleCommandRefusal } from './agent-bypass.js';
 import { gitBuiltinRefusal, gitNeeds } from './git-rules.js';
 import { installNote } from './install-notes.js';
-import { npmArgv, npmCommand } from './npm-commands.js';
+import { npmArgv, npmCommand, npmCommandWords } from './npm-commands.js';
 import { npxBuiltinRefusal } from './npx-rules.js';
 import { optionPresent } from './options.js';
 import { refused, tiered, type Outcome } from './outcome.js';
@@ -66,7 +66,7 @@ function judgeArgv(program: string, argv: readonly string[], policy: Pick<Policy
   // npm's lists name commands, which npm's aliases also run (`npm i` is `npm install`).
   const npm = isNpm(program, pin.path);
   const words = npm ? npmArgv(argv) : argv;
-  const aka = words === argv ? '' : `\`${program} ${argv[0] ?? ''}\` is npm's alias of \`${program} ${words[0] ?? ''}\`; `;
+  const aka = words === argv ? '' : `npm runs \`${program} ${argv[0] ?? ''}\` as \`${program} ${words[0] ?? ''}\`; `;
   const listed = (entry: GrammarEntry): GrammarEntry => (npm ? npmEntry(entry) : entry);
   const denied = rule.deny.find((entry) => matchesEntry(listed(entry), words, 'lenient'));
   if (denied !== undefined) return refused('PROGRAM_DENIED', denied.rule, `${aka}\`${program} ${denied.text}\` is on the deny list`);
@@ -117,14 +117,13 @@ function isProgram(name: string, program: string, pinned: string): boolean {
 
 /**
  * npm's own options may come before its command (`npm --silent publish`, `npm --loglevel warn
- * token create`), and which of them take a value is npm's configuration, not the argv's: when the
- * argv opens with an option, any later plain word that names a denied command is taken as that
- * command. A plain word that is really an option's value or a script's argument is refused too:
- * the deny list must hold, so it errs that way.
+ * token create`): when the argv opens with an option, each word npm may take as its command
+ * (npm-commands.ts `npmCommandWords`; after an option ORACLE does not know, the next word may be
+ * its value or the command, so both count) is refused when it names a denied command.
  */
 function npmBehindOptions(argv: readonly string[], deny: readonly GrammarEntry[]): GrammarEntry | undefined {
   if (!(argv[0]?.startsWith('-') ?? false)) return undefined;
-  const words = new Set(argv.filter((a) => !a.startsWith('-')).map(npmCommand));
+  const words = new Set(npmCommandWords(argv).map(npmCommand));
   return deny.find((entry) => entry.words[0] !== undefined && words.has(entry.words[0]));
 }
 

@@ -84,6 +84,10 @@ const ACTIONS: [string, unknown[]][] = [
   // a version query runs the program: the gate judges it (a tainted session's too)
   ['node --version', [run('node', ['--version'])]],
   ['NODE_ENV=test npm test', [run('npm', ['test'])]],
+  // ordinary variables an agent sets are no question
+  ['NODE_NO_WARNINGS=1 MAKEFLAGS=-j4 CI=1 FORCE_COLOR=0 make test', [run('make', ['test'])]],
+  ['jq --slurp . a.json', [read('/p/a.json')]],
+  ['jq --version', []],
   // jq reads its files; its filter comes first, whatever -e (--exit-status) says
   ['jq -r .scripts package.json', [read('/p/package.json')]],
   ['jq -e .env a.json b.json', [read('/p/a.json'), read('/p/b.json')]],
@@ -269,8 +273,10 @@ const ASK: [string, RegExp][] = [
   ['jq -n --argfile k a.json .', /--argfile/u],
   // variables that change what a program loads, reads or runs, in any case
   ['Npm_Config_Node_Options=--require=./x.cjs npm test', /Npm_Config_Node_Options/u],
-  ["MAKEFLAGS='$(shell id)' make test", /MAKEFLAGS/u],
+  ['MAKEFILES=~/.ssh/id_rsa make test', /MAKEFILES/u],
   ['XDG_CONFIG_HOME=. git status', /XDG_CONFIG_HOME/u],
+  ['PYTEST_PLUGINS=evil python3 -m pytest', /PYTEST_PLUGINS/u],
+  ["jq -n '\"../x\" | modulemeta'", /modulemeta/u],
   ['NODE_V8_COVERAGE=/tmp/x npm test', /NODE_V8_COVERAGE/u],
   ['env PYENV_HOOK_PATH=./h python3 -m pytest', /PYENV_HOOK_PATH/u],
 ];

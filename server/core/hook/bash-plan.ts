@@ -35,12 +35,13 @@ const STANDARD_BIN = /^\/(?:usr\/(?:local\/)?)?bin\/([A-Za-z0-9][A-Za-z0-9._+-]*
 
 /** Variables that change what a program loads or runs, where it looks, or how the shell parses (zsh's lower-case path arrays, NULLCMD and ZDOTDIR included). */
 // Case-insensitive: npm reads npm_config_* in any case, and Windows programs read every name so.
-// NODE_ENV is the one NODE_ variable that only selects a mode; the others load code, write files
-// (NODE_V8_COVERAGE, NODE_REDIRECT_WARNINGS) or change trust. XDG_CONFIG_HOME moves git's and
-// curl's configuration; MAKEFLAGS is expanded by make before anything else; GOFLAGS, RUSTC_WRAPPER
-// and PYTEST_ADDOPTS hand the build or test runner a program or plugin.
+// Besides what loads code into a program, what makes one write or read files the command does not
+// name (NODE_V8_COVERAGE, NODE_REDIRECT_WARNINGS, MAKEFILES), moves its configuration
+// (XDG_CONFIG_HOME holds git's; CURL_HOME), or hands a build or test runner a program or plugin
+// (GOFLAGS -toolexec, RUSTC_WRAPPER, PYTEST_PLUGINS). POSIXLY_CORRECT changes where GNU tools stop
+// reading options, so an operand the analysis read as an option would be a file.
 const RISKY_ENV =
-  /^(?:PATH|cdpath|fpath|module_path|manpath|READNULLCMD|NULLCMD|ZDOTDIR|TMPPREFIX|STTY|HOME|ENV|BASH_ENV|IFS|PS4|GLOBIGNORE|SHELLOPTS|BASHOPTS|PROMPT_COMMAND|NODE_(?!ENV$).*|PERL5OPT|PERL5LIB|PERLLIB|RUBYOPT|RUBYLIB|EDITOR|VISUAL|PAGER|MANPAGER|BROWSER|LESSOPEN|LESSCLOSE|TMPDIR|SSH_AUTH_SOCK|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|CLASSPATH|LD_.*|DYLD_.*|GIT_.*|PYTHON.*|PYTEST_ADDOPTS|PYENV_.*|BASH_FUNC_.*|NPM_CONFIG_.*|GREP_OPTIONS|RIPGREP_CONFIG_PATH|XDG_.*|MAKEFLAGS|GNUMAKEFLAGS|MFLAGS|MAKEFILES|CURL_HOME|OPENSSL_CONF|OPENSSL_MODULES|GOFLAGS|GOTOOLCHAIN|GOENV|RUSTC.*|RUSTUP_.*|CARGO_HOME|CARGO_BUILD_.*|.*_PROXY)$/iu;
+  /^(?:PATH|cdpath|fpath|module_path|manpath|READNULLCMD|NULLCMD|ZDOTDIR|TMPPREFIX|STTY|HOME|ENV|BASH_ENV|IFS|PS4|GLOBIGNORE|SHELLOPTS|BASHOPTS|PROMPT_COMMAND|POSIXLY_CORRECT|NODE_OPTIONS|NODE_PATH|NODE_V8_COVERAGE|NODE_REDIRECT_WARNINGS|NODE_REPL_HISTORY|NODE_COMPILE_CACHE|NODE_ICU_DATA|NODE_EXTRA_CA_CERTS|NODE_TLS_REJECT_UNAUTHORIZED|PERL5OPT|PERL5LIB|PERLLIB|RUBYOPT|RUBYLIB|EDITOR|VISUAL|PAGER|MANPAGER|BROWSER|LESSOPEN|LESSCLOSE|TMPDIR|SSH_AUTH_SOCK|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|CLASSPATH|LD_.*|DYLD_.*|GIT_.*|PYTHON.*|PYTEST_ADDOPTS|PYTEST_PLUGINS|PYENV_.*|BASH_FUNC_.*|NPM_CONFIG_.*|GREP_OPTIONS|RIPGREP_CONFIG_PATH|XDG_CONFIG_HOME|XDG_CONFIG_DIRS|MAKEFILES|CURL_HOME|OPENSSL_CONF|OPENSSL_MODULES|GOFLAGS|GOENV|RUSTC|RUSTC_WRAPPER|RUSTC_WORKSPACE_WRAPPER|CARGO_BUILD_RUSTC.*|CARGO_HOME|RUSTUP_.*|.*_PROXY)$/iu;
 
 export function checkAssignment(assignment: Assignment, sink: Sink): void {
   if (!/^[A-Za-z_][A-Za-z0-9_]*$/u.test(assignment.name)) sink.ask(`unusual variable name \`${assignment.name}\``);
@@ -343,7 +344,9 @@ const READERS: Readonly<Record<string, Reader>> = Object.assign(Object.create(nu
     patternOptions: [],
     values: ['--indent'],
     unsafe: ['-f', '--from-file', '-L', '--library-path', '--arg', '--argjson', '--argfile', '--slurpfile', '--rawfile', '--args', '--jsonargs', '--run-tests'],
-    unsafePattern: (filter: string) => (/\b(?:import|include)\b/u.test(filter) ? 'a jq filter with `import` or `include` reads modules and data files from its search path' : undefined),
+    // jq takes long options only in full: `--slurp` is not `--slurpfile`.
+    flags: ['--slurp', '--raw-output', '--raw-input', '--raw-output0', '--ascii-output', '--join-output', '--sort-keys', '--null-input', '--exit-status', '--compact-output', '--tab', '--seq', '--stream', '--color-output', '--monochrome-output'],
+    unsafePattern: (filter: string) => (/\b(?:import|include|modulemeta)\b/u.test(filter) ? 'a jq filter with `import`, `include` or `modulemeta` reads modules and data files from its search path' : undefined),
   },
   rg: {
     tool: 'fs.read',
@@ -360,6 +363,11 @@ const PATTERN_OPTIONS: readonly string[] = ['-e', '--regexp'];
 function readerCommand(program: string, args: readonly string[], ctx: CommandContext): boolean {
   const reader = READERS[program];
   if (reader === undefined) return false;
+  if (program === 'jq' && args.length === 1 && ['--version', '--help', '-h'].includes(args[0] ?? '')) {
+    // jq answers these while it reads its options, before it loads ~/.jq or any file.
+    ctx.sink.note(`\`jq ${args[0] ?? ''}\` only prints`);
+    return true;
+  }
   const operands: string[] = [];
   const given: GivenOption[] = [];
   let patternGiven = false;
@@ -378,7 +386,7 @@ function readerCommand(program: string, args: readonly string[], ctx: CommandCon
     const name = arg.startsWith('--') ? arg.split('=')[0] ?? arg : arg.slice(0, 2);
     // GNU getopt takes any unique prefix of a long option (`--files0=` is `--files0-from=`), but
     // an option spelled in full is that option (`--exclude` is not `--exclude-from`).
-    const unsafe = reader.unsafe.includes(name) || (!reader.values.includes(name) && reader.unsafe.some((u) => spellsLongOption(arg, u)));
+    const unsafe = reader.unsafe.includes(name) || (!reader.values.includes(name) && !(reader.flags ?? []).includes(name) && reader.unsafe.some((u) => spellsLongOption(arg, u)));
     if (unsafe || program === 'less' || program === 'more') {
       ctx.sink.ask(`\`${program} ${name}\` is not a plain read`);
       return true;
