@@ -44,6 +44,8 @@ describe('npm commands as npm reads them', () => {
     [['--', 'publish'], ['publish']],
     [['-sg', 'publish'], ['publish']],
     [['-wx', 'a', 'publish'], ['a', 'publish']],
+    [['--color', 'always', 'publish'], ['always', 'publish']],
+    [['--description', 'publish'], ['publish']],
   ])('takes %j as possibly running %j', (argv, words) => {
     expect(npmCommandWords(argv)).toEqual(words);
   });

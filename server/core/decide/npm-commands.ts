@@ -106,11 +106,16 @@ export function npmSpellings(command: string): string[] {
   return [target, ...Object.keys(ALIASES).filter((alias) => ALIASES[alias] === target)];
 }
 
-/** npm options (long names, shorthands) that take the next word as their value (nopt's non-Boolean types). */
+/**
+ * npm options (long names, shorthands) that take the next word as their value (nopt's non-Boolean
+ * types, and Boolean ones that also take a string, such as `browser`), checked against npm 11's
+ * config definitions. A name here that npm reads as a switch would hide the command behind it, so
+ * only sure ones; `color` (a switch that also takes `always`) is in neither list.
+ */
 const VALUED: ReadonlySet<string> = new Set([
   'w', 'workspace', 'C', 'prefix', 'c', 'call', 'm', 'message', 'L', 'location', 'loglevel', 'tag', 'registry', 'reg', 'userconfig',
   'globalconfig', 'cache', 'otp', 'scope', 'access', 'before', 'enjoy-by', 'omit', 'include', 'script-shell', 'node-options', 'depth',
-  'preid', 'install-strategy', 'description', 'desc', 'shell', 'editor', 'browser', 'auth-type', 'init-module',
+  'preid', 'install-strategy', 'shell', 'editor', 'browser', 'auth-type', 'init-module',
 ]);
 /** npm switches: Boolean types (nopt then takes a following `true`/`false` as theirs) and the shorthands that expand whole. */
 const SWITCHES: ReadonlySet<string> = new Set([
@@ -118,8 +123,11 @@ const SWITCHES: ReadonlySet<string> = new Set([
   'save-optional', 'P', 'save-prod', 'S', 'save', 'B', 'save-bundle', 'f', 'force', 'ws', 'workspaces', 'iwr', 'include-workspace-root',
   'json', 'if-present', 'ignore-scripts', 'audit', 'fund', 'legacy-peer-deps', 'strict-peer-deps', 'prefer-offline', 'prefer-online',
   'offline', 'dry-run', 'l', 'long', 'p', 'parseable', 'porcelain', 'a', 'all', 'production', 'foreground-scripts', 'local', 'h', 'H',
-  'help', 'usage', 'v', 'version', 'read-only', 'readonly', 'progress', 'color',
+  'help', 'usage', 'v', 'version', 'read-only', 'readonly', 'progress', 'description', 'desc',
 ]);
+
+/** The tables above, for the test that checks them against the installed npm's own. */
+export const NPM_TABLES = { commands: COMMANDS, aliases: ALIASES, valued: VALUED, switches: SWITCHES } as const;
 
 /**
  * The words of an argv that opens with npm's own options which npm may take as its command: the
@@ -139,7 +147,7 @@ export function npmCommandWords(argv: readonly string[]): string[] {
     const takes = optionTakes(argv[i - 1]);
     if (takes === 'value') continue;
     // nopt gives a Boolean option a following `true` or `false`.
-    if (takes === 'switch' && argv[i - 1] !== undefined && (word === 'true' || word === 'false')) continue;
+    if (takes === 'switch' && (argv[i - 1]?.startsWith('-') ?? false) && !(argv[i - 1] ?? '').includes('=') && (word === 'true' || word === 'false')) continue;
     out.push(word);
     if (takes !== 'unknown') return out;
   }
