@@ -3,6 +3,7 @@ import { GIT_RULES } from '../../server/core/decide/git-rules.js';
 import { npmSpellings } from '../../server/core/decide/npm-commands.js';
 import { isGit, isNpm } from '../../server/core/decide/programs.js';
 import type { GrammarEntry, ProgramRule } from '../../server/core/policy/types.js';
+import { uncoveredArgv } from '../../server/core/policy/uncovered.js';
 import { ceilingPolicies, type Ceilings } from './capabilities.js';
 import { any, entity, likeLiteral, set, str, type CedarPolicy } from './text.js';
 import { inGroup } from './tools.js';
@@ -41,7 +42,7 @@ export function programPolicies(programs: ReadonlyMap<string, ProgramRule>, pins
     }
     for (const entry of rule.confirm) permit(entry.rule, entryMatches(entry, 'lenient'));
     for (const entry of rule.allow) permit(entry.rule, entryMatches(entry, 'exact'));
-    if ((rule.otherwise === undefined && rule.allow.length + rule.confirm.length + rule.deny.length + rule.argPatterns.length === 0) || rule.otherwise === 'confirm') permit(rule.rule, 'true');
+    if (uncoveredArgv(rule) !== 'deny') permit(rule.rule, 'true');
   }
   return { policies, inexact };
 }

@@ -156,7 +156,7 @@ async function judge(payload: HookPayload, session: string | undefined, gate: Ho
     budgetMs,
   );
   const note = mapped.kind === 'allow' ? mapped.reason : answer.reason;
-  const runs = answer.allowed && answer.updatedInput !== undefined ? { updatedInput: answer.updatedInput } : {};
-  const instead = 'updatedInput' in runs && alternative !== undefined ? ` (run as \`${alternative.command.slice(0, 200)}\`, which never downloads)` : '';
-  return { decision: answer.allowed ? 'allow' : 'deny', reason: `ORACLE: ${answer.allowed ? note : answer.reason}${instead}`, ...(answer.durable === undefined ? {} : { durable: answer.durable }), ...runs };
+  const updated = answer.allowed ? answer.updatedInput : undefined;
+  const instead = updated === undefined || alternative === undefined ? '' : ` (run as \`${alternative.command.slice(0, 200)}\`, which never downloads)`;
+  return { decision: answer.allowed ? 'allow' : 'deny', reason: `ORACLE: ${answer.allowed ? note : answer.reason}${instead}`, ...(answer.durable === undefined ? {} : { durable: answer.durable }), ...(updated === undefined ? {} : { updatedInput: updated }) };
 }

@@ -51,15 +51,18 @@ const ORACLE_ENTRY = /(?:^|[\\/])(?:oracle|oracle\.js|oracle-gate)$/u;
  * shell line (`-c 'oracle approve'`, `--call=…`), every word of which counts.
  */
 function runsOracle(program: string, argv: readonly string[]): boolean {
-  const packages = program === 'npx' || program === 'bunx';
-  if (!packages && !PACKAGE_RUNNERS.has(program)) return ORACLE_ENTRY.test(argv.find((a) => !a.startsWith('-')) ?? '');
-  const execAt = packages ? -1 : argv.findIndex((a) => !a.startsWith('-') && EXEC_WORDS.has(program === 'npm' ? npmCommand(a) : a));
-  if (!packages && execAt < 0) return ORACLE_ENTRY.test(argv.find((a) => !a.startsWith('-')) ?? '');
-  const rest = argv.slice(execAt + 1);
-  const named: string[] = [rest.find((a) => !a.startsWith('-')) ?? '', rest[rest.indexOf('--') + 1] ?? ''];
-  for (const [i, a] of rest.entries()) {
+  if (program === 'npx' || program === 'bunx') return packageIsOracle(argv);
+  const execAt = PACKAGE_RUNNERS.has(program) ? argv.findIndex((a) => !a.startsWith('-') && EXEC_WORDS.has(program === 'npm' ? npmCommand(a) : a)) : -1;
+  return execAt < 0 ? ORACLE_ENTRY.test(argv.find((a) => !a.startsWith('-')) ?? '') : packageIsOracle(argv.slice(execAt + 1));
+}
+
+/** A package runner's arguments after its exec word: the package they name, or a shell line they hand it. */
+function packageIsOracle(args: readonly string[]): boolean {
+  const afterDashes = args.indexOf('--');
+  const named: string[] = [args.find((a) => !a.startsWith('-')) ?? '', afterDashes < 0 ? '' : (args[afterDashes + 1] ?? '')];
+  for (const [i, a] of args.entries()) {
     const given = /^(?:--package|--call|-p|-c)(?:=([\s\S]*))?$/u.exec(a);
-    if (given !== null) named.push(...(given[1] ?? rest[i + 1] ?? '').split(/[\s;&|()`'"]+/u));
+    if (given !== null) named.push(...(given[1] ?? args[i + 1] ?? '').split(/[\s;&|()`'"]+/u));
   }
   return named.some((word) => ORACLE_ENTRY.test(word));
 }

@@ -1,6 +1,7 @@
 import type { Capability } from '../../../shared/capabilities.js';
 import { maxTier } from '../../../shared/tiers.js';
 import type { GrammarEntry, Policy } from '../policy/types.js';
+import { uncoveredArgv } from '../policy/uncovered.js';
 import type { Pin } from './context.js';
 import { agentBypassRefusal, oracleCommandRefusal } from './agent-bypass.js';
 import { gitBuiltinRefusal, gitNeeds } from './git-rules.js';
@@ -82,10 +83,9 @@ function judgeArgv(program: string, argv: readonly string[], policy: Pick<Policy
   if (confirm !== undefined) return personsCall(confirm.rule, `${aka}\`${program} ${confirm.text}\` is on the confirm list`);
   const allow = rule.allow.find((entry) => matchesEntry(listed(entry), words));
   if (allow !== undefined) return tiered('T1', allow.rule, `${aka}\`${program} ${allow.text}\` is on the allow list`);
-  if (rule.otherwise === undefined && rule.allow.length + rule.confirm.length + rule.deny.length + rule.argPatterns.length === 0) {
-    return tiered('T2', rule.rule, `\`${program}\` has no grammar, so every invocation is confirmed`);
-  }
-  if (rule.otherwise === 'confirm') return personsCall(`${rule.rule}.default`, `no rule of \`${program}\` covers \`${joined}\`, and \`programs.${program}.default: confirm\` asks a person`);
+  const uncovered = uncoveredArgv(rule);
+  if (uncovered === 'ungoverned') return tiered('T2', rule.rule, `\`${program}\` has no grammar, so every invocation is confirmed`);
+  if (uncovered === 'confirm') return personsCall(`${rule.rule}.default`, `no rule of \`${program}\` covers \`${joined}\`, and \`programs.${program}.default: confirm\` asks a person`);
   return refused('PROGRAM_ARGS_REFUSED', rule.rule, `no rule of \`${program}\` covers \`${joined}\``);
 }
 

@@ -33,13 +33,15 @@ const NO_ACTION = table(['pwd', 'echo', 'true', 'false', ':', 'printf', 'test', 
 /** Standard program locations whose basename names the same program the gate pins. */
 const STANDARD_BIN = /^\/(?:usr\/(?:local\/)?)?bin\/([A-Za-z0-9][A-Za-z0-9._+-]*)$/u;
 
-/** Variables that change what a program loads or runs, where it looks, or how the shell parses (zsh's lower-case path arrays, NULLCMD and ZDOTDIR included). */
-// Case-insensitive: npm reads npm_config_* in any case, and Windows programs read every name so.
-// Besides what loads code into a program, what makes one write or read files the command does not
-// name (NODE_V8_COVERAGE, NODE_REDIRECT_WARNINGS, MAKEFILES), moves its configuration
-// (XDG_CONFIG_HOME holds git's; CURL_HOME), or hands a build or test runner a program or plugin
-// (GOFLAGS -toolexec, RUSTC_WRAPPER, PYTEST_PLUGINS). POSIXLY_CORRECT changes where GNU tools stop
-// reading options, so an operand the analysis read as an option would be a file.
+/**
+ * Variables that change what a program loads or runs, where it looks, or how the shell parses
+ * (zsh's lower-case path arrays, NULLCMD and ZDOTDIR included); also what makes a program write or
+ * read files the command does not name (NODE_V8_COVERAGE, NODE_REDIRECT_WARNINGS, MAKEFILES), moves
+ * its configuration (XDG_CONFIG_HOME holds git's; CURL_HOME), or hands a build or test runner a
+ * program or plugin (GOFLAGS -toolexec, RUSTC_WRAPPER, PYTEST_PLUGINS). POSIXLY_CORRECT changes
+ * where GNU tools stop reading options, so an operand the analysis read as an option would be a
+ * file. Case-insensitive: npm reads npm_config_* in any case, and Windows programs read every name so.
+ */
 const RISKY_ENV =
   /^(?:PATH|cdpath|fpath|module_path|manpath|READNULLCMD|NULLCMD|ZDOTDIR|TMPPREFIX|STTY|HOME|ENV|BASH_ENV|IFS|PS4|GLOBIGNORE|SHELLOPTS|BASHOPTS|PROMPT_COMMAND|POSIXLY_CORRECT|NODE_OPTIONS|NODE_PATH|NODE_V8_COVERAGE|NODE_REDIRECT_WARNINGS|NODE_REPL_HISTORY|NODE_COMPILE_CACHE|NODE_ICU_DATA|NODE_EXTRA_CA_CERTS|NODE_TLS_REJECT_UNAUTHORIZED|PERL5OPT|PERL5LIB|PERLLIB|RUBYOPT|RUBYLIB|EDITOR|VISUAL|PAGER|MANPAGER|BROWSER|LESSOPEN|LESSCLOSE|TMPDIR|SSH_AUTH_SOCK|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|CLASSPATH|LD_.*|DYLD_.*|GIT_.*|PYTHON.*|PYTEST_ADDOPTS|PYTEST_PLUGINS|PYENV_.*|BASH_FUNC_.*|NPM_CONFIG_.*|GREP_OPTIONS|RIPGREP_CONFIG_PATH|XDG_CONFIG_HOME|XDG_CONFIG_DIRS|MAKEFILES|CURL_HOME|OPENSSL_CONF|OPENSSL_MODULES|GOFLAGS|GOENV|RUSTC|RUSTC_WRAPPER|RUSTC_WORKSPACE_WRAPPER|CARGO_BUILD_RUSTC.*|CARGO_HOME|RUSTUP_.*|.*_PROXY)$/iu;
 
@@ -291,6 +293,8 @@ interface Reader {
   readonly patternOptions?: readonly string[];
   /** Why the pattern itself reaches beyond the operands, if it does. */
   readonly unsafePattern?: (pattern: string) => string | undefined;
+  /** Options that, given alone, are answered while the program reads its options: it only prints. */
+  readonly printsAlone?: readonly string[];
 }
 
 const GREP: Reader = { tool: 'fs.read', dot: true, pattern: true, values: ['-e', '--regexp', '-m', '--max-count', '-A', '-B', '-C', '--after-context', '--before-context', '--context', '-d', '--directories', '-D', '--devices', '--include', '--exclude', '--exclude-dir', '--label', '--binary-files', '--group-separator'], unsafe: ['-f', '--file', '--exclude-from'] };
@@ -347,6 +351,8 @@ const READERS: Readonly<Record<string, Reader>> = Object.assign(Object.create(nu
     // jq takes long options only in full: `--slurp` is not `--slurpfile`.
     flags: ['--slurp', '--raw-output', '--raw-input', '--raw-output0', '--ascii-output', '--join-output', '--sort-keys', '--null-input', '--exit-status', '--compact-output', '--tab', '--seq', '--stream', '--color-output', '--monochrome-output'],
     unsafePattern: (filter: string) => (/\b(?:import|include|modulemeta)\b/u.test(filter) ? 'a jq filter with `import`, `include` or `modulemeta` reads modules and data files from its search path' : undefined),
+    // answered before jq loads ~/.jq or any file
+    printsAlone: ['--version', '--help', '-h'],
   },
   rg: {
     tool: 'fs.read',
@@ -363,9 +369,8 @@ const PATTERN_OPTIONS: readonly string[] = ['-e', '--regexp'];
 function readerCommand(program: string, args: readonly string[], ctx: CommandContext): boolean {
   const reader = READERS[program];
   if (reader === undefined) return false;
-  if (program === 'jq' && args.length === 1 && ['--version', '--help', '-h'].includes(args[0] ?? '')) {
-    // jq answers these while it reads its options, before it loads ~/.jq or any file.
-    ctx.sink.note(`\`jq ${args[0] ?? ''}\` only prints`);
+  if (args.length === 1 && reader.printsAlone?.includes(args[0] ?? '') === true) {
+    ctx.sink.note(`\`${program} ${args[0] ?? ''}\` only prints`);
     return true;
   }
   const operands: string[] = [];

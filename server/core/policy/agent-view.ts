@@ -1,5 +1,6 @@
 import type { Capability } from '../../../shared/capabilities.js';
 import type { Policy } from './types.js';
+import { uncoveredArgv } from './uncovered.js';
 
 /**
  * What one agent may use, as the agent can be told (issue 13; the reference filesystem server's
@@ -39,7 +40,7 @@ export function agentView(policy: Policy, agent: string, secretNames: readonly s
       deny: p.deny.map((g) => g.text),
       args_matching: p.argPatterns.map((a) => a.pattern),
       // What an argv no rule covers gets (a program with no rules and no default waits for a person).
-      other_args: p.otherwise ?? (p.allow.length + p.confirm.length + p.deny.length + p.argPatterns.length === 0 ? 'confirm' : 'deny'),
+      other_args: uncoveredArgv(p) === 'deny' ? 'deny' : 'confirm',
     })),
     other_programs: policy.programDefault,
     egress: { allow: policy.egress.allow.map((h) => (h.port === undefined ? h.host : `${h.host}:${h.port}`)), other_hosts: policy.egress.default },
