@@ -68,6 +68,14 @@ describe('searches that reach what the policy hides', () => {
     expect((await bash('grep API_KEY .env')).permissionDecisionReason).toContain('PATH_DENY_ALWAYS');
     // diff -r prints what differs in every file of both trees
     expect((await bash('diff -r . src')).permissionDecisionReason).toContain('-x .env -x .git');
+    // Without -r diff still compares the files directly inside two folders: `-N` prints each one
+    // missing on the other side whole (the real diff prints the secret), so it is weighed the same.
+    const flat = spawnSync('diff', ['-N', '.', 'src'], { cwd: app, encoding: 'utf8' });
+    expect(flat.stdout).toContain('sk-live-secret');
+    const refusedFlat = await bash('diff -N . src');
+    expect(refusedFlat.permissionDecision).toBe('deny');
+    expect(refusedFlat.permissionDecisionReason).toContain(`\`${app}/.env\``);
+    expect((await bash('diff src/a.ts .gitignore')).permissionDecision).toBe('allow');
     // The refusal is the part's own decision in the audit log, with the rule that fired.
     const refusals = auditRecords(home).filter((r) => r['tool'] === 'fs.read' && r['decision'] === 'deny');
     expect(refusals[0]).toMatchObject({ code: 'PATH_DENY_ALWAYS' });

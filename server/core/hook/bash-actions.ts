@@ -164,21 +164,18 @@ class Planner {
         return this.command(node, cwds);
       case 'redirected_statement': {
         const body = fieldChildren(node, 'body')[0];
-        for (const redirect of node.children.filter((c) => c.named && c.field !== 'body')) this.redirect(redirect, cwds);
+        const redirects = node.children.filter((c) => c.named && c.field !== 'body');
+        // tree-sitter reads `cd ~ && echo x > f` as the list redirected; bash binds the
+        // redirection to the list's last command, so `f` is opened after the `cd`.
+        if (body?.type === 'list') {
+          this.visited.add(body);
+          return this.list(body, cwds, redirects);
+        }
+        for (const redirect of redirects) this.redirect(redirect, cwds);
         return body === undefined ? same : this.statement(body, cwds);
       }
-      case 'list': {
-        const [left, right] = namedChildren(node);
-        const op = node.children.find((c) => !c.named)?.type;
-        if (left === undefined || right === undefined) return this.unknown(node, cwds);
-        const l = this.statement(left, cwds);
-        if (op === '&&') {
-          const r = this.statement(right, l.ok);
-          return { ok: r.ok, any: union(l.any, r.any) };
-        }
-        const r = this.statement(right, l.any);
-        return { ok: union(l.ok, r.ok), any: union(l.any, r.any) };
-      }
+      case 'list':
+        return this.list(node, cwds, []);
       case 'pipeline': {
         // bash runs each stage in a subshell, but zsh (and bash with lastpipe) runs the last one in
         // this shell: a `cd` there may or may not move it, so both folders are judged after it.
@@ -218,6 +215,21 @@ class Planner {
         if (CONTROL.has(node.type)) return this.control(node, cwds);
         return this.unknown(node, cwds);
     }
+  }
+
+  /**
+   * `left && right` or `left || right`; `redirects` belong to `right` (see redirected_statement)
+   * and are opened in the folders `right` starts in.
+   */
+  private list(node: BashNode, cwds: readonly string[], redirects: readonly BashNode[]): Outcome {
+    const [left, right] = namedChildren(node);
+    const op = node.children.find((c) => !c.named)?.type;
+    if (left === undefined || right === undefined) return this.unknown(node, cwds);
+    const l = this.statement(left, cwds);
+    const start = op === '&&' ? l.ok : l.any;
+    for (const redirect of redirects) this.redirect(redirect, start);
+    const r = this.statement(right, start);
+    return op === '&&' ? { ok: r.ok, any: union(l.any, r.any) } : { ok: union(l.ok, r.ok), any: union(l.any, r.any) };
   }
 
   private unknown(node: BashNode, cwds: readonly string[]): Outcome {

@@ -50,9 +50,10 @@ const ACTIONS: [string, unknown[]][] = [
   // diff follows links unless told --no-dereference
   ['diff -ru a b', [searched('/p/a', { by: 'diff', follows: true, skipsHidden: false, honoursIgnores: false, filters: [] }), searched('/p/b', { by: 'diff', follows: true, skipsHidden: false, honoursIgnores: false, filters: [] })]],
   ['diff -r --no-dereference -x .env a b', [searched('/p/a', { by: 'diff', follows: false, skipsHidden: false, honoursIgnores: false, filters: [{ kind: 'exclude', glob: '.env', applies: 'any' }] }), searched('/p/b', { by: 'diff', follows: false, skipsHidden: false, honoursIgnores: false, filters: [{ kind: 'exclude', glob: '.env', applies: 'any' }] })]],
-  ['diff a b', [read('/p/a'), read('/p/b')]],
+  // without -r diff still compares the files inside two folders: each side is weighed as a search
+  ['diff a b', [searched('/p/a', { by: 'diff', follows: true, skipsHidden: false, honoursIgnores: false, filters: [] }), searched('/p/b', { by: 'diff', follows: true, skipsHidden: false, honoursIgnores: false, filters: [] })]],
   // diff's --color takes a value only after `=`; column's -t and -d take none: the next word is a file
-  ['diff --color .env b', [read('/p/.env'), read('/p/b')]],
+  ['diff --color .env b', [searched('/p/.env', { by: 'diff', follows: true, skipsHidden: false, honoursIgnores: false, filters: [] }), searched('/p/b', { by: 'diff', follows: true, skipsHidden: false, honoursIgnores: false, filters: [] })]],
   ['column -t .env', [read('/p/.env')]],
   ['column -s , -t -d .env', [read('/p/.env')]],
   ['du --time .', [list('/p/.')]],

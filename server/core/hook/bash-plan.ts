@@ -36,14 +36,36 @@ const STANDARD_BIN = /^\/(?:usr\/(?:local\/)?)?bin\/([A-Za-z0-9][A-Za-z0-9._+-]*
 /**
  * Variables that change what a program loads or runs, where it looks, or how the shell parses
  * (zsh's lower-case path arrays, NULLCMD and ZDOTDIR included); also what makes a program write or
- * read files the command does not name (NODE_V8_COVERAGE, NODE_REDIRECT_WARNINGS, MAKEFILES), moves
- * its configuration (XDG_CONFIG_HOME holds git's; CURL_HOME), or hands a build or test runner a
- * program or plugin (GOFLAGS -toolexec, RUSTC_WRAPPER, PYTEST_PLUGINS). POSIXLY_CORRECT changes
- * where GNU tools stop reading options, so an operand the analysis read as an option would be a
- * file. Case-insensitive: npm reads npm_config_* in any case, and Windows programs read every name so.
+ * read files the command does not name (NODE_V8_COVERAGE, NODE_REDIRECT_WARNINGS, MAKEFILES, MAGIC
+ * for file(1), SSLKEYLOGFILE, TMP/TEMP for Python's tempfile), moves its configuration
+ * (XDG_* holds git's; CURL_HOME, GNUPGHOME), or hands a build or test runner a program or plugin
+ * (GOFLAGS -toolexec, RUSTC_WRAPPER, PYTEST_PLUGINS, CC and CGO_* for a cgo build, any CARGO_*
+ * setting but the job count and terminal ones). less takes commands from LESS, LESSKEYIN and
+ * LESSOPEN; ssh runs SSH_ASKPASS; glibc loads code from GCONV_PATH and locale data from LOCPATH
+ * and NLSPATH, and reads HOSTALIASES. POSIXLY_CORRECT changes where GNU tools stop reading
+ * options, so an operand the analysis read as an option would be a file. Case-insensitive: npm
+ * reads npm_config_* in any case, and Windows programs read every name so.
  */
-const RISKY_ENV =
-  /^(?:PATH|cdpath|fpath|module_path|manpath|READNULLCMD|NULLCMD|ZDOTDIR|TMPPREFIX|STTY|HOME|ENV|BASH_ENV|IFS|PS4|GLOBIGNORE|SHELLOPTS|BASHOPTS|PROMPT_COMMAND|POSIXLY_CORRECT|NODE_OPTIONS|NODE_PATH|NODE_V8_COVERAGE|NODE_REDIRECT_WARNINGS|NODE_REPL_HISTORY|NODE_COMPILE_CACHE|NODE_ICU_DATA|NODE_EXTRA_CA_CERTS|NODE_TLS_REJECT_UNAUTHORIZED|PERL5OPT|PERL5LIB|PERLLIB|RUBYOPT|RUBYLIB|EDITOR|VISUAL|PAGER|MANPAGER|BROWSER|LESSOPEN|LESSCLOSE|TMPDIR|SSH_AUTH_SOCK|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|CLASSPATH|LD_.*|DYLD_.*|GIT_.*|PYTHON.*|PYTEST_ADDOPTS|PYTEST_PLUGINS|PYENV_.*|BASH_FUNC_.*|NPM_CONFIG_.*|GREP_OPTIONS|RIPGREP_CONFIG_PATH|XDG_CONFIG_HOME|XDG_CONFIG_DIRS|MAKEFILES|CURL_HOME|OPENSSL_CONF|OPENSSL_MODULES|GOFLAGS|GOENV|RUSTC|RUSTC_WRAPPER|RUSTC_WORKSPACE_WRAPPER|CARGO_BUILD_RUSTC.*|CARGO_HOME|RUSTUP_.*|.*_PROXY)$/iu;
+const RISKY_ENV = new RegExp(
+  `^(?:${[
+    // the shell's own parsing and start-up
+    'PATH|cdpath|fpath|module_path|manpath|READNULLCMD|NULLCMD|ZDOTDIR|TMPPREFIX|STTY|HOME|ENV|BASH_ENV|IFS|PS4|GLOBIGNORE|SHELLOPTS|BASHOPTS|PROMPT_COMMAND|SHELL|BASH_FUNC_.*|POSIXLY_CORRECT',
+    // the C library and the loader
+    'LD_.*|DYLD_.*|GCONV_PATH|LOCPATH|NLSPATH|HOSTALIASES|RESOLV_HOST_CONF|GLIBC_TUNABLES',
+    // language runtimes
+    'NODE_OPTIONS|NODE_PATH|NODE_V8_COVERAGE|NODE_REDIRECT_WARNINGS|NODE_REPL_HISTORY|NODE_COMPILE_CACHE|NODE_ICU_DATA|NODE_EXTRA_CA_CERTS|NODE_TLS_REJECT_UNAUTHORIZED',
+    'PERL5OPT|PERL5LIB|PERLLIB|RUBYOPT|RUBYLIB|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|CLASSPATH|PYTHON.*|PYTEST_ADDOPTS|PYTEST_PLUGINS|PYENV_.*|PIP_.*',
+    // programs a program starts, and where programs read or write
+    'EDITOR|VISUAL|PAGER|MANPAGER|BROWSER|LESS.*|MAGIC|TMPDIR|TMP|TEMP|XDG_.*|SSH_.*|SSLKEYLOGFILE|SSL_CERT_FILE|SSL_CERT_DIR|GNUPGHOME',
+    // tools' own configuration
+    'GIT_.*|NPM_CONFIG_.*|GREP_OPTIONS|RIPGREP_CONFIG_PATH|MAKEFILES|CURL_HOME|OPENSSL_CONF|OPENSSL_MODULES|.*_PROXY',
+    // builds: compilers, wrappers, Go's and Cargo's settings
+    'CC|CXX|CPP|AR|LD|PKG_CONFIG|CFLAGS|CXXFLAGS|CPPFLAGS|LDFLAGS|CGO_.*',
+    'GOFLAGS|GOENV|GOPATH|GOROOT|GOCACHE|GOMODCACHE|GOBIN|GOTMPDIR|GOPROXY|GONOPROXY|GOPRIVATE|GONOSUMDB|GOSUMDB|GOINSECURE|GOWORK|GOTOOLDIR|GOVCS|GOAUTH|GOCOVERDIR',
+    'RUSTC|RUSTC_WRAPPER|RUSTC_WORKSPACE_WRAPPER|RUSTFLAGS|RUSTDOCFLAGS|RUSTUP_.*|CARGO_(?!BUILD_JOBS$|TERM_).*',
+  ].join('|')})$`,
+  'iu',
+);
 
 export function checkAssignment(assignment: Assignment, sink: Sink): void {
   if (!/^[A-Za-z_][A-Za-z0-9_]*$/u.test(assignment.name)) sink.ask(`unusual variable name \`${assignment.name}\``);
@@ -305,7 +327,8 @@ const READERS: Readonly<Record<string, Reader>> = Object.assign(Object.create(nu
   du: { tool: 'fs.list', dot: true, values: ['-d', '--max-depth', '-B', '--block-size', '-t', '--threshold', '--exclude', '--time-style'], unsafe: ['-X', '--exclude-from', '--files0-from'], flags: ['--time'] },
   cat: { tool: 'fs.read', dot: false, values: [], unsafe: [] },
   // -o writes its output to a file, -T and --compress-program reach outside: escalated.
-  sort: { tool: 'fs.read', dot: false, values: ['-k', '--key', '-t', '--field-separator', '-S', '--buffer-size', '--parallel', '--batch-size', '--sort', '--random-source'], unsafe: ['-o', '--output', '-T', '--temporary-directory', '--compress-program', '--files0-from'] },
+  // --random-source reads a file whose bytes decide the order, which tells a guess at them apart.
+  sort: { tool: 'fs.read', dot: false, values: ['-k', '--key', '-t', '--field-separator', '-S', '--buffer-size', '--parallel', '--batch-size', '--sort'], unsafe: ['-o', '--output', '-T', '--temporary-directory', '--compress-program', '--files0-from', '--random-source'] },
   cut: { tool: 'fs.read', dot: false, values: ['-d', '--delimiter', '-f', '--fields', '-b', '--bytes', '-c', '--characters', '--output-delimiter'], unsafe: [] },
   diff: { tool: 'fs.read', dot: false, values: ['-U', '-C', '-x', '--exclude', '-I', '--ignore-matching-lines', '--label', '-W', '--width', '--horizon-lines', '-F', '--show-function-line', '--palette', '--tabsize'], unsafe: ['-X', '--exclude-from', '--from-file', '--to-file', '-S', '--starting-file'] },
   cmp: { tool: 'fs.read', dot: false, values: ['-i', '--ignore-initial', '-n', '--bytes'], unsafe: [] },
@@ -381,6 +404,11 @@ function readerCommand(program: string, args: readonly string[], ctx: CommandCon
   for (let i = 0; i < args.length; i++) {
     const arg = args[i] ?? '';
     if (!options || arg === '-' || !arg.startsWith('-')) {
+      // less and more run `+CMD` as a command of theirs (`+!cmd` a shell command, on a terminal).
+      if ((program === 'less' || program === 'more') && arg.startsWith('+')) {
+        ctx.sink.ask(`\`${program} ${arg}\` gives ${program} a command to run`);
+        return true;
+      }
       operands.push(arg);
       continue;
     }
@@ -446,7 +474,8 @@ function readerCommand(program: string, args: readonly string[], ctx: CommandCon
   // directory, when it is given none): the gate weighs what it reaches (tree-search.ts).
   const search = searchOf(program, given);
   if (search !== undefined) {
-    for (const path of real.length === 0 ? ['.'] : real) fsAction('fs.read', path, ctx, search);
+    // grep -r and rg search the working directory when given no path; diff compares only what it is given.
+    for (const path of real.length === 0 && program !== 'diff' ? ['.'] : real) fsAction('fs.read', path, ctx, search);
     return true;
   }
   if (real.length === 0) {

@@ -62,11 +62,12 @@ export function rgSearch(options: readonly GivenOption[]): TreeSearch {
 const RG_CONFIG = 'without `--no-config`, rg takes options from the file RIPGREP_CONFIG_PATH names, which ORACLE cannot see, so it is taken to show hidden names, ignore nothing and follow links';
 
 /**
- * diff compares trees only with -r; `-x PAT` leaves out files and folders by name. It follows
- * links unless told `--no-dereference`.
+ * diff compares whole trees with -r, and without it still compares the files directly inside two
+ * folders it is given (`diff -N . empty` prints every file of `.`): a folder operand is weighed as
+ * a search either way, the deeper one standing for both. `-x PAT` leaves out files and folders by
+ * name. It follows links unless told `--no-dereference`.
  */
-export function diffSearch(options: readonly GivenOption[]): TreeSearch | undefined {
-  if (!options.some((o) => o.name === '-r' || spells(o, '--recursive'))) return undefined;
+export function diffSearch(options: readonly GivenOption[]): TreeSearch {
   const filters = options.flatMap((o): SearchFilter[] => ((o.name === '-x' || o.name === '--exclude') && o.value !== undefined ? [{ kind: 'exclude', glob: o.value, applies: 'any' }] : []));
   return { by: 'diff', follows: !options.some((o) => spells(o, '--no-dereference')), skipsHidden: false, honoursIgnores: false, filters };
 }
