@@ -21,6 +21,11 @@ const SPELLINGS: readonly (readonly string[])[] = [
   ['--permission-mode=bypassPermissions'],
   ['--permission-mode', 'BYPASSPERMISSIONS'],
   ['--permission-mode', ' bypassPermissions'],
+  // one token, as a `sh -c` line carries it: any run of `=`, spaces and quotes before the mode
+  ['--permission-mode   "bypassPermissions"'],
+  ["--permission-mode='bypassPermissions'"],
+  ['--permission-mode=" bypassPermissions"'],
+  [`--permission-mode${' '.repeat(32_000)}bypassPermissions`],
   ['--settings', '{"permissions":{"defaultMode":"bypassPermissions"}}'],
   ['--settings={"disableAllHooks":true}'],
   ['--settings', '{"permissions":{"defaultMode":"bypass\\u0050ermissions"}}'],
@@ -78,7 +83,7 @@ describe('permission-skipping flags of an agent CLI', () => {
   });
 
   it('leaves the rest alone: the everyday options that only look alike', () => {
-    for (const args of [['-p', 'x', '--permission-mode', 'plan'], ['-p', 'x', '--permission-mode=acceptEdits'], ['--help']]) {
+    for (const args of [['-p', 'x', '--permission-mode', 'plan'], ['-p', 'x', '--permission-mode=acceptEdits'], ['--help'], ['-p', `--permission-mode${' '.repeat(32_000)}plan`]]) {
       expect(evaluate({ tool: 'exec.run', args: { program: 'claude', args, cwd: app } }, ctx).decision.decision, args.join(' ')).toBe('allow');
     }
     expect(evaluate({ tool: 'exec.run', args: { program: 'git', args: ['log', '--all', '--oneline'], cwd: app } }, ctx).decision.decision).toBe('allow');

@@ -12,7 +12,22 @@ import { npmCommand } from './npm-commands.js';
  * case-insensitively, JSON escapes (`\u0050`) decoded first. A settings *file* is not read here.
  */
 const SKIP_FLAG = /(?:^|[\s'"=;&|(])--(?:allow-)?dangerously-skip-permissions(?=$|[\s'"=;&|)])/u;
-const BYPASS_MODE = /--permission-mode(?:=|\s+|['"]\s*['"]?)['"]?\s*bypass/iu;
+const PERMISSION_MODE = '--permission-mode';
+
+/**
+ * Whether the token holds `--permission-mode` followed, after any `=`, spaces and quotes, by
+ * `bypass…`. A scan, not a regular expression: `\s+` then `\s*` backtracked quadratically, and a
+ * 32 KiB argument of spaces held the gate's one thread for over a second.
+ */
+function asksBypassMode(token: string): boolean {
+  const lower = token.toLowerCase();
+  for (let at = lower.indexOf(PERMISSION_MODE); at >= 0; at = lower.indexOf(PERMISSION_MODE, at + 1)) {
+    let i = at + PERMISSION_MODE.length;
+    while (i < lower.length && /[=\s'"]/u.test(lower.charAt(i))) i++;
+    if (lower.startsWith('bypass', i)) return true;
+  }
+  return false;
+}
 const BYPASS_WORDS = /bypasspermissions|disableallhooks/iu;
 /** Options that hand an agent CLI a configuration of its own (settings, MCP servers, more folders, plugins). */
 const DELEGATE_CONFIG_FLAG = /^--(?:settings|mcp-config|add-dir|plugin-dir)(?:=|$)/u;
@@ -29,7 +44,7 @@ export function agentBypassRefusal(argv: readonly string[]): Outcome | undefined
     const flag = SKIP_FLAG.exec(token)?.[0].trim().replace(/^['"=;&|(]+/u, '');
     if (flag !== undefined) return refused('PROGRAM_DENIED', 'builtin.agent.permissions', `\`${flag}\` turns the agent's own permission checks off; ORACLE never starts an agent that way`);
     const next = argv[i + 1];
-    if (BYPASS_MODE.test(token) || (token === '--permission-mode' && next !== undefined && /^\s*['"]?bypass/iu.test(unescaped(next)))) {
+    if (asksBypassMode(token) || (token === '--permission-mode' && next !== undefined && /^\s*['"]?bypass/iu.test(unescaped(next)))) {
       return refused('PROGRAM_DENIED', 'builtin.agent.permissions', '`--permission-mode bypassPermissions` turns the agent\u2019s own permission checks off');
     }
     if (BYPASS_WORDS.test(token)) return refused('PROGRAM_DENIED', 'builtin.agent.permissions', 'an argument asks for `bypassPermissions` or `disableAllHooks`: the agent would run without its permission checks or without ORACLE\u2019s hook');

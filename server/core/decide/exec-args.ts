@@ -1,4 +1,4 @@
-import { maxTier } from '../../../shared/tiers.js';
+import { maxTier, tierRank, type Tier } from '../../../shared/tiers.js';
 import { hasConfusable } from '../paths/characters.js';
 import { canonicalize } from '../paths/canonicalize.js';
 import type { DecideContext } from './context.js';
@@ -16,9 +16,15 @@ export interface JudgedArgv {
   readonly cwd: string | undefined;
   /** Indices of arguments the program keeps as text only (a commit message): never paths, never code. */
   readonly text: ReadonlySet<number>;
+  /**
+   * Whether a path the policy's fs.write tier rules raise (package.json, a CI workflow) raises the
+   * run too: the program may write what it is given (`pytest --junitxml=package.json`). Not for
+   * git, whose paths are pathspecs it reads or stages; its writes are judged as their own actions.
+   */
+  readonly weighsWrites: boolean;
 }
 
-export function judgeArgvPaths(outcome: Extract<Outcome, { ok: true }>, { argv, cwd, text }: JudgedArgv, ctx: DecideContext): Outcome {
+export function judgeArgvPaths(outcome: Extract<Outcome, { ok: true }>, { argv, cwd, text, weighsWrites }: JudgedArgv, ctx: DecideContext): Outcome {
   let tier = outcome.tier;
   let escalated = false;
   const reasons = [...outcome.reasons];
@@ -51,7 +57,15 @@ export function judgeArgvPaths(outcome: Extract<Outcome, { ok: true }>, { argv, 
         continue;
       }
       const scoped = canonicalize(value, ctx.gate, { cwd, access: 'write' });
-      if (scoped.ok) continue;
+      if (scoped.ok) {
+        const rule = weighsWrites ? writeRuleAbove(scoped.value.real, scoped.value.root.scope, tier, ctx) : undefined;
+        if (rule !== undefined) {
+          tier = rule.tier;
+          escalated = true;
+          reasons.push(`argument \`${token}\` names \`${scoped.value.real}\`, which ${rule.rule} keeps at ${rule.tier} for writes${rule.why === undefined ? '' : ` (${rule.why})`}: the program may write it`);
+        }
+        continue;
+      }
       if (scoped.code === 'PATH_DENY_ALWAYS') return refused('PATH_DENY_ALWAYS', scoped.rule, `argument \`${token}\`: ${scoped.reason}`);
       if (flagged || !looksLikePath(value, win)) continue;
       flagged = true;
@@ -120,4 +134,10 @@ function climbs(value: string, win: boolean): boolean {
 function looksLikePath(value: string, win: boolean): boolean {
   if (value.startsWith('/') || value.startsWith('~') || value.includes('/') || value === '..') return true;
   return win && (value.includes('\\') || /^[A-Za-z]:/u.test(value));
+}
+
+/** The first fs.write tier rule naming this path that raises a run at `tier`. Rules without a path (every write) are not read here. */
+function writeRuleAbove(real: string, scope: string, tier: Tier, ctx: DecideContext): { readonly rule: string; readonly tier: Tier; readonly why: string | undefined } | undefined {
+  const rule = ctx.gate.tierRules.find((r) => r.tool === 'fs.write' && r.path !== undefined && r.program === undefined && (r.scope === undefined || r.scope === scope) && r.pathMatches(real));
+  return rule !== undefined && tierRank(rule.tier) > tierRank(tier) ? { rule: rule.rule, tier: rule.tier, why: rule.why } : undefined;
 }

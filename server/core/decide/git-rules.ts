@@ -48,7 +48,8 @@ export function gitNeeds(argv: readonly string[]): { capabilities: ('net.egress'
 
 /**
  * The forms of everyday branch work that throw away uncommitted changes or rewrite config, which
- * git itself will not undo: a person's call whatever the allow list says (like a push's floor).
+ * git itself will not undo, and `add --chmod`, a `chmod` by other means: a person's call whatever
+ * the allow list says (like a push's floor).
  * Judged conservatively: `checkout NAME` may name a file as well as a branch, so only
  * `checkout -b NEW [START]` is plain branch work.
  */
@@ -62,6 +63,9 @@ function destroysWork(subcommand: string, rest: readonly string[]): string | und
     }
     case 'restore':
       return has('--staged', '-S') && !has('--worktree', '-W') ? undefined : '`git restore` of the work tree throws away uncommitted changes';
+    case 'add':
+      // The mode goes into the index, and the next checkout or stash puts it on the file.
+      return has('--chmod') ? '`git add --chmod` changes whether a file may run, as `chmod` does' : undefined;
     case 'mv':
       // As `checkout` of a file: what the destination held, committed or not, is gone.
       return has('--force', '-f') ? '`git mv -f` overwrites what the destination holds' : undefined;

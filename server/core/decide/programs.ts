@@ -10,6 +10,7 @@ import { npmArgv, npmCommand, npmCommandWords } from './npm-commands.js';
 import { npxBuiltinRefusal } from './npx-rules.js';
 import { optionPresent } from './options.js';
 import { refused, tiered, type Outcome } from './outcome.js';
+import { judgeRunnerOptions } from './runner-options.js';
 
 /**
  * exec.run's program grammar (SPEC §3, §4): the program is a name from the allowlist, pinned at
@@ -30,7 +31,9 @@ export function judgeProgram(program: string, argv: readonly string[], policy: P
   const judged = judgeArgv(program, argv, policy, pins);
   // An install says what it does on the card, whichever rule let it through (issue 12).
   const note = judged.ok ? installNote(program, argv) : undefined;
-  const outcome: Outcome = judged.ok && note !== undefined ? { ...judged, reasons: [...judged.reasons, note] } : judged;
+  const noted: Outcome = judged.ok && note !== undefined ? { ...judged, reasons: [...judged.reasons, note] } : judged;
+  // An option that redirects an allowed runner (npm --registry, pytest --basetemp) asks a person.
+  const outcome = noted.ok ? judgeRunnerOptions(noted, program, argv) : noted;
   if (!outcome.ok || needs.floor === 'T1') return { outcome, requires: needs.capabilities };
   const tier = maxTier(outcome.tier, needs.floor);
   const reasons = needs.why === undefined ? outcome.reasons : [...outcome.reasons, needs.why];
