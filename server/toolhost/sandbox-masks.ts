@@ -5,6 +5,14 @@ import { walkTree } from '../adapters/agent/tree-walk.js';
 /** Dependency and build folders: not walked (for speed); their own deny_always names are a package's fixtures. */
 export const DEPENDENCY_FOLDERS: ReadonlySet<string> = new Set(['node_modules', 'bower_components', '.venv', 'venv', 'target', '.gradle', '.next', 'dist', 'build']);
 
+/**
+ * The folders a package manager fills with other people's packages, whose fixtures (`.env`,
+ * test keys) are theirs: a delete need not look inside one. Build output (dist, build, target,
+ * .next) is not among them: a folder of that name may be anything, a whole project with its
+ * `.env`, `.git` and hook settings included (red team, session 31).
+ */
+export const PACKAGE_FOLDERS: ReadonlySet<string> = new Set(['node_modules', 'bower_components', '.venv', 'venv', '.gradle']);
+
 export const MAX_MASK_WALK = 100_000;
 
 export interface SandboxView {

@@ -4,7 +4,7 @@ import { basename } from 'node:path';
 import { isUnder } from '../core/paths/canonical.js';
 import type { CompiledPolicy } from '../core/policy/compile.js';
 import type { Evaluation } from '../core/decide/decide.js';
-import { DEPENDENCY_FOLDERS, whyHidden } from './sandbox-masks.js';
+import { PACKAGE_FOLDERS, whyHidden } from './sandbox-masks.js';
 
 /**
  * What changing a whole folder does to what the policy keeps out. The decision judges the folder's
@@ -16,8 +16,8 @@ import { DEPENDENCY_FOLDERS, whyHidden } from './sandbox-masks.js';
  *   delete of a folder holding it);
  * - nothing lands where the policy hides (a move or copy of a visible entry);
  * - no read-only root inside is moved or deleted, and none below the destination is written into.
- * What a dependency folder (node_modules …) holds is a package's own fixtures, as for the
- * sandbox's masks: a delete does not look inside one (moving them still may not make them visible). Links are entries (a link named
+ * What a package manager's folder (node_modules …) holds is a package's own fixtures: a delete
+ * does not look inside one (moving them still may not make them visible). Links are entries (a link named
  * settings.json plants as well as a file), never followed. Past MAX_TREE_WALK entries, or a folder
  * that cannot be read, the answer is `unknown`: the caller refuses or asks a person, never allows.
  */
@@ -46,11 +46,11 @@ export function treeVerdict(gate: CompiledPolicy, change: TreeChange): TreeVerdi
     const under = readOnly.find(below(to));
     if (under !== undefined) return { kind: 'refused', rule: under.rule, reason: `\`${to}\` holds the read-only root \`${under.real}\` (${under.rule}), which it would write into` };
   }
-  // What a dependency folder holds is a package's own (as for the sandbox's masks): a delete does
-  // not look inside one, nor at all when that is what it deletes. A move or copy looks everywhere,
-  // since anything may land where the policy hides it.
+  // What a package manager's folder holds is a package's own: a delete does not look inside one,
+  // nor at all when that is what it deletes. A move or copy looks everywhere, since anything may
+  // land where the policy hides it.
   const deleting = change.kind === 'delete';
-  if (deleting && DEPENDENCY_FOLDERS.has(basename(source))) return OK;
+  if (deleting && PACKAGE_FOLDERS.has(basename(source))) return OK;
   const verb = deleting ? 'deleting' : change.kind === 'move' ? 'moving' : 'copying';
   const refused = (rule: string, reason: string): TreeVerdict => ({ kind: 'refused', rule, reason });
   const walked = walkEveryEntry(
@@ -67,7 +67,7 @@ export function treeVerdict(gate: CompiledPolicy, change: TreeChange): TreeVerdi
       return undefined;
     },
     MAX_TREE_WALK,
-    (entry) => !deleting || !DEPENDENCY_FOLDERS.has(entry.name),
+    (entry) => !deleting || !PACKAGE_FOLDERS.has(entry.name),
   );
   if ('stopped' in walked) return walked.stopped;
   if ('incomplete' in walked) return { kind: 'unknown', reason: `${walked.incomplete}, so ORACLE cannot tell what ${verb} \`${source}\` takes with it` };

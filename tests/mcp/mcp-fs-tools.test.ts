@@ -148,6 +148,29 @@ describe('oracle mcp: edit, search, mkdir, move and what the agent may use', () 
     const outside = await client.callTool({ name: 'fs_search', arguments: { path: `${tree.root}/outside`, text: 'needle' } });
     expect(textOf(outside)).toContain('PATH_OUTSIDE_SCOPE');
   });
+  it('matches a glob built to backtrack in bounded work, and refuses one it would read otherwise (red team, session 31)', async () => {
+    // As a regular expression this glob took the gate's one thread for minutes against this name.
+    tree.file(`projects/glob/${'a'.repeat(60)}`, 'needle\n');
+    tree.file('projects/glob/b.md', 'needle\n');
+    const costly = await client.callTool({ name: 'fs_search', arguments: { path: `${tree.root}/projects/glob`, text: 'needle', glob: `${'*a'.repeat(16)}!` } });
+    expect(costly.isError, textOf(costly)).not.toBe(true);
+    expect(textOf(costly)).toContain('0 matches in 0 files searched');
+    // The gate still answers at once.
+    const next = await client.callTool({ name: 'fs_search', arguments: { path: `${tree.root}/projects/glob`, text: 'needle', glob: '*.{md,txt}' } });
+    expect(textOf(next)).toContain('b.md:1: needle');
+    const negated = await client.callTool({ name: 'fs_search', arguments: { path: `${tree.root}/projects/glob`, text: 'needle', glob: '!*.md' } });
+    expect(negated.isError).toBe(true);
+    expect(textOf(negated)).toContain('a negation');
+  });
+  it('refuses an edit that would grow the file past the limit, and the gate lives on', async () => {
+    tree.file('projects/app/seed.txt', 'a');
+    const doubling = Array.from({ length: 30 }, () => ({ old_string: 'a', new_string: 'aa', replace_all: true }));
+    const grown = await client.callTool({ name: 'fs_edit', arguments: { path: `${app}/seed.txt`, edits: doubling } });
+    expect(grown.isError).toBe(true);
+    expect(textOf(grown)).toContain('edit 14: the edits would replace more than 10000 occurrences');
+    expect(readFileSync(`${app}/seed.txt`, 'utf8')).toBe('a');
+    expect(textOf(await client.callTool({ name: 'fs_read', arguments: { path: `${app}/seed.txt` } }))).toBe('a');
+  });
   it('gives the file’s own line numbers after a redacted key block, and says which files it did not search', async () => {
     const body = Array.from({ length: 6 }, (_, i) => `MIIEvQIBADANBgkqhkiG9w0BAQEFAASC${String(i).repeat(32)}`);
     tree.file('projects/other/config.txt', ['line one', '-----BEGIN PRIVATE KEY-----', ...body, '-----END PRIVATE KEY-----', 'the needle on line 10', ''].join('\n'));

@@ -93,6 +93,8 @@ describe('what a whole-folder change does to what the policy hides', () => {
     // A package folder with its own node_modules goes whole; a folder that only sits below one named `dist` is no dependency.
     expect(verdict({ kind: 'delete', path: `${p}/pkgs/a` })).toBe('ok');
     expect(verdict({ kind: 'delete', path: `${p}/dist/app/config` })).toBe('refused');
+    // Build output is not a package's: a `dist` (or a whole project named build) holding .env is refused.
+    expect(verdict({ kind: 'delete', path: `${p}/dist` })).toBe('refused');
     // A fixture may go, never become visible.
     expect(verdict({ kind: 'move', from: `${p}/node_modules/pkg/test`, to: [`${p}/node_modules/pkg/fixtures`] })).toBe('ok');
   });

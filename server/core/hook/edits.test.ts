@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyEdits, editsOf } from './edits.js';
+import { applyEdits, editsOf, MAX_EDITED_CHARS, MAX_REPLACEMENTS } from './edits.js';
 
 describe('Edit and MultiEdit as the file they leave behind', () => {
   const one = (old: string, put: string, all = false) => [{ old_string: old, new_string: put, replace_all: all }];
@@ -22,8 +22,20 @@ describe('Edit and MultiEdit as the file they leave behind', () => {
     expect(applyEdits('a c', editsOf('MultiEdit', { edits: [{ old_string: 'a', new_string: 'b' }, { old_string: 'z', new_string: 'y' }] }) ?? [])).toMatchObject({ ok: false, reason: 'edit 2: `old_string` does not occur in the file' });
   });
 
+  it('refuses edits past the limits, before building them (30 doublings once killed the gate)', () => {
+    const doubling = Array.from({ length: 30 }, () => ({ old_string: 'a', new_string: 'aa', replace_all: true }));
+    // edit k replaces 2^(k-1) occurrences: 16,383 by edit 14
+    expect(applyEdits('a', doubling)).toMatchObject({ ok: false, reason: `edit 14: the edits would replace more than ${String(MAX_REPLACEMENTS)} occurrences; make them in smaller steps` });
+    const huge = 'x'.repeat(MAX_EDITED_CHARS / 2 + 1);
+    expect(applyEdits('a a', one('a', huge, true))).toMatchObject({ ok: false, reason: `the edited text would be ${String(MAX_EDITED_CHARS + 3)} characters, more than the ${String(MAX_EDITED_CHARS)} an edit may leave` });
+    expect(applyEdits('a '.repeat(20_000), one('a', 'b'))).toMatchObject({ ok: false, reason: '`old_string` occurs many times and `replace_all` is not set' });
+    // overlapping occurrences count as replaceAll takes them
+    expect(applyEdits('aaa', one('aa', 'b', true))).toEqual({ ok: true, text: 'ba' });
+  });
+
   it('takes $ in new_string as text, and refuses malformed edits', () => {
     expect(applyEdits('x', one('x', "$& $' $1"))).toEqual({ ok: true, text: "$& $' $1" });
+    expect(applyEdits('x x', one('x', '$&$&', true))).toEqual({ ok: true, text: '$&$& $&$&' });
     expect(editsOf('Edit', { old_string: 1, new_string: 'b' })).toBeUndefined();
     expect(editsOf('MultiEdit', { edits: [] })).toBeUndefined();
   });

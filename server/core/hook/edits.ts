@@ -28,8 +28,19 @@ export function editsOf(tool: string, input: Readonly<Record<string, unknown>>):
   return edits.length === 0 ? undefined : edits;
 }
 
+/**
+ * The longest text an edit may leave, in UTF-16 units (the largest file Claude Code's edits are
+ * kept for undo is 64 MiB), and the most occurrences all of one call's edits may replace. Both are
+ * checked before a replacement is built: 30 edits each doubling every `a` of a one-letter file
+ * asked the gate for a string of 2^30 characters and killed it, and 26 of them took 15 s of its
+ * one thread.
+ */
+export const MAX_EDITED_CHARS = 64 * 1024 * 1024;
+export const MAX_REPLACEMENTS = 10_000;
+
 export function applyEdits(current: string | null, edits: readonly TextEdit[]): Applied {
   let text = current ?? '';
+  let replaced = 0;
   for (const [i, edit] of edits.entries()) {
     const which = edits.length > 1 ? `edit ${String(i + 1)}: ` : '';
     if (edit.old_string === '') {
@@ -37,13 +48,24 @@ export function applyEdits(current: string | null, edits: readonly TextEdit[]): 
       text = edit.new_string;
       continue;
     }
-    const count = text.split(edit.old_string).length - 1;
+    const count = occurrences(text, edit.old_string, MAX_REPLACEMENTS - replaced + 1);
     if (count === 0) return { ok: false, reason: `${which}\`old_string\` does not occur in the file` };
-    if (count > 1 && !edit.replace_all) return { ok: false, reason: `${which}\`old_string\` occurs ${String(count)} times and \`replace_all\` is not set` };
-    // split/join, not replace(): a `$` in new_string is text, never a replacement pattern.
-    text = edit.replace_all ? text.split(edit.old_string).join(edit.new_string) : replaceOnce(text, edit.old_string, edit.new_string);
+    if (count > 1 && !edit.replace_all) return { ok: false, reason: `${which}\`old_string\` occurs ${count > MAX_REPLACEMENTS - replaced ? 'many' : String(count)} times and \`replace_all\` is not set` };
+    replaced += edit.replace_all ? count : 1;
+    if (replaced > MAX_REPLACEMENTS) return { ok: false, reason: `${which}the edits would replace more than ${String(MAX_REPLACEMENTS)} occurrences; make them in smaller steps` };
+    const length = text.length + (edit.replace_all ? count : 1) * (edit.new_string.length - edit.old_string.length);
+    if (length > MAX_EDITED_CHARS) return { ok: false, reason: `${which}the edited text would be ${String(length)} characters, more than the ${String(MAX_EDITED_CHARS)} an edit may leave` };
+    // `$$` is a `$`: a `$` in new_string is text, never a replacement pattern.
+    text = edit.replace_all ? text.replaceAll(edit.old_string, edit.new_string.replaceAll('$', '$$$$')) : replaceOnce(text, edit.old_string, edit.new_string);
   }
   return { ok: true, text };
+}
+
+/** How often `find` (not empty) occurs in `text`, without overlaps as replaceAll counts, up to `most`. */
+function occurrences(text: string, find: string, most: number): number {
+  let count = 0;
+  for (let at = text.indexOf(find); at >= 0 && count < most; at = text.indexOf(find, at + find.length)) count++;
+  return count;
 }
 
 function replaceOnce(text: string, find: string, put: string): string {

@@ -1,3 +1,5 @@
+import { matchSegment, type SegmentToken } from '../paths/wildcard.js';
+
 /**
  * How a searcher's include or exclude glob names an entry, read only where every reading agrees.
  * grep and diff match with fnmatch against the base name (a `/` in the glob never matches; braces
@@ -31,22 +33,43 @@ export interface GlobEntry {
   readonly kind: 'file' | 'dir';
 }
 
+/**
+ * What matching one glob may cost over a whole walk (a step is one character compared): a glob
+ * the agent wrote is matched against every name met, in bounded work (paths/wildcard.ts); past
+ * the budget every answer is `unsure`, which counts the entry as reached.
+ */
+export const GLOB_STEPS = 5_000_000;
+
 /** Reads a glob once; the matcher it returns says how the glob names each entry. */
 export function compileGlob(dialect: GlobDialect, glob: string, nocase = false): (entry: GlobEntry) => GlobMatch {
-  const byKind = new Map<GlobEntry['kind'], readonly RegExp[] | 'no' | undefined>();
+  const byKind = new Map<GlobEntry['kind'], readonly (readonly SegmentToken[])[] | 'no' | undefined>();
+  const budget = { steps: GLOB_STEPS };
+  // Case folded as ASCII only: past it ORACLE is unsure (a regular expression's `i` folds more).
+  const fold = (text: string): string => (nocase ? text.toLowerCase() : text);
+  const nonAscii = /[^\x20-\x7e]/u;
   return (entry) => {
-    if (!byKind.has(entry.kind)) byKind.set(entry.kind, regexesOf(dialect === 'fnmatch' ? fnmatchForm(glob) : gitignoreForm(glob, entry.kind), nocase));
-    const regexes = byKind.get(entry.kind);
-    if (regexes === undefined) return 'unsure';
-    if (regexes === 'no') return 'no';
+    if (!byKind.has(entry.kind)) byKind.set(entry.kind, tokensOf(dialect === 'fnmatch' ? fnmatchForm(glob) : gitignoreForm(glob, entry.kind), fold));
+    const alternatives = byKind.get(entry.kind);
+    if (alternatives === undefined) return 'unsure';
+    if (alternatives === 'no') return 'no';
     // `?` is one character in a UTF-8 locale but one byte in the C locale: only ASCII names are sure.
-    if (glob.includes('?') && /[^\x20-\x7e]/u.test(entry.name)) return 'unsure';
-    return regexes.some((r) => r.test(entry.name)) ? 'yes' : 'no';
+    if (glob.includes('?') && nonAscii.test(entry.name)) return 'unsure';
+    if (nocase && (nonAscii.test(entry.name) || nonAscii.test(glob))) return 'unsure';
+    let answer: GlobMatch = 'no';
+    for (const tokens of alternatives) {
+      const matched = matchSegment(tokens, fold(entry.name), budget);
+      if (matched === 'over') return 'unsure';
+      if (matched) answer = 'yes';
+      if (answer === 'yes') break;
+    }
+    return answer;
   };
 }
 
-function regexesOf(alternatives: readonly string[] | 'no' | undefined, nocase: boolean): readonly RegExp[] | 'no' | undefined {
-  return alternatives === undefined || alternatives === 'no' ? alternatives : alternatives.map((a) => wildcardRegex(a, nocase));
+/** The glob is plain characters by now (PLAIN): `*` and `?` are its only wildcards, nothing escapes. */
+function tokensOf(alternatives: readonly string[] | 'no' | undefined, fold: (text: string) => string): readonly (readonly SegmentToken[])[] | 'no' | undefined {
+  if (alternatives === undefined || alternatives === 'no') return alternatives;
+  return alternatives.map((a) => Array.from(fold(a)).map((c): SegmentToken => (c === '*' ? { kind: 'star' } : c === '?' ? { kind: 'any' } : { kind: 'char', char: c })));
 }
 
 function fnmatchForm(glob: string): readonly string[] | undefined {
@@ -67,8 +90,3 @@ function gitignoreForm(glob: string, kind: 'file' | 'dir'): readonly string[] | 
   return alternatives.every((alt) => alt !== '' && PLAIN.test(alt)) && (brace === null || (brace[2] ?? '').includes(',')) ? alternatives : undefined;
 }
 
-function wildcardRegex(glob: string, nocase: boolean): RegExp {
-  // The glob is plain characters by now (PLAIN): `*` and `?` are its only wildcards.
-  const body = glob.replace(/[*?]|[.+^${}()|[\]\\]/gu, (c) => (c === '*' ? '[^]*' : c === '?' ? '[^]' : `\\${c}`));
-  return new RegExp(`^${body}$`, nocase ? 'iu' : 'u');
-}

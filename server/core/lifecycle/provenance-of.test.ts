@@ -14,6 +14,9 @@ describe('what an action brings into the agent’s context', () => {
     expect(run('git', 'log', 'origin/main')[0]?.kind).toBe('local_foreign');
     expect(run('git', 'show', 'FETCH_HEAD')[0]?.kind).toBe('local_foreign');
     expect(run('git', 'log', '--all', '--oneline')[0]?.kind).toBe('local_foreign');
+    // moved or copied out of a dependency folder, the text is read from where no path says whose it is
+    expect(provenanceOfResult('fs.move', { from: '/p/app/node_modules/x/README.md', to: '/p/app/notes.md' })).toEqual([{ kind: 'local_foreign', source: '/p/app/node_modules/x/README.md' }]);
+    expect(provenanceOfResult('fs.copy', { from: '/p/app/vendor/lib.c', to: '/p/app/src/lib.c' })[0]?.kind).toBe('local_foreign');
   });
 
   it('leaves the user’s own work alone', () => {
@@ -22,5 +25,6 @@ describe('what an action brings into the agent’s context', () => {
     expect(run('git', 'diff', 'HEAD~1')).toEqual([]);
     expect(run('git', 'push', 'origin/main')).toEqual([]);
     expect(provenanceOfResult('fs.write', { path: 'node_modules/x', content: '' })).toEqual([]);
+    expect(provenanceOfResult('fs.move', { from: '/p/app/src/a.ts', to: '/p/app/src/b.ts' })).toEqual([]);
   });
 });

@@ -31,6 +31,12 @@ export function provenanceOfResult(tool: string, args: Readonly<Record<string, u
     const path = args['path'];
     if (foreignPath(path)) return [{ kind: 'local_foreign', source: path }];
   }
+  // A copy or move out of a dependency folder takes its text where no path says whose it is
+  // (`mv node_modules/x/README.md notes.md`, then a plain read): it counts as read now.
+  if ((tool === 'fs.copy' || tool === 'fs.move') && typeof args['from'] === 'string') {
+    const from = args['from'];
+    if (foreignPath(from) || ARCHIVE.test(from)) return [{ kind: 'local_foreign', source: from }];
+  }
   // Whatever ran in the terminal printed it: a program's output, a file's text, a server's answer.
   if (tool === 'term.read' && typeof args['session'] === 'string') return [{ kind: 'local_foreign', source: `terminal ${args['session']}` }];
   if (tool === 'exec.run' || tool === 'exec.run_with_secrets') return provenanceOfRun(args);

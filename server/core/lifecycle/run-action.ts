@@ -194,7 +194,14 @@ function readByRunning(evaluation: Evaluation, executed: Executed, deps: Lifecyc
     deps.read?.(evaluation.session, [{ kind: 'external', source: `the delegate agent's answer to: ${String(args['description']).slice(0, 200)}` }]);
     return;
   }
-  if (executed.result.ok) deps.read?.(evaluation.session, provenanceOfResult(tool, args));
+  // A failure can carry what was read too (a 404 page's body, a test run's output): it reaches
+  // the agent all the same, so it taints all the same (red team, session 31).
+  if (executed.result.ok || carriesContent(executed.result)) deps.read?.(evaluation.session, provenanceOfResult(tool, args));
+}
+
+function carriesContent(result: ExecutionResult): boolean {
+  const present = (value: unknown): boolean => value !== undefined && value !== null && value !== '';
+  return present(result.output) || present(result.stdout) || present(result.stderr);
 }
 
 /** The record of how an execution ended: succeeded, cancelled or failed, with what it left. */

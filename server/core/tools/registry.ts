@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import type { Capability } from '../../../shared/capabilities.js';
 import type { Tier } from '../../../shared/tiers.js';
+import { compileFileGlob } from '../paths/file-glob.js';
 
 /**
  * The closed tool registry (SPEC §4). Each contract fixes the capabilities the tool needs, whether
@@ -112,7 +113,16 @@ const CONTRACTS = {
     args: () => z.strictObject({
       path: z.string(),
       text: z.string().min(1).max(1024),
-      glob: z.string().min(1).max(256).optional(),
+      // Read by file-glob.ts: a spelling it would not read as written is refused here, before anything runs.
+      glob: z
+        .string()
+        .min(1)
+        .max(256)
+        .superRefine((glob, ctx) => {
+          const compiled = compileFileGlob(glob);
+          if (!compiled.ok) ctx.addIssue({ code: 'custom', message: compiled.reason });
+        })
+        .optional(),
       ignore_case: z.boolean().optional(),
       limit: z.int().min(1).max(1000).optional(),
     }),

@@ -1,8 +1,8 @@
 import { relative } from 'node:path';
-import picomatch from 'picomatch';
 import { FileOpError, probe, readNoFollow } from '../../adapters/agent/files.js';
 import { walkTree, type WalkEntry } from '../../adapters/agent/tree-walk.js';
 import { foreignPath } from '../../core/lifecycle/provenance-of.js';
+import { compileFileGlob } from '../../core/paths/file-glob.js';
 import type { ToolhostEnv } from '../env.js';
 import { hiddenByPolicy } from '../sandbox-masks.js';
 import { failed, type ExecutionResult, type PreparedAction } from '../types.js';
@@ -19,12 +19,17 @@ const MAX_FILE_BYTES = 1024 * 1024;
 const MAX_TOTAL_BYTES = 64 * 1024 * 1024;
 const MAX_LINE_CHARS = 300;
 const DEFAULT_LIMIT = 100;
+/** What matching the glob may cost over a whole search (a step is one character compared). */
+const GLOB_STEPS = 20_000_000;
 
 export function fsSearch(action: PreparedAction<'fs.search'>, env: ToolhostEnv): ExecutionResult {
   const { path: root, text, glob } = action.args;
   const ignoreCase = action.args.ignore_case === true;
   const limit = action.args.limit ?? DEFAULT_LIMIT;
-  const matchesGlob = glob === undefined ? () => true : globTest(glob);
+  const compiled = glob === undefined ? undefined : compileFileGlob(glob);
+  if (compiled?.ok === false) return failed('NOT_ALLOWED', `glob \`${glob ?? ''}\`: ${compiled.reason}`);
+  // Shared by every name the walk meets: a glob that costs more stops the search, saying so.
+  const budget = { steps: GLOB_STEPS };
   const needle = ignoreCase ? text.toLowerCase() : text;
   const insideForeign = foreignPath(root);
   const lines: string[] = [];
@@ -79,7 +84,11 @@ export function fsSearch(action: PreparedAction<'fs.search'>, env: ToolhostEnv):
         if (cut !== undefined || hiddenByPolicy(env.gate, entry.path)) return 'skip';
         if (entry.kind === 'dir') return entry.name === '.git' || (!insideForeign && foreignPath(`/${entry.name}`)) ? 'skip' : 'descend';
         if (bytes >= MAX_TOTAL_BYTES) cut ??= `more than ${String(MAX_TOTAL_BYTES / (1024 * 1024))} MiB read`;
-        else if (matchesGlob(relative(root, entry.path), entry.name)) search(entry.path);
+        else {
+          const matched = compiled === undefined ? true : compiled.test(relative(root, entry.path), entry.name, budget);
+          if (matched === 'over') cut ??= `the glob took more than ${String(GLOB_STEPS)} steps to match against the names met`;
+          else if (matched) search(entry.path);
+        }
         return 'skip';
       },
       MAX_ENTRIES,
@@ -96,8 +105,3 @@ export function fsSearch(action: PreparedAction<'fs.search'>, env: ToolhostEnv):
   return { ok: true, output: [...lines, summary].join('\n'), ...(cut === undefined ? {} : { truncated: true }) };
 }
 
-/** A glob with a `/` matches the path under the search root; one without, the file's name. */
-function globTest(glob: string): (relativePath: string, name: string) => boolean {
-  const test = picomatch(glob, { dot: true });
-  return glob.includes('/') ? (path) => test(path) : (_path, name) => test(name);
-}
