@@ -1,6 +1,7 @@
 import { probe } from '../adapters/agent/files.js';
 import { walkEveryEntry } from '../adapters/agent/tree-walk.js';
-import { basename } from 'node:path';
+import { basename, dirname, isAbsolute } from 'node:path';
+import { canonicalize } from '../core/paths/canonicalize.js';
 import { isUnder } from '../core/paths/canonical.js';
 import type { CompiledPolicy } from '../core/policy/compile.js';
 import type { Evaluation } from '../core/decide/decide.js';
@@ -31,11 +32,27 @@ export const MAX_TREE_WALK = 100_000;
 
 const OK: TreeVerdict = { kind: 'ok' };
 
+/**
+ * A link moved or copied keeps its target's text, so a relative one points somewhere else where it
+ * lands (`../..` two folders further up: red team, session 31). It is judged as the link it
+ * becomes there: leading into what the policy hides, refused; out of every scope, unknown.
+ */
+function relinked(gate: CompiledPolicy, link: string, landing: string): TreeVerdict | undefined {
+  const entry = gate.host.reader.entry(link);
+  if (entry.kind !== 'link' || isAbsolute(entry.target)) return undefined;
+  const there = canonicalize(entry.target, gate, { cwd: dirname(landing), access: 'read' });
+  if (there.ok) return undefined;
+  const why = `\`${link}\` is a link to \`${entry.target}\`, which from \`${landing}\` leads somewhere else: ${there.reason}`;
+  return there.code === 'PATH_DENY_ALWAYS' ? { kind: 'refused', rule: there.rule, reason: why } : { kind: 'unknown', reason: why };
+}
+
 export function treeVerdict(gate: CompiledPolicy, change: TreeChange): TreeVerdict {
   const { flavor } = gate.host;
   const source = change.kind === 'delete' ? change.path : change.from;
   const landings = change.kind === 'delete' ? [] : change.to;
-  if (probe(source) !== 'dir') return OK;
+  const kind = probe(source);
+  if (kind === 'link') return landings.map((to) => relinked(gate, source, to)).find((v) => v !== undefined) ?? OK;
+  if (kind !== 'dir') return OK;
   const below = (root: string) => (r: { readonly real: string }) => r.real !== root && isUnder(r.real, root, flavor);
   const readOnly = gate.roots.filter((r) => r.mode === 'ro');
   if (change.kind !== 'copy') {
@@ -60,6 +77,8 @@ export function treeVerdict(gate: CompiledPolicy, change: TreeChange): TreeVerdi
       if (hidden !== undefined && deleting) return refused(hidden.rule, `\`${source}\` holds \`${path}\`, which ${hidden.why} keeps out; ${verb} the folder would take it too`);
       for (const to of landings) {
         const landing = `${to}${path.slice(source.length)}`;
+        const moved = relinked(gate, path, landing);
+        if (moved !== undefined) return moved;
         const there = whyHidden(gate, landing);
         if (hidden === undefined && there !== undefined) return refused(there.rule, `${verb} \`${source}\` would put \`${path}\` at \`${landing}\`, which ${there.why} keeps out`);
         if (hidden !== undefined && there === undefined) return refused(hidden.rule, `\`${source}\` holds \`${path}\`, which ${hidden.why} keeps out; ${verb} the folder would make it \`${landing}\`, which nothing keeps out`);

@@ -46,6 +46,13 @@ function layout(): void {
   tree.file('p/pkgs/a/node_modules/x/test/key.pem', 'fixture\n');
   tree.file('p/pkgs/a/index.ts', 'a\n');
   symlinkSync(join(p, 'links', 'real.json'), join(p, 'links', 'settings.json'));
+  // Relative links that stay inside the project where they are, and lead out of it (or into
+  // what the policy hides) once moved two folders up.
+  tree.dir('p/d1/d2');
+  tree.dir('p/d1/d3');
+  tree.file('p/d1/keys/.env', 'TOKEN=3\n');
+  symlinkSync('../..', join(p, 'd1', 'd2', 'up'));
+  symlinkSync('../keys', join(p, 'd1', 'd2', 'keys'));
 }
 
 beforeAll(() => {
@@ -76,6 +83,17 @@ describe('what a whole-folder change does to what the policy hides', () => {
     // A destination that may yet be a folder is judged both ways.
     expect(verdict({ kind: 'move', from: `${p}/z`, to: [`${p}/new`, `${p}/.claude/z`] })).toBe('ok');
     expect(verdict({ kind: 'copy', from: `${p}/z`, to: [`${p}/.claude`, `${p}/.claude/z`] })).toBe('refused');
+  });
+
+  it('judges a relative link moved or copied as the link it becomes where it lands', () => {
+    // d1/d2/up is `../..`: the project from there, the folder above the project from p/.
+    expect(verdict({ kind: 'move', from: `${p}/d1/d2/up`, to: [`${p}/up`] })).toBe('unknown');
+    expect(verdict({ kind: 'copy', from: `${p}/d1/d2/up`, to: [`${p}/up`] })).toBe('unknown');
+    expect(verdict({ kind: 'move', from: `${p}/d1/d2/up`, to: [`${p}/d1/d3/up`] })).toBe('ok');
+    // inside a folder moved up a level: d2/up would lead out of the project
+    expect(verdict({ kind: 'move', from: `${p}/d1/d2`, to: [`${p}/d2`] })).toBe('unknown');
+    // ../keys from p/ would be p/../keys: outside; from p/d1/d3 it stays p/d1/keys
+    expect(verdict({ kind: 'move', from: `${p}/d1/d2/keys`, to: [`${p}/d1/d3/keys`] })).toBe('ok');
   });
 
   it('lets a folder move with what stays hidden where it lands, and ordinary folders move and copy', () => {

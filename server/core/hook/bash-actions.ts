@@ -9,6 +9,7 @@ import { fsAction, globToken, type Assignment, type CommandContext, type OracleA
 import { evalSimple, checkAssignment } from './bash-plan.js';
 import { arithmeticOperator, operatorRisk, subscriptCode } from './arithmetic.js';
 import { expandGlob, type ReadDir } from './glob-expand.js';
+import { judgedTooEarly } from './same-line.js';
 
 type Argument = string | GlobWord | CclWord;
 
@@ -104,6 +105,9 @@ export function bashVerdict(tree: BashTree, options: BashPlanOptions): BashVerdi
   if (sink.globbed.length > 0 && sink.commands > 1 && changes !== undefined) {
     sink.ask(`glob \`${sink.globbed[0] ?? ''}\` is matched when its command runs, after other commands of this line may have changed the folders (${changes.tool}): run it on its own`);
   }
+  // A part judged against folders an earlier part of the same line changes.
+  const early = sink.denies.length === 0 ? judgedTooEarly(sink.actions) : undefined;
+  if (early !== undefined) sink.ask(early);
   // Deny beats ask beats actions: the strictest finding decides (SPEC §11).
   if (sink.denies.length > 0) return { kind: 'deny', reason: sink.denies.join('; ') };
   if (sink.asks.length > 0) return { kind: 'ask', reason: sink.asks.join('; ') };

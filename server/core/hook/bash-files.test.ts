@@ -45,14 +45,14 @@ const ACTIONS: [string, unknown[]][] = [
   ['git -C sub status', [{ tool: 'exec.run', args: { program: 'git', args: ['status'], cwd: '/p/sub' } }]],
   ['git --no-pager log -3', [{ tool: 'exec.run', args: { program: 'git', args: ['log', '-3'], cwd: '/p' } }]],
   ['git --version && which node && env', []],
-  // git mv is the moves it makes, and the git command that records them
-  ['git mv old.ts new.ts', [{ tool: 'fs.move', args: { to: '/p/new.ts', from: '/p/old.ts' } }, { tool: 'exec.run', args: { program: 'git', args: ['mv', 'old.ts', 'new.ts'], cwd: '/p' } }]],
+  // git mv is the git command, then the moves it makes (after it: same-line.ts reads the order)
+  ['git mv old.ts new.ts', [{ tool: 'exec.run', args: { program: 'git', args: ['mv', 'old.ts', 'new.ts'], cwd: '/p' } }, { tool: 'fs.move', args: { to: '/p/new.ts', from: '/p/old.ts' } }]],
   [
     'git -C sub mv -v a b dir',
     [
+      { tool: 'exec.run', args: { program: 'git', args: ['mv', '-v', 'a', 'b', 'dir'], cwd: '/p/sub' } },
       { tool: 'fs.move', args: { to: '/p/sub/dir/a', from: '/p/sub/a' } },
       { tool: 'fs.move', args: { to: '/p/sub/dir/b', from: '/p/sub/b' } },
-      { tool: 'exec.run', args: { program: 'git', args: ['mv', '-v', 'a', 'b', 'dir'], cwd: '/p/sub' } },
     ],
   ],
 ];

@@ -54,22 +54,30 @@ const RISKY_ENV = new RegExp(
     'LD_.*|DYLD_.*|GCONV_PATH|LOCPATH|NLSPATH|HOSTALIASES|RESOLV_HOST_CONF|GLIBC_TUNABLES',
     // language runtimes
     'NODE_OPTIONS|NODE_PATH|NODE_V8_COVERAGE|NODE_REDIRECT_WARNINGS|NODE_REPL_HISTORY|NODE_COMPILE_CACHE|NODE_ICU_DATA|NODE_EXTRA_CA_CERTS|NODE_TLS_REJECT_UNAUTHORIZED',
-    'PERL5OPT|PERL5LIB|PERLLIB|RUBYOPT|RUBYLIB|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|CLASSPATH|PYTHON.*|PYTEST_ADDOPTS|PYTEST_PLUGINS|PYENV_.*|PIP_.*',
+    'PERL5OPT|PERL5LIB|PERLLIB|RUBYOPT|RUBYLIB|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|CLASSPATH|PYTHON.*|PYTEST_.*|PYENV_.*|PIP_.*',
     // programs a program starts, and where programs read or write
     'EDITOR|VISUAL|PAGER|MANPAGER|BROWSER|LESS.*|MAGIC|TMPDIR|TMP|TEMP|XDG_.*|SSH_.*|SSLKEYLOGFILE|SSL_CERT_FILE|SSL_CERT_DIR|GNUPGHOME',
     // tools' own configuration
-    'GIT_.*|NPM_CONFIG_.*|GREP_OPTIONS|RIPGREP_CONFIG_PATH|MAKEFILES|CURL_HOME|OPENSSL_CONF|OPENSSL_MODULES|.*_PROXY',
+    'GIT_.*|NPM_CONFIG_.*|PREFIX|GREP_OPTIONS|RIPGREP_CONFIG_PATH|MAKEFILES|MFLAGS|CURL_HOME|OPENSSL_CONF|OPENSSL_MODULES|.*_PROXY',
     // builds: compilers, wrappers, Go's and Cargo's settings
     'CC|CXX|CPP|AR|LD|PKG_CONFIG|CFLAGS|CXXFLAGS|CPPFLAGS|LDFLAGS|CGO_.*',
     'GOFLAGS|GOENV|GOPATH|GOROOT|GOCACHE|GOMODCACHE|GOBIN|GOTMPDIR|GOPROXY|GONOPROXY|GOPRIVATE|GONOSUMDB|GOSUMDB|GOINSECURE|GOWORK|GOTOOLDIR|GOVCS|GOAUTH|GOCOVERDIR',
-    'RUSTC|RUSTC_WRAPPER|RUSTC_WORKSPACE_WRAPPER|RUSTFLAGS|RUSTDOCFLAGS|RUSTUP_.*|CARGO_(?!BUILD_JOBS$|TERM_).*',
+    'RUSTC|RUSTC_WRAPPER|RUSTC_WORKSPACE_WRAPPER|RUSTDOC|RUSTFMT|RUSTFLAGS|RUSTDOCFLAGS|RUSTUP_.*|CLIPPY_.*|CARGO|_*CARGO_(?!BUILD_JOBS$|TERM_).*',
   ].join('|')})$`,
   'iu',
 );
 
+/** MAKEFLAGS that only set jobs, keep going or quiet make: no `--eval`, `-f`, `-C`, `-I` or variable. */
+const PLAIN_MAKEFLAGS = /^(?:\s*(?:-[jklsw]*\d*|\d+|--jobs(?:=\d+)?|--keep-going|--silent|--no-print-directory|-O(?:line|target|recurse|none)?))*\s*$/u;
+
 export function checkAssignment(assignment: Assignment, sink: Sink): void {
-  if (!/^[A-Za-z_][A-Za-z0-9_]*$/u.test(assignment.name)) sink.ask(`unusual variable name \`${assignment.name}\``);
-  else if (RISKY_ENV.test(assignment.name)) sink.ask(`setting \`${assignment.name}\` changes what programs load or run`);
+  const { name, value } = assignment;
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/u.test(name)) sink.ask(`unusual variable name \`${name}\``);
+  else if (RISKY_ENV.test(name)) sink.ask(`setting \`${name}\` changes what programs load or run`);
+  // make reads its options (`--eval=$(shell …)`, `-f FILE`) from these too.
+  else if (/^(?:GNU)?MAKEFLAGS$/iu.test(name) && !PLAIN_MAKEFLAGS.test(value)) sink.ask(`\`${name}=${value}\` gives make options beyond jobs and quiet`);
+  // A locale or language name with a `/` is a path: glibc loads locale data, gettext message catalogs from there.
+  else if (/^(?:LANG|LANGUAGE|LC_[A-Z]+)$/u.test(name) && /[/\\]|\.\./u.test(value)) sink.ask(`\`${name}\` names a path, from which programs load locale data and messages`);
 }
 
 function execRun(program: string, args: readonly string[], ctx: CommandContext): void {
@@ -382,7 +390,8 @@ const READERS: Readonly<Record<string, Reader>> = Object.assign(Object.create(nu
     dot: true,
     pattern: true,
     values: ['-e', '--regexp', '-g', '--glob', '--iglob', '-t', '--type', '-T', '--type-not', '-m', '--max-count', '-A', '-B', '-C', '--after-context', '--before-context', '--context', '-d', '--max-depth', '-M', '--max-columns', '-j', '--threads', '-E', '--encoding', '-r', '--replace', '--sort', '--sortr', '--max-filesize', '--color', '--colors', '--type-add', '--context-separator', '--field-match-separator'],
-    unsafe: ['--pre', '--pre-glob', '-f', '--file', '--ignore-file', '--engine'],
+    // --hostname-bin (rg 14) runs a program to learn the host name.
+    unsafe: ['--pre', '--pre-glob', '-f', '--file', '--ignore-file', '--engine', '--hostname-bin'],
   },
 });
 
@@ -577,8 +586,9 @@ function git(args: readonly string[], ctx: CommandContext, run: (argv: readonly 
   }
   if (i !== 0) run(['git', ...rest], cwds);
   else {
-    if (rest[0] === 'mv') gitMove(rest.slice(1), ctx);
+    // git first: the moves are what it does, not something made before it starts (same-line.ts).
     execRun('git', rest, ctx);
+    if (rest[0] === 'mv') gitMove(rest.slice(1), ctx);
   }
   return ctx.cwds;
 }

@@ -1,0 +1,64 @@
+import type { OracleAction } from './bash-context.js';
+
+/**
+ * Every part of a Bash line is judged before the line runs, against the folders as they are then.
+ * A part that comes after a change the same line makes can mean something else by the time it
+ * runs (red team, session 31):
+ * - git finds its repository when it starts: `mkdir -p evil/objects && echo … > evil/HEAD &&
+ *   printf … > evil/config && git -C evil status` ran the planted config's fsmonitor, though a
+ *   bare repository already there is a person's call (decide/git-discovery.ts);
+ * - a moved, copied or new link keeps its target's text: `mv d1/d2/up L && echo x >> L/.bashrc`
+ *   wrote through a relative link that pointed two folders further up once moved.
+ * Such a line is Claude Code's own question ("run it on its own"); each part alone is judged
+ * against what the earlier one left. Pure.
+ */
+
+/** What a bare repository is made of (git-discovery.ts reads HEAD with objects or commondir). */
+const REPOSITORY_NAMES = new Set(['HEAD', 'objects', 'refs', 'config', 'commondir', 'packed-refs']);
+const CREATES = new Set(['fs.write', 'fs.touch', 'fs.mkdir', 'fs.edit']);
+const RELOCATES = new Set(['fs.move', 'fs.copy', 'fs.link']);
+
+const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+const base = (path: string): string => path.replace(/\/+$/u, '').split('/').at(-1) ?? '';
+const under = (path: string, folder: string): boolean => path.startsWith(`${folder.replace(/\/+$/u, '')}/`);
+const parentOf = (path: string): string => path.replace(/\/+$/u, '').replace(/\/[^/]*$/u, '') || '/';
+
+function destination(action: OracleAction): string | undefined {
+  return action.tool === 'fs.link' ? text(action.args['path']) : text(action.args['to']);
+}
+
+/** Every path an action names: what it reads, writes, moves, links to, and where a program runs. */
+function pathsOf(action: OracleAction): string[] {
+  return ['path', 'from', 'to', 'target', 'cwd'].flatMap((key) => text(action.args[key]) ?? []);
+}
+
+/** Why the line must run in parts, or undefined when every part means the same before and after. */
+export function judgedTooEarly(actions: readonly OracleAction[]): string | undefined {
+  for (const [g, run] of actions.entries()) {
+    const cwd = text(run.args['cwd']);
+    if (run.tool !== 'exec.run' || run.args['program'] !== 'git' || cwd === undefined) continue;
+    // git looks for its repository in its folder and each one above: what is made there counts.
+    const above = (folder: string): boolean => cwd === folder || under(cwd, folder);
+    const planting = actions.slice(0, g).find((a) => {
+      const made = RELOCATES.has(a.tool) ? destination(a) : CREATES.has(a.tool) ? text(a.args['path']) : undefined;
+      if (made === undefined) return false;
+      const named = REPOSITORY_NAMES.has(base(made)) && above(parentOf(made));
+      return named || (RELOCATES.has(a.tool) && above(made.replace(/\/+$/u, '')));
+    });
+    if (planting !== undefined) {
+      return `git finds its repository when it starts, after \`${planting.tool}\` of \`${destination(planting) ?? text(planting.args['path']) ?? ''}\` earlier in this line may have made one where it looks: run git on its own`;
+    }
+  }
+  for (const [i, change] of actions.entries()) {
+    if (!RELOCATES.has(change.tool)) continue;
+    const landing = destination(change);
+    if (landing === undefined) continue;
+    // A copied file is a plain file (`cp a b && cat b`); a moved or new link, and whatever is below a copied folder, may lead elsewhere.
+    const reaches = (path: string): boolean => under(path, landing) || (change.tool !== 'fs.copy' && path.replace(/\/+$/u, '') === landing.replace(/\/+$/u, ''));
+    const later = actions.slice(i + 1).find((a) => pathsOf(a).some(reaches));
+    if (later !== undefined) {
+      return `\`${later.tool}\` of \`${pathsOf(later).find(reaches) ?? ''}\` is judged before this line runs, but \`${change.tool}\` to \`${landing}\` earlier in it changes what that names: run them one at a time`;
+    }
+  }
+  return undefined;
+}
