@@ -98,6 +98,11 @@ describe('the default policy', () => {
       expect(run('python3', ...argv), argv.join(' ')).toMatchObject({ decision: 'needs-approval', tier: 'T2', rule: 'programs.python3.default' });
     }
     expect(run('python3', '-m', 'pytest', '-q')).toMatchObject({ decision: 'allow', tier: 'T1' });
+    // a path inside an option's value inside an assignment is still a path
+    const nested = run('python3', '-m', 'pytest', '-o', 'addopts=--junitxml=/home/u/elsewhere/r.xml');
+    expect(nested).toMatchObject({ decision: 'needs-approval', tier: 'T2' });
+    expect(nested.reasons.join(' ')).toContain('names a place outside the scopes');
+    expect(run('python3', '-m', 'pytest', '-o', 'addopts=--junitxml=/home/u/.ssh/id_rsa')).toMatchObject({ decision: 'deny', code: 'PATH_DENY_ALWAYS' });
     expect(run('make')).toMatchObject({ decision: 'needs-approval', tier: 'T2', rule: 'programs.make.default' });
     expect(run('make', 'test')).toMatchObject({ decision: 'allow', tier: 'T1' });
     expect(run('make', 'deploy')).toMatchObject({ decision: 'needs-approval', tier: 'T2', rule: 'programs.make.subcommands.confirm[2]' });

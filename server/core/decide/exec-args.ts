@@ -78,27 +78,34 @@ export function judgeArgvPaths(outcome: Extract<Outcome, { ok: true }>, { argv, 
   return escalated ? { ok: true, tier, rule: outcome.rule, reasons, floor: maxTier(tier, outcome.floor ?? 'T0') } : outcome;
 }
 
-/** The token itself and every value a program may read as a path from it. */
-export function candidates(token: string): string[] {
+/**
+ * The token itself and every value a program may read as a path from it, and from a value that is
+ * itself an option or assignment (`-o addopts=--basetemp=/elsewhere`), a few levels deep.
+ */
+export function candidates(token: string, depth = 0): string[] {
   const out = new Set<string>();
+  const inner = (value: string): void => {
+    out.add(value);
+    if (depth < 3 && value !== token && (value.startsWith('-') || /^[A-Za-z_][A-Za-z0-9_]*=/u.test(value))) for (const v of candidates(value, depth + 1)) out.add(v);
+  };
   if (/^[a-z][a-z0-9+.-]*:\/\//iu.test(token)) {
     if (token.toLowerCase().startsWith('file://')) out.add(token.slice('file://'.length).replace(/^localhost(?=\/)/u, ''));
     return [...out].filter((v) => v !== '');
   }
   if (token.startsWith('--')) {
     const eq = token.indexOf('=');
-    if (eq > 0) out.add(token.slice(eq + 1));
+    if (eq > 0) inner(token.slice(eq + 1));
   } else if (token.startsWith('-') && token.length > 2) {
-    out.add(token.slice(2)); // `-F/path`, `-C/dir`: a short option with its value attached
+    inner(token.slice(2)); // `-F/path`, `-C/dir`: a short option with its value attached
     // Go's flag package and argparse also read `-o=VALUE` (and `-output=VALUE`) as VALUE.
     const eq = token.indexOf('=');
-    if (eq > 0) out.add(token.slice(eq + 1));
+    if (eq > 0) inner(token.slice(eq + 1));
   } else {
     out.add(token);
     // A script handed to `sh -c` or `python -c` hides its paths between words: check the words.
     if (/\s/u.test(token)) for (const word of token.split(/[\s;|&()`'"<>]+/u)) out.add(word);
     const assignment = /^[A-Za-z_][A-Za-z0-9_]*=(.*)$/su.exec(token);
-    if (assignment?.[1] !== undefined) out.add(assignment[1]);
+    if (assignment?.[1] !== undefined) inner(assignment[1]);
     if (token.startsWith('@')) out.add(token.slice(1)); // response files
     const named = afterColon(token);
     if (named !== undefined) out.add(named);
