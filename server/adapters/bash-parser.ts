@@ -4,6 +4,7 @@ import type * as TreeSitter from 'web-tree-sitter';
 import type { Node, Parser } from 'web-tree-sitter';
 import { lazyModule } from './lazy-module.js';
 import type { BashNode, BashTree, ParseBashSync } from '../core/hook/bash-ast.js';
+import { tooCostlyToParse } from '../core/hook/shell-cost.js';
 
 /**
  * tree-sitter-bash behind a plain, serialisable tree (SPEC §11: Bash command strings are parsed by
@@ -11,6 +12,7 @@ import type { BashNode, BashTree, ParseBashSync } from '../core/hook/bash-ast.js
  */
 const MAX_SOURCE = 100_000;
 const MAX_DEPTH = 500;
+const PARSE_DEADLINE_MS = 1_000;
 
 let loading: Promise<ParseBashSync> | undefined;
 /** Loaded with the grammar, not at the top: a hook call that parses no command never loads it. */
@@ -37,8 +39,16 @@ export async function parseBash(source: string): Promise<BashTree | { error: str
 function parseWith(parser: Parser, source: string): BashTree | { error: string } {
   if (source.length > MAX_SOURCE) return { error: `command longer than ${MAX_SOURCE} characters` };
   if (source.includes('\0')) return { error: 'command contains a NUL byte' };
-  const tree = parser.parse(source);
-  if (tree === null) return { error: 'the bash parser returned no tree' };
+  const costly = tooCostlyToParse(source);
+  if (costly !== undefined) return { error: costly };
+  // A deadline besides (tree-sitter asks the callback between steps; true cancels), and a
+  // cancelled parse is forgotten, or the next one would resume it.
+  const deadline = performance.now() + PARSE_DEADLINE_MS;
+  const tree = parser.parse(source, null, { progressCallback: () => performance.now() > deadline });
+  if (tree === null) {
+    parser.reset();
+    return { error: `the command took more than ${String(PARSE_DEADLINE_MS)} ms to parse` };
+  }
   try {
     const root = convert(tree.rootNode, undefined, 0);
     if (root === undefined) return { error: `command nests deeper than ${MAX_DEPTH} levels` };

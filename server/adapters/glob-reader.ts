@@ -1,5 +1,6 @@
 import { readdirSync, statSync } from 'node:fs';
 import type { DirEntry, ReadDir } from '../core/hook/glob-expand.js';
+import { trimEnd } from '../../shared/trim-end.js';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -11,7 +12,7 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
  * name the file the shell passes, so the folder cannot be judged.
  */
 export const nodeReadDir: ReadDir = (path) => {
-  const folder = path.replace(/\/+$/u, '');
+  const folder = trimEnd(path, '/');
   let entries;
   try {
     entries = readdirSync(path, { withFileTypes: true, encoding: 'buffer' });

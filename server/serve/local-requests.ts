@@ -2,6 +2,7 @@ import type { LocalHandler } from '../adapters/local-socket.js';
 import type { Runtime } from '../app/runtime.js';
 import type { CallerVerifier } from '../http/caller.js';
 import type { HookAnswers } from './hook-answers.js';
+import { parseJsonWithin } from '../../shared/json-depth.js';
 
 /**
  * What the gate's local channel answers (adapters/local-socket.ts): agent credentials only, the
@@ -12,12 +13,9 @@ export function localRequests(deps: { readonly callers: CallerVerifier; readonly
   return async ({ authorization, body, pid, route, signal }) => {
     const caller = await callers.verify({ authorization, cookie: undefined, loopback: false, address: 'local' });
     if (caller?.kind !== 'agent') return route.kind === 'hook' ? { error: 'this channel needs an agent credential' } : { refused: { code: 'UNAUTHENTICATED', message: 'this channel needs an agent credential' } };
-    let payload: unknown;
-    try {
-      payload = JSON.parse(body.toString('utf8'));
-    } catch {
-      payload = undefined;
-    }
+    // Too deep, or not JSON: a hook answers it as malformed, an action is refused below.
+    const parsed = parseJsonWithin(body.toString('utf8'));
+    const payload: unknown = parsed.ok ? parsed.value : undefined;
     if (route.kind === 'hook') return hooks.claudeCodeHook(payload, caller.name, pid === undefined ? undefined : { pid });
     // An action of `oracle mcp`, exactly as `POST /api/v1/actions` takes it (one JSON object; the
     // credential is the principal), answered as { outcome }, or { refused: { code, message } } when

@@ -2,6 +2,7 @@ import { copyTreeBounded, linkTargetOf, probe, removeAny, restoreKept, treeDiges
 import type { ToolhostEnv } from './env.js';
 import { failed, type ExecutionResult } from './types.js';
 import type { ChangeEntry, UndoRecord } from './undo-store.js';
+import { trimEnd } from '../../shared/trim-end.js';
 
 /**
  * Undo for changes an agent's own runtime makes once the gate allowed them (Claude Code's Bash:
@@ -92,7 +93,7 @@ function stateDigest(path: string, kind: ReturnType<typeof probe>, whole: boolea
 
 /** `mkdir -p a/b/c` with only `a` missing makes `a`: undo removes from there. */
 function topmostMissing(path: string): string {
-  let top = path.replace(/\/+$/u, '');
+  let top = trimEnd(path, '/');
   for (;;) {
     const parent = top.slice(0, top.lastIndexOf('/'));
     if (parent === '' || probe(top) !== 'missing' || probe(parent) !== 'missing') return top;

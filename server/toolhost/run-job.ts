@@ -10,6 +10,7 @@ import { SYSTEM_PATHS, sandboxArgv } from './sandbox-plan.js';
 import type { SandboxView } from './sandbox-masks.js';
 import { failed, type ExecutionResult } from './types.js';
 import { withoutPartialSecret } from '../core/redact/index.js';
+import { trimEnd } from '../../shared/trim-end.js';
 
 export interface JobSpec {
   /** Pinned absolute path. */
@@ -178,7 +179,7 @@ async function runWith(spec: JobSpec, jobDir: string, env: ToolhostEnv, proxy: E
   // the capture cut partway can end what is shown: that start of it is dropped with the rest.
   const known = [...secrets, ...env.knownSecrets()];
   // (A cut inside a character decodes to U+FFFD, which no value's start ends with: dropped first.)
-  const whole = (text: string, cut: boolean): string => (cut ? withoutPartialSecret(text.replace(/\uFFFD+$/u, ''), known) : text);
+  const whole = (text: string, cut: boolean): string => (cut ? withoutPartialSecret(trimEnd(text, '\uFFFD'), known) : text);
   const stdout = capAfterRedaction(env.redact(whole(run.stdout, run.stdoutTruncated), secrets), env.limits.maxOutputBytes);
   const stderr = capAfterRedaction(env.redact(whole(run.stderr, run.stderrTruncated), secrets), env.limits.maxOutputBytes);
   const streams = {

@@ -1,6 +1,7 @@
 import { canonicalize } from '../paths/canonicalize.js';
 import type { ScopedPath } from '../paths/scope.js';
 import type { DecideContext } from './context.js';
+import { trimEnd } from '../../../shared/trim-end.js';
 
 /**
  * Where `cp FROM TO`, `mv FROM TO` and `ln -s TARGET TO` really write (SPEC §5): onto TO, or, when
@@ -16,11 +17,11 @@ export function landingPaths(tool: string, args: Readonly<Record<string, unknown
   const [destination, ...rest] = paths;
   const source = sourceKey === undefined ? undefined : args[sourceKey];
   if (sourceKey === undefined || destination === undefined || typeof source !== 'string') return { kind: 'unchanged' };
-  const name = source.replace(/\/+$/u, '').split('/').pop() ?? '';
+  const name = trimEnd(source, '/').split('/').pop() ?? '';
   if (name === '' || name === '.' || name === '..') return { kind: 'unchanged' };
   const entry = ctx.gate.host.reader.entry(destination.real);
   if (entry.kind !== 'dir' && entry.kind !== 'missing') return { kind: 'unchanged' };
-  const inner = canonicalize(`${destination.real.replace(/\/+$/u, '')}/${name}`, ctx.gate, { cwd: undefined, access: 'write' });
+  const inner = canonicalize(`${trimEnd(destination.real, '/')}/${name}`, ctx.gate, { cwd: undefined, access: 'write' });
   if (!inner.ok) return { kind: 'refused', code: inner.code, rule: inner.rule, reason: `${entry.kind === 'dir' ? 'into the folder' : 'if it becomes a folder'}: ${inner.reason}` };
   // A folder now: the write lands inside it, and that is what is decided, kept and shown.
   if (entry.kind === 'dir') return { kind: 'inside', paths: [inner.value, ...rest] };

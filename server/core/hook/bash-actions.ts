@@ -95,6 +95,15 @@ function collector(): Collector {
 
 const union = (...sets: (readonly string[])[]): readonly string[] => [...new Set(sets.flat())];
 
+/** The first child from `from` on that is not a comment, found without copying the rest (a line may hold thousands). */
+function nextPart(children: readonly BashNode[], from: number): BashNode | undefined {
+  for (let i = from; i < children.length; i++) {
+    const child = children[i];
+    if (child !== undefined && (!child.named || child.type !== 'comment')) return child;
+  }
+  return undefined;
+}
+
 export function bashVerdict(tree: BashTree, options: BashPlanOptions): BashVerdict {
   const sink = collector();
   new Planner(sink, options, 0).script(tree, [options.cwd]);
@@ -144,7 +153,7 @@ class Planner {
       if (!child.named || child.type === 'comment') return;
       const outcome = this.statement(child, cwds);
       // `cmd &` runs in a background subshell: its `cd` does not reach the next command.
-      const background = children.slice(index + 1).find((c) => !c.named || c.type !== 'comment')?.type === '&';
+      const background = nextPart(children, index + 1)?.type === '&';
       last = background ? { ok: cwds, any: cwds } : outcome;
       cwds = last.any;
     });

@@ -1,3 +1,4 @@
+import { trimEnd } from '../../../shared/trim-end.js';
 /**
  * The plain, serialisable form of a tree-sitter-bash syntax tree (SPEC §11, Claude Code hook) and
  * the one place that decides whether a shell word is a literal string. Pure: the parser itself lives
@@ -139,7 +140,7 @@ export function heredocCat(node: BashNode): string | undefined {
   const delimiter = /^'([A-Za-z_][A-Za-z0-9_]*)'$/u.exec(start?.type === 'heredoc_start' ? start.text : '')?.[1];
   if (delimiter === undefined || rest.length > 0 || text?.type !== 'heredoc_body' || end?.type !== 'heredoc_end' || end.text !== delimiter) return undefined;
   if (namedChildren(text).some((c) => c.type !== 'heredoc_content')) return undefined;
-  return text.text.replace(/\n+$/u, '');
+  return trimEnd(text.text, '\n');
 }
 
 /** Brace expansion needs an unquoted `{` … `,` or `..` … `}`. */

@@ -1,4 +1,5 @@
 import type { TreeSearch } from './tree-search.js';
+import { trimEnd } from '../../../shared/trim-end.js';
 
 /**
  * What planning one simple command needs (SPEC §11): where it runs, the user's home for `~`, and
@@ -51,7 +52,7 @@ export interface Assignment {
 export function joinPath(cwd: string, path: string): string {
   // No lexical `..` collapsing here: the gate canonicalises (SPEC §5), and `link/..` is not `.`.
   if (path.startsWith('/')) return path;
-  return `${cwd.replace(/\/+$/u, '')}/${path === '' ? '.' : path}`;
+  return `${trimEnd(cwd, '/')}/${path === '' ? '.' : path}`;
 }
 
 export function fsAction(tool: 'fs.read' | 'fs.list' | 'fs.write', path: string, ctx: CommandContext, search?: TreeSearch): void {

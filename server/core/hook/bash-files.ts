@@ -1,6 +1,7 @@
 import { hasOption, optionValues, parseOptions, type OptionSpec, type ParsedArgv } from './argv-options.js';
 import { isGlobToken, joinPath, type CommandContext, type OracleAction } from './bash-context.js';
 import { unsafeSedCommand } from './sed-script.js';
+import { trimEnd } from '../../../shared/trim-end.js';
 
 /**
  * The file tools of a day's work (mkdir, rmdir, touch, cp, mv, rm, ln -s, sed) as the fs actions
@@ -113,9 +114,9 @@ function each(given: readonly string[], program: string, ctx: CommandContext, ac
   for (const cwd of ctx.cwds) for (const operand of operands) ctx.sink.action(action(joinPath(cwd, operand)));
 }
 
-const basename = (path: string): string => path.replace(/\/+$/u, '').split('/').pop() ?? '';
+const basename = (path: string): string => trimEnd(path, '/').split('/').pop() ?? '';
 const dirname = (path: string): string => {
-  const trimmed = path.replace(/\/+$/u, '');
+  const trimmed = trimEnd(path, '/');
   const cut = trimmed.lastIndexOf('/');
   return cut <= 0 ? '/' : trimmed.slice(0, cut);
 };
@@ -144,7 +145,7 @@ function destinations(parsed: ParsedArgv, ctx: CommandContext, program: string):
   // A glob's paths are sources only where they land alike however many the shell passes (a glob
   // left untaken is a person's call).
   const sources = inside ? expand(operands, ctx) : operands;
-  return sources.map((from) => ({ from, to: inside ? `${dest.replace(/\/+$/u, '')}/${basename(from)}` : dest }));
+  return sources.map((from) => ({ from, to: inside ? `${trimEnd(dest, '/')}/${basename(from)}` : dest }));
 }
 
 function transfer(args: readonly string[], ctx: CommandContext, what: { program: string; spec: OptionSpec; tool: 'fs.copy' | 'fs.move' }): void {

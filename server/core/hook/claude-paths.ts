@@ -1,3 +1,4 @@
+import { trimEnd } from '../../../shared/trim-end.js';
 /**
  * Paths as Claude Code itself reads them before it touches anything (2.1.332's expandPath: the
  * field trimmed, `~` and `~/…` taken from the home, an empty one meaning the working directory).
@@ -45,7 +46,7 @@ export function absoluteGlobFolder(pattern: string | undefined): string | undefi
   if (!drive && !pattern.startsWith('/')) return undefined;
   const wild = pattern.search(/[*?[{]/u);
   // Without a wildcard Claude Code takes the pattern's dirname, which passes over trailing separators.
-  const literal = wild === -1 ? pattern.replace(drive ? /(?<=.)[/\\]+$/u : /(?<=.)\/+$/u, '') : pattern.slice(0, wild);
+  const literal = wild === -1 ? trimEnd(pattern, drive ? '/\\' : '/') || pattern.charAt(0) : pattern.slice(0, wild);
   const cut = drive ? Math.max(literal.lastIndexOf('/'), literal.lastIndexOf('\\')) : literal.lastIndexOf('/');
   const folder = literal.slice(0, cut);
   // `/x` and `C:/x` keep their root.

@@ -1,3 +1,4 @@
+import { trimEnd } from '../../../shared/trim-end.js';
 /**
  * What an unquoted glob in a Claude Code Bash command can expand to, so each path is judged
  * instead of a person being asked about every `cat src/*.ts` (SPEC §11). The shell options that
@@ -71,7 +72,7 @@ export function expandGlob(pattern: string, cwd: string, readDir: ReadDir): Expa
   if (NON_ASCII.test(pattern)) return { ok: false, reason: `\`${pattern}\` has a character beyond ASCII, which shells fold and match by locale` };
   let current: Partial[] = [{ path: absolute ? '/' : '', sure: true, hidden: false }];
   let visits = 0;
-  const at = (prefix: string): string => (prefix === '' ? cwd : prefix.startsWith('/') ? prefix : `${cwd.replace(/\/+$/u, '')}/${prefix}`);
+  const at = (prefix: string): string => (prefix === '' ? cwd : prefix.startsWith('/') ? prefix : `${trimEnd(cwd, '/')}/${prefix}`);
   const join = (prefix: string, name: string): string => (prefix === '' ? name : prefix.endsWith('/') ? `${prefix}${name}` : `${prefix}/${name}`);
   let unjudged: string | undefined;
   /** A folder's entries; one whose names cannot be judged ends the expansion (checked after each list). */
@@ -238,44 +239,88 @@ function closingBracket(text: string, open: number): number {
  * written, and no bracket expression (those never count as sure).
  */
 function segmentMatcher(text: string, reading: 'superset' | 'strict'): (name: string) => boolean {
-  let source = '';
-  // Where the last atom began in `source`, for zsh's `#` that repeats it.
-  let atom = -1;
+  const tokens: Token[] = [];
   for (let i = 0; i < text.length; i++) {
     const c = text.charAt(i);
-    const start = source.length;
     if (c === '\\' && i + 1 < text.length) {
       i++;
-      source += literalSource(codePointAt(text, i), reading);
-      if (codePointAt(text, i).length === 2) i++;
-    } else if (c === '*') source += '[^]*';
+      const char = codePointAt(text, i);
+      tokens.push({ kind: 'one', test: literalTest(char, reading) });
+      i += char.length - 1;
+    } else if (c === '*') tokens.push({ kind: 'run' });
     // In the C locale `?` and a bracket match one byte, elsewhere one character: the superset
     // takes up to one character for each (so a run covers a character of several bytes), the
     // strict reading one ASCII character.
-    else if (c === '?') source += reading === 'superset' ? '[^]?' : '[\\u0000-\\u007f]';
+    else if (c === '?') tokens.push(reading === 'superset' ? { kind: 'optional' } : { kind: 'one', test: (x) => x.charCodeAt(0) < 0x80 });
     else if (c === '[' && closingBracket(text, i) > 0) {
       if (reading === 'strict') return () => false;
-      source += '[^]?';
+      tokens.push({ kind: 'optional' });
       i = closingBracket(text, i);
     } else if (c === '#') {
       // zsh: `x#` is any number of x, `x##` one or more: the atom before may repeat or be absent.
-      // A wildcard atom repeated is still any run (and never nested: `(?:[^]*)*` backtracks badly).
-      if (atom >= 0 && !source.endsWith(')*')) source = source.slice(atom).startsWith('[^]') ? `${source.slice(0, atom)}[^]*` : `${source.slice(0, atom)}(?:${source.slice(atom)})*`;
-      continue;
+      const last = tokens.at(-1);
+      if (last?.kind === 'one') tokens[tokens.length - 1] = { kind: 'repeat', test: last.test };
+      else if (last?.kind === 'optional') tokens[tokens.length - 1] = { kind: 'run' };
     } else if (c === '^') {
       // zsh: `^x` is anything but x: anything from here on.
-      source += '[^]*';
+      tokens.push({ kind: 'rest' });
       break;
     } else {
       const char = codePointAt(text, i);
-      source += literalSource(char, reading);
+      tokens.push({ kind: 'one', test: literalTest(char, reading) });
       i += char.length - 1;
     }
-    atom = start;
   }
-  // No `i` flag: JavaScript's case folding is not the C library's (ASCII letters are spelt out above).
-  const re = new RegExp(`^${source}$`, 'u');
-  return (name) => re.test(name);
+  return (name) => matchTokens(tokens, Array.from(name));
+}
+
+/**
+ * One piece of a segment: a character test, `*` (any run), an optional character (`?` or a
+ * bracket in the superset), zsh's repeated character (`x#`) or its `^` (anything from there on).
+ */
+type Token =
+  | { readonly kind: 'one'; readonly test: (char: string) => boolean }
+  | { readonly kind: 'repeat'; readonly test: (char: string) => boolean }
+  | { readonly kind: 'run' }
+  | { readonly kind: 'optional' }
+  | { readonly kind: 'rest' };
+
+/**
+ * Whether the name's characters match, by a table over (piece, character) filled at most once
+ * each: at most pieces × characters steps, where a regular expression built from the same glob
+ * backtracked exponentially (`*[x]*[x]*[x]…Z` against ordinary names took seconds: red team,
+ * session 31).
+ */
+function matchTokens(tokens: readonly Token[], chars: readonly string[]): boolean {
+  const width = chars.length + 1;
+  // 0 unknown, 1 no, 2 yes: whether tokens[t…] match chars[c…].
+  const memo = new Uint8Array((tokens.length + 1) * width);
+  const at = (t: number, c: number): boolean => {
+    const known = memo[t * width + c];
+    if (known !== 0) return known === 2;
+    const token = tokens[t];
+    const char = chars[c];
+    let result: boolean;
+    if (token === undefined) result = char === undefined;
+    else if (token.kind === 'rest') result = true;
+    else if (token.kind === 'run') result = at(t + 1, c) || (char !== undefined && at(t, c + 1));
+    else if (token.kind === 'optional') result = at(t + 1, c) || (char !== undefined && at(t + 1, c + 1));
+    else if (token.kind === 'repeat') result = at(t + 1, c) || (char !== undefined && token.test(char) && at(t, c + 1));
+    else result = char !== undefined && token.test(char) && at(t + 1, c + 1);
+    memo[t * width + c] = result ? 2 : 1;
+    return result;
+  };
+  return at(0, 0);
+}
+
+/** One literal character of a pattern as a test; in the superset, an ASCII letter in either case or any character beyond ASCII (see foldsTo). */
+function literalTest(c: string, reading: 'superset' | 'strict'): (char: string) => boolean {
+  if (reading === 'superset' && ASCII_LETTER.test(c)) {
+    const lower = c.toLowerCase();
+    const upper = c.toUpperCase();
+    return (x) => x === lower || x === upper || NON_ASCII.test(x);
+  }
+  return (x) => x === c;
 }
 
 /**
@@ -294,16 +339,8 @@ function sameLetter(c: string, letter: string): boolean {
   return c.toLowerCase() === letter.toLowerCase() || (ASCII_LETTER.test(letter) && NON_ASCII.test(c));
 }
 
-/** One literal character of a pattern as a regular expression; in the superset, an ASCII letter in either case or any character beyond ASCII (see foldsTo). */
-function literalSource(c: string, reading: 'superset' | 'strict'): string {
-  return reading === 'superset' && ASCII_LETTER.test(c) ? `(?:[${c.toLowerCase()}${c.toUpperCase()}]|\\P{ASCII})` : escapeRegExp(c);
-}
-
 /** The whole character at `i` (both halves of a surrogate pair). */
 function codePointAt(text: string, i: number): string {
   return String.fromCodePoint(text.codePointAt(i) ?? 0).length === 2 ? text.slice(i, i + 2) : text.charAt(i);
 }
 
-function escapeRegExp(c: string): string {
-  return /[\\^$.*+?()[\]{}|/]/u.test(c) ? `\\${c}` : c;
-}

@@ -1,4 +1,5 @@
 import type { OracleAction } from './bash-context.js';
+import { trimEnd } from '../../../shared/trim-end.js';
 
 /**
  * Every part of a Bash line is judged before the line runs, against the folders as they are then.
@@ -19,9 +20,9 @@ const CREATES = new Set(['fs.write', 'fs.touch', 'fs.mkdir', 'fs.edit']);
 const RELOCATES = new Set(['fs.move', 'fs.copy', 'fs.link']);
 
 const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
-const base = (path: string): string => path.replace(/\/+$/u, '').split('/').at(-1) ?? '';
-const under = (path: string, folder: string): boolean => path.startsWith(`${folder.replace(/\/+$/u, '')}/`);
-const parentOf = (path: string): string => path.replace(/\/+$/u, '').replace(/\/[^/]*$/u, '') || '/';
+const base = (path: string): string => trimEnd(path, '/').split('/').at(-1) ?? '';
+const under = (path: string, folder: string): boolean => path.startsWith(`${trimEnd(folder, '/')}/`);
+const parentOf = (path: string): string => trimEnd(path, '/').replace(/\/[^/]*$/u, '') || '/';
 
 function destination(action: OracleAction): string | undefined {
   return action.tool === 'fs.link' ? text(action.args['path']) : text(action.args['to']);
@@ -43,7 +44,7 @@ export function judgedTooEarly(actions: readonly OracleAction[]): string | undef
       const made = RELOCATES.has(a.tool) ? destination(a) : CREATES.has(a.tool) ? text(a.args['path']) : undefined;
       if (made === undefined) return false;
       const named = REPOSITORY_NAMES.has(base(made)) && above(parentOf(made));
-      return named || (RELOCATES.has(a.tool) && above(made.replace(/\/+$/u, '')));
+      return named || (RELOCATES.has(a.tool) && above(trimEnd(made, '/')));
     });
     if (planting !== undefined) {
       return `git finds its repository when it starts, after \`${planting.tool}\` of \`${destination(planting) ?? text(planting.args['path']) ?? ''}\` earlier in this line may have made one where it looks: run git on its own`;
@@ -54,7 +55,7 @@ export function judgedTooEarly(actions: readonly OracleAction[]): string | undef
     const landing = destination(change);
     if (landing === undefined) continue;
     // A copied file is a plain file (`cp a b && cat b`); a moved or new link, and whatever is below a copied folder, may lead elsewhere.
-    const reaches = (path: string): boolean => under(path, landing) || (change.tool !== 'fs.copy' && path.replace(/\/+$/u, '') === landing.replace(/\/+$/u, ''));
+    const reaches = (path: string): boolean => under(path, landing) || (change.tool !== 'fs.copy' && trimEnd(path, '/') === trimEnd(landing, '/'));
     const later = actions.slice(i + 1).find((a) => pathsOf(a).some(reaches));
     if (later !== undefined) {
       return `\`${later.tool}\` of \`${pathsOf(later).find(reaches) ?? ''}\` is judged before this line runs, but \`${change.tool}\` to \`${landing}\` earlier in it changes what that names: run them one at a time`;

@@ -1,4 +1,5 @@
 import picomatch from 'picomatch';
+import { trimEnd } from '../../../shared/trim-end.js';
 
 export type GlobOptions = { readonly dot: boolean; readonly nocase: boolean; readonly windows: false };
 
@@ -44,7 +45,7 @@ export function compileGlob(pattern: string, options: GlobOptions, relativeToRoo
  * Cedar reference in bench/) that must read patterns exactly as the gate does.
  */
 export function globBase(pattern: string, relativeToRoot = false): string {
-  const p = pattern.normalize('NFC').replace(/^(?:\.\/)+/u, '').replace(/\/+$/u, '');
+  const p = trimEnd(pattern.normalize('NFC').replace(/^(?:\.\/)+/u, ''), '/');
   if (relativeToRoot) return p.includes('/') ? p.replace(/^\/+/u, '') : `**/${p}`;
   if (/^(?:\/|[A-Za-z]:\/)/u.test(p) || p.startsWith('**/')) return p;
   return `**/${p}`;
@@ -64,7 +65,7 @@ export function globBase(pattern: string, relativeToRoot = false): string {
 function literalPrefix(base: string, nocase: boolean): string | null {
   if (!/^(?:\/|[A-Za-z]:\/)/u.test(base)) return null;
   const star = base.indexOf('*');
-  const prefix = (star === -1 ? base : base.slice(0, star)).replace(/\/+$/u, '');
+  const prefix = trimEnd(star === -1 ? base : base.slice(0, star), '/');
   if (prefix === '') return null;
   return nocase ? prefix.toLowerCase() : prefix;
 }

@@ -1,9 +1,10 @@
 import type { PathFlavor } from '../paths/flavor.js';
+import { trimEnd } from '../../../shared/trim-end.js';
 
 /** `~` expands in the policy file only (SPEC §3), to the user's home directory. */
 export function expandTilde(text: string, userHome: string): string {
   if (text === '~') return userHome;
-  if (text.startsWith('~/') || text.startsWith('~\\')) return userHome.replace(/[\\/]+$/u, '') + '/' + text.slice(2);
+  if (text.startsWith('~/') || text.startsWith('~\\')) return trimEnd(userHome, '\\/') + '/' + text.slice(2);
   return text;
 }
 

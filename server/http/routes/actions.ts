@@ -7,6 +7,7 @@ import { fail } from '../errors.js';
 import { CLIENT_PID_HEADER } from '../../../shared/client-process.js';
 import type { AgentView } from '../../core/policy/agent-view.js';
 import { MAX_ACTION_WAIT_SECONDS } from '../../../shared/action-wait.js';
+import { parseJsonWithin } from '../../../shared/json-depth.js';
 
 /** What the actions routes need from the gate (the runtime implements it). */
 export interface ActionsService {
@@ -72,12 +73,9 @@ async function agentAction(c: Context<Vars>, refusal: string): Promise<{ action:
   if (caller.kind !== 'agent') return { error: fail(c, 'FORBIDDEN', refusal) };
   const wait = waitMs(c.req.query('wait'));
   if (wait === undefined) return { error: fail(c, 'INPUT_INVALID', '`wait` is a number of seconds') };
-  let body: unknown;
-  try {
-    body = await c.req.json();
-  } catch {
-    return { error: fail(c, 'INPUT_INVALID', 'the body is not JSON') };
-  }
+  const parsed = parseJsonWithin(await c.req.text());
+  if (!parsed.ok) return { error: fail(c, 'INPUT_INVALID', `the body is not JSON this route takes: ${parsed.reason}`) };
+  const body = parsed.value;
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return { error: fail(c, 'INPUT_INVALID', 'the body is one action object') };
   const { agent: _claimed, ...action } = body as Record<string, unknown>;
   return { action, wait, agent: caller.name };
@@ -125,13 +123,9 @@ export function hookRoutes(service: ActionsService, peer: ClientPeer): Hono<{ Va
   app.post('/hooks/claude-code', hookLimit, async (c) => {
     const caller = c.get('caller');
     if (caller.kind !== 'agent') return fail(c, 'FORBIDDEN', 'only agent credentials ask for authorisation');
-    let payload: unknown;
-    try {
-      payload = await c.req.json();
-    } catch {
-      payload = undefined;
-    }
-    return c.json(await service.claudeCodeHook(payload, caller.name, clientProcess(c, peer)));
+    // Too deep, or not JSON: answered as a malformed payload (a deny).
+    const parsed = parseJsonWithin(await c.req.text());
+    return c.json(await service.claudeCodeHook(parsed.ok ? parsed.value : undefined, caller.name, clientProcess(c, peer)));
   });
   app.post('/sessions/:id/provenance', async (c) => {
     const caller = c.get('caller');
