@@ -187,6 +187,7 @@ const rows: Row[] = [
   ['pytest -o addopts=--basetemp', () => bash('python3 -m pytest -o addopts=--basetemp=/tmp/victim'), 'person'],
   ['pytest -xo (a bundle holding -o)', () => bash('python3 -m pytest -xo addopts=--pastebin=all'), 'person'],
   ['pytest -p and -k', () => bash("python3 -m pytest -p no:cacheprovider -k 'not slow' -q"), 'allow'],
+  ['pytest -p importing a module by name', () => bash('python3 -m pytest -p antigravity'), 'person'],
   ['cargo -vZ (a bundle holding -Z)', () => bash('cargo build -vZ unstable-options'), 'person'],
   ['go build -toolexec', () => bash('go build -toolexec=./x.sh ./...'), 'person'],
   ['go build -ldflags -X', () => bash('go build -ldflags="-X main.version=1" ./...'), 'allow'],
@@ -203,6 +204,10 @@ const rows: Row[] = [
   ['a folder moved, then git inside it', () => bash('mv planted p2 && cd p2 && git log'), 'ask'],
   ['a link moved, then written through', () => bash('mv d1/d2/up L && echo x >> L/.bashrc'), 'ask'],
   ['a folder copied, then read inside', () => bash('cp -r src src2 && cat src2/a.ts'), 'ask'],
+  // the path passes through the new link however it is spelled (`./`, `..` after it, a cd)
+  ['a folder swapped for a link, then written through as ./src/..', () => bash('mv src src.old && ln -s .. src && echo x >> ./src/../.bashrc'), 'ask'],
+  ['a folder swapped for a link, then cd ./src and git', () => bash('mv src s2 && ln -s .. src && cd ./src && git status'), 'ask'],
+  ['a folder swapped for a link, then cd -P ./src/..', () => bash('mv src s2 && ln -s .. src && cd -P ./src/.. && echo x >> .bashrc'), 'not-allow'],
   ['a file moved into a folder, then the folder listed', () => bash('mkdir -p d && mv src/a.ts d/ && ls d'), 'allow'],
   ['git mv, then git status', () => bash('git mv src/a.ts src/b.ts && git status'), 'allow'],
   ['git add package.json stages, writes nothing', () => bash('git add package.json'), 'allow'],

@@ -19,6 +19,8 @@ describe('inputs built to cost the gate', () => {
     expect(dense).toMatchObject({ error: expect.stringContaining('shell operator') as unknown });
     expect(await parseBash('('.repeat(100_000))).toMatchObject({ error: expect.stringContaining('operator characters') as unknown });
     expect(await parseBash('ls; '.repeat(24_750))).toMatchObject({ error: expect.stringContaining('operator') as unknown });
+    // No operators at all, but 40,000 error-recovered children: read with a cursor, not child(i).
+    expect(await parseBash('if a\n'.repeat(20_000))).toMatchObject({ hasError: true });
     const after = await parseBash('ls -la && echo done');
     expect('root' in after && after.root.type).toBe('program');
   });

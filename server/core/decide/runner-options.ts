@@ -20,8 +20,8 @@ import type { Outcome } from './outcome.js';
 interface Runner {
   /** Whether the argv (program and arguments) is this runner. */
   readonly runs: (program: string, argv: readonly string[]) => boolean;
-  /** The option a token spells that this runner must not take unasked, or undefined. */
-  readonly risky: (token: string) => string | undefined;
+  /** The option a token spells (with the argument after it) that this runner must not take unasked, or undefined. */
+  readonly risky: (token: string, next: string | undefined) => string | undefined;
   readonly why: string;
 }
 
@@ -63,11 +63,20 @@ function npmRisky(token: string): string | undefined {
 /** pytest's short options that take a value: what follows one in a bundle is that value. */
 const PYTEST_VALUED = new Set(['k', 'm', 'p', 'c', 'W', 'r', 'n', 'o']);
 
-/** argparse: a long option or a prefix of one; `-o` (--override-ini) alone, with its value, or in a bundle (`-xo`). */
-function pytestRisky(token: string): string | undefined {
+/**
+ * argparse: a long option or a prefix of one; `-o` (--override-ini) alone, with its value, or in a
+ * bundle (`-xo`); `-p NAME` imports the module NAME (`-p antigravity` opens a web browser), while
+ * `-p no:NAME` only turns a plugin off.
+ */
+function pytestRisky(token: string, next: string | undefined): string | undefined {
   if (!token.startsWith('--')) {
-    for (const c of token.slice(1)) {
+    for (let i = 1; i < token.length; i++) {
+      const c = token.charAt(i);
       if (c === 'o') return '-o';
+      if (c === 'p') {
+        const plugin = i + 1 < token.length ? token.slice(i + 1) : (next ?? '');
+        return plugin.startsWith('no:') ? undefined : '-p';
+      }
       if (PYTEST_VALUED.has(c)) return undefined;
     }
     return undefined;
@@ -105,7 +114,7 @@ const RUNNERS: readonly Runner[] = [
   {
     runs: (program, argv) => (program === 'python3' || program === 'python') && argv[0] === '-m' && argv[1] === 'pytest',
     risky: pytestRisky,
-    why: 'can make pytest empty a folder before the run (`--basetemp`), post the session to bpa.st (`--pastebin`), or say either through `-o addopts=`',
+    why: 'can make pytest empty a folder before the run (`--basetemp`), post the session to bpa.st (`--pastebin`), say either through `-o addopts=`, or import a module by name (`-p`)',
   },
   { runs: (program) => program === 'cargo', risky: cargoRisky, why: 'sets cargo configuration inline (a compiler wrapper, a build runner, a registry) or unlocks unstable behaviour' },
   { runs: (program) => program === 'go', risky: goRisky, why: 'makes go run a program of its caller’s choosing around the build' },
@@ -117,9 +126,10 @@ export function riskyRunnerOption(program: string, argv: readonly string[]): { r
   const runner = RUNNERS.find((r) => r.runs(program, argv));
   if (runner === undefined) return undefined;
   const end = argv.indexOf('--');
-  for (const token of end < 0 ? argv : argv.slice(0, end)) {
+  const own = end < 0 ? argv : argv.slice(0, end);
+  for (const [i, token] of own.entries()) {
     if (!token.startsWith('-') || token === '-') continue;
-    const option = runner.risky(token);
+    const option = runner.risky(token, own[i + 1]);
     if (option !== undefined) return { option, why: runner.why };
   }
   return undefined;

@@ -20,6 +20,26 @@ const CREATES = new Set(['fs.write', 'fs.touch', 'fs.mkdir', 'fs.edit']);
 const RELOCATES = new Set(['fs.move', 'fs.copy', 'fs.link']);
 
 const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+
+/**
+ * Every folder the kernel passes through to reach an absolute path, and the path itself, as it
+ * reads the path one name at a time (`.` stays, `..` goes back up): `/app/./src/../.bashrc`
+ * passes through `/app/src`, which a comparison of strings would miss (red team, session 31).
+ */
+function traversed(path: string): string[] {
+  const stack: string[] = [];
+  const states: string[] = [];
+  for (const name of path.split('/')) {
+    if (name === '' || name === '.') continue;
+    if (name === '..') stack.pop();
+    else stack.push(name);
+    states.push(`/${stack.join('/')}`);
+  }
+  return states;
+}
+
+/** The path as the kernel ends up naming it (lexically). */
+const settled = (path: string): string => traversed(path).at(-1) ?? '/';
 const base = (path: string): string => trimEnd(path, '/').split('/').at(-1) ?? '';
 const under = (path: string, folder: string): boolean => path.startsWith(`${trimEnd(folder, '/')}/`);
 const parentOf = (path: string): string => trimEnd(path, '/').replace(/\/[^/]*$/u, '') || '/';
@@ -39,12 +59,14 @@ export function judgedTooEarly(actions: readonly OracleAction[]): string | undef
     const cwd = text(run.args['cwd']);
     if (run.tool !== 'exec.run' || run.args['program'] !== 'git' || cwd === undefined) continue;
     // git looks for its repository in its folder and each one above: what is made there counts.
-    const above = (folder: string): boolean => cwd === folder || under(cwd, folder);
+    const at = settled(cwd);
+    const above = (folder: string): boolean => at === folder || under(at, folder);
     const planting = actions.slice(0, g).find((a) => {
-      const made = RELOCATES.has(a.tool) ? destination(a) : CREATES.has(a.tool) ? text(a.args['path']) : undefined;
-      if (made === undefined) return false;
+      const raw = RELOCATES.has(a.tool) ? destination(a) : CREATES.has(a.tool) ? text(a.args['path']) : undefined;
+      if (raw === undefined) return false;
+      const made = settled(raw);
       const named = REPOSITORY_NAMES.has(base(made)) && above(parentOf(made));
-      return named || (RELOCATES.has(a.tool) && above(trimEnd(made, '/')));
+      return named || (RELOCATES.has(a.tool) && above(made));
     });
     if (planting !== undefined) {
       return `git finds its repository when it starts, after \`${planting.tool}\` of \`${destination(planting) ?? text(planting.args['path']) ?? ''}\` earlier in this line may have made one where it looks: run git on its own`;
@@ -52,10 +74,15 @@ export function judgedTooEarly(actions: readonly OracleAction[]): string | undef
   }
   for (const [i, change] of actions.entries()) {
     if (!RELOCATES.has(change.tool)) continue;
-    const landing = destination(change);
-    if (landing === undefined) continue;
-    // A copied file is a plain file (`cp a b && cat b`); a moved or new link, and whatever is below a copied folder, may lead elsewhere.
-    const reaches = (path: string): boolean => under(path, landing) || (change.tool !== 'fs.copy' && trimEnd(path, '/') === trimEnd(landing, '/'));
+    const written = destination(change);
+    if (written === undefined) continue;
+    const landing = settled(written);
+    // A copied file is a plain file (`cp a b && cat b`); a moved or new link, and whatever is below
+    // a copied folder, may lead elsewhere: judged wherever a later path passes through it.
+    const reaches = (path: string): boolean => {
+      const states = traversed(path);
+      return states.some((state, i) => under(state, landing) || (state === landing && (change.tool !== 'fs.copy' || i < states.length - 1)));
+    };
     const later = actions.slice(i + 1).find((a) => pathsOf(a).some(reaches));
     if (later !== undefined) {
       return `\`${later.tool}\` of \`${pathsOf(later).find(reaches) ?? ''}\` is judged before this line runs, but \`${change.tool}\` to \`${landing}\` earlier in it changes what that names: run them one at a time`;
