@@ -67,15 +67,16 @@ const RISKY_ENV = new RegExp(
   'iu',
 );
 
-/** MAKEFLAGS that only set jobs, keep going or quiet make: no `--eval`, `-f`, `-C`, `-I` or variable. */
-const PLAIN_MAKEFLAGS = /^(?:\s*(?:-[jklsw]*\d*|\d+|--jobs(?:=\d+)?|--keep-going|--silent|--no-print-directory|-O(?:line|target|recurse|none)?))*\s*$/u;
+/** A MAKEFLAGS word that only sets jobs, keeps going or quiets make: no `--eval`, `-f`, `-C`, `-I` or variable. */
+const PLAIN_MAKEFLAG = /^(?:-[jklsw]*\d*|\d+|--jobs(?:=\d+)?|--keep-going|--silent|--no-print-directory|-O(?:line|target|recurse|none)?)$/u;
+const plainMakeflags = (value: string): boolean => value.split(/\s+/u).every((word) => word === '' || PLAIN_MAKEFLAG.test(word));
 
 export function checkAssignment(assignment: Assignment, sink: Sink): void {
   const { name, value } = assignment;
   if (!/^[A-Za-z_][A-Za-z0-9_]*$/u.test(name)) sink.ask(`unusual variable name \`${name}\``);
   else if (RISKY_ENV.test(name)) sink.ask(`setting \`${name}\` changes what programs load or run`);
   // make reads its options (`--eval=$(shell …)`, `-f FILE`) from these too.
-  else if (/^(?:GNU)?MAKEFLAGS$/iu.test(name) && !PLAIN_MAKEFLAGS.test(value)) sink.ask(`\`${name}=${value}\` gives make options beyond jobs and quiet`);
+  else if (/^(?:GNU)?MAKEFLAGS$/iu.test(name) && !plainMakeflags(value)) sink.ask(`\`${name}=${value}\` gives make options beyond jobs and quiet`);
   // A locale or language name with a `/` is a path: glibc loads locale data, gettext message catalogs from there.
   else if (/^(?:LANG|LANGUAGE|LC_[A-Z]+)$/u.test(name) && /[/\\]|\.\./u.test(value)) sink.ask(`\`${name}\` names a path, from which programs load locale data and messages`);
 }

@@ -81,7 +81,7 @@ export function judgedTooEarly(actions: readonly OracleAction[]): string | undef
     // a copied folder, may lead elsewhere: judged wherever a later path passes through it.
     const reaches = (path: string): boolean => {
       const states = traversed(path);
-      return states.some((state, i) => under(state, landing) || (state === landing && (change.tool !== 'fs.copy' || i < states.length - 1)));
+      return states.some((state, n) => under(state, landing) || (state === landing && (change.tool !== 'fs.copy' || n < states.length - 1)));
     };
     const later = actions.slice(i + 1).find((a) => pathsOf(a).some(reaches));
     if (later !== undefined) {
