@@ -114,8 +114,9 @@ function each(given: readonly string[], program: string, ctx: CommandContext, ac
   for (const cwd of ctx.cwds) for (const operand of operands) ctx.sink.action(action(joinPath(cwd, operand)));
 }
 
-const basename = (path: string): string => trimEnd(path, '/').split('/').pop() ?? '';
-const dirname = (path: string): string => {
+/** The last name of an absolute path, and the folder it is in (trailing `/` ignored). */
+export const basename = (path: string): string => trimEnd(path, '/').split('/').pop() ?? '';
+export const dirname = (path: string): string => {
   const trimmed = trimEnd(path, '/');
   const cut = trimmed.lastIndexOf('/');
   return cut <= 0 ? '/' : trimmed.slice(0, cut);

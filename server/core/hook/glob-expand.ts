@@ -1,4 +1,5 @@
 import { trimEnd } from '../../../shared/trim-end.js';
+import { matchSegment, type SegmentToken } from '../paths/wildcard.js';
 /**
  * What an unquoted glob in a Claude Code Bash command can expand to, so each path is judged
  * instead of a person being asked about every `cat src/*.ts` (SPEC §11). The shell options that
@@ -239,7 +240,7 @@ function closingBracket(text: string, open: number): number {
  * written, and no bracket expression (those never count as sure).
  */
 function segmentMatcher(text: string, reading: 'superset' | 'strict'): (name: string) => boolean {
-  const tokens: Token[] = [];
+  const tokens: SegmentToken[] = [];
   for (let i = 0; i < text.length; i++) {
     const c = text.charAt(i);
     if (c === '\\' && i + 1 < text.length) {
@@ -247,7 +248,7 @@ function segmentMatcher(text: string, reading: 'superset' | 'strict'): (name: st
       const char = codePointAt(text, i);
       tokens.push({ kind: 'one', test: literalTest(char, reading) });
       i += char.length - 1;
-    } else if (c === '*') tokens.push({ kind: 'run' });
+    } else if (c === '*') tokens.push({ kind: 'star' });
     // In the C locale `?` and a bracket match one byte, elsewhere one character: the superset
     // takes up to one character for each (so a run covers a character of several bytes), the
     // strict reading one ASCII character.
@@ -260,7 +261,7 @@ function segmentMatcher(text: string, reading: 'superset' | 'strict'): (name: st
       // zsh: `x#` is any number of x, `x##` one or more: the atom before may repeat or be absent.
       const last = tokens.at(-1);
       if (last?.kind === 'one') tokens[tokens.length - 1] = { kind: 'repeat', test: last.test };
-      else if (last?.kind === 'optional') tokens[tokens.length - 1] = { kind: 'run' };
+      else if (last?.kind === 'optional') tokens[tokens.length - 1] = { kind: 'star' };
     } else if (c === '^') {
       // zsh: `^x` is anything but x: anything from here on.
       tokens.push({ kind: 'rest' });
@@ -271,46 +272,10 @@ function segmentMatcher(text: string, reading: 'superset' | 'strict'): (name: st
       i += char.length - 1;
     }
   }
-  return (name) => matchTokens(tokens, Array.from(name));
-}
-
-/**
- * One piece of a segment: a character test, `*` (any run), an optional character (`?` or a
- * bracket in the superset), zsh's repeated character (`x#`) or its `^` (anything from there on).
- */
-type Token =
-  | { readonly kind: 'one'; readonly test: (char: string) => boolean }
-  | { readonly kind: 'repeat'; readonly test: (char: string) => boolean }
-  | { readonly kind: 'run' }
-  | { readonly kind: 'optional' }
-  | { readonly kind: 'rest' };
-
-/**
- * Whether the name's characters match, by a table over (piece, character) filled at most once
- * each: at most pieces × characters steps, where a regular expression built from the same glob
- * backtracked exponentially (`*[x]*[x]*[x]…Z` against ordinary names took seconds: red team,
- * session 31).
- */
-function matchTokens(tokens: readonly Token[], chars: readonly string[]): boolean {
-  const width = chars.length + 1;
-  // 0 unknown, 1 no, 2 yes: whether tokens[t…] match chars[c…].
-  const memo = new Uint8Array((tokens.length + 1) * width);
-  const at = (t: number, c: number): boolean => {
-    const known = memo[t * width + c];
-    if (known !== 0) return known === 2;
-    const token = tokens[t];
-    const char = chars[c];
-    let result: boolean;
-    if (token === undefined) result = char === undefined;
-    else if (token.kind === 'rest') result = true;
-    else if (token.kind === 'run') result = at(t + 1, c) || (char !== undefined && at(t, c + 1));
-    else if (token.kind === 'optional') result = at(t + 1, c) || (char !== undefined && at(t + 1, c + 1));
-    else if (token.kind === 'repeat') result = at(t + 1, c) || (char !== undefined && token.test(char) && at(t, c + 1));
-    else result = char !== undefined && token.test(char) && at(t + 1, c + 1);
-    memo[t * width + c] = result ? 2 : 1;
-    return result;
-  };
-  return at(0, 0);
+  // Matched by a table over (piece, character), at most pieces × characters steps, where a regular
+  // expression built from the same glob backtracked exponentially (`*[x]*[x]*[x]…Z` against
+  // ordinary names took seconds: red team, session 31).
+  return (name) => matchSegment(tokens, name, { steps: Number.POSITIVE_INFINITY }) === true;
 }
 
 /** One literal character of a pattern as a test; in the superset, an ASCII letter in either case or any character beyond ASCII (see foldsTo). */

@@ -1,5 +1,6 @@
+import { isUnderComparable } from '../paths/canonical.js';
 import type { OracleAction } from './bash-context.js';
-import { trimEnd } from '../../../shared/trim-end.js';
+import { basename, dirname } from './bash-files.js';
 
 /**
  * Every part of a Bash line is judged before the line runs, against the folders as they are then.
@@ -40,9 +41,8 @@ function traversed(path: string): string[] {
 
 /** The path as the kernel ends up naming it (lexically). */
 const settled = (path: string): string => traversed(path).at(-1) ?? '/';
-const base = (path: string): string => trimEnd(path, '/').split('/').at(-1) ?? '';
-const under = (path: string, folder: string): boolean => path.startsWith(`${trimEnd(folder, '/')}/`);
-const parentOf = (path: string): string => trimEnd(path, '/').replace(/\/[^/]*$/u, '') || '/';
+/** Strictly below: both are settled (lexical, no trailing `/`). */
+const under = (path: string, folder: string): boolean => path !== folder && isUnderComparable(path, folder);
 
 function destination(action: OracleAction): string | undefined {
   return action.tool === 'fs.link' ? text(action.args['path']) : text(action.args['to']);
@@ -60,12 +60,12 @@ export function judgedTooEarly(actions: readonly OracleAction[]): string | undef
     if (run.tool !== 'exec.run' || run.args['program'] !== 'git' || cwd === undefined) continue;
     // git looks for its repository in its folder and each one above: what is made there counts.
     const at = settled(cwd);
-    const above = (folder: string): boolean => at === folder || under(at, folder);
+    const above = (folder: string): boolean => isUnderComparable(at, folder);
     const planting = actions.slice(0, g).find((a) => {
       const raw = RELOCATES.has(a.tool) ? destination(a) : CREATES.has(a.tool) ? text(a.args['path']) : undefined;
       if (raw === undefined) return false;
       const made = settled(raw);
-      const named = REPOSITORY_NAMES.has(base(made)) && above(parentOf(made));
+      const named = REPOSITORY_NAMES.has(basename(made)) && above(dirname(made));
       return named || (RELOCATES.has(a.tool) && above(made));
     });
     if (planting !== undefined) {

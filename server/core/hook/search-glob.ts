@@ -1,4 +1,4 @@
-import { matchSegment, type SegmentToken } from '../paths/wildcard.js';
+import { matchSegment, segmentTokens, type SegmentToken } from '../paths/wildcard.js';
 
 /**
  * How a searcher's include or exclude glob names an entry, read only where every reading agrees.
@@ -68,8 +68,7 @@ export function compileGlob(dialect: GlobDialect, glob: string, nocase = false):
 
 /** The glob is plain characters by now (PLAIN): `*` and `?` are its only wildcards, nothing escapes. */
 function tokensOf(alternatives: readonly string[] | 'no' | undefined, fold: (text: string) => string): readonly (readonly SegmentToken[])[] | 'no' | undefined {
-  if (alternatives === undefined || alternatives === 'no') return alternatives;
-  return alternatives.map((a) => Array.from(fold(a)).map((c): SegmentToken => (c === '*' ? { kind: 'star' } : c === '?' ? { kind: 'any' } : { kind: 'char', char: c })));
+  return alternatives === undefined || alternatives === 'no' ? alternatives : alternatives.map((a) => segmentTokens(fold(a)));
 }
 
 function fnmatchForm(glob: string): readonly string[] | undefined {

@@ -64,7 +64,7 @@ describe('globs matched without regular expressions, in bounded work', () => {
     const name = 'a'.repeat(255);
     const started = { steps: 10_000_000 };
     expect(matchSegment(segmentTokens(glob), name, started)).toBe(false);
-    // one pass per place the last star can start: far below the budget
+    // at most one step per (piece, character): far below the budget
     expect(10_000_000 - started.steps).toBeLessThan(255 * 40);
     expect(matchSegment(segmentTokens(`*${'a'.repeat(200)}b`), 'a'.repeat(255), { steps: 1000 })).toBe('over');
   });
