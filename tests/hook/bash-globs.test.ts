@@ -90,6 +90,16 @@ describe('glob arguments in Bash commands', () => {
     expect((await bash('cat src/../README.md')).permissionDecision).toBe('allow');
   });
 
+  it('with no gate: awk reads the files a glob matches, and a glob is never its program', async () => {
+    expect((await bash("awk '{print $1}' src/*.ts | sort | uniq -c")).permissionDecision).toBe('allow');
+    expect((await bash("awk '{print}' .e*")).permissionDecision).toBe('deny');
+    // The shell would make the first name the program text: a file the agent named as a program.
+    tree.file('projects/app/prog/BEGIN{system("touch PWNED")}', '');
+    const program = await bash('awk prog/* README.md');
+    expect(program.permissionDecision).not.toBe('allow');
+    expect((await bash("awk 'BEGIN { system(\"touch PWNED\") }'")).permissionDecision).toBe('ask');
+  });
+
   it('with a gate running: the same judgement, each matched file in the audit log', async () => {
     expect((await runOracle(['integrate', 'claude-code', '--project', app, '--home', home, '--policy', policy])).code).toBe(0);
     running = await startServer({ home, policy, port: 0 });

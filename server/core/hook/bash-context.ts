@@ -44,6 +44,9 @@ export interface GlobArgs {
 export const globToken = (index: number): string => `\u0000glob${String(index)}\u0000`;
 export const isGlobToken = (arg: string): boolean => arg.includes('\u0000');
 
+/** `-`, /dev/stdin and /dev/fd/N are the standard input or a pipe (what `<(…)` passes), no file. */
+export const isStandardInput = (path: string): boolean => path === '-' || /^\/dev\/(?:stdin|fd\/\d+)$/u.test(path);
+
 export interface Assignment {
   readonly name: string;
   readonly value: string;

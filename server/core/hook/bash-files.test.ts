@@ -40,6 +40,18 @@ const ACTIONS: [string, unknown[]][] = [
     ],
   ],
   ["sed -n '1,5p' f g", [{ tool: 'fs.read', args: { path: '/p/f' } }, { tool: 'fs.read', args: { path: '/p/g' } }]],
+  ["awk '{print $1}' src/a.ts", [{ tool: 'fs.read', args: { path: '/p/src/a.ts' } }]],
+  ["awk -F: -v n=2 '$2 > n {print $1}' a b", [{ tool: 'fs.read', args: { path: '/p/a' } }, { tool: 'fs.read', args: { path: '/p/b' } }]],
+  ["awk --field-separator=, --assign x=1 -- '{print}' x=2 f -", [{ tool: 'fs.read', args: { path: '/p/f' } }]],
+  // options end at the program: these are the files `-F` and `.env`
+  ["awk '{print}' -F .env", [{ tool: 'fs.read', args: { path: '/p/-F' } }, { tool: 'fs.read', args: { path: '/p/.env' } }]],
+  ["awk 'NR==FNR{a[$1];next} $1 in a' /dev/stdin f", [{ tool: 'fs.read', args: { path: '/p/f' } }]],
+  ["gawk 'END {print NR}'", []],
+  ['od -An -t x1 -w16 f', [{ tool: 'fs.read', args: { path: '/p/f' } }]],
+  // -w takes a value only when attached: the next word is a file
+  ['od -w f g', [{ tool: 'fs.read', args: { path: '/p/f' } }, { tool: 'fs.read', args: { path: '/p/g' } }]],
+  ['hexdump -C -n 64 f', [{ tool: 'fs.read', args: { path: '/p/f' } }]],
+  ['hd -L f', [{ tool: 'fs.read', args: { path: '/p/f' } }]],
   ['uniq in out', [{ tool: 'fs.read', args: { path: '/p/in' } }, { tool: 'fs.write', args: { path: '/p/out', content: '' } }]],
   ['sort -k 2 -t , data.csv', [{ tool: 'fs.read', args: { path: '/p/data.csv' } }]],
   ['git -C sub status', [{ tool: 'exec.run', args: { program: 'git', args: ['status'], cwd: '/p/sub' } }]],
@@ -63,6 +75,8 @@ const ESCALATED = [
   "sed -f s.sed f", "sed 'w out' f", "sed 's/a/b/w out' f", "sed '1e id' f", "sed 's/x/id/e' f", "sed 'r /etc/passwd' f", "sed 'R x' f",
   "sed -i.* 's/a/b/' f", 'sed -i', 'sort -o out in', 'sort --compress-program=sh in', 'date -s 2020-01-01', 'hostname evil', 'git -C', 'rm --interactive=never x',
   'git mv a', 'git mv -t dir a', 'git mv --cached a b',
+  'awk -f prog.awk f', "awk 'BEGIN{system(\"id\")}'", "awk '{print > \"o\"}' f", "awk -v ENVIRON=1 '{print}' f", "awk '{print}' ARGC=3 f",
+  'hexdump -f fmt f', "gawk -e '{print}' f", "gawk --source='{print}' f", "mawk -W exec x", 'awk', 'awk -F', "awk -S '{print}' f", "awk '{print $1 | \"sh\"}'",
 ];
 
 describe('the file tools as fs actions', () => {

@@ -1,10 +1,11 @@
 import { hasOption, optionValues, parseOptions, type OptionSpec, type ParsedArgv } from './argv-options.js';
-import { isGlobToken, joinPath, type CommandContext, type OracleAction } from './bash-context.js';
+import { unsafeAwkAssignment, unsafeAwkProgram } from './awk-program.js';
+import { isGlobToken, isStandardInput, joinPath, type CommandContext, type OracleAction } from './bash-context.js';
 import { unsafeSedCommand } from './sed-script.js';
 import { trimEnd } from '../../../shared/trim-end.js';
 
 /**
- * The file tools of a day's work (mkdir, rmdir, touch, cp, mv, rm, ln -s, sed) as the fs actions
+ * The file tools of a day's work (mkdir, rmdir, touch, cp, mv, rm, ln -s, sed, awk) as the fs actions
  * they are (SPEC §4), so the gate judges every path they touch and keeps what they change for undo,
  * instead of each being an opaque program a person must approve. Parsing is an allowlist: an
  * option not named here escalates the command, never passes unread.
@@ -75,6 +76,11 @@ const PLANNERS: Readonly<Record<string, Planner>> = Object.assign(Object.create(
   },
   ln: link,
   sed,
+  // Debian's awk is mawk, macOS's the one true awk; gawk by its own name too.
+  awk,
+  gawk: awk,
+  mawk: awk,
+  nawk: awk,
 });
 
 /** Plans a file command; false when `program` is not one. */
@@ -245,3 +251,53 @@ function sed(args: readonly string[], ctx: CommandContext): void {
     }
   }
 }
+
+/**
+ * awk reads files and prints what its program computes; the program is read first (awk-program.ts)
+ * and one that could run, write or read anything else escalates. Its options end at the program
+ * (POSIX getopt, not GNU's: `awk '{print}' -F .env` reads the files `-F` and `.env`), and only -F
+ * and -v are followed. An operand `NAME=value` is an assignment awk makes when it reaches it; every
+ * other operand is a file it reads.
+ */
+function awk(args: readonly string[], ctx: CommandContext): void {
+  const assignments: string[] = [];
+  let i = 0;
+  for (; i < args.length; i++) {
+    const arg = args[i] ?? '';
+    if (arg === '--') {
+      i++;
+      break;
+    }
+    if (!arg.startsWith('-') || arg === '-') break;
+    const option = /^--(field-separator|assign)(?:=(.*))?$/su.exec(arg) ?? /^-([Fv])(.+)?$/su.exec(arg);
+    if (option === null) {
+      ctx.sink.ask(`\`awk ${arg}\` is not an option ORACLE follows`);
+      return;
+    }
+    const value = option[2] ?? args[++i];
+    if (value === undefined || isGlobToken(value)) {
+      ctx.sink.ask(`\`awk ${arg}\` without a literal value`);
+      return;
+    }
+    if (option[1] === 'v' || option[1] === 'assign') assignments.push(value);
+  }
+  const program = args[i];
+  // A glob as the program: the shell would make the first name it matches the program text.
+  if (program === undefined || isGlobToken(program)) {
+    ctx.sink.ask('`awk` without a literal program');
+    return;
+  }
+  const operands = args.slice(i + 1);
+  const files = operands.filter((o) => !AWK_ASSIGNMENT.test(o));
+  const unsafe = unsafeAwkProgram(program) ?? [...assignments, ...operands.filter((o) => AWK_ASSIGNMENT.test(o))].map(unsafeAwkAssignment).find((why) => why !== undefined);
+  if (unsafe !== undefined) {
+    ctx.sink.ask(`this awk program has ${unsafe}`);
+    return;
+  }
+  const named = files.filter((f) => !isStandardInput(f));
+  if (named.length === 0) ctx.sink.note('`awk` reads its standard input');
+  else each(named, 'awk', ctx, (path) => ({ tool: 'fs.read', args: { path } }));
+}
+
+/** An operand awk takes for an assignment rather than a file (POSIX: a name, then `=`). */
+const AWK_ASSIGNMENT = /^[A-Za-z_]\w*=/u;

@@ -1,6 +1,6 @@
 import { spellsLongOption } from '../decide/options.js';
 import { argvArithmetic } from './arithmetic.js';
-import { fsAction, joinPath, type Assignment, type CommandContext, type Sink } from './bash-context.js';
+import { fsAction, isStandardInput, joinPath, type Assignment, type CommandContext, type Sink } from './bash-context.js';
 import type { TreeSearch } from './tree-search.js';
 import { diffSearch, grepSearch, rgSearch, type GivenOption } from './tree-search-argv.js';
 import { fileCommand, gitMove } from './bash-files.js';
@@ -355,6 +355,12 @@ const READERS: Readonly<Record<string, Reader>> = Object.assign(Object.create(nu
     values: ['-s', '--separator', '-c', '--output-width', '-o', '--output-separator', '-n', '--table-name', '-O', '--table-order', '-N', '--table-columns', '-l', '--table-columns-limit', '-E', '--table-noextreme', '-H', '--table-hide', '-R', '--table-right', '-T', '--table-truncate', '-W', '--table-wrap', '-r', '--tree', '-i', '--tree-id', '-p', '--tree-parent'],
     unsafe: [],
   },
+  // Byte dumps. od's -w and --strings and hexdump's -L take a value only when attached: not listed,
+  // so a following word stays a path. Not xxd: it reads each argument as one option by its first
+  // letter (`-ps` is -p, not -p and -s), which this reading of clusters would get wrong.
+  od: { tool: 'fs.read', dot: false, values: ['-A', '-j', '-N', '-S', '-t', '--address-radix', '--skip-bytes', '--read-bytes', '--format', '--endian'], unsafe: [], flags: ['--strings', '--width', '--traditional', '--output-duplicates'] },
+  hexdump: { tool: 'fs.read', dot: false, values: ['-e', '-n', '-s', '--format', '--length', '--skip'], unsafe: ['-f', '--format-file'], flags: ['--color', '--one-byte-octal', '--one-byte-char', '--canonical', '--two-bytes-decimal', '--two-bytes-octal', '--two-bytes-hex', '--no-squeezing'] },
+  hd: { tool: 'fs.read', dot: false, values: ['-e', '-n', '-s', '--format', '--length', '--skip'], unsafe: ['-f', '--format-file'], flags: ['--color', '--one-byte-octal', '--one-byte-char', '--canonical', '--two-bytes-decimal', '--two-bytes-octal', '--two-bytes-hex', '--no-squeezing'] },
   sha256sum: { tool: 'fs.read', dot: false, values: [], unsafe: ['-c', '--check'] },
   sha1sum: { tool: 'fs.read', dot: false, values: [], unsafe: ['-c', '--check'] },
   md5sum: { tool: 'fs.read', dot: false, values: [], unsafe: ['-c', '--check'] },
@@ -474,8 +480,7 @@ function readerCommand(program: string, args: readonly string[], ctx: CommandCon
     ctx.sink.ask(unsafePattern);
     return true;
   }
-  // `-`, /dev/stdin and /dev/fd/N are the standard input or a pipe (what `<(…)` passes), no file.
-  const named = paths.filter((p) => p !== '-' && !/^\/dev\/(?:stdin|fd\/\d+)$/u.test(p));
+  const named = paths.filter((p) => !isStandardInput(p));
   // A glob's paths take its place only where every operand is a file read alike: not diff's two
   // sides, nor uniq's output (bash-actions.ts asks about a glob nobody took).
   const uniform = reader.output === undefined && !PAIRED.has(program);
