@@ -28,6 +28,8 @@ export class ApprovalDesk {
   private remembered: RememberedRule[];
   private readonly requests = new Map<string, WaitingRequest>();
   private readonly waiters = new Map<string, Set<Waiter>>();
+  /** Approvals whose answer is being written to the audit log (one answer per card at a time). */
+  private readonly answering = new Set<string>();
   /** Set by HALT: nothing new may wait until a resume reopens the desk. */
   private halted = false;
   /** Set when the gate stops: nothing waits any more. */
@@ -246,7 +248,22 @@ export class ApprovalDesk {
     if (approval === undefined) return { ok: false, code: 'APPROVAL_UNKNOWN', reason: `no approval \`${id}\`` };
     const refused = remember === undefined || verdict.verdict !== 'approve' ? undefined : rememberRefusal(approval, remember.scope ?? 'session');
     if (refused !== undefined) return { ok: false, code: 'REMEMBER_REFUSED', reason: refused };
+    // INVARIANT: one answer per card. A second answer arriving while the first is being written is
+    // refused, and an answer whose card changed meanwhile (HALT, expiry, withdrawn) does not take
+    // effect: the last writer must not win (red team, session 32: a deny answered 200 and the
+    // action still ran).
+    if (this.answering.has(id)) return { ok: false, code: 'APPROVAL_NOT_PENDING', reason: 'another answer to this approval is being recorded' };
     const result = decideApproval(approval, verdict, this.now());
+    if (result.ok) this.answering.add(id);
+    try {
+      return await this.settleAnswer(approval, verdict, result, remember);
+    } finally {
+      this.answering.delete(id);
+    }
+  }
+
+  private async settleAnswer(approval: Approval, verdict: Verdict, result: Transition, remember: { ttlMs: number; scope?: RememberScope } | undefined): Promise<Transition & { rule?: RememberedRule }> {
+    const id = approval.approval_id;
     await this.audit({
       kind: 'approval',
       ts: this.now().toISOString(),
@@ -258,6 +275,12 @@ export class ApprovalDesk {
       detail: { approval_id: id, ...(verdict.message === undefined ? {} : { message: verdict.message }) },
     });
     if (!result.ok) return result;
+    const current = this.approvals.get(id);
+    if (current !== approval) {
+      const state = current?.state ?? 'gone';
+      await this.audit({ kind: 'approval', ts: this.now().toISOString(), actor: verdict.approver.id, action_id: approval.trace_id, tool: approval.tool, tier: approval.tier, outcome: 'refused:APPROVAL_NOT_PENDING', detail: { approval_id: id, reason: `the answer came as the approval became ${state}; it did not take effect` } });
+      return { ok: false, code: 'APPROVAL_NOT_PENDING', reason: `the approval is ${state}` };
+    }
     let rule: RememberedRule | undefined;
     if (remember !== undefined && result.approval.state === 'approved') {
       const made = rememberFrom(result.approval, { id: `rr_${randomBytes(12).toString('hex')}`, ttlMs: remember.ttlMs, now: this.now(), scope: remember.scope ?? 'session' });
@@ -340,7 +363,7 @@ export class ApprovalDesk {
     this.halted = true;
     const who = by.startsWith('device:') ? by.slice('device:'.length) : by;
     // One journal append for all of them: HALT with a thousand waiting is one fsync, not a thousand.
-    const cancelled = [...this.approvals.values()].filter((a) => a.state === 'pending').map((a) => cancel(a, this.now(), { device: who, message: 'HALT' }));
+    const cancelled = [...this.approvals.values()].filter((a) => a.state === 'pending' || a.state === 'approved').map((a) => cancel(a, this.now(), { device: who, message: 'HALT' }));
     if (cancelled.length > 0) this.ended(cancelled, by, 'cancelled by HALT');
     return cancelled.length;
   }

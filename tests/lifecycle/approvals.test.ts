@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApprovalDesk } from '../../server/app/approval-desk.js';
@@ -141,6 +141,48 @@ describe('approvals through the lifecycle (SPEC §7)', () => {
     expect(result).toMatchObject({ executed: false, error: { code: 'HALTED' } });
     await runtime.resume('desktop');
     expect(await endOf(card.trace_id)).toMatchObject({ kind: 'approval', outcome: 'cancelled', actor: 'desktop', detail: { approval_id: card.approval_id, reason: 'cancelled by HALT' } });
+  });
+
+  it('cancels on HALT an approval granted but not yet collected: after resume it does not run', async () => {
+    writeFileSync(`${app}/keep.txt`, 'x');
+    const pending = await runtime.submit({ tool: 'fs.delete', args: { path: `${app}/keep.txt` } }, 0);
+    const id = pending.approval_id ?? '';
+    const card = runtime.desk.get(id);
+    if (card === undefined) throw new Error('no card');
+    expect(await runtime.desk.answer(id, { approver: phone, verdict: 'approve', nonce: card.nonce, argHash: card.arg_hash })).toMatchObject({ ok: true });
+    await runtime.halt('stop', `device:${phone.id}`);
+    expect(runtime.desk.get(id)).toMatchObject({ state: 'cancelled', message: 'HALT', device: phone.id });
+    await runtime.resume('desktop');
+    expect(await runtime.continueAction(id, 100)).toMatchObject({ executed: false });
+    expect(existsSync(`${app}/keep.txt`)).toBe(true);
+  });
+
+  it('takes one answer per card: a racing second answer is refused, and an answer a HALT overtook does not take effect', async () => {
+    writeFileSync(`${app}/race.txt`, 'x');
+    const pending = await runtime.submit({ tool: 'fs.delete', args: { path: `${app}/race.txt` } }, 0);
+    const id = pending.approval_id ?? '';
+    const card = runtime.desk.get(id);
+    if (card === undefined) throw new Error('no card');
+    const approve = runtime.desk.answer(id, { approver: phone, verdict: 'approve', nonce: card.nonce, argHash: card.arg_hash });
+    const deny = runtime.desk.answer(id, { approver: desktop, verdict: 'deny', nonce: card.nonce, argHash: card.arg_hash });
+    const answers = await Promise.all([approve, deny]);
+    expect(answers.filter((a) => a.ok)).toHaveLength(1);
+    expect(answers[1]).toMatchObject({ ok: false, code: 'APPROVAL_NOT_PENDING' });
+    expect(runtime.desk.get(id)?.state).toBe('approved');
+
+    writeFileSync(`${app}/race2.txt`, 'x');
+    const second = await runtime.submit({ tool: 'fs.delete', args: { path: `${app}/race2.txt` } }, 0);
+    const id2 = second.approval_id ?? '';
+    const card2 = runtime.desk.get(id2);
+    if (card2 === undefined) throw new Error('no card');
+    // The answer is being written to the audit log when the HALT lands: HALT wins.
+    const late = runtime.desk.answer(id2, { approver: phone, verdict: 'approve', nonce: card2.nonce, argHash: card2.arg_hash });
+    await runtime.halt('stop', 'desktop');
+    expect(await late).toMatchObject({ ok: false, code: 'APPROVAL_NOT_PENDING', reason: 'the approval is cancelled' });
+    expect(runtime.desk.get(id2)?.state).toBe('cancelled');
+    await runtime.resume('desktop');
+    expect(await runtime.continueAction(id2, 100)).toMatchObject({ executed: false });
+    expect(existsSync(`${app}/race2.txt`)).toBe(true);
   });
 
   it('ends a card its caller withdrew with an audit record, not at `requested`', async () => {

@@ -125,9 +125,15 @@ export function expireDue(approval: Approval, now: Date): Approval {
   return approval.state === 'pending' && expired(approval, now) ? { ...approval, state: 'expired', decided_at: now.toISOString() } : approval;
 }
 
-/** Withdrawn (the agent went away) or cancelled by a HALT, which names who halted (`message: 'HALT'`). */
+/**
+ * Withdrawn (the agent went away) or cancelled by a HALT, which names who halted (`message: 'HALT'`).
+ * A HALT also cancels an approval granted but not yet used (SPEC §8: every waiting action): its
+ * agent had not collected it, and after a resume it must ask again (red team, session 32: an
+ * approved delete ran after HALT and resume).
+ */
 export function cancel(approval: Approval, now: Date, by?: { readonly device: string; readonly message: 'HALT' }): Approval {
-  return approval.state === 'pending' ? { ...approval, state: 'cancelled', decided_at: now.toISOString(), ...(by === undefined ? {} : by) } : approval;
+  const waiting = approval.state === 'pending' || (by !== undefined && approval.state === 'approved');
+  return waiting ? { ...approval, state: 'cancelled', decided_at: now.toISOString(), ...(by === undefined ? {} : by) } : approval;
 }
 
 function refuse(code: ApprovalRefusal, reason: string): Transition {
