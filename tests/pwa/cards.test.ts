@@ -76,6 +76,16 @@ describe('approval cards in the PWA', () => {
     expect(detailsOf({ tool: 'other.tool', args: { note: 'a\nb' } })).toEqual([{ label: 'note', value: 'a\nb', block: true }]);
   });
 
+  it('shows a command, a new file and a diff with nothing invisible in them', () => {
+    // A U+2028 drew as a space and ended the `//` comment in what node ran (red team, session 32).
+    const exec = detailsOf({ tool: 'exec.run', args: { program: 'node', args: ['-e', 'ok() // off:\u2028evil()'] } });
+    expect(exec[0]?.value).toBe("node -e 'ok() // off:\\u{2028}evil()'");
+    const write = detailsOf({ tool: 'fs.write', args: { path: '/p/a.js', content: 'if (admin) {\u202e } \u2066\n' }, before: 'x\n' });
+    expect(write[1]?.value).toBe('if (admin) {\\u{202E} } \\u{2066}\n');
+    expect(write[1]?.diff?.some((l) => l.text.includes('\\u{202E}'))).toBe(true);
+    expect(write[1]?.diff?.some((l) => l.text.includes('\u202e'))).toBe(false);
+  });
+
   it('shows a terminal line exactly as typed, nothing hidden', () => {
     expect(detailsOf({ tool: 'term.write', args: { session: 'dev', text: 'ls\u200b ' } })).toEqual([
       { label: 'terminal', value: 'dev', block: false },

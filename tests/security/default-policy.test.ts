@@ -21,6 +21,17 @@ describe('the default policy', () => {
   const judge = (tool: string, args: Record<string, unknown>) => evaluate({ tool, args }, ctx).decision;
   const run = (program: string, ...args: string[]) => judge('exec.run', { program, args, cwd: '/home/u/projects/app' });
 
+  it('refuses an argument a card would draw differently from what runs (ARG_SHAPE)', () => {
+    // node reads U+2028 as a line break, a browser draws it as a space (red team, session 32).
+    for (const hidden of ['ok() // off:\u2028evil()', 'a\u2029b', 'x\u0008y', 'x\u000cy', 'x\u0085y', 'x\u{e0041}y', 'x\u180ey', 'x\u034fy', 'x\ufe0fy', 'x\u3164y', 'x\u206ay', 'x\u001b[2Ky', 'x\ry']) {
+      expect(run('node', '-e', hidden), JSON.stringify(hidden)).toMatchObject({ decision: 'deny', code: 'ARG_SHAPE' });
+    }
+    // A tab and a line feed are shown as they are: a line feed makes it a person's call, not a refusal.
+    expect(run('node', '-e', 'a\tb').code).not.toBe('ARG_SHAPE');
+    expect(run('node', '-e', 'a\nb')).toMatchObject({ decision: 'needs-approval' });
+    expect(run('git', 'commit', '-m', 'café 日本 ✓ ⚠\ufe0f breaking').code).not.toBe('ARG_SHAPE');
+  });
+
   it('says on the card that an install runs the packages’ scripts', () => {
     for (const argv of [['install', 'lodash'], ['ci']]) expect(run('npm', ...argv).reasons.join(' ')).toContain("runs the packages' own install scripts");
     expect(run('npx', 'tsc').reasons.join(' ')).toContain("runs a package's code");

@@ -2,7 +2,7 @@ import { cardSigningInput, type SignedCard } from '../../../shared/approval-card
 import { fixedBytes } from '../../../shared/pairing/bytes.js';
 import { ecdsaVerify, type Key } from '../../../shared/pairing/protocol.js';
 import { unifiedDiff, type DiffLine } from './diff.js';
-import { visibleText } from './visible-text.js';
+import { markInvisible, visibleText } from './visible-text.js';
 import { commandLine } from './sentence.js';
 
 /** The approvals list as the server sends it. */
@@ -97,7 +97,8 @@ export function detailsOf(preview: Readonly<Record<string, unknown>>): Detail[] 
     take('message', 'message', true);
   }
   for (const [key, value] of Object.entries(args)) if (!used.has(key)) out.push({ label: key.replace(/_/gu, ' '), value: text(value), block: typeof value !== 'string' || value.length > 40 || value.includes('\n'), ...(MINOR.has(key) ? { minor: true } : {}) });
-  return out;
+  // Whatever the agent chose is shown with nothing invisible in it: a path, a header, a diff line.
+  return out.map((d) => ({ ...d, value: markInvisible(d.value), ...(d.diff === undefined ? {} : { diff: d.diff.map((l) => ({ ...l, text: markInvisible(l.text) })) }) }));
 }
 
 /** Splits a value so redaction markers can be shown marked: `[REDACTED:kind]` pieces flagged. */

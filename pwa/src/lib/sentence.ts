@@ -1,6 +1,6 @@
 import type { ApprovalCard } from '../../../shared/approval-card.js';
 import { unifiedDiff } from './diff.js';
-import { visibleText } from './visible-text.js';
+import { markInvisible, visibleText } from './visible-text.js';
 
 /**
  * The one plain sentence a card opens with (issue 15): who wants to do what, in words a person
@@ -35,7 +35,7 @@ export function shellQuote(words: readonly string[]): string {
 /** The command line of an exec card, as one shell-quoted line. */
 export function commandLine(args: Readonly<Record<string, unknown>>): string {
   const rest = Array.isArray(args['args']) ? (args['args'] as unknown[]).map((w) => (typeof w === 'string' ? w : JSON.stringify(w))) : [];
-  return shellQuote([str(args['program']), ...rest]);
+  return markInvisible(shellQuote([str(args['program']), ...rest]));
 }
 
 export function sentenceOf(card: Pick<ApprovalCard, 'agent' | 'tool' | 'preview' | 'project'>): Sentence {

@@ -1,5 +1,5 @@
 import { maxTier, tierRank, type Tier } from '../../../shared/tiers.js';
-import { hasConfusable } from '../paths/characters.js';
+import { hasConfusable, hasHidingControl } from '../paths/characters.js';
 import { canonicalize } from '../paths/canonicalize.js';
 import type { DecideContext } from './context.js';
 import { refused, type Outcome } from './outcome.js';
@@ -30,7 +30,7 @@ export function judgeArgvPaths(outcome: Extract<Outcome, { ok: true }>, { argv, 
   const reasons = [...outcome.reasons];
   const win = ctx.gate.host.flavor.kind === 'win32';
   for (const [index, token] of argv.entries()) {
-    if (hasConfusable(token) || token.includes('\u001b') || token.includes('\r')) {
+    if (hasConfusable(token) || hasHidingControl(token)) {
       // What a person approves must be what runs: no bidi, invisible or cursor-moving characters.
       return refused('ARG_SHAPE', 'exec.run', 'an argument contains invisible, bidi or terminal control characters');
     }
