@@ -161,7 +161,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       if (sub !== undefined) break;
       return runHalt({ home: values.home, policy: values.policy, reason: values.reason, resume: command === 'resume' }, process.stdout);
     case 'audit': {
-      const code = runAudit(positionals.slice(1), { home: resolveHome(values.home, process.env), json: values.json === true }, process.stdout);
+      const code = await runAudit(positionals.slice(1), { home: resolveHome(values.home, process.env), json: values.json === true }, process.stdout);
       if (code === undefined) break;
       return code;
     }

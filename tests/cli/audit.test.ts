@@ -1,7 +1,8 @@
-import { rmSync } from 'node:fs';
+import { appendFileSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openAuditLog } from '../../server/adapters/audit/appender.js';
+import { openAuditLog, sha256Text } from '../../server/adapters/audit/appender.js';
+import { sealRecord, type AuditRecord } from '../../server/core/audit/record.js';
 import { CHECKPOINT_FILE } from '../../server/adapters/audit/checkpoint-store.js';
 import { tempTree, type TempTree } from '../fixtures/temp-tree.js';
 import { auditRecords } from '../fixtures/audit-records.js';
@@ -82,6 +83,27 @@ describe('oracle audit verify with no log to read', () => {
     const run = await runOracle(['audit', 'verify', '--home', home]);
     expect(run.code).toBe(1);
     expect(run.stdout).toContain('TRUNCATED: the log has no record at all but its checkpoint names seq 1: the log was removed or truncated to nothing');
+  });
+
+  it('a record appended after the checkpoint is UNSIGNED_TAIL (exit 1); the next start signs it and says so in the log', async () => {
+    // Red team, session 32: a forged record appended while the gate was stopped verified as
+    // intact, and the next start signed it silently.
+    const records = auditRecords(home);
+    const last = records.at(-1) as unknown as AuditRecord;
+    const forged = sealRecord({ kind: 'approval', ts: last.ts, actor: 'device:dv_forged', action_id: 'ac_forged', outcome: 'approved' }, { seq: last.seq, hash: last.hash }, sha256Text);
+    const month = readdirSync(join(home, 'logs', 'audit')).find((f) => f.endsWith('.jsonl')) ?? '';
+    appendFileSync(join(home, 'logs', 'audit', month), JSON.stringify(forged) + '\n');
+    const run = await runOracle(['audit', 'verify', '--home', home]);
+    expect(run.code, run.stdout).toBe(1);
+    expect(run.stdout).toContain(`audit log: unsigned tail at \`${month}\` line ${String(records.length + 2)} (seq ${String(forged.seq)}): UNSIGNED_TAIL: seq ${String(forged.seq)} follows the last signed checkpoint`);
+    const runtime = await openRuntime({ home, policy: join(tree.root, 'none.yaml'), actor: 'test' });
+    await runtime.close();
+    const repair = auditRecords(home).find((r) => r['kind'] === 'audit.repair');
+    expect(repair).toMatchObject({ seq: forged.seq + 1, outcome: 'unsigned-tail', detail: { from_seq: forged.seq, to_seq: forged.seq } });
+    const after = await runOracle(['audit', 'verify', '--home', home]);
+    expect(after.code, after.stdout).toBe(0);
+    expect(after.stdout).toContain(`NOTE: seq ${String(forged.seq)} followed the signed checkpoint when the gate started on`);
+    expect(after.stdout).toContain('nothing vouches for them');
   });
 
   it('a home where no log was ever opened is still an intact empty log', async () => {

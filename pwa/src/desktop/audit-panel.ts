@@ -9,6 +9,8 @@ interface Verify {
   readonly files: number;
   readonly checkpoint: { readonly seq: number; readonly ts: string } | null;
   readonly fault: { readonly code: string; readonly file: string | null; readonly line: number | null; readonly message: string } | null;
+  /** Ranges a start found past the signed checkpoint and signed then (absent from older gates). */
+  readonly signed_late?: readonly { readonly from_seq: number; readonly to_seq: number; readonly ts: string }[];
 }
 
 interface AuditReply {
@@ -58,8 +60,9 @@ export class OracleAuditPanel extends LitElement {
 
   private verdict(v: Verify) {
     const at = html` <span class="muted">(verified at ${this.checkedAt})</span>`;
-    if (v.ok) return html`<p class="ok audit-verify">Chain intact: ${v.records} records in ${v.files} file(s)${v.checkpoint === null ? ', no signed checkpoint yet' : `, signed checkpoint at #${String(v.checkpoint.seq)}`}.${at}</p>`;
-    return html`<p class="error audit-verify" role="alert">Chain BROKEN after ${v.records} good records: ${v.fault === null ? 'unknown fault' : `${v.fault.code}: ${v.fault.message}${v.fault.file === null ? '' : ` (${v.fault.file} line ${s(v.fault.line)})`}`}.${at}</p>`;
+    const late = (v.signed_late ?? []).map((l) => html`<p class="error audit-late">Records #${String(l.from_seq)}–#${String(l.to_seq)} followed the signed checkpoint when the gate started (${when(l.ts)}) and were signed only then: a crash, or records added to the log file. Nothing vouches for them.</p>`);
+    if (v.ok) return html`<p class="ok audit-verify">Chain intact: ${v.records} records in ${v.files} file(s)${v.checkpoint === null ? ', no signed checkpoint yet' : `, signed checkpoint at #${String(v.checkpoint.seq)}`}.${at}</p>${late}`;
+    return html`<p class="error audit-verify" role="alert">Chain BROKEN after ${v.records} good records: ${v.fault === null ? 'unknown fault' : `${v.fault.code}: ${v.fault.message}${v.fault.file === null ? '' : ` (${v.fault.file} line ${s(v.fault.line)})`}`}.${at}</p>${late}`;
   }
 
   override render() {

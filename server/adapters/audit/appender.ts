@@ -39,6 +39,7 @@ interface OpenState {
   readonly repaired: AuditAppender['repaired'];
   readonly needsGenesis: boolean;
   readonly startedOver: boolean;
+  readonly unsignedTail: AuditAppender['unsignedTail'];
 }
 
 /**
@@ -85,6 +86,14 @@ export class AuditAppender {
    * caller says so in the new log's first record, so the new chain does not pass for the only one.
    */
   readonly startedOver: boolean;
+  /**
+   * Records past the signed checkpoint when the log was opened (a crash within one checkpoint
+   * interval, or records added by hand). The next checkpoint signs them, so the log says so first:
+   * an `audit.repair` record (outcome `unsigned-tail`) goes before this opener's own records, or
+   * is written at close. Signing them silently would vouch for what nothing vouched for (red
+   * team, session 32); verify lists each such range.
+   */
+  readonly unsignedTail: { readonly from_seq: number; readonly to_seq: number } | undefined;
 
   private constructor(
     readonly dir: string,
@@ -99,6 +108,11 @@ export class AuditAppender {
     this.repaired = start.repaired;
     this.needsGenesis = start.needsGenesis;
     this.startedOver = start.startedOver;
+    this.unsignedTail = start.unsignedTail;
+    if (this.unsignedTail !== undefined) {
+      const reason = 'these records followed the last signed checkpoint when the log was opened: the last process crashed before signing them, or they were added to the log file; they are signed from here on, not vouched for';
+      this.enqueue({ kind: 'audit.repair', ts: this.now().toISOString(), actor: 'oracle', outcome: 'unsigned-tail', detail: { ...this.unsignedTail, reason } }, true, false).catch(() => undefined);
+    }
   }
 
   static open(dir: string, options: AppenderOptions = {}): AuditAppender {
@@ -118,13 +132,18 @@ export class AuditAppender {
         break;
       }
     }
-    const anchored = options.checkpoint === undefined || checkAnchor(dir, files, head, options.checkpoint);
-    const startedOver = options.checkpoint !== undefined && !anchored && options.checkpoint.keyExisted;
-    return new AuditAppender(dir, { head, file, repaired, needsGenesis: !anchored, startedOver }, options.checkpoint, options);
+    const anchor = options.checkpoint === undefined ? ANCHORED : checkAnchor(dir, files, head, options.checkpoint);
+    const startedOver = options.checkpoint !== undefined && !anchor.anchored && options.checkpoint.keyExisted;
+    return new AuditAppender(dir, { head, file, repaired, needsGenesis: !anchor.anchored, startedOver, unsignedTail: anchor.unsignedTail }, options.checkpoint, options);
   }
 
   get chainHead(): ChainHead {
     return this.head;
+  }
+
+  /** Resolves once the checkpoint has signed every record flushed so far (a verify waits for it). */
+  async signed(): Promise<void> {
+    await this.checkpoint?.idle();
   }
 
   /** Undefined while the log can be written; otherwise why not, since when, and what was refused. */
@@ -367,20 +386,27 @@ export class AuditWriteError extends OracleError<'AUDIT_WRITE_FAILED'> {
  * to a truncated or rewritten log and re-signing would launder the damage, so opening fails
  * instead (fail closed, SPEC §1): the operator runs `oracle audit verify` and decides.
  */
-function checkAnchor(dir: string, files: readonly string[], head: ChainHead, store: CheckpointStore): boolean {
+interface Anchor {
+  readonly anchored: boolean;
+  /** Records past the signed checkpoint, which this open will sign with its first flush. */
+  readonly unsignedTail: { readonly from_seq: number; readonly to_seq: number } | undefined;
+}
+const ANCHORED: Anchor = { anchored: true, unsignedTail: undefined };
+
+function checkAnchor(dir: string, files: readonly string[], head: ChainHead, store: CheckpointStore): Anchor {
   const state = store.read();
   const refuse = (why: string): never => {
     throw new AuditWriteError(`the audit log does not match its checkpoint \`${join(store.dir, CHECKPOINT_FILE)}\` (${why}); run \`oracle audit verify\` before ORACLE writes to it again`);
   };
   if (state.state === 'absent') {
     if (head.seq > 0) refuse('the log has records but there is no checkpoint');
-    return false;
+    return { anchored: false, unsignedTail: undefined };
   }
   if (state.state === 'invalid') return refuse(state.reason);
   const { seq, hash } = state.checkpoint;
   if (seq > head.seq) refuse(`the log ends at seq ${head.seq}, the checkpoint names seq ${seq}`);
   if ((seq === 0 ? GENESIS.hash : hashAtSeq(dir, files, seq)) !== hash) refuse(`seq ${seq} is not the record the checkpoint signed`);
-  return true;
+  return { anchored: true, unsignedTail: seq < head.seq ? { from_seq: seq + 1, to_seq: head.seq } : undefined };
 }
 
 /** The hash of the record with `seq`, read backwards from the end (the checkpoint is near the head). */

@@ -5,6 +5,7 @@ import { open, rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { checkSignature, parseCheckpoint, signCheckpoint, type Checkpoint, type CheckpointSigner, type CheckpointVerifier } from '../../core/audit/checkpoint.js';
 import type { ChainHead } from '../../core/audit/record.js';
+import { CHECKPOINT_LAG_MS } from '../../core/audit/verify.js';
 import { ensurePrivateDir } from '../files.js';
 
 /**
@@ -22,9 +23,10 @@ const STALE_TEMP_MS = 60_000;
 /**
  * The most often the head is checkpointed; the first flush after a quiet spell (an interval with
  * no checkpoint) is checkpointed at once. Records cut from the log's tail within this window
- * (plus the write in flight) are not caught by the checkpoint; see AuditAppender.
+ * (plus the write in flight) are not caught by the checkpoint; see AuditAppender. verify.ts
+ * names records past the checkpoint UNSIGNED_TAIL.
  */
-export const CHECKPOINT_INTERVAL_MS = 100;
+export const CHECKPOINT_INTERVAL_MS = CHECKPOINT_LAG_MS;
 const TEMP = /^\.audit-checkpoint\.json\.[0-9a-f]{16}\.tmp$/u;
 
 export class AuditCheckpointError extends OracleError<'AUDIT_CHECKPOINT_FAILED'> {

@@ -70,7 +70,7 @@ function missingHome(home: string): string | undefined {
 export function verifyAuditHome(home: string): VerifyReport {
   const missing = missingHome(home);
   if (missing !== undefined) {
-    return { ok: false, records: 0, files: 0, head: GENESIS, checkpoint: null, fault: { code: 'NO_HOME', file: null, line: null, seq: null, message: `${missing}: nothing was verified` }, started_over: null };
+    return { ok: false, records: 0, files: 0, head: GENESIS, checkpoint: null, fault: { code: 'NO_HOME', file: null, line: null, seq: null, message: `${missing}: nothing was verified` }, started_over: null, signed_late: [] };
   }
   const dataDir = join(home, 'data');
   let checkpoint: CheckpointInput;

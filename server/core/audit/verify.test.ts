@@ -66,10 +66,23 @@ describe('verifyAuditLog (SPEC §7, §12)', () => {
     expect(run({}, undefined, { ok: false, reason: 'the signing key is missing', present: false })).toMatchObject({ ok: true, records: 0 });
   });
 
-  it('accepts a checkpoint behind the head (a crash between the log fsync and the checkpoint)', () => {
-    expect(run(intact, checkpointOf(at(5))).ok).toBe(true);
-    expect(run(intact, checkpointOf(GENESIS)).ok).toBe(true);
+  it('says UNSIGNED_TAIL, never intact, for records past the checkpoint (a crash before it was signed, or records appended by hand)', () => {
+    // Red team, session 32: a well-formed record appended after the checkpoint verified as intact.
+    expect(run(intact, checkpointOf(at(5)))).toMatchObject({ ok: false, records: 8, fault: { code: 'UNSIGNED_TAIL', file: '2024-02.jsonl', line: 4, seq: 7 } });
+    expect(run(intact, checkpointOf(at(5))).fault?.message).toContain('seqs 7 to 8 follow the last signed checkpoint (seq 6)');
+    expect(run(intact, checkpointOf(GENESIS)).fault?.code).toBe('UNSIGNED_TAIL');
     expect(run({}, checkpointOf(GENESIS))).toMatchObject({ ok: true, records: 0, checkpoint: { seq: 0 } });
+  });
+
+  it('lists the records a start signed late, as the log itself says (audit.repair, unsigned-tail)', () => {
+    const signedLater = sealRecord({ kind: 'audit.repair', ts: '2024-02-09T00:00:00.000Z', actor: 'oracle', outcome: 'unsigned-tail', detail: { from_seq: 7, to_seq: 8 } }, at(7), sha256) as AuditRecord;
+    const log = { ...intact, '2024-02.jsonl': intact['2024-02.jsonl'] + line(signedLater) };
+    expect(run(log, checkpointOf(signedLater))).toMatchObject({ ok: true, records: 9, signed_late: [{ from_seq: 7, to_seq: 8, ts: '2024-02-09T00:00:00.000Z' }] });
+  });
+
+  it('refuses a line with a byte-order mark before it: a reader that skips it would hide a verified record', () => {
+    const bom = { ...intact, '2024-01.jsonl': line(at(0)) + '\ufeff' + jan.slice(1).map(line).join('') };
+    expect(run(bom, anchored)).toMatchObject({ ok: false, fault: { code: 'BAD_JSON', file: '2024-01.jsonl', line: 2 } });
   });
 
   it('refuses a genesis checkpoint with another hash', () => {

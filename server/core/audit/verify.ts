@@ -53,6 +53,13 @@ export const AUDIT_FAULT_CODES = [
   'NO_SIGNING_KEY',
   /** Only the final line of the last file is torn (a write the crash interrupted, never acknowledged). */
   'TORN_TAIL',
+  /**
+   * The chain verifies, but records follow the seq the checkpoint signed: nothing vouches for
+   * them. A gate that crashed leaves up to one checkpoint interval of them; anything that can
+   * write the log file (not the data folder) can add them. The next start signs them, and says
+   * in the log that it did (`audit.repair`, outcome `unsigned-tail`).
+   */
+  'UNSIGNED_TAIL',
 ] as const;
 
 export type AuditFaultCode = (typeof AUDIT_FAULT_CODES)[number];
@@ -107,6 +114,15 @@ export interface VerifyReport {
   readonly fault: AuditFault | null;
   /** When the log's first record says it started over because the log before it was missing (runtime.ts). */
   readonly started_over: { readonly ts: string } | null;
+  /** Records a start found after the last signed checkpoint and signed then, as the log says (runtime.ts). */
+  readonly signed_late: readonly SignedLate[];
+}
+
+export interface SignedLate {
+  readonly from_seq: number;
+  readonly to_seq: number;
+  /** When the start that signed them said so. */
+  readonly ts: string;
 }
 
 interface Position {
@@ -115,8 +131,13 @@ interface Position {
   readonly line: number;
 }
 
+/** How far a running gate's checkpoint may trail its log: the checkpoint store's interval. */
+export const CHECKPOINT_LAG_MS = 100;
+
 const RECORD_TS = /^\d{4}-(?:0[1-9]|1[0-2])-\d{2}T/u;
-const decoder = new TextDecoder('utf-8', { fatal: true });
+// ignoreBOM keeps a byte-order mark in the text, so a line with one is not the appender's (a
+// reader that skips such a line would hide a record the chain verified; red team, session 32).
+const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 type Parsed = { readonly ok: true; readonly record: AuditRecord } | { readonly ok: false; readonly code: AuditFaultCode; readonly seq: number | null; readonly message: string };
 
@@ -211,6 +232,7 @@ interface Pass {
   /** The record at the checkpoint's seq, if the log reached it. */
   readonly anchor: { readonly at: Position | undefined; readonly hash: string } | undefined;
   readonly startedOver: { readonly ts: string } | undefined;
+  readonly signedLate: readonly SignedLate[];
 }
 
 function chainPass(files: readonly LogFile[], sha256: Sha256Hex, anchorSeq: number | undefined): Pass {
@@ -220,7 +242,8 @@ function chainPass(files: readonly LogFile[], sha256: Sha256Hex, anchorSeq: numb
   // A checkpoint of the fresh log names GENESIS itself, which is in no file.
   let anchor: Pass['anchor'] = anchorSeq === 0 ? { at: undefined, hash: GENESIS.hash } : undefined;
   let startedOver: Pass['startedOver'];
-  const stop = (at: Position, fault: Omit<AuditFault, 'file' | 'line'>): Pass => ({ head, headAt, records, anchor, torn: undefined, fault: { ...fault, file: at.file, line: at.line }, startedOver });
+  const signedLate: SignedLate[] = [];
+  const stop = (at: Position, fault: Omit<AuditFault, 'file' | 'line'>): Pass => ({ head, headAt, records, anchor, torn: undefined, fault: { ...fault, file: at.file, line: at.line }, startedOver, signedLate });
   for (const [index, file] of files.entries()) {
     let line = 0;
     let first = true;
@@ -230,7 +253,7 @@ function chainPass(files: readonly LogFile[], sha256: Sha256Hex, anchorSeq: numb
       if (!terminated) {
         // INVARIANT: the appender acknowledges a record only after its newline is fsynced, so an
         // unterminated final line was never acknowledged; anywhere else it is damage.
-        if (index === files.length - 1) return { head, headAt, records, anchor, torn: at, fault: undefined, startedOver };
+        if (index === files.length - 1) return { head, headAt, records, anchor, torn: at, fault: undefined, startedOver, signedLate };
         return stop(at, { code: 'UNTERMINATED_LINE', seq: head.seq + 1, message: 'the last line of a month file that is not the newest has no newline' });
       }
       const parsed = parseLine(bytes, sha256);
@@ -246,9 +269,13 @@ function chainPass(files: readonly LogFile[], sha256: Sha256Hex, anchorSeq: numb
       first = false;
       if (record.seq === anchorSeq) anchor = { at, hash: record.hash };
       if (record.seq === 1 && record.kind === 'audit.repair' && record.outcome === 'log-missing') startedOver = { ts: record.ts };
+      if (record.kind === 'audit.repair' && record.outcome === 'unsigned-tail') {
+        const { from_seq: from, to_seq: to } = (record.detail ?? {}) as { from_seq?: unknown; to_seq?: unknown };
+        if (typeof from === 'number' && typeof to === 'number') signedLate.push({ from_seq: from, to_seq: to, ts: record.ts });
+      }
     }
   }
-  return { head, headAt, records, anchor, torn: undefined, fault: undefined, startedOver };
+  return { head, headAt, records, anchor, torn: undefined, fault: undefined, startedOver, signedLate };
 }
 
 function readCheckpoint(input: CheckpointInput): CheckpointParse | undefined {
@@ -274,6 +301,7 @@ export function verifyAuditLog(input: VerifyInput): VerifyReport {
     checkpoint: checkpoint === undefined ? null : { seq: checkpoint.seq, hash: checkpoint.hash, ts: checkpoint.ts },
     fault: fault ?? null,
     started_over: pass.startedOver ?? null,
+    signed_late: pass.signedLate,
   });
   // The first bad record wins; the checkpoint is judged only against a chain that verified.
   if (pass.fault !== undefined) return report(pass.fault);
@@ -308,6 +336,11 @@ export function verifyAuditLog(input: VerifyInput): VerifyReport {
       const { file = null, line = null } = pass.anchor.at ?? {};
       return report({ code: 'CHECKPOINT_MISMATCH', file, line, seq: cp.seq, message: `seq ${cp.seq} is not the record the checkpoint signed: the chain was rewritten at or before it` });
     }
+  }
+  if (checkpoint !== undefined && pass.head.seq > checkpoint.seq) {
+    const range = pass.head.seq === checkpoint.seq + 1 ? `seq ${pass.head.seq} follows` : `seqs ${checkpoint.seq + 1} to ${pass.head.seq} follow`;
+    const message = `${range} the last signed checkpoint (seq ${checkpoint.seq}), so nothing vouches for them: a gate that crashed (or one still running, whose checkpoint follows within ${String(CHECKPOINT_LAG_MS)} ms) left them, or someone who could write the log file added them; the next start signs them and says so in the log`;
+    return report({ code: 'UNSIGNED_TAIL', ...atEnd, seq: checkpoint.seq + 1, message });
   }
   if (pass.torn !== undefined) {
     const { file, line } = pass.torn;

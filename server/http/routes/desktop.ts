@@ -132,11 +132,11 @@ export function desktopRoutes(views: DesktopViews): Hono<Vars> {
     if (reload.ok) return c.json({ reload });
     return c.json({ error: { code: 'POLICY_REFUSED', message: 'the policy file has errors; the policy in force is kept' }, reload }, 422);
   });
-  app.get('/audit', (c) => {
+  app.get('/audit', async (c) => {
     const raw = Number(c.req.query('limit') ?? '50');
     if (!Number.isInteger(raw) || raw < 1) return fail(c, 'INPUT_INVALID', '`limit` is a whole number from 1');
     // Verification reads the whole log: on request (the default), skipped with verify=0 for a refresh.
-    const verify = c.req.query('verify') === '0' ? null : views.auditVerify();
+    const verify = c.req.query('verify') === '0' ? null : await views.auditVerify();
     return c.json({ verify, records: views.auditRecent(Math.min(raw, MAX_RECORDS)) });
   });
   return app;
