@@ -75,7 +75,7 @@ describe('verifyAuditLog (SPEC §7, §12)', () => {
   });
 
   it('lists the records a start signed late, as the log itself says (audit.repair, unsigned-tail)', () => {
-    const signedLater = sealRecord({ kind: 'audit.repair', ts: '2024-02-09T00:00:00.000Z', actor: 'oracle', outcome: 'unsigned-tail', detail: { from_seq: 7, to_seq: 8 } }, at(7), sha256) as AuditRecord;
+    const signedLater = sealRecord({ kind: 'audit.repair', ts: '2024-02-09T00:00:00.000Z', actor: 'oracle', outcome: 'unsigned-tail', detail: { from_seq: 7, to_seq: 8 } }, at(7), sha256);
     const log = { ...intact, '2024-02.jsonl': intact['2024-02.jsonl'] + line(signedLater) };
     expect(run(log, checkpointOf(signedLater))).toMatchObject({ ok: true, records: 9, signed_late: [{ from_seq: 7, to_seq: 8, ts: '2024-02-09T00:00:00.000Z' }] });
   });
