@@ -32,6 +32,8 @@ export const DENY_CODES = [
   'PROGRAM_DENIED',
   'PROGRAM_ARGS_REFUSED',
   'ARG_SHAPE',
+  /** A secret-looking part holds more than a secret's characters: the card would hide what runs. */
+  'SECRET_SHAPE',
   'GIT_FORCE_PUSH',
   'GIT_REMOTE',
   'EGRESS_DENIED',
@@ -77,6 +79,7 @@ export const DENY_CODE_HELP: Readonly<Record<DenyCode, string>> = {
   PROGRAM_DENIED: 'the arguments match the program deny list',
   PROGRAM_ARGS_REFUSED: 'no allow or confirm rule of the program covers these arguments',
   ARG_SHAPE: 'an argument failed its shape check',
+  SECRET_SHAPE: "a part of the action that looks like a secret holds more than a secret's characters, and a card shows a secret only as [REDACTED], so it would hide what runs",
   GIT_FORCE_PUSH: 'force-pushing is never allowed',
   GIT_REMOTE: 'the remote could not be resolved to one network URL the gate can judge',
   EGRESS_DENIED: 'the host is not in the egress allowlist',

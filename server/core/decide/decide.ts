@@ -11,6 +11,7 @@ import { missingCapability, type Ceiling } from './capabilities.js';
 import { landingPaths } from './landing.js';
 import type { DecideContext } from './context.js';
 import type { Outcome } from './outcome.js';
+import { hiddenCode } from '../redact/hidden-code.js';
 
 /** A decision together with what it was about: the tool and its canonical arguments. */
 export interface Evaluation {
@@ -141,7 +142,11 @@ function evaluateUnsafe(action: unknown, ctx: DecideContext): Evaluation {
   if (readOnly && final.tier !== 'T0') {
     return evaluation(about, deny('POLICY_READ_ONLY', 'mode.read-only', [READ_ONLY_CAUSE, ...final.reasons]));
   }
-  return evaluation(about, decisionFromTier(final.tier, final.rule, final.reasons));
+  const decided = decisionFromTier(final.tier, final.rule, final.reasons);
+  // A person approves what the card shows: none of it may hide behind a secret's marker.
+  const hidden = decided.decision === 'needs-approval' ? hiddenCode(args) : undefined;
+  if (hidden !== undefined) return evaluation(about, deny('SECRET_SHAPE', 'card', [`${hidden}: the card would hide it; put a real secret in ORACLE's secret store and name it (exec.run_with_secrets, net.fetch secrets)`]));
+  return evaluation(about, decided);
 }
 
 /** What an evaluation is about, filled in as the steps learn it. */
