@@ -93,6 +93,13 @@ export async function startServer(options: ServeOptions): Promise<Running> {
 
 async function serveRuntime(runtime: Runtime, hub: EventHub, reach: Reach, options: ServeOptions): Promise<Running> {
   const credentials = CredentialStore.open(join(runtime.gate.home, 'data'));
+  // A revoke is audited wherever it was made (SPEC §9: devices revoked one by one, on the record).
+  const auditRevoke = (id: string, kind: string, by: string): void => {
+    runtime.audit.append({ kind: 'pairing', ts: new Date().toISOString(), actor: by, outcome: 'revoked', detail: { credential: id, kind } }).catch(() => undefined);
+  };
+  credentials.revokedElsewhere = (r) => {
+    auditRevoke(r.id, r.kind, 'cli');
+  };
   const report = options.report ?? (() => undefined);
   const push = await PushStore.open(join(runtime.gate.home, 'data'), makeVapidKeys);
   // A device revoked while the gate was down keeps no subscription.
@@ -201,6 +208,7 @@ async function serveRuntime(runtime: Runtime, hub: EventHub, reach: Reach, optio
       list: () => credentials.list('dev').map((d) => ({ id: d.id, name: d.name, profile: d.profile ?? 'phone', created_at: d.created_at, revoked_at: d.revoked_at })),
       revoke: (id) => {
         const revoked = credentials.revoke(id);
+        if (revoked) auditRevoke(id, 'dev', 'desktop');
         // Its notifications stop with it, and its open stream ends now (it wakes on this event,
         // finds its credential revoked and closes), not at the next heartbeat.
         if (revoked) {

@@ -3,6 +3,7 @@ import { sha256Buffer } from './sha256.js';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from './atomic-file.js';
+import { withFileLock } from './file-lock.js';
 import { parseHomeJson } from './home-file-error.js';
 import argon2 from 'argon2';
 import { formatToken, type ParsedToken, type TokenKind } from '../core/credentials/token.js';
@@ -83,9 +84,15 @@ export class CredentialStore {
     // Another process wrote the file: its view wins, including every revocation in it.
     this.loadedVersion = version;
     const list = parseHomeJson(this.path, readFileSync(this.path, 'utf8'), isRecordList, 'restore it from a backup, or move it away: agents then need `oracle integrate claude-code` (or `oracle agents add`) and phones pair again');
+    const before = this.records;
     this.records = new Map(list.map((r) => [r.id, r]));
     for (const [id] of this.verified) if (this.records.get(id)?.revoked_at !== null) this.verified.delete(id);
+    // A revoke another process wrote (`oracle devices revoke`): told once, so the gate audits it.
+    for (const [id, r] of this.records) if (r.revoked_at !== null && before.get(id)?.revoked_at === null) this.revokedElsewhere?.(r);
   }
+
+  /** Called for each credential another process revoked, as this one first sees it. */
+  revokedElsewhere: ((record: CredentialRecord) => void) | undefined;
 
   /** Whether a credential is still active (for long-lived streams). */
   active(id: string): boolean {
@@ -118,30 +125,45 @@ export class CredentialStore {
     const id = `${kind}_${randomBytes(8).toString('hex')}`;
     const secret = randomBytes(32).toString('base64url');
     const hash = await argon2.hash(secret, ARGON2);
-    this.reload(true); // never write back a stale view over another process's change (a revoke)
-    this.records.set(id, { id, kind, name, hash, created_at: new Date().toISOString(), revoked_at: null, ...extra, ...(kind === 'dev' ? { counter: 0 } : {}) });
-    this.save();
+    this.change(() => {
+      this.records.set(id, { id, kind, name, hash, created_at: new Date().toISOString(), revoked_at: null, ...extra, ...(kind === 'dev' ? { counter: 0 } : {}) });
+      return true;
+    });
     return { id, token: formatToken(id, secret) };
   }
 
   revoke(id: string): boolean {
-    this.reload(true);
-    const r = this.records.get(id);
-    if (r === undefined || r.revoked_at !== null) return false;
-    this.records.set(id, { ...r, revoked_at: new Date().toISOString() });
-    this.verified.delete(id);
-    this.save();
-    return true;
+    return this.change(() => {
+      const r = this.records.get(id);
+      if (r === undefined || r.revoked_at !== null) return false;
+      this.records.set(id, { ...r, revoked_at: new Date().toISOString() });
+      this.verified.delete(id);
+      return true;
+    });
   }
 
   /** Records a device's request counter; false when it does not strictly increase (a replay). */
   advanceCounter(id: string, counter: number): boolean {
-    this.reload(true);
-    const r = this.records.get(id);
-    if (r === undefined || (r.counter ?? 0) >= counter) return false;
-    this.records.set(id, { ...r, counter });
-    this.save();
-    return true;
+    return this.change(() => {
+      const r = this.records.get(id);
+      if (r === undefined || (r.counter ?? 0) >= counter) return false;
+      this.records.set(id, { ...r, counter });
+      return true;
+    });
+  }
+
+  /**
+   * One change, made on the file as it is now and written back, with no other process's change
+   * in between (the gate and the CLI both write this file): read, change, save under the lock.
+   * `edit` returns whether it changed anything; nothing is written when it did not.
+   */
+  private change(edit: () => boolean): boolean {
+    return withFileLock(this.path, () => {
+      this.reload(true); // never write back a stale view over another process's change (a revoke)
+      const changed = edit();
+      if (changed) this.save();
+      return changed;
+    });
   }
 
   /**

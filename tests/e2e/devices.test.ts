@@ -5,6 +5,7 @@ import { startServer, type Running } from '../../server/main.js';
 import { call } from '../fixtures/https-client.js';
 import { DeviceSigner } from '../fixtures/device-signer.js';
 import { tempTree, type TempTree } from '../fixtures/temp-tree.js';
+import { auditRecords } from '../fixtures/audit-records.js';
 
 /**
  * The LAN half against the real HTTPS server on loopback (SPEC §9, §11): an agent waits on a T2
@@ -127,7 +128,21 @@ describe('agents and devices over HTTPS', () => {
     expect(running.runtime.mode()).toBe('halted');
     const resumed = await call(`${running.url}/api/v1/resume`, { ca, method: 'POST', headers: { cookie: session, 'content-type': 'application/json', origin: running.url } });
     expect(resumed.body).toMatchObject({ mode: 'normal' });
+    // A revoke from the screen is on the record (red team, session 32: no revoke was audited).
+    const spare = await running.credentials.issue('dev', 'spare phone', { profile: 'phone' });
+    const revoked = await call(`${running.url}/api/v1/devices/${spare.id}/revoke`, { ca, method: 'POST', headers: { cookie: session, 'content-type': 'application/json', origin: running.url } });
+    expect(revoked.status).toBe(200);
+    expect(await revokeRecord(spare.id)).toMatchObject({ kind: 'pairing', outcome: 'revoked', actor: 'desktop' });
   });
+
+  const revokeRecord = async (id: string) => {
+    for (let i = 0; i < 100; i++) {
+      const found = auditRecords(running.runtime.gate.home).find((r) => r['outcome'] === 'revoked' && (r['detail'] as { credential?: string } | undefined)?.credential === id);
+      if (found !== undefined) return found;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    return undefined;
+  };
 
   it('keeps a revoke made by another process (the CLI) when the server writes the store later', async () => {
     const alice = await running.credentials.issue('ag', 'claude-code');
@@ -139,6 +154,8 @@ describe('agents and devices over HTTPS', () => {
     expect(running.credentials.revoke(spare.id)).toBe(true);
     expect((await agentCall()).status).toBe(401);
     expect(CredentialStore.open(join(running.runtime.gate.home, 'data')).get(alice.id)?.revoked_at).not.toBeNull();
+    // The gate saw the other process's revoke and put it on the record.
+    expect(await revokeRecord(alice.id)).toMatchObject({ kind: 'pairing', outcome: 'revoked', actor: 'cli', detail: { kind: 'ag' } });
   });
 
   it('refuses a revoked device at once, and junk tokens cost no Argon2 work', async () => {
