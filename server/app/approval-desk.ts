@@ -44,6 +44,7 @@ export class ApprovalDesk {
   private readonly onChange: (approval: Approval) => void;
   private readonly currentText: ((path: string) => CurrentText) | undefined;
   private readonly terminalTail: ((name: string) => string | undefined) | undefined;
+  private readonly subject: ((path: string) => CardSubject) | undefined;
   private readonly taintOf: (session: string | undefined) => RuntimeState;
   private readonly knownSecrets: () => readonly string[];
   private readonly asked: ((tier: 'T2' | 'T3') => Asked) | undefined;
@@ -58,6 +59,8 @@ export class ApprovalDesk {
     readonly currentText?: (path: string) => CurrentText;
     /** The last lines a terminal shows, for a term.write card: what the line would be typed into. */
     readonly terminalTail?: (name: string) => string | undefined;
+    /** What is at a path a delete would remove, for the card and to check at execution (read by the toolhost). */
+    readonly subject?: (path: string) => CardSubject;
     /** What a session read (the card says so); clean when absent. */
     readonly taintOf?: (session: string | undefined) => RuntimeState;
     /** The values in the secret store: a card hides them wherever the model put them. */
@@ -75,6 +78,7 @@ export class ApprovalDesk {
     this.knownSecrets = deps.knownSecrets ?? (() => []);
     this.currentText = deps.currentText;
     this.terminalTail = deps.terminalTail;
+    this.subject = deps.subject;
     this.asked = deps.asked;
     this.file = deps.file;
     this.audit = deps.audit;
@@ -189,6 +193,9 @@ export class ApprovalDesk {
       return tail === undefined ? {} : { screen: tail };
     }
     const path = evaluation.paths[0]?.real;
+    // A delete: what is there now (a file of so many bytes, a folder of so many entries), bound
+    // to the card by its fingerprint, which the execution must find again (consume).
+    if (tool === 'fs.delete' && path !== undefined && this.subject !== undefined) return { target: this.subject(path) };
     if (tool !== 'fs.write' || path === undefined || this.currentText === undefined) return {};
     const now = this.currentText(path);
     if (now.kind === 'text') return { before: now.text };
@@ -315,8 +322,24 @@ export class ApprovalDesk {
     const approval = this.get(id);
     if (approval === undefined) return { ok: false, code: 'APPROVAL_UNKNOWN', reason: `no approval \`${id}\`` };
     const result = consumeApproval(approval, hash, this.now());
-    if (result.ok) this.settle([result.approval]);
+    if (!result.ok) return result;
+    const changed = this.subjectChanged(approval, args);
+    if (changed !== undefined) return { ok: false, code: 'APPROVAL_ARGS_CHANGED', reason: changed };
+    this.settle([result.approval]);
     return result;
+  }
+
+  /**
+   * Why what a delete's card showed is not what is at the path now, if it is not (red team,
+   * session 32: an approved delete of a file removed the folder the agent then moved there).
+   */
+  private subjectChanged(approval: Approval, args: Readonly<Record<string, unknown>>): string | undefined {
+    const shown = (approval.preview as { target?: Partial<CardSubject> }).target;
+    const path = args['path'];
+    if (approval.tool !== 'fs.delete' || shown?.fingerprint === undefined || typeof path !== 'string' || this.subject === undefined) return undefined;
+    const now = this.subject(path);
+    if (now.fingerprint === shown.fingerprint) return undefined;
+    return `what is at \`${path}\` changed since the card was shown (${describeSubject(shown)} then, ${describeSubject(now)} now); ask again`;
   }
 
   /** Withdraws one waiting approval (its asker stopped waiting); it can no longer be granted. */
@@ -453,4 +476,30 @@ function cardPreview(tool: string, args: Readonly<Record<string, unknown>> | nul
   const shown = redactDeep({ tool, args: rest, ...extra }, known).value as Record<string, unknown> & { args: Record<string, unknown> };
   const text = (v: unknown): string => redact(typeof v === 'string' ? v : '', known).text;
   return { ...shown, args: { ...shown.args, secrets: Object.fromEntries(Object.entries(named).map(([variable, name]) => [text(variable), text(name)])) } };
+}
+
+/** What is at a path, as a delete's card shows it (adapters/agent/files.ts subjectOf). */
+export interface CardSubject {
+  readonly kind: 'missing' | 'file' | 'dir' | 'link' | 'other';
+  readonly bytes?: number;
+  readonly entries?: number;
+  readonly over?: boolean;
+  readonly fingerprint: string;
+}
+
+function describeSubject(s: Partial<CardSubject>): string {
+  switch (s.kind) {
+    case 'file':
+      return `a file of ${String(s.bytes ?? 0)} bytes`;
+    case 'dir':
+      return s.over === true ? `a folder of more than ${String(s.entries ?? 0)} entries` : `a folder of ${String(s.entries ?? 0)} entries`;
+    case 'missing':
+      return 'nothing';
+    case 'link':
+      return 'a link';
+    case 'other':
+    case undefined:
+      break;
+  }
+  return 'something else';
 }

@@ -92,14 +92,14 @@ export class ExecutionBoundary {
   }
 
   async execute(action: PreparedAction): Promise<Executed> {
-    if (!this.env.runs) return { result: failed('EXECUTOR_UNAVAILABLE', 'this process only answers a hook and runs nothing') };
+    if (!this.env.runs) return { result: failed('EXECUTOR_UNAVAILABLE', 'this process only answers a hook and runs nothing'), refused: true };
     const { decision } = action;
-    if (decision.decision === 'deny') return { result: failed('NOT_ALLOWED', `the decision was deny (${decision.code})`) };
+    if (decision.decision === 'deny') return { result: failed('NOT_ALLOWED', `the decision was deny (${decision.code})`), refused: true };
     if (decision.decision === 'needs-approval') {
-      if (action.approvalId === undefined) return { result: failed('NOT_ALLOWED', 'the decision needs a person’s approval') };
+      if (action.approvalId === undefined) return { result: failed('NOT_ALLOWED', 'the decision needs a person’s approval'), refused: true };
       // The executor recomputes the argument hash and spends the grant: single use, same arguments.
       const grant = this.grants.consume(action.approvalId, action.args);
-      if (!grant.ok) return { result: failed(grant.code, grant.reason) };
+      if (!grant.ok) return { result: failed(grant.code, grant.reason), refused: true };
     }
     // Step 12. fs.read on Linux checks the file it opened instead (executors/fs.ts: its
     // /proc/self/fd entry must be the decided real path): that holds at the moment of use, where a
@@ -107,7 +107,7 @@ export class ExecutionBoundary {
     const checkedAtOpen = action.tool === 'fs.read' && OPENED_PATH_CHECKED;
     for (const path of checkedAtOpen ? [] : action.paths) {
       const again = reresolve(path, this.env.gate);
-      if (!again.ok) return { result: failed('PATH_CHANGED', `refused before execution: ${again.reason}`) };
+      if (!again.ok) return { result: failed('PATH_CHANGED', `refused before execution: ${again.reason}`), refused: true };
     }
     try {
       // Each tool's executor takes that tool's action (the map's type pairs them); TypeScript cannot

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApprovalDesk } from '../../server/app/approval-desk.js';
@@ -155,6 +155,25 @@ describe('approvals through the lifecycle (SPEC §7)', () => {
     await runtime.resume('desktop');
     expect(await runtime.continueAction(id, 100)).toMatchObject({ executed: false });
     expect(existsSync(`${app}/keep.txt`)).toBe(true);
+  });
+
+  it('binds a delete to what was there: a folder moved in after the approval is not removed', async () => {
+    writeFileSync(`${app}/old.log`, 'log\n');
+    const pending = await runtime.submit({ tool: 'fs.delete', args: { path: `${app}/old.log` } }, 0);
+    const id = pending.approval_id ?? '';
+    const card = runtime.desk.get(id);
+    if (card === undefined) throw new Error('no card');
+    expect(card.preview).toMatchObject({ target: { kind: 'file', bytes: 4 } });
+    expect(await runtime.desk.answer(id, { approver: phone, verdict: 'approve', nonce: card.nonce, argHash: card.arg_hash })).toMatchObject({ ok: true });
+    // Red team, session 32: two moves nobody is asked about put a folder where the file was.
+    mkdirSync(`${app}/src2/deep`, { recursive: true });
+    writeFileSync(`${app}/src2/deep/keep.ts`, 'x');
+    renameSync(`${app}/old.log`, `${app}/old.log.bak`);
+    renameSync(`${app}/src2`, `${app}/old.log`);
+    const ran = await runtime.continueAction(id, 100);
+    expect(ran).toMatchObject({ executed: false, error: { code: 'APPROVAL_ARGS_CHANGED' } });
+    expect(ran?.error?.message).toContain('a file of 4 bytes then, a folder of 2 entries now');
+    expect(existsSync(`${app}/old.log/deep/keep.ts`)).toBe(true);
   });
 
   it('takes one answer per card: a racing second answer is refused, and an answer a HALT overtook does not take effect', async () => {

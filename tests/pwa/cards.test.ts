@@ -86,6 +86,13 @@ describe('approval cards in the PWA', () => {
     expect(write[1]?.diff?.some((l) => l.text.includes('\u202e'))).toBe(false);
   });
 
+  it('says what a delete would remove, as the gate saw it', () => {
+    const file = detailsOf({ tool: 'fs.delete', args: { path: '/p/old.log' }, target: { kind: 'file', bytes: 1204, fingerprint: 'sha256:x' } });
+    expect(file).toContainEqual({ label: 'what is there now', value: 'a file of 1,204 bytes', block: false });
+    const dir = detailsOf({ tool: 'fs.delete', args: { path: '/p/build' }, target: { kind: 'dir', entries: 12, fingerprint: 'sha256:y' } });
+    expect(dir).toContainEqual({ label: 'what is there now', value: 'a folder with 12 entries below it', block: false });
+  });
+
   it('shows a terminal line exactly as typed, nothing hidden', () => {
     expect(detailsOf({ tool: 'term.write', args: { session: 'dev', text: 'ls\u200b ' } })).toEqual([
       { label: 'terminal', value: 'dev', block: false },

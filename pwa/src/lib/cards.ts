@@ -93,6 +93,9 @@ export function detailsOf(preview: Readonly<Record<string, unknown>>): Detail[] 
       out.push(writeDetail(preview, args['content']));
       used.add('content');
     }
+    // What a delete would remove, as the gate saw it when it made the card (and checks again).
+    const target = preview['target'];
+    if (tool === 'fs.delete' && typeof target === 'object' && target !== null) out.push({ label: 'what is there now', value: subjectWords(target as Record<string, unknown>), block: false });
     take('content', 'new content (whole file)', true);
     take('message', 'message', true);
   }
@@ -142,4 +145,19 @@ function writeDetail(preview: Readonly<Record<string, unknown>>, content: string
   if (before === null) return { label: 'new file, whole content', value: content, block: true };
   const why = typeof preview['before_unavailable'] === 'string' ? preview['before_unavailable'] : 'the current file was not read';
   return { label: `new content (whole file; no diff: ${why})`, value: content, block: true };
+}
+
+/** A delete's target in words: "a file of 1,204 bytes", "a folder with 12 entries, and everything in them". */
+export function subjectWords(target: Readonly<Record<string, unknown>>): string {
+  const n = (v: unknown): string => (typeof v === 'number' ? v.toLocaleString('en-US') : '?');
+  switch (target['kind']) {
+    case 'file':
+      return `a file of ${n(target['bytes'])} bytes`;
+    case 'dir':
+      return target['over'] === true ? `a folder with more than ${n(target['entries'])} entries below it` : `a folder with ${n(target['entries'])} entries below it`;
+    case 'missing':
+      return 'nothing (the path does not exist now)';
+    default:
+      return 'not a file or a folder';
+  }
 }

@@ -222,6 +222,54 @@ export function treeDigest(path: string): string {
   return `sha256:${hash.digest('hex')}`;
 }
 
+/** What is at a path, as an approval card binds it (see `subjectOf`). */
+export interface Subject {
+  readonly kind: 'missing' | 'file' | 'dir' | 'link' | 'other';
+  /** A file's size in bytes. */
+  readonly bytes?: number;
+  /** A folder's entries below it, counted up to SUBJECT_MAX_ENTRIES (more is `over`). */
+  readonly entries?: number;
+  readonly over?: boolean;
+  /** Identity and state: inode, size and change time of the path and of everything below it. */
+  readonly fingerprint: string;
+}
+
+export const SUBJECT_MAX_ENTRIES = 10_000;
+
+/**
+ * What is at `path` now, cheaply: its own inode, size and times, and for a folder the same of
+ * every entry below it (names included), up to SUBJECT_MAX_ENTRIES. No contents are read: a
+ * different thing put at the path (a folder where a file was: red team, session 32) or a change
+ * inside it gives another fingerprint. Links are not followed.
+ */
+export function subjectOf(path: string): Subject {
+  const hash = createHash('sha256');
+  const seen = { entries: 0, over: false };
+  const note = (p: string, rel: string): { readonly dir: boolean; readonly size: number } | undefined => {
+    const stat = lstatSync(p, { bigint: true, throwIfNoEntry: false });
+    hash.update(stat === undefined ? `${rel}\0missing\0` : `${rel}\0${String(stat.dev)}:${String(stat.ino)}:${String(stat.mode)}:${String(stat.size)}:${String(stat.mtimeNs)}:${String(stat.ctimeNs)}\0`);
+    return stat === undefined ? undefined : { dir: stat.isDirectory(), size: Number(stat.size) };
+  };
+  const walk = (p: string, rel: string): void => {
+    for (const name of readdirSync(p).sort()) {
+      if (seen.entries >= SUBJECT_MAX_ENTRIES) {
+        seen.over = true;
+        return;
+      }
+      seen.entries += 1;
+      const child = join(p, name);
+      if (note(child, `${rel}/${name}`)?.dir === true) walk(child, `${rel}/${name}`);
+    }
+  };
+  const kind = probe(path);
+  const top = note(path, '.');
+  if (kind === 'dir') walk(path, '.');
+  const fingerprint = `sha256:${hash.digest('hex')}`;
+  if (kind === 'file') return { kind, bytes: top?.size ?? 0, fingerprint };
+  if (kind === 'dir') return { kind, entries: seen.entries, ...(seen.over ? { over: true } : {}), fingerprint };
+  return { kind, fingerprint };
+}
+
 /** What a symbolic link at `path` points to (undefined when it is not a link). */
 export function linkTargetOf(path: string): string | undefined {
   return probe(path) === 'link' ? readlinkSync(path) : undefined;

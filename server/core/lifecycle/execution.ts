@@ -89,6 +89,8 @@ export interface Executed {
   readonly result: ExecutionResult;
   /** A job directory that could not be removed (the job root is now blocked). */
   readonly cleanupError?: string;
+  /** The boundary refused it before any executor ran (a grant spent or changed, a path that moved): nothing ran. */
+  readonly refused?: true;
 }
 
 export function failed(code: OracleCode, message: string, extra: Partial<ExecutionResult> = {}): ExecutionResult {

@@ -181,7 +181,7 @@ async function lifecycle(action: unknown, deps: LifecycleDeps): Promise<Answer> 
     // It ran; say plainly that its terminal record is missing.
     return { ...line, executed: true, ...result, error: { code: 'AUDIT_WRITE_FAILED', message: `it ran, but its terminal audit record could not be written: ${e instanceof Error ? e.message : 'unknown error'}` } };
   }
-  return { ...line, executed: !withdrawn, ...result };
+  return { ...line, executed: !withdrawn && executed.refused !== true, ...result };
 }
 
 /** What an action read by running (a fetched page, a dependency's file) joins its session's taint. */
