@@ -317,6 +317,7 @@ async function serveRuntime(runtime: Runtime, hub: EventHub, reach: Reach, optio
       await channel?.close();
       attach.close();
       await listening.close();
+      await pairing.flush();
       await runtime.close();
     },
   };

@@ -60,6 +60,7 @@ function appWith(callers: Record<string, Caller>, options: { assets?: Assets } =
     events: { subscribe: () => ({ replay: [], close: () => undefined }), active: () => true },
     pairing: {
       admit: () => Promise.resolve(true),
+      flush: () => Promise.resolve(),
       start: () => Promise.reject(new Error('never reached')),
       view: () => undefined,
       confirm: () => Promise.reject(new Error('never reached')),

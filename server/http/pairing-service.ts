@@ -4,9 +4,8 @@ import { toBase64Url } from '../../shared/pairing/bytes.js';
 import type { PairingMode } from '../../shared/pairing/encoding.js';
 import { PAIRING_RATE_LIMIT, RateLimiter, type RateLimit } from '../core/pairing/rate-limit.js';
 import { PairingTable, type IssueDevice, type PairingCore, type PairingRefused, type SessionView } from '../core/pairing/registry.js';
-import { refused } from '../core/pairing/session.js';
 import { pairingUrl } from '../../shared/pairing/url.js';
-import { parseClaim, claimPid, type ClaimReplyWire, type HelloRequest, type HelloWire, type ResultWire } from '../../shared/pairing/wire.js';
+import { parseClaim, type ClaimReplyWire, type HelloRequest, type HelloWire, type ResultWire } from '../../shared/pairing/wire.js';
 
 /**
  * What the pairing routes need (SPEC §9, §9a). The composition root builds it with
@@ -21,6 +20,8 @@ export interface PairingService {
   hello(req: HelloRequest, address: string): Promise<HelloWire | PairingRefused>;
   claim(body: unknown, address: string): Promise<ClaimReplyWire | PairingRefused | InputRefused>;
   result(input: { readonly pid: string; readonly proof: Uint8Array<ArrayBuffer> }, address: string, waitMs: number): Promise<ResultWire | PairingRefused>;
+  /** Writes what the tally of refusals about no session holds now (the gate is stopping). */
+  flush(): Promise<void>;
 }
 
 export type InputRefused = { readonly ok: false; readonly code: 'INPUT'; readonly reason: string };
@@ -58,7 +59,7 @@ export const MAX_RESULT_WAIT_MS = 25_000;
 export function createPairingService(deps: PairingServiceDeps): PairingService {
   const table = new PairingTable(deps.core);
   const limiter = new RateLimiter(deps.rateLimit ?? PAIRING_RATE_LIMIT, deps.core.now);
-  const limitedOnce = new Set<string>();
+  const tally = new RefusalTally((body) => deps.audit({ kind: 'pairing', ts: ts(), actor: 'oracle', outcome: 'refused_many', code: null, detail: body }));
   const waiters = new Map<string, Set<() => void>>();
   const ts = () => new Date(deps.core.now()).toISOString();
 
@@ -94,18 +95,15 @@ export function createPairingService(deps: PairingServiceDeps): PairingService {
     });
 
   return {
-    async admit(address) {
-      if (limiter.allow(address)) {
-        limitedOnce.delete(address);
-        return true;
-      }
-      // One audit record per burst, so a flood cannot fill the disk through the audit log.
-      if (!limitedOnce.has(address)) {
-        limitedOnce.add(address);
-        await audit(`phone@${address}`, 'rate_limited', { refusal: refused('PAIRING_RATE_LIMITED', 'too many pairing requests from this address') });
-      }
-      return false;
+    admit(address) {
+      if (limiter.allow(address)) return Promise.resolve(true);
+      // Counted, not one record each: a flood from many addresses must not fill the disk through
+      // the audit log (red team, session 32: 4,200 addresses wrote 4,202 records in a minute).
+      tally.note('rate_limited:PAIRING_RATE_LIMITED', address);
+      return Promise.resolve(false);
     },
+
+    flush: () => tally.flush(),
 
     async start(mode, desktopId) {
       const opened = table.open(mode);
@@ -145,7 +143,10 @@ export function createPairingService(deps: PairingServiceDeps): PairingService {
 
     async hello(req, address) {
       const out = await table.hello(req);
-      if ('ok' in out) await audit(`phone@${address}`, 'hello_refused', { pid: out.pid ?? ('pid' in req ? req.pid : undefined), refusal: out });
+      if (!('ok' in out)) return out;
+      // A hello for no open session costs the gate nothing but this record: counted, like a flood.
+      if (out.code === 'PAIRING_UNKNOWN') tally.note(`hello_refused:${out.code}`, address);
+      else await audit(`phone@${address}`, 'hello_refused', { pid: out.pid ?? ('pid' in req ? req.pid : undefined), refusal: out });
       return out;
     },
 
@@ -154,7 +155,7 @@ export function createPairingService(deps: PairingServiceDeps): PairingService {
       const parsed = parseClaim(body);
       if (!parsed.ok) {
         const refusal: InputRefused = { ok: false, code: 'INPUT', reason: parsed.message };
-        await audit(actor, 'claim_refused', { pid: claimPid(body), refusal });
+        tally.note('claim_refused:INPUT', address);
         return refusal;
       }
       const out = await table.claim(parsed.value);
@@ -167,6 +168,10 @@ export function createPairingService(deps: PairingServiceDeps): PairingService {
         }
         wake(out.pid);
         return out.reply;
+      }
+      if (out.code === 'PAIRING_UNKNOWN') {
+        tally.note(`claim_refused:${out.code}`, address);
+        return out;
       }
       const detail = out.attempts === undefined ? undefined : { attempts: out.attempts };
       await audit(actor, out.burned === true ? 'burned' : 'claim_refused', { pid: out.pid ?? parsed.value.pid, refusal: out, ...(detail === undefined ? {} : { detail }) });
@@ -186,8 +191,9 @@ export function createPairingService(deps: PairingServiceDeps): PairingService {
           await waitFor(input.pid, left);
           continue;
         }
-        // Waiting is not a failure; every other refusal is audited.
-        if (out.code !== 'PAIRING_WAITING') await audit(`phone@${address}`, 'result_refused', { pid: input.pid, refusal: out });
+        // Waiting is not a failure; every other refusal is audited (about no session: counted).
+        if (out.code === 'PAIRING_UNKNOWN') tally.note(`result_refused:${out.code}`, address);
+        else if (out.code !== 'PAIRING_WAITING') await audit(`phone@${address}`, 'result_refused', { pid: input.pid, refusal: out });
         return out;
       }
     },
@@ -197,4 +203,44 @@ export function createPairingService(deps: PairingServiceDeps): PairingService {
 /** The QR as terminal text, for `oracle pair` (SPEC §12). */
 export function terminalQr(url: string): Promise<string> {
   return QRCode.toString(url, { type: 'terminal', small: true, errorCorrectionLevel: 'M' });
+}
+
+/** How often the counted refusals are written, and how many distinct addresses a tally names. */
+const TALLY_MS = 60_000;
+const TALLY_SHOWN = 64;
+const TALLY_COUNTED = 4096;
+
+/**
+ * Refusals that concern no open pairing session (a rate limit, an unknown session, a malformed
+ * claim), which anyone on the network can send without end: audited as one record a minute with
+ * their counts, the number of addresses and the first few of them (SPEC §9: every failure is
+ * audited; issue 14: a flood must not fill the disk).
+ */
+class RefusalTally {
+  private counts = new Map<string, number>();
+  /** Distinct addresses, up to TALLY_COUNTED (more is `addresses_over`). */
+  private addresses = new Set<string>();
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly write: (detail: Record<string, unknown>) => Promise<unknown>) {}
+
+  note(what: string, address: string): void {
+    this.counts.set(what, (this.counts.get(what) ?? 0) + 1);
+    if (this.addresses.size < TALLY_COUNTED) this.addresses.add(address);
+    if (this.timer === undefined) {
+      this.timer = setTimeout(() => void this.flush(), TALLY_MS);
+      this.timer.unref();
+    }
+  }
+
+  async flush(): Promise<void> {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.counts.size === 0) return;
+    const shown = [...this.addresses].slice(0, TALLY_SHOWN);
+    const detail = { counts: Object.fromEntries(this.counts), addresses: this.addresses.size, ...(this.addresses.size >= TALLY_COUNTED ? { addresses_over: true } : {}), first_addresses: shown };
+    this.counts = new Map();
+    this.addresses = new Set();
+    await this.write(detail).catch(() => undefined);
+  }
 }

@@ -8,7 +8,7 @@ import { pair, PhoneSession } from '../fixtures/phone-client.js';
  * record for each failure that never carries the code, s, a MAC or the token.
  */
 describe('pairing limits', () => {
-  it('limits each address to 10 pairing requests a minute, across endpoints, with one audit record per burst', async () => {
+  it('limits each address to 10 pairing requests a minute, across endpoints, counted in one audit record a minute', async () => {
     const h = await pairingHarness();
     const start = await h.start();
     const a = h.transport('192.0.2.7');
@@ -18,7 +18,9 @@ describe('pairing limits', () => {
     expect(statuses.slice(0, 10).every((s) => s !== 429)).toBe(true);
     expect(statuses.slice(10)).toEqual([429, 429, 429]);
     expect((await h.transport('192.0.2.8').post('/api/v1/pair/hello', { pid: start.pid })).status).toBe(200);
-    expect(h.audit.filter((r) => r.outcome === 'rate_limited')).toEqual([expect.objectContaining({ actor: 'phone@192.0.2.7', code: 'PAIRING_RATE_LIMITED' })]);
+    expect(h.audit.filter((r) => r.outcome === 'refused_many')).toEqual([]);
+    await h.flush();
+    expect(h.audit.filter((r) => r.outcome === 'refused_many')).toEqual([expect.objectContaining({ actor: 'oracle', detail: { counts: { 'claim_refused:INPUT': 3, 'rate_limited:PAIRING_RATE_LIMITED': 3 }, addresses: 1, first_addresses: ['192.0.2.7'] } })]);
     h.clock.t += 60_001;
     expect((await a.post('/api/v1/pair/hello', { pid: start.pid })).status).toBe(200);
   });
@@ -46,7 +48,7 @@ describe('pairing limits', () => {
     expect(res.headers.get('cache-control')).toBe('no-store');
   });
 
-  it('refuses malformed messages with 400 (audited, not counted), unknown sessions with 404, large bodies with 413', async () => {
+  it('refuses malformed messages with 400 (audited in a count, not counted as attempts), unknown sessions with 404, large bodies with 413', async () => {
     const h = await pairingHarness();
     const start = await h.start();
     const phone = PhoneSession.fromQr(start.url ?? '', h.transport('192.0.2.9'));
@@ -57,8 +59,10 @@ describe('pairing limits', () => {
       expect((await t.post('/api/v1/pair/claim', body)).status).toBe(400);
     }
     expect((await h.view(start.pid)).attempts).toBe(0);
-    expect(h.audit.filter((r) => r.outcome === 'claim_refused' && r.code === 'INPUT')).toHaveLength(6);
     expect((await t.post('/api/v1/pair/hello', { pid: 'pp_ffffffffffffffffffffffff' })).status).toBe(404);
+    // Anyone can send these without end: counted, one record a minute (red team, session 32).
+    await h.flush();
+    expect(h.audit.filter((r) => r.outcome === 'refused_many').map((r) => r.detail)).toEqual([{ counts: { 'claim_refused:INPUT': 6, 'hello_refused:PAIRING_UNKNOWN': 1 }, addresses: 1, first_addresses: ['192.0.2.10'] }]);
     expect((await t.post('/api/v1/pair/hello', { pid: start.pid, typed: true })).status).toBe(400);
     const huge = await h.request('/api/v1/pair/claim', { method: 'POST', body: { ...good, name: 'x'.repeat(5000) } });
     expect(huge.status).toBe(413);
@@ -87,6 +91,18 @@ describe('pairing limits', () => {
     const log = JSON.stringify(h.audit);
     const s = /s=([^&]+)/u.exec(start.url ?? '')?.[1] ?? 'missing';
     for (const secret of [start.code, s, good.mac, paired.token, paired.token.slice(-43)]) expect(log).not.toContain(secret);
+  });
+
+  it('writes one record a minute however many addresses flood it with refusals', async () => {
+    const h = await pairingHarness();
+    const before = h.audit.length;
+    for (let i = 0; i < 300; i += 1) expect((await h.transport(`198.18.${String(i >> 8)}.${String(i & 255)}`).post('/api/v1/pair/hello', { pid: 'pp_000000000000000000000000' })).status).toBe(404);
+    expect(h.audit.length).toBe(before);
+    await h.flush();
+    const [tally] = h.audit.slice(before);
+    expect(h.audit.length).toBe(before + 1);
+    expect(tally).toMatchObject({ kind: 'pairing', outcome: 'refused_many', detail: { counts: { 'hello_refused:PAIRING_UNKNOWN': 300 }, addresses: 300 } });
+    expect((tally?.detail as { first_addresses: string[] }).first_addresses).toHaveLength(64);
   });
 
   it('caps hellos per session', async () => {
