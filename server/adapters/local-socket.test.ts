@@ -39,6 +39,34 @@ describe('the gate’s local channel (a Unix socket in the home)', () => {
     await expect(requestLocal(path, { authorization: 'Bearer good', body: Buffer.alloc(0), timeoutMs: 1000 })).rejects.toThrow();
   });
 
+  it('reads a request that arrives a byte at a time: its header line split, its declared length reached in pieces', async () => {
+    const path = join(tree.dir('drip'), 'gate.sock');
+    const seen: string[] = [];
+    const channel = await listenLocal(path, ({ authorization, body, route }) => {
+      seen.push(`${authorization}|${route.kind}|${body.toString('utf8')}`);
+      return Promise.resolve({ ok: true });
+    });
+    const payload = '{"tool":"fs.read","args":{"path":"/p/a"}}';
+    const header = JSON.stringify({ v: 1, authorization: 'Bearer good', route: 'action', wait: 0, length: Buffer.byteLength(payload) });
+    const bytes = Buffer.from(`${header}\n${payload}`);
+    const answer = await new Promise<string>((resolve) => {
+      const s = connect(path, () => {
+        const drip = (i: number): void => {
+          if (i < bytes.length) s.write(bytes.subarray(i, i + 1), () => setImmediate(() => { drip(i + 1); }));
+        };
+        drip(0);
+      });
+      let out = '';
+      s.on('data', (c: Buffer) => (out += c.toString('utf8')));
+      s.on('end', () => {
+        resolve(out);
+      });
+    });
+    expect(JSON.parse(answer)).toEqual({ ok: true });
+    expect(seen).toEqual([`Bearer good|action|${payload}`]);
+    await channel?.close();
+  });
+
   it('reads the answer at its newline: a gate that has not closed its side yet does not hold the caller', async () => {
     const path = join(tree.dir('slow-close'), 'gate.sock');
     const held = new Set<Socket>();

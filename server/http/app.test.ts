@@ -7,7 +7,7 @@ import { PAGE_CSP, WORKER_CSP, type Assets } from './routes/pages.js';
 const agent: Caller = { kind: 'agent', id: 'ag_0123456789abcdef', name: 'claude-code' };
 const phone: Caller = { kind: 'device', id: 'dev_0123456789abcdef', name: 'phone', profile: 'phone' };
 
-function appWith(callers: Record<string, Caller>, options: { assets?: Assets } = {}) {
+function appWith(callers: Record<string, Caller>, options: { assets?: Assets; loopback?: boolean } = {}) {
   const calls: string[] = [];
   const verified: string[] = [];
   const actions: ActionsService = {
@@ -69,7 +69,7 @@ function appWith(callers: Record<string, Caller>, options: { assets?: Assets } =
       result: () => Promise.reject(new Error('never reached')),
     },
     clientAddress: () => '127.0.0.1',
-    isLoopback: () => true,
+    isLoopback: () => options.loopback ?? true,
     now: () => Date.now(),
     desktopViews: {
       undoList: (limit) => {
@@ -157,6 +157,12 @@ describe('createApp', () => {
     expect(ca.headers.get('x-oracle-ca-sha256')).toBe('AA:BB');
     expect(await ca.text()).toContain('BEGIN CERTIFICATE');
     expect(res.headers.get('content-security-policy')).toContain("default-src 'none'");
+  });
+
+  it('tells a caller on the network only what a phone needs to pin: not the policy, its path or the audit state', async () => {
+    const { app } = appWith({}, { loopback: false });
+    const res = await app.request('/api/v1/health');
+    expect(await res.json()).toEqual({ ok: true, mode: 'read-only', spki_sha256: 'PIN', ca_sha256: 'AA:BB' });
   });
 
   it('refuses every other route without a valid credential, and the handler never runs', async () => {

@@ -101,7 +101,11 @@ export function createApp(deps: AppDeps): Hono<Vars> {
     // `audit.writable: false` with `mode: degraded`: the log is full or failing and every action is refused.
     const audit = status.audit === undefined ? { writable: true } : { writable: false, ...status.audit };
     const policy = status.policyProblem === undefined ? undefined : { file: status.policyProblem.file, at: status.policyProblem.at, errors: status.policyProblem.errors.slice(0, 20).map((e) => ({ line: e.line, message: e.message })) };
-    return c.json({ ok: true, mode: status.mode, spki_sha256: deps.spkiSha256, policy_digest: status.policyDigest, ca_sha256: deps.ca.fingerprint256, audit, ...(policy === undefined ? {} : { policy_refused: policy }) });
+    const shared = { ok: true, mode: status.mode, spki_sha256: deps.spkiSha256, ca_sha256: deps.ca.fingerprint256 };
+    // SPEC §9: the network sees what a phone needs to pin and pair; the policy's path, its errors
+    // and the audit log's state are this machine's business (red team, session 32).
+    if (!loopback(c)) return c.json(shared);
+    return c.json({ ...shared, policy_digest: status.policyDigest, audit, ...(policy === undefined ? {} : { policy_refused: policy }) });
   });
   // The CA certificate is public by nature; its fingerprint is shown next to it for comparison.
   app.get('/ca.crt', (c) => {
