@@ -293,10 +293,19 @@ export class ApprovalDesk {
       const made = rememberFrom(result.approval, { id: `rr_${randomBytes(12).toString('hex')}`, ttlMs: remember.ttlMs, now: this.now(), scope: remember.scope ?? 'session' });
       if (made.ok) {
         rule = made.rule;
-        this.remembered = [...this.remembered, rule];
         await this.audit({ kind: 'approval', ts: this.now().toISOString(), actor: verdict.approver.id, action_id: approval.trace_id, tool: approval.tool, tier: approval.tier, outcome: 'remember', detail: { rule: rule.id, scope: rule.session === null ? 'project' : 'session', project: rule.project, session: rule.session, expires_at: rule.expires_at } });
       }
     }
+    // INVARIANT: nothing awaits between this check and settle, so a HALT (or expiry) that came
+    // during any of the audit writes above wins (red team, session 32: it came during the
+    // remember record's write, and `approved` was written over `cancelled`).
+    const stillPending = this.approvals.get(id) === approval;
+    if (!stillPending || (rule !== undefined && this.halted)) {
+      const state = this.approvals.get(id)?.state ?? 'gone';
+      this.audit({ kind: 'approval', ts: this.now().toISOString(), actor: verdict.approver.id, action_id: approval.trace_id, tool: approval.tool, tier: approval.tier, outcome: 'refused:APPROVAL_NOT_PENDING', detail: { approval_id: id, reason: `the answer came as the approval became ${state}; it did not take effect${rule === undefined ? '' : ', and nothing is remembered'}` } }).catch(() => undefined);
+      return { ok: false, code: 'APPROVAL_NOT_PENDING', reason: `the approval is ${state}` };
+    }
+    if (rule !== undefined) this.remembered = [...this.remembered, rule];
     this.settle([result.approval], rule === undefined ? [] : [{ op: 'rules', value: this.remembered }]);
     return rule === undefined ? result : { ...result, rule };
   }
@@ -388,6 +397,15 @@ export class ApprovalDesk {
     // One journal append for all of them: HALT with a thousand waiting is one fsync, not a thousand.
     const cancelled = [...this.approvals.values()].filter((a) => a.state === 'pending' || a.state === 'approved').map((a) => cancel(a, this.now(), { device: who, message: 'HALT' }));
     if (cancelled.length > 0) this.ended(cancelled, by, 'cancelled by HALT');
+    // Remembered answers are standing approvals: a HALT ends them too, each on the record, so
+    // after a resume every action is asked again (red team, session 32).
+    const forgotten = this.remembered;
+    if (forgotten.length > 0) {
+      this.remembered = [];
+      this.record([{ op: 'rules', value: this.remembered }]);
+      const ts = this.now().toISOString();
+      for (const rule of forgotten) this.audit({ kind: 'approval', ts, actor: by, tool: rule.tool, outcome: 'forgotten', detail: { rule: rule.id, uses: rule.uses ?? 0, reason: 'HALT' } }).catch(() => undefined);
+    }
     return cancelled.length;
   }
 
@@ -458,7 +476,7 @@ function grantOf(approval: Approval): Grant {
     case 'expired':
       return { kind: 'refused', code: 'APPROVAL_EXPIRED', message: 'nobody approved it in time; expiry means deny' };
     case 'cancelled':
-      return { kind: 'refused', code: 'HALTED', message: 'cancelled by HALT' };
+      return approval.message === 'HALT' ? { kind: 'refused', code: 'HALTED', message: 'cancelled by HALT' } : { kind: 'refused', code: 'CANCELLED', message: 'withdrawn: its caller stopped waiting' };
     case 'consumed':
       return { kind: 'refused', code: 'APPROVAL_REPLAY', message: 'the approval was already used' };
   }

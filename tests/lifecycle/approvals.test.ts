@@ -315,6 +315,60 @@ describe('the approval desk with a clock (expiry, remembering, restart)', () => 
     expect(open().rules().map((r) => r.uses)).toEqual([1]);
   });
 
+  it('never remembers a delete: it removes what is at the path then, which a rule by path cannot know', async () => {
+    const desk = open();
+    const first = await desk.obtain({ ...evaluation('T2', { path: '/p/old.log' }), tool: 'fs.delete' }, 'ac_d1', { waitMs: 0, project: '/p' });
+    const card = desk.get(first.kind === 'pending' ? first.approvalId : '');
+    if (card === undefined) throw new Error('lost');
+    expect(await desk.answer(card.approval_id, { approver: desktop, verdict: 'approve', nonce: card.nonce, argHash: card.arg_hash }, { ttlMs: 60_000, scope: 'project' })).toMatchObject({ ok: false, code: 'REMEMBER_REFUSED' });
+  });
+
+  it('forgets every remembered answer on HALT, and an answer with remember that a HALT overtook remembers nothing', async () => {
+    const desk = open();
+    const args = { program: 'npm', args: ['run', 'fmt'] };
+    const first = await desk.obtain(evaluation('T2', args), 'ac_h1', { waitMs: 0, project: '/p' });
+    const card = desk.get(first.kind === 'pending' ? first.approvalId : '');
+    if (card === undefined) throw new Error('lost');
+    await desk.answer(card.approval_id, { approver: desktop, verdict: 'approve', nonce: card.nonce, argHash: card.arg_hash }, { ttlMs: 3_600_000, scope: 'project' });
+    expect(await desk.obtain(evaluation('T2', args), 'ac_h2', { waitMs: 0, project: '/p' })).toMatchObject({ kind: 'approved' });
+    desk.cancelAll('device:dev_phone');
+    desk.reopen();
+    expect(desk.rules()).toEqual([]);
+    expect(open().rules()).toEqual([]);
+    expect(audits).toContain('approval:forgotten');
+    expect(await desk.obtain(evaluation('T2', args), 'ac_h3', { waitMs: 0, project: '/p' })).toMatchObject({ kind: 'pending' });
+    // A HALT during the answer's own audit write: nothing is approved and nothing remembered.
+    const late = await desk.obtain(evaluation('T2', { program: 'npm', args: ['run', 'docs'] }), 'ac_h4', { waitMs: 0, project: '/p' });
+    const lateCard = desk.get(late.kind === 'pending' ? late.approvalId : '');
+    if (lateCard === undefined) throw new Error('lost');
+    const answering = desk.answer(lateCard.approval_id, { approver: desktop, verdict: 'approve', nonce: lateCard.nonce, argHash: lateCard.arg_hash }, { ttlMs: 3_600_000, scope: 'project' });
+    desk.cancelAll('desktop');
+    expect(await answering).toMatchObject({ ok: false, code: 'APPROVAL_NOT_PENDING' });
+    expect(desk.get(lateCard.approval_id)?.state).toBe('cancelled');
+    expect(desk.rules()).toEqual([]);
+    desk.reopen();
+    // A HALT during the write of the remember record itself (red team, session 32: `approved`
+    // was then written over `cancelled` and the rule kept).
+    let halting: ApprovalDesk | undefined;
+    const gate = new ApprovalDesk({
+      file: new ApprovalsFile(join(tree.root, 'data')),
+      audit: (b) => {
+        if (b.outcome === 'remember') halting?.cancelAll('desktop');
+        return Promise.resolve();
+      },
+      now,
+      argHash: (a) => argHash(a, sha256Text),
+    });
+    halting = gate;
+    const third = await gate.obtain(evaluation('T2', { program: 'npm', args: ['run', 'bench'] }), 'ac_h5', { waitMs: 0, project: '/p' });
+    const thirdCard = gate.get(third.kind === 'pending' ? third.approvalId : '');
+    if (thirdCard === undefined) throw new Error('lost');
+    expect(await gate.answer(thirdCard.approval_id, { approver: desktop, verdict: 'approve', nonce: thirdCard.nonce, argHash: thirdCard.arg_hash }, { ttlMs: 3_600_000, scope: 'project' })).toMatchObject({ ok: false, code: 'APPROVAL_NOT_PENDING' });
+    expect(gate.get(thirdCard.approval_id)?.state).toBe('cancelled');
+    expect(gate.rules()).toEqual([]);
+    gate.close();
+  });
+
   it('never remembers a line into a terminal', async () => {
     const desk = open();
     const first = await desk.obtain({ ...evaluation('T2', { terminal: 't', text: 'ls' }), tool: 'term.write' }, 'ac_t1', { waitMs: 0, project: '/p' });

@@ -292,7 +292,7 @@ export class OracleCard extends LitElement {
    */
   private rememberOptions() {
     const c = this.card;
-    if (c.tier !== 'T2' || c.tool === 'term.write' || c.project === null) return nothing;
+    if (c.tier !== 'T2' || c.tool === 'term.write' || c.tool === 'fs.delete' || c.project === null) return nothing;
     const id = `remember-${c.approval_id}`;
     if (this.screen === 'phone') {
       if (c.session === null) return nothing;

@@ -30,6 +30,9 @@ export interface RememberedRule {
 export function rememberRefusal(approval: Pick<Approval, 'tier' | 'tool' | 'session' | 'project'>, scope: RememberScope): string | undefined {
   if (approval.tier === 'T3') return 'T3 is never remembered';
   if (approval.tool === 'term.write') return 'a line into a terminal is asked every time';
+  // A delete is bound to what was at the path when the person saw it (the card's fingerprint); a
+  // rule by path alone would delete whatever is put there later (red team, session 32).
+  if (approval.tool === 'fs.delete') return 'a delete is asked every time: it removes what is at the path then';
   if (approval.project === null) return 'a remembered rule needs a project';
   if (scope === 'session' && approval.session === null) return 'this agent named no session: it can be remembered only for the project';
   return undefined;
