@@ -349,17 +349,17 @@ describe('the approval desk with a clock (expiry, remembering, restart)', () => 
     desk.reopen();
     // A HALT during the write of the remember record itself (red team, session 32: `approved`
     // was then written over `cancelled` and the rule kept).
-    let halting: ApprovalDesk | undefined;
+    const halting: { desk?: ApprovalDesk } = {};
     const gate = new ApprovalDesk({
       file: new ApprovalsFile(join(tree.root, 'data')),
       audit: (b) => {
-        if (b.outcome === 'remember') halting?.cancelAll('desktop');
+        if (b.outcome === 'remember') halting.desk?.cancelAll('desktop');
         return Promise.resolve();
       },
       now,
       argHash: (a) => argHash(a, sha256Text),
     });
-    halting = gate;
+    halting.desk = gate;
     const third = await gate.obtain(evaluation('T2', { program: 'npm', args: ['run', 'bench'] }), 'ac_h5', { waitMs: 0, project: '/p' });
     const thirdCard = gate.get(third.kind === 'pending' ? third.approvalId : '');
     if (thirdCard === undefined) throw new Error('lost');

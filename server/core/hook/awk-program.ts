@@ -4,138 +4,36 @@
  * `print | "cmd"`, `"cmd" | getline`, gawk's `|&`), write files (`print > "f"`, `printf … >> f`),
  * read other files (`getline < f`, a changed `ARGV`, gawk's message catalogues), see the
  * environment (`ENVIRON`) and, in gawk, load code (`@load`, `@include`) or call a function named by
- * a string (`@f()`). This reads the program's tokens as awk does and names the first thing it cannot
- * vouch for; anything it cannot read for sure (a `/` that one awk takes for division and another
- * for a pattern) is refused, never guessed.
+ * a string (`@f()`).
  *
- * The awks disagree at the edges (`length / 2` is a division to gawk and an unterminated pattern to
- * mawk; `if (c) /re/` a pattern to gawk and a syntax error to mawk). A program one awk rejects runs
- * nothing there (awk reads the whole program before running any of it), so what matters is that no
- * awk that accepts a program reads code where this reads a string, a pattern or a comment.
+ * Read on the raw text, with no tokenizer, on purpose. A first version tokenized the program and
+ * skipped what it took for strings and /patterns/; the awks disagree on where a pattern starts and
+ * ends (`1 /= /`, `1e+/x/`, `x++ /x/`, `[[:alpha:]/]`, `case` a keyword to gawk and a variable to
+ * mawk, a backslash before CR LF, a form feed), and every disagreement hid a `print … | "sh"` inside
+ * "a pattern" (red team, session 32). So nothing is skipped: a name that reaches beyond the input
+ * is refused wherever it appears, in a string or a comment too, and so is any `>` or pipe anywhere
+ * after the first `print` or `printf`, since a redirection always follows its print. That refuses
+ * a few harmless programs (`{ print (a > b) }`, `{ print "a|b" }`); none that only reads is run
+ * unread.
  */
 
 /** Names that reach beyond the input: refused wherever they appear, even inside a string. */
 const REACHING = /\b(?:system|getline|ENVIRON|PROCINFO|SYMTAB|FUNCTAB|ARGV|ARGC|bindtextdomain|dcgettext|dcngettext)\b/u;
-
-/** Keywords after which a `/` opens a pattern (they start or continue an expression). */
-const PATTERN_AFTER = new Set(['print', 'printf', 'return', 'case', 'exit', 'in', 'do', 'else']);
-/** Keywords whose parenthesised condition is followed by a statement, which may be a bare pattern. */
-const CONTROL = new Set(['if', 'while', 'for']);
-
-type Previous = 'operand' | 'operator' | 'length';
+const PRINT = /\bprintf?\b/u;
+/** A redirection after a print: `>`, `>>`, a pipe `|`, `|&`; `||` is or. Runs of bars other than two are pipes too (`|||` is `||` `|`). */
+const REDIRECTION = />|(?<!\|)\|(?:\|\|)*(?!\|)/u;
 
 export function unsafeAwkProgram(program: string): string | undefined {
-  const reaching = REACHING.exec(program);
+  // A line continuation joins nothing in a name here (gawk and mawk split `pri\⏎nt`), but it is
+  // removed first anyway, so a keyword cut in two is still seen as one.
+  const text = program.replace(/\\\r?\n/gu, '');
+  const reaching = REACHING.exec(text);
   if (reaching !== null) return `\`${reaching[0]}\`, which ${reachingWhy(reaching[0])}`;
-  const at = (k: number): string => program.charAt(k);
-  let previous: Previous = 'operator';
-  let lastName = '';
-  /** Open parentheses and brackets; true for the `(` of an if/while/for condition. */
-  const open: boolean[] = [];
-  /** The depth at which a print or printf statement began, while inside one. */
-  let printAt: number | undefined;
-  let i = 0;
-  while (i < program.length) {
-    const c = at(i);
-    if (c === ' ' || c === '\t' || c === '\r') {
-      i++;
-      continue;
-    }
-    if (c === '\\' && at(i + 1) === '\n') {
-      i += 2;
-      continue;
-    }
-    if (c === '#') {
-      while (i < program.length && at(i) !== '\n') i++;
-      continue;
-    }
-    if (c === '\n') {
-      // A newline ends a print statement only after an operand: after `,`, `&&` or an operator
-      // awk reads on (gawk also after `?` and `:`), and reading on is the safe side here.
-      if (printAt !== undefined && previous === 'operand' && open.length === printAt) printAt = undefined;
-      if (previous !== 'operand' || open.length === 0) previous = 'operator';
-      i++;
-      continue;
-    }
-    if (c === '"') {
-      const end = quoted(program, i);
-      if (end === undefined) return 'a string that does not end on its line';
-      i = end;
-      previous = 'operand';
-      lastName = '';
-      continue;
-    }
-    if (c === '/' && previous !== 'operand') {
-      if (previous === 'length') return '`length /`, a division to gawk and a pattern to mawk';
-      const end = pattern(program, i);
-      if (typeof end === 'string') return end;
-      i = end;
-      previous = 'operand';
-      lastName = '';
-      continue;
-    }
-    if (/[A-Za-z_]/u.test(c)) {
-      const start = i;
-      while (/\w/u.test(at(i))) i++;
-      lastName = program.slice(start, i);
-      if (lastName === 'print' || lastName === 'printf') printAt ??= open.length;
-      previous = lastName === 'length' ? 'length' : PATTERN_AFTER.has(lastName) || CONTROL.has(lastName) ? 'operator' : 'operand';
-      continue;
-    }
-    if (/[0-9.]/u.test(c)) {
-      while (/[\w.]/u.test(at(i)) || (/[+-]/u.test(at(i)) && /[eE]/u.test(at(i - 1)) && /\d/u.test(at(i - 2)))) i++;
-      previous = 'operand';
-      lastName = '';
-      continue;
-    }
-    i++;
-    switch (c) {
-      case '(':
-      case '[':
-        open.push(c === '(' && CONTROL.has(lastName) && previous === 'operator');
-        previous = 'operator';
-        break;
-      case ')':
-      case ']': {
-        // After an if/while/for condition comes a statement, which may be a bare /pattern/.
-        const control = open.pop() ?? false;
-        if (printAt !== undefined && open.length < printAt) printAt = undefined;
-        previous = control ? 'operator' : 'operand';
-        break;
-      }
-      case '@':
-        return '`@` (gawk loads extensions and files with `@load` and `@include`, and `@name()` calls a function a string names)';
-      case '|':
-        if (at(i) !== '|') return '`|`, which pipes to or from a command';
-        i++;
-        previous = 'operator';
-        break;
-      case '>':
-        if (printAt !== undefined && open.length === printAt) return '`print … >`, which writes to a file';
-        previous = 'operator';
-        break;
-      case ';':
-      case '{':
-      case '}':
-        if (printAt !== undefined && open.length === printAt) printAt = undefined;
-        previous = 'operator';
-        break;
-      case '+':
-      case '-':
-        // `x++ / 2` divides; `++x` and `+ /re/` are followed by an operand.
-        if (at(i) === c && previous === 'operand') {
-          i++;
-          previous = 'operand';
-        } else previous = 'operator';
-        break;
-      case '$':
-        previous = 'operator';
-        break;
-      default:
-        previous = 'operator';
-    }
-    if (c !== ')' && c !== ']') lastName = '';
-  }
+  if (text.includes('@')) return '`@` (gawk loads extensions and files with `@load` and `@include`, and `@name()` calls a function a string names)';
+  const print = PRINT.exec(text);
+  if (print === null) return undefined;
+  const after = REDIRECTION.exec(text.slice(print.index));
+  if (after !== null) return after[0] === '>' ? '`print … >`, which writes to a file (any `>` after a print is refused: awk reads it as one where a comparison is not in parentheses)' : '`print … |`, which pipes to a command (any single `|` after a print is refused)';
   return undefined;
 }
 
@@ -151,7 +49,7 @@ function reachingWhy(name: string): string {
     case 'system':
       return 'runs a command';
     case 'getline':
-      return 'reads a file or a command\'s output';
+      return "reads a file or a command's output";
     case 'ENVIRON':
       return 'reads the environment';
     case 'ARGV':
@@ -160,39 +58,4 @@ function reachingWhy(name: string): string {
     default:
       return 'reaches beyond the input';
   }
-}
-
-/** Index just past the string opening at `k`, or undefined when it does not end on its line. */
-function quoted(text: string, k: number): number | undefined {
-  for (let j = k + 1; j < text.length; j++) {
-    const c = text.charAt(j);
-    if (c === '\\') j++;
-    else if (c === '"') return j + 1;
-    else if (c === '\n') return undefined;
-  }
-  return undefined;
-}
-
-/**
- * Index just past the /pattern/ opening at `k`, or why it cannot be read for sure. gawk and mawk
- * read a `/` inside a bracket expression as part of it, the one true awk (macOS) as the end: such a
- * pattern is refused rather than read one way.
- */
-function pattern(text: string, k: number): number | string {
-  let bracket = false;
-  for (let j = k + 1; j < text.length; j++) {
-    const c = text.charAt(j);
-    if (c === '\n') return 'a pattern that does not end on its line';
-    if (c === '\\') j++;
-    else if (bracket) {
-      if (c === ']') bracket = false;
-      else if (c === '/') return 'a `/` inside a bracket expression of a pattern, which the awks read differently';
-    } else if (c === '[') {
-      bracket = true;
-      // `[]…]` and `[^]…]`: a `]` first is a member.
-      if (text.charAt(j + 1) === '^') j++;
-      if (text.charAt(j + 1) === ']') j++;
-    } else if (c === '/') return j + 1;
-  }
-  return 'a pattern that does not end';
 }
