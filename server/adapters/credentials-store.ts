@@ -2,6 +2,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { sha256Buffer } from './sha256.js';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { OracleError } from '../../shared/oracle-error.js';
 import { writeFileAtomic } from './atomic-file.js';
 import { withFileLock } from './file-lock.js';
 import { parseHomeJson } from './home-file-error.js';
@@ -35,6 +36,8 @@ export interface CredentialRecord {
  */
 export class CredentialStore {
   private records = new Map<string, CredentialRecord>();
+  /** Counters accepted here and not yet known to be in the file: kept above whatever a reload reads. */
+  private readonly counters = new Map<string, number>();
   private readonly verified = new Map<string, Buffer>();
   /** Argon2 verifications performed (for tests and the bench: junk must cost none). */
   hashCalls = 0;
@@ -86,6 +89,12 @@ export class CredentialStore {
     const list = parseHomeJson(this.path, readFileSync(this.path, 'utf8'), isRecordList, 'restore it from a backup, or move it away: agents then need `oracle integrate claude-code` (or `oracle agents add`) and phones pair again');
     const before = this.records;
     this.records = new Map(list.map((r) => [r.id, r]));
+    // A counter this process accepted stays accepted, whatever the file says (see advanceCounter).
+    for (const [id, counter] of this.counters) {
+      const r = this.records.get(id);
+      if (r !== undefined && (r.counter ?? 0) < counter) this.records.set(id, { ...r, counter });
+      else this.counters.delete(id);
+    }
     for (const [id] of this.verified) if (this.records.get(id)?.revoked_at !== null) this.verified.delete(id);
     // A revoke another process wrote (`oracle devices revoke`): told once, so the gate audits it.
     for (const [id, r] of this.records) if (r.revoked_at !== null && before.get(id)?.revoked_at === null) this.revokedElsewhere?.(r);
@@ -142,14 +151,25 @@ export class CredentialStore {
     });
   }
 
-  /** Records a device's request counter; false when it does not strictly increase (a replay). */
+  /**
+   * Records a device's request counter; false when it does not strictly increase (a replay). The
+   * check and the new value are this process's at once; writing them to the file follows, and if
+   * another process holds the file (the CLI, or a lock planted to stall the gate) the value stays
+   * in memory and is written with the next change. A signed HALT never waits on the file (review
+   * round 2, session 32: a planted lock had made every signed request fail).
+   */
   advanceCounter(id: string, counter: number): boolean {
-    return this.change(() => {
-      const r = this.records.get(id);
-      if (r === undefined || (r.counter ?? 0) >= counter) return false;
-      this.records.set(id, { ...r, counter });
-      return true;
-    });
+    this.reload();
+    const r = this.records.get(id);
+    if (r === undefined || r.revoked_at !== null || Math.max(r.counter ?? 0, this.counters.get(id) ?? 0) >= counter) return false;
+    this.counters.set(id, counter);
+    this.records.set(id, { ...r, counter });
+    try {
+      this.change(() => true);
+    } catch (e) {
+      if (!(e instanceof OracleError) || e.code !== 'HOME_IN_USE') throw e;
+    }
+    return true;
   }
 
   /**

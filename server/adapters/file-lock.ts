@@ -1,10 +1,19 @@
 import { randomBytes } from 'node:crypto';
-import { linkSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { linkSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { OracleError } from '../../shared/oracle-error.js';
 
-/** How long a writer waits for another process's change to the same file before it gives up. */
-const WAIT_MS = 5000;
+/**
+ * How long a writer waits for another process's change to the same file before it gives up. The
+ * wait blocks the event loop (the writes it guards are synchronous), so it is short.
+ */
+const WAIT_MS = 1000;
 const STEP_MS = 2;
+/**
+ * A lock older than this is stale whoever it names: a change under it takes milliseconds, and a
+ * lock naming a live pid that is not changing anything (a same-user process that wrote one) must
+ * not hold every later change off (review round 2, session 32: it blocked a phone's HALT).
+ */
+const STALE_MS = 2000;
 const pause = new Int32Array(new SharedArrayBuffer(4));
 
 /**
@@ -29,11 +38,18 @@ export function withFileLock<T>(path: string, change: () => T): T {
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
       }
-      if (!holderAlive(lock)) {
-        rmSync(lock, { force: true });
+      if (stale(lock)) {
+        // Taken over by renaming it away first: of two writers that both found it stale, only one
+        // rename succeeds, so neither removes the lock the other has just made.
+        try {
+          renameSync(lock, `${staged}.stale`);
+          rmSync(`${staged}.stale`, { force: true });
+        } catch {
+          // another writer took it over first
+        }
         continue;
       }
-      if (Date.now() > deadline) throw new OracleError('HOME_IN_USE', `\`${path}\` is being changed by another process (its lock \`${lock}\` stayed held for ${String(WAIT_MS / 1000)} s); try again`);
+      if (Date.now() > deadline) throw new OracleError('HOME_IN_USE', `\`${path}\` is being changed by another process (its lock \`${lock}\` stayed held for ${String(WAIT_MS)} ms); try again`);
       Atomics.wait(pause, 0, 0, STEP_MS);
     }
   } finally {
@@ -55,15 +71,18 @@ function readOwner(lock: string): string | undefined {
   }
 }
 
-function holderAlive(lock: string): boolean {
+/** Whether a lock is left over: its process is gone, it names none, or it is older than STALE_MS. */
+function stale(lock: string): boolean {
   const owner = readOwner(lock);
-  if (owner === undefined) return true; // gone between the link and now: try again
+  if (owner === undefined) return false; // gone between the link and now: try again
+  const born = statSync(lock, { throwIfNoEntry: false })?.mtimeMs;
+  if (born !== undefined && Date.now() - born > STALE_MS) return true;
   const pid = Number(owner.split(' ')[0]);
-  if (!Number.isInteger(pid) || pid <= 0) return false;
+  if (!Number.isInteger(pid) || pid <= 0) return true;
   try {
     process.kill(pid, 0);
-    return true;
+    return false;
   } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
+    return (e as NodeJS.ErrnoException).code !== 'EPERM';
   }
 }

@@ -15,6 +15,7 @@ import type { TaintLedger } from './taint-ledger.js';
 import type { Evaluation } from '../core/decide/decide.js';
 import { askedText, unseen } from '../../shared/asked.js';
 import type { ActionFacts, GateMode } from '../core/decide/context.js';
+import { hiddenCode } from '../core/redact/hidden-code.js';
 
 /** The tool name on a card for one whole agent tool call (several parts, or a person's call). */
 export const CALL_TOOL = 'agent.call';
@@ -186,6 +187,11 @@ async function decideCall(
   const evaluation = single ?? wholeCall(call, judged, deps.taint.state(call.session).tainted);
   const { tool, args, decision } = evaluation;
   if (tool === null || args === null || decision.decision !== 'needs-approval') return { allowed: false, reason: 'nothing a person could approve' };
+  // The card shows the call as the agent sent it, redacted: nothing it runs may hide behind a
+  // secret's marker (decide.ts does the same for one action; red team, session 32: an `eval` of a
+  // URL "password" holding `;touch …` showed as [REDACTED:url-credentials]).
+  const hidden = hiddenCode(args);
+  if (hidden !== undefined) return { allowed: false, reason: `SECRET_SHAPE: ${hidden}: its card would hide it, so a person cannot be asked; a real secret belongs in ORACLE's secret store` };
   // Nobody can be asked (no gate running, SPEC §12): no card that nobody would see.
   if (waitMs <= 0) return { allowed: false, reason: `${decision.tier} needs a person and no ORACLE gate is running to ask one (start \`oracle serve --lan\`): ${decision.reasons.join('; ')}` };
   // The card's own decision record for a whole call; a single part already has its record.

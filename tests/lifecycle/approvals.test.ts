@@ -176,6 +176,16 @@ describe('approvals through the lifecycle (SPEC §7)', () => {
     expect(existsSync(`${app}/old.log/deep/keep.ts`)).toBe(true);
   });
 
+  it('asks nobody about a hook call whose card would hide what runs behind a secret marker (SECRET_SHAPE)', async () => {
+    // Review round 2, session 32: the whole-call card showed `eval 'echo ci://bot:[REDACTED:url-credentials]@host'`.
+    const command = "eval 'echo ci://bot:;touch${IFS}PWNED;:||x@host'";
+    const before = runtime.desk.list().length;
+    const answer = await runtime.authorizeCall({ agentTool: 'Bash', input: { command }, parts: [], person: '`eval` runs code the analysis cannot see', session: 's-hide' }, 2000, 'claude-code');
+    expect(answer).toMatchObject({ allowed: false });
+    expect(answer.reason).toContain('SECRET_SHAPE');
+    expect(runtime.desk.list()).toHaveLength(before);
+  });
+
   it('takes one answer per card: a racing second answer is refused, and an answer a HALT overtook does not take effect', async () => {
     writeFileSync(`${app}/race.txt`, 'x');
     const pending = await runtime.submit({ tool: 'fs.delete', args: { path: `${app}/race.txt` } }, 0);

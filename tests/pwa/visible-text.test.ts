@@ -25,6 +25,7 @@ describe('markInvisible', () => {
     expect(markInvisible('if (a) {\u202e } \u2066')).toBe('if (a) {\\u{202E} } \\u{2066}');
     expect(markInvisible('a\u{e0041}\u180e\u034f\ufe0f\u3164b')).toBe('a\\u{E0041}\\u{180E}\\u{34F}\\u{FE0F}\\u{3164}b');
     expect(markInvisible('ok\u0008\u000b\u0085')).toBe('ok␈␋\\u{85}');
-    expect(markInvisible('plain é 日本 ⚠\ufe0f')).toBe('plain é 日本 ⚠\ufe0f');
+    expect(markInvisible('plain é 日本 ⚠\ufe0f 1\ufe0f\u20e3')).toBe('plain é 日本 ⚠\ufe0f 1\ufe0f\u20e3');
+    expect(markInvisible('a\u2065b\ufff0c\u{e0080}d')).toBe('a\\u{2065}b\\u{FFF0}c\\u{E0080}d');
   });
 });

@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import { existsSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CredentialStore } from '../../server/adapters/credentials-store.js';
@@ -55,4 +57,28 @@ describe('credentials.json changed by two processes at once', () => {
     for (const victim of victims) expect(fresh.get(victim.id)?.revoked_at, victim.id).not.toBeNull();
     expect(fresh.get(busy.id)?.counter).toBe(writes - 1);
   }, 30_000);
+
+  it('never lets a lock another process plants stall a device: the counter is checked and kept in memory, and written later', async () => {
+    const data = tree.dir('planted');
+    const store = CredentialStore.open(data);
+    const phone = await store.issue('dev', 'phone', { profile: 'phone' });
+    const lock = join(data, 'credentials.json.lock');
+    // pid 1 is alive and not ours to signal: it reads as a holder that never lets go.
+    writeFileSync(lock, '1 planted\n');
+    const keepFresh = setInterval(() => {
+      utimesSync(lock, new Date(), new Date());
+    }, 200);
+    try {
+      expect(store.advanceCounter(phone.id, 5)).toBe(true);
+      expect(store.advanceCounter(phone.id, 5), 'a replay is refused from memory').toBe(false);
+      expect(store.advanceCounter(phone.id, 6)).toBe(true);
+    } finally {
+      clearInterval(keepFresh);
+    }
+    // Left alone, the planted lock goes stale and is taken over; the kept counter reaches the file.
+    await new Promise((r) => setTimeout(r, 2100));
+    expect(store.advanceCounter(phone.id, 7)).toBe(true);
+    expect(existsSync(lock)).toBe(false);
+    expect(CredentialStore.open(data).get(phone.id)?.counter).toBe(7);
+  }, 20_000);
 });

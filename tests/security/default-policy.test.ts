@@ -29,7 +29,9 @@ describe('the default policy', () => {
     // A tab and a line feed are shown as they are: a line feed makes it a person's call, not a refusal.
     expect(run('node', '-e', 'a\tb').code).not.toBe('ARG_SHAPE');
     expect(run('node', '-e', 'a\nb')).toMatchObject({ decision: 'needs-approval' });
-    expect(run('git', 'commit', '-m', 'café 日本 ✓ ⚠\ufe0f breaking').code).not.toBe('ARG_SHAPE');
+    expect(run('git', 'commit', '-m', 'café 日本 ✓ ⚠\ufe0f breaking, step 1\ufe0f\u20e3').code).not.toBe('ARG_SHAPE');
+    // Unassigned default-ignorable code points draw as nothing too (review round 2, session 32).
+    for (const hidden of ['x\u2065y', 'x\ufff0y', 'x\u{e0000}y', 'x\u{e0080}y', 'x\u{e01f0}y']) expect(run('node', '-e', hidden), JSON.stringify(hidden)).toMatchObject({ code: 'ARG_SHAPE' });
   });
 
   it('refuses a card that would hide code behind a secret marker (SECRET_SHAPE); a real secret may hide', () => {

@@ -25,7 +25,7 @@ export function visibleText(text: string): string {
  * the combining grapheme joiner, the Hangul and braille blanks, and every space but the plain one.
  */
 // eslint-disable-next-line no-misleading-character-class -- matching joiners and selectors one by one is the point
-const INVISIBLE = /[\p{Cf}\p{Zl}\p{Zp}\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180f\u2800\u3164\ufe00-\ufe0e\uffa0\u{e0100}-\u{e01ef}]|(?! )\p{Zs}/u;
+const INVISIBLE = /[\p{Cf}\p{Zl}\p{Zp}\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180f\u2065\u2800\u3164\ufe00-\ufe0e\uffa0\ufff0-\ufff8\u{e0000}-\u{e0fff}]|(?! )\p{Zs}/u;
 
 const EMOJI = /\p{Extended_Pictographic}/u;
 
@@ -37,13 +37,12 @@ const EMOJI = /\p{Extended_Pictographic}/u;
  */
 export function markInvisible(text: string): string {
   let out = '';
-  let previous = '';
   // eslint-disable-next-line @typescript-eslint/no-misused-spread -- code point by code point, on purpose
-  for (const ch of [...text]) {
+  const points = [...text];
+  for (const [i, ch] of points.entries()) {
     const code = ch.codePointAt(0) ?? 0;
-    // U+FE0F after an emoji asks for its colour form (`⚠️`); anywhere else it draws as nothing.
-    const emojiForm = code === 0xfe0f && EMOJI.test(previous);
-    previous = ch;
+    // U+FE0F after an emoji or before a keycap asks for its colour form (`⚠️`, `1️⃣`); anywhere else it draws as nothing.
+    const emojiForm = code === 0xfe0f && (EMOJI.test(points[i - 1] ?? '') || points[i + 1] === '\u20e3');
     if (ch === '\n' || ch === '\t' || emojiForm) out += ch;
     else if (code === 0xfe0f) out += '\\u{FE0F}';
     else if (code < 0x20) out += String.fromCodePoint(0x2400 + code);

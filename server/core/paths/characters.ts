@@ -18,12 +18,13 @@ const CONFUSABLE =
 /**
  * More characters that draw as nothing in a browser (measured at zero width in Chromium, red team
  * session 32): every format character (tags U+E0000–E007F, U+180E, U+206A–206F, musical
- * formatting), variation selectors (U+FE0F only where it does not follow an emoji, whose
- * colour form it asks for: `⚠️` in a commit message), the combining grapheme joiner, and the
- * Hangul and braille blanks.
+ * formatting), the unassigned default-ignorable code points (U+2065, U+FFF0–FFF8, the rest of
+ * U+E0000–E0FFF), variation selectors (U+FE0F only where it does not follow an emoji or come
+ * before a keycap, whose colour form it asks for: `⚠️`, `1️⃣` in a commit message), the combining
+ * grapheme joiner, and the Hangul and braille blanks.
  */
 // eslint-disable-next-line no-misleading-character-class -- matching joiners and selectors one by one is the point
-const INVISIBLE = /[\p{Cf}\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180f\u2800\u3164\ufe00-\ufe0e\uffa0\u{e0100}-\u{e01ef}]|(?<!\p{Extended_Pictographic})\ufe0f/u;
+const INVISIBLE = /[\p{Cf}\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180f\u2065\u2800\u3164\ufe00-\ufe0e\uffa0\ufff0-\ufff8\u{e0000}-\u{e0fff}]|(?<!\p{Extended_Pictographic})\ufe0f(?!\u20e3)/u;
 
 /** Controls other than a tab and a line feed, and the Unicode line and paragraph separators. */
 // eslint-disable-next-line no-control-regex -- matching control characters is the point

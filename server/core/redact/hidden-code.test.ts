@@ -4,12 +4,16 @@ import { hiddenCode } from './hidden-code.js';
 const PEM_BODY = 'MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7\nk3n2xP9aQ0VbG1sYy2m5q8FZ4Jm3xq1u2A8b1lq0k9m9s3xW==';
 
 describe('hiddenCode: what a card would hide behind a secret marker', () => {
-  it('lets a real secret hide: tokens, URL passwords, key bodies, secret-named fields', () => {
+  it('lets a real secret hide: tokens, URL passwords, secret-named fields', () => {
     expect(hiddenCode({ program: 'git', args: ['remote', 'add', 'o', 'https://bot:ghp_abcdEFGH1234ijklMNOP5678qrstUVWX90yz@github.com/o/r'] })).toBeUndefined();
-    expect(hiddenCode({ content: `-----BEGIN PRIVATE KEY-----\n${PEM_BODY}\n-----END PRIVATE KEY-----\n` })).toBeUndefined();
-    expect(hiddenCode({ content: `"key": "-----BEGIN RSA PRIVATE KEY-----\\nProc-Type: 4,ENCRYPTED\\n${PEM_BODY.replace('\n', '\\n')}\\n-----END RSA PRIVATE KEY-----"` })).toBeUndefined();
     expect(hiddenCode({ env: { API_TOKEN: 'sk-live-4f9a8b7c6d5e4f3a2b1c' } })).toBeUndefined();
     expect(hiddenCode({ program: 'ls', args: ['-la'] })).toBeUndefined();
+  });
+
+  it('never lets a key block hide on a card: its base64 lines are commands to a shell', () => {
+    expect(hiddenCode({ content: `-----BEGIN PRIVATE KEY-----\n${PEM_BODY}\n-----END PRIVATE KEY-----\n` })).toContain('[REDACTED:private-key]');
+    // Review round 2, session 32: `/usr/bin/id` is a line of base64 characters.
+    expect(hiddenCode({ program: 'sh', args: ['-c', 'echo deploy\n-----BEGIN RSA PRIVATE KEY-----\n/usr/bin/id\n-----END RSA PRIVATE KEY-----\necho done'] })).toContain('[REDACTED:private-key]');
   });
 
   it('names a hidden span that holds code (red team, session 32)', () => {

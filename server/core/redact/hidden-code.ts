@@ -44,16 +44,13 @@ function hiddenIn(text: string, path: string): string | undefined {
 
 /** A token: letters, digits and the few marks tokens and URL passwords use; `=` only as padding. */
 const TOKEN = /^[A-Za-z0-9+/_.~:%-]*=*$/u;
-/** A PEM line: base64, or an RFC 1421 header (`Proc-Type: 4,ENCRYPTED`, `DEK-Info: AES-128-CBC,…`). */
-const PEM_LINE = /^(?:[A-Za-z0-9+/]*=*|[A-Za-z-]+: [A-Za-z0-9,-]+)$/u;
-const PEM_EDGE = /^-----(?:BEGIN|END) [A-Z0-9 ]+-----$/u;
-/** A PuTTY key file line: `Key: value` or base64. */
-const PUTTY_LINE = /^(?:[A-Za-z-]+: [A-Za-z0-9+/=.,@ -]*|[A-Za-z0-9+/]*=*)$/u;
 
+/**
+ * A private key block is never inert on a card: its lines are base64 only to look at, and a line
+ * of base64 characters is also a command (`make`, `/usr/bin/id`) to a shell that skips the BEGIN and
+ * END lines as unknown commands (review round 2, session 32). A key has no place in what a person
+ * approves; it belongs in a file or in ORACLE's secret store.
+ */
 function inert(kind: RedactionKind | 'secret-field', hidden: string): boolean {
-  if (kind !== 'private-key') return TOKEN.test(hidden);
-  // Escaped line breaks (`\n` in a JSON string) are line breaks of the block.
-  const lines = hidden.split(/\\n|\r?\n/u).map((l) => l.trim());
-  if (lines[0]?.startsWith('PuTTY-User-Key-File-') === true) return lines.every((l) => PUTTY_LINE.test(l));
-  return lines.every((l, i) => (i === 0 || i === lines.length - 1 ? PEM_EDGE.test(l) || (i === lines.length - 1 && l === '') : PEM_LINE.test(l)));
+  return kind !== 'private-key' && TOKEN.test(hidden);
 }
