@@ -6,8 +6,7 @@ import { redact } from '../core/redact/index.js';
 import { loadGatePolicy, type GateOptions, type GateState } from './gate-policy.js';
 import type { PolicyIssue } from '../core/policy/load.js';
 import { openToolhost, type Toolhost } from '../toolhost/open.js';
-import { currentText } from '../toolhost/preview.js';
-import { subjectOf } from '../adapters/agent/files.js';
+import { currentSubject, currentText } from '../toolhost/preview.js';
 import { hostFacts } from '../adapters/host.js';
 import { HaltFile } from '../adapters/halt-file.js';
 import { AgentProcesses } from '../adapters/agent-processes.js';
@@ -130,7 +129,7 @@ export async function openRuntime(options: GateOptions & { readonly actor: strin
       events.publish(`approval.${approval.state}`, { ...approval, desktop_only: approval.tier === 'T3' });
     },
     currentText: (path) => currentText(path),
-    subject: (path) => subjectOf(path),
+    subject: (path) => currentSubject(path),
     // Asked only once a card is made, long after the toolhost below exists.
     terminalTail: (name) => toolhost.env.terminals.tail(name, TERMINAL_CARD_LINES),
     knownSecrets: () => toolhost.env.knownSecrets(),

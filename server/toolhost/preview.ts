@@ -1,4 +1,4 @@
-import { FileOpError, probe, readNoFollow, sha256Bytes } from '../adapters/agent/files.js';
+import { FileOpError, probe, readNoFollow, sha256Bytes, subjectOf, type Subject } from '../adapters/agent/files.js';
 import type { RawText } from '../core/tools/edit-as-write.js';
 
 /**
@@ -55,4 +55,12 @@ export function rawText(path: string, max: number): RawText {
   } catch {
     return { kind: 'unavailable', reason: 'the file is not UTF-8 text' };
   }
+}
+
+/**
+ * What a delete would remove, for its card and for the check when the grant is spent (the desk
+ * compares fingerprints): read the way the executor sees the path, no link followed.
+ */
+export function currentSubject(path: string): Subject {
+  return subjectOf(path);
 }
