@@ -38,15 +38,19 @@ export function withFileLock<T>(path: string, change: () => T): T {
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
       }
-      if (stale(lock)) {
+      const left = staleOwner(lock);
+      if (left !== undefined) {
         // Taken over by renaming it away first: of two writers that both found it stale, only one
-        // rename succeeds, so neither removes the lock the other has just made.
+        // rename succeeds. If what was renamed is not the lock judged stale (another writer took it
+        // over in between and made its own), it is put back.
+        const aside = `${staged}.stale`;
         try {
-          renameSync(lock, `${staged}.stale`);
-          rmSync(`${staged}.stale`, { force: true });
+          renameSync(lock, aside);
+          if (readOwner(aside) !== left) linkSync(aside, lock);
         } catch {
-          // another writer took it over first
+          // another writer took it over first, or made a lock of its own meanwhile
         }
+        rmSync(aside, { force: true });
         continue;
       }
       if (Date.now() > deadline) throw new OracleError('HOME_IN_USE', `\`${path}\` is being changed by another process (its lock \`${lock}\` stayed held for ${String(WAIT_MS)} ms); try again`);
@@ -71,18 +75,21 @@ function readOwner(lock: string): string | undefined {
   }
 }
 
-/** Whether a lock is left over: its process is gone, it names none, or it is older than STALE_MS. */
-function stale(lock: string): boolean {
+/**
+ * The owner line of a lock that is left over (its process is gone, it names none, or it is older
+ * than STALE_MS), or undefined while it is live or gone.
+ */
+function staleOwner(lock: string): string | undefined {
   const owner = readOwner(lock);
-  if (owner === undefined) return false; // gone between the link and now: try again
+  if (owner === undefined) return undefined; // gone between the link and now: try again
   const born = statSync(lock, { throwIfNoEntry: false })?.mtimeMs;
-  if (born !== undefined && Date.now() - born > STALE_MS) return true;
+  if (born !== undefined && Date.now() - born > STALE_MS) return owner;
   const pid = Number(owner.split(' ')[0]);
-  if (!Number.isInteger(pid) || pid <= 0) return true;
+  if (!Number.isInteger(pid) || pid <= 0) return owner;
   try {
     process.kill(pid, 0);
-    return false;
+    return undefined;
   } catch (e) {
-    return (e as NodeJS.ErrnoException).code !== 'EPERM';
+    return (e as NodeJS.ErrnoException).code === 'EPERM' ? undefined : owner;
   }
 }

@@ -5,12 +5,12 @@ import { redact } from './redact.js';
 /**
  * What an approval card would hide that could run or change what runs (SPEC §10: the card shows
  * exactly what will run). A card shows each secret as `[REDACTED:kind]`; that is honest only when
- * the hidden bytes are a secret's own: a token of letters and digits, a key's base64 body. A
- * "password" in a URL may be any text up to the last `@`, a PEM block anything between its BEGIN
- * and END lines, a secret-named field any value, so each could carry shell or script that the
- * person never sees (red team, session 32: `ci://bot:;echo${IFS}…;:@host` in an `sh -c` script ran
- * what the card showed as `[REDACTED:url-credentials]`). Returns where the first such span is,
- * or undefined when every hidden span is inert.
+ * the hidden bytes are a token's own: letters, digits and a few marks. A "password" in a URL may
+ * be any text up to the last `@`, a PEM block anything between its BEGIN and END lines, a
+ * secret-named field any value, so each could carry shell or script that the person never sees
+ * (red team, session 32: `ci://bot:;echo${IFS}…;:@host` in an `sh -c` script ran what the card
+ * showed as `[REDACTED:url-credentials]`). Returns where the first such span is, or undefined
+ * when every hidden span is an inert token (a key block never is).
  */
 export function hiddenCode(value: unknown, path = 'args', depth = 0): string | undefined {
   if (depth > 64) return `${path} is nested too deeply to show`;
