@@ -141,14 +141,12 @@ function serveOne(socket: Socket, handle: LocalHandler, state: { started: boolea
       gone();
       return;
     }
-    const all = Buffer.concat(chunks);
-    const eol = all.indexOf(10);
-    const header = eol < 0 || eol > MAX_HEADER ? undefined : readHeader(all.subarray(0, eol));
+    // The header as the data handler read it (none when the line never ended within MAX_HEADER).
     if (header === undefined) {
       answer({ error: 'the request does not start with a header line' });
       return;
     }
-    start(all, eol, header);
+    start(Buffer.concat(chunks), eol, header);
   });
 }
 

@@ -282,12 +282,7 @@ export class ApprovalDesk {
       detail: { approval_id: id, ...(verdict.message === undefined ? {} : { message: verdict.message }) },
     });
     if (!result.ok) return result;
-    const current = this.approvals.get(id);
-    if (current !== approval) {
-      const state = current?.state ?? 'gone';
-      await this.audit({ kind: 'approval', ts: this.now().toISOString(), actor: verdict.approver.id, action_id: approval.trace_id, tool: approval.tool, tier: approval.tier, outcome: 'refused:APPROVAL_NOT_PENDING', detail: { approval_id: id, reason: `the answer came as the approval became ${state}; it did not take effect` } });
-      return { ok: false, code: 'APPROVAL_NOT_PENDING', reason: `the approval is ${state}` };
-    }
+    if (this.approvals.get(id) !== approval) return this.voided(approval, verdict, false);
     let rule: RememberedRule | undefined;
     if (remember !== undefined && result.approval.state === 'approved') {
       const made = rememberFrom(result.approval, { id: `rr_${randomBytes(12).toString('hex')}`, ttlMs: remember.ttlMs, now: this.now(), scope: remember.scope ?? 'session' });
@@ -299,15 +294,21 @@ export class ApprovalDesk {
     // INVARIANT: nothing awaits between this check and settle, so a HALT (or expiry) that came
     // during any of the audit writes above wins (red team, session 32: it came during the
     // remember record's write, and `approved` was written over `cancelled`).
-    const stillPending = this.approvals.get(id) === approval;
-    if (!stillPending || (rule !== undefined && this.halted)) {
-      const state = this.approvals.get(id)?.state ?? 'gone';
-      this.audit({ kind: 'approval', ts: this.now().toISOString(), actor: verdict.approver.id, action_id: approval.trace_id, tool: approval.tool, tier: approval.tier, outcome: 'refused:APPROVAL_NOT_PENDING', detail: { approval_id: id, reason: `the answer came as the approval became ${state}; it did not take effect${rule === undefined ? '' : ', and nothing is remembered'}` } }).catch(() => undefined);
-      return { ok: false, code: 'APPROVAL_NOT_PENDING', reason: `the approval is ${state}` };
-    }
+    if (this.approvals.get(id) !== approval || (rule !== undefined && this.halted)) return this.voided(approval, verdict, rule !== undefined);
     if (rule !== undefined) this.remembered = [...this.remembered, rule];
     this.settle([result.approval], rule === undefined ? [] : [{ op: 'rules', value: this.remembered }]);
     return rule === undefined ? result : { ...result, rule };
+  }
+
+  /**
+   * An answer whose card changed while it was being recorded (a HALT, an expiry, a withdrawal):
+   * it takes no effect, and the log says so after its own record of the answer.
+   */
+  private async voided(approval: Approval, verdict: Verdict, remembered: boolean): Promise<Transition> {
+    const state = this.approvals.get(approval.approval_id)?.state ?? 'gone';
+    const reason = `the answer came as the approval became ${state}; it did not take effect${remembered ? ', and nothing is remembered' : ''}`;
+    await this.audit({ kind: 'approval', ts: this.now().toISOString(), actor: verdict.approver.id, action_id: approval.trace_id, tool: approval.tool, tier: approval.tier, outcome: 'refused:APPROVAL_NOT_PENDING', detail: { approval_id: approval.approval_id, reason } }).catch(() => undefined);
+    return { ok: false, code: 'APPROVAL_NOT_PENDING', reason: `the approval is ${state}` };
   }
 
   /** Revokes a remembered rule at once (the desktop's Forget); false when there was none. */

@@ -39,7 +39,8 @@ export function hasControl(text: string): boolean {
 }
 
 export function hasConfusable(text: string): boolean {
-  return CONFUSABLE.test(text) || INVISIBLE.test(text) || hasAsciiLookalike(text);
+  // Most paths are ASCII, which holds neither: one scan of the text decides for them.
+  return !isAscii(text) && (CONFUSABLE.test(text) || INVISIBLE.test(text) || hasAsciiLookalike(text));
 }
 
 /**
