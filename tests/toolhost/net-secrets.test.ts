@@ -121,6 +121,7 @@ describe('net.fetch with named secrets', () => {
     expect(judge({ url: 'http://plain.example.com/', headers: {} }).decision).toBe('allow');
     expect(judge({ url: 'http://plain.example.com/', secrets: bearer })).toMatchObject({ decision: 'deny', code: 'EGRESS_DENIED', reasons: [expect.stringMatching(/^a secret is sent over https only/u)] });
     expect(judge({ url: 'https://plain.example.com/', secrets: bearer }).decision).toBe('needs-approval');
+    expect(judge({ url: url('/'), headers: { 'x-trace': 'x' }, secrets: { 'X-Trace': { name: SECRET } } })).toMatchObject({ decision: 'deny', code: 'ARG_SHAPE' });
     expect(judge({ url: url('/'), headers: { authorization: 'x' }, secrets: bearer })).toMatchObject({ decision: 'deny', code: 'ARG_SHAPE' });
     expect(judge({ url: url('/'), secrets: { 'Proxy-Authorization': { name: SECRET } } })).toMatchObject({ decision: 'deny', code: 'ARG_SHAPE' });
     // A prefix is an auth scheme word, never text of its own that could carry a value.
@@ -233,6 +234,25 @@ describe('net.fetch with named secrets', () => {
     const { result } = await approved(fetchWith({ secrets: { 'x-api-key': { name: 'nope' } } }));
     expect(result.error?.code).toBe('SECRET_MISSING');
     expect(seen).toHaveLength(before);
+  });
+
+  it('refuses what a card would hide under a secret-named header, however short, and sends a plain header as shown', async () => {
+    const before = seen.length;
+    // Red team, session 33: each value is short and plain, so no text pattern sees it; the card hid
+    // each whole as [REDACTED:secret-field] while the listener received it.
+    for (const headers of [{ 'X-Session-Token': 'acme-buy-may5-40m' }, { 'X-Password': 'hunter2' }, { 'x-api-key': 'c2VjcmV0LXBsYW4' }]) {
+      const result = await runtime.submit(fetchWith({ method: 'POST', body: 'hi', headers }), 5000, 'keyed');
+      expect(result, JSON.stringify(headers)).toMatchObject({ decision: 'deny', code: 'EGRESS_DENIED', executed: false });
+      expect(result.reasons.at(-1)).toMatch(/a secret-named header, whose value a card hides whole/u);
+      expect(JSON.stringify(result.reasons)).not.toContain(Object.values(headers)[0]);
+    }
+    expect(runtime.desk.list().filter((c) => c.state === 'pending'), 'nobody was asked').toEqual([]);
+    expect(seen, 'the listener got none of them').toHaveLength(before);
+    // A header the card shows as it is goes out as it is.
+    const { result, card } = await approved(fetchWith({ method: 'POST', body: 'hi', headers: { 'X-Note': 'acme-buy-may5-40m' } }));
+    expect(JSON.stringify(card.preview)).toContain('acme-buy-may5-40m');
+    expect(result).toMatchObject({ executed: true });
+    expect(seen.at(-1)?.headers['x-note']).toBe('acme-buy-may5-40m');
   });
 
   it('refuses a stored value the model wrote itself, in a header, the URL, a body, a header name or a prefix, before anyone is asked', async () => {

@@ -111,7 +111,7 @@ export function baseTier(input: TierInput): TierResult {
       const request = { url: str(args['url']), headers, body: str(args['body']), secrets: secrets ?? {} };
       // A stored value is refused first, whatever else is wrong: another refusal's reason could quote it (a host).
       const stored = storedSecretIn(request, ctx.facts?.storedSecrets ?? []);
-      const carried = stored === undefined && judged.outcome.ok ? patternSecretIn(request) : undefined;
+      const carried = stored === undefined && judged.outcome.ok ? patternSecretIn(request, judged.headers) : undefined;
       const checked =
         stored !== undefined
           ? refused('EGRESS_DENIED', 'net.fetch', `the request's ${stored} holds the value of a secret in ORACLE's store; name it in \`secrets\` instead, so the card can say which secret goes where`)

@@ -2,7 +2,7 @@ import { maxTier } from '../../../shared/tiers.js';
 import { classifyAddress, parseAddress } from '../net/ip-ranges.js';
 import { REFUSED_HEADERS } from './egress.js';
 import { refused, type Outcome } from './outcome.js';
-import { redact } from '../redact/index.js';
+import { redact, redactDeep } from '../redact/index.js';
 
 /** Below this length a stored value is hidden in outputs but does not refuse a request that holds it (a PIN `42` in a page number). */
 export const MIN_REFUSED_SECRET = 8;
@@ -89,18 +89,29 @@ export function storedSecretIn(request: FetchParts, stored: readonly string[]): 
 
 /**
  * Egress honesty (issue 14 point 7): what leaves the machine is exactly what the card shows, and
- * a card shows secrets redacted. So a request whose URL, headers or body hold something the
- * redaction sink recognises as a secret is refused outright before anyone is asked (never sent,
- * never "redacted" on a card while the raw bytes go out). Names where it was found, never the value.
+ * a card shows secrets redacted. So a request whose URL, headers or body the card would show with
+ * anything redacted is refused outright before anyone is asked (never sent, never "redacted" on a
+ * card while the raw bytes go out). The card's own redaction judges it (`redactDeep`, as
+ * approval-desk.ts `cardPreview` does): a value the text sink recognises, and any value under a
+ * secret-named header (`X-Password: hunter2`), which the card hides whole however short it is (red
+ * team, session 33: short values under secret-named headers left in plain text while the card
+ * showed `[REDACTED:secret-field]`). `sentHeaders` are those the broker sends (judgeFetch strips
+ * credentials and forwarding claims). Names where it was found, never the value.
  */
-export function patternSecretIn(request: FetchParts): string | undefined {
-  const inUrl = looksSecret(request.url);
-  if (inUrl !== undefined) return `URL (${inUrl})`;
+export function patternSecretIn(request: FetchParts, sentHeaders: Readonly<Record<string, string>> = request.headers): string | undefined {
+  // A header as it goes on the wire, `name: value`, may read as an assignment where neither part alone does.
   for (const [name, value] of Object.entries(request.headers)) {
     const kind = looksSecret(`${name}: ${value}`);
-    // Where it was found, never what: a header name that is itself the secret is not quoted.
     if (kind !== undefined) return looksSecret(name) === undefined ? `header \`${name}\` (${kind})` : `a header name (${kind})`;
   }
-  const inBody = request.body === '' ? undefined : looksSecret(request.body);
-  return inBody === undefined ? undefined : `body (${inBody})`;
+  // What the broker strips (Authorization, Cookie, …) never leaves: the card's view of what does.
+  const first = redactDeep({ url: request.url, headers: sentHeaders, body: request.body }).redactions[0];
+  if (first === undefined) return undefined;
+  const [, part, header] = first.path.split('/');
+  if (part === 'url') return `URL (${first.kind})`;
+  if (part === 'body') return `body (${first.kind})`;
+  // The pointer names a header as the card shows it: a name that is itself a secret is a marker.
+  if (first.in === 'key') return `a header name (${first.kind})`;
+  const name = (header ?? '').replace(/~1/gu, '/').replace(/~0/gu, '~');
+  return first.kind === 'secret-field' ? `header \`${name}\` (a secret-named header, whose value a card hides whole)` : `header \`${name}\` (${first.kind})`;
 }
