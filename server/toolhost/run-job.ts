@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { dropTo } from '../adapters/agent/sandbox-probe.js';
-import { commitFile, listNoFollow, readNoFollow, utf8Text } from '../adapters/agent/files.js';
+import { commitFile, listNoFollow, makeDirs, readNoFollow, utf8Text } from '../adapters/agent/files.js';
 import { startEgressProxy, type EgressProxy } from '../adapters/agent/egress-proxy.js';
 import type { EgressTarget } from '../adapters/agent/egress.js';
 import { CONNECT_NAME, connectScript, FORWARDER_CJS, FORWARDER_NAME, SOCKET_ENV } from './egress-forwarder.js';
@@ -34,8 +34,10 @@ export interface JobSpec {
   readonly view?: SandboxView;
   /** Aborted when the caller withdrew the action: the job's process group is killed. */
   readonly signal?: AbortSignal;
-  /** Files written into the job directory (the child's HOME) before it starts, by name. */
+  /** Files written into the job directory (the child's HOME) before it starts, by name (a path below it, after `homeDirs`). */
   readonly homeFiles?: Readonly<Record<string, string>>;
+  /** Folders made in the job directory before `homeFiles` are written, parents first. */
+  readonly homeDirs?: readonly string[];
   /**
    * `gate`: ORACLE's own program with ORACLE's own fixed arguments (git with hooks, pagers, external
    * diffs and helpers switched off), which writes the repository as the gate's user, as fs.write
@@ -134,6 +136,10 @@ async function runWith(spec: JobSpec, jobDir: string, env: ToolhostEnv, proxy: E
   // With egress, the forwarder starts the program (the gate's own node runs it).
   const homeFiles = proxy === undefined ? (spec.homeFiles ?? {}) : { ...spec.homeFiles, [FORWARDER_NAME]: FORWARDER_CJS };
   const scripts = proxy === undefined ? {} : { [CONNECT_NAME]: connectScript(process.execPath, join(jobDir, FORWARDER_NAME)) };
+  for (const name of spec.homeDirs ?? []) {
+    makeDirs(join(jobDir, name));
+    if (restricted) env.jobs.giveToJob(join(jobDir, name));
+  }
   for (const [name, text] of [...Object.entries(homeFiles), ...Object.entries(scripts)]) {
     commitFile(join(jobDir, name), Buffer.from(text, 'utf8'), name in scripts ? 0o700 : 0o600);
     // The job's own files belong to the account it runs as (root's dedicated job account).

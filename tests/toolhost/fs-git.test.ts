@@ -172,6 +172,21 @@ describe('fs and git through the toolhost', () => {
       const intent = await policyGit.run({ tool: 'git.status', args: { repo } });
       expect(intent).toMatchObject({ executed: true, exit_code: 0 });
       expect(existsSync(marker)).toBe(false);
+      // A signing program the repository names never runs for the gate's commit (red team, session
+      // 33). Its marker lies in the repository, which the commit's sandbox can write.
+      const signed = `${repo}/signer-ran`;
+      const signer = `${repo}/signer.sh`;
+      writeFileSync(signer, `#!/bin/sh\ntouch ${signed}\nexit 1\n`, { mode: 0o755 });
+      git(repo, 'config', 'commit.gpgSign', 'true');
+      git(repo, 'config', 'gpg.program', signer);
+      tree.file('projects/cfg/f.txt', 'x');
+      expect(spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '--allow-empty', '-m', 'control'], { cwd: repo }).status, 'control: plain git runs the signer').not.toBe(0);
+      expect(existsSync(signed)).toBe(true);
+      rmSync(signed);
+      const committed = await policyGit.run({ tool: 'git.commit', args: { repo, message: 'not signed', paths: [`${repo}/f.txt`] } });
+      expect(committed).toMatchObject({ executed: true });
+      expect(committed.error).toBeUndefined();
+      expect(existsSync(signed)).toBe(false);
     } finally {
       await policyGit.close();
     }

@@ -1,4 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Runtime } from '../../server/app/runtime.js';
@@ -105,6 +107,40 @@ describe('git.push through the gate', () => {
     expect(egress).toEqual([expect.objectContaining({ tool: 'git.push', outcome: 'ok', detail: expect.objectContaining({ via: 'job egress proxy', host: '127.0.0.1', port: String(port) }) as unknown })]);
     expect(git(app, 'rev-parse', 'refs/remotes/origin/main')).toBe(head);
     git(app, 'remote', 'set-url', 'origin', `git://127.0.0.1:${String(port)}/remote.git`);
+  });
+
+  it('pushes to the URL the card named whatever the repository config says about that URL, and runs nothing it names', async () => {
+    tree.file('projects/app/third-change.txt', 'third');
+    git(app, 'add', '-A');
+    git(app, 'commit', '-qm', 'third change');
+    const head = git(app, 'rev-parse', 'HEAD');
+    git(served, 'init', '-q', '--bare', 'other.git');
+    const shown = `git://127.0.0.1:${String(port)}/remote.git`;
+    const other = `git://127.0.0.1:${String(port)}/other.git`;
+    const pwned = join(app, 'PWNED-by-receivepack');
+    const submitted = runtime.submit(push('origin'), 10_000);
+    let card = runtime.desk.list().find((c) => c.state === 'pending');
+    for (let i = 0; i < 200 && card === undefined; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      card = runtime.desk.list().find((c) => c.state === 'pending');
+    }
+    if (card === undefined) throw new Error('no card');
+    expect((card.preview['args'] as Record<string, unknown>)['url']).toBe(shown);
+    // Red team, session 33: git applies these to a URL given on the command line too.
+    git(app, 'config', `url.${other}.pushInsteadOf`, shown);
+    git(app, 'config', `url.${other}.insteadOf`, shown);
+    git(app, 'config', `remote.${shown}.url`, `${served}/other.git`);
+    git(app, 'config', `remote.${shown}.receivepack`, `touch ${pwned}; git-receive-pack`);
+    try {
+      await runtime.desk.answer(card.approval_id, { approver: phone, verdict: 'approve', nonce: card.nonce, argHash: card.arg_hash });
+      expect(await submitted).toMatchObject({ executed: true });
+      expect(git(`${served}/remote.git`, 'rev-parse', 'refs/heads/main')).toBe(head);
+      expect(spawnSync('git', ['-C', `${served}/other.git`, 'rev-parse', '--verify', '-q', 'refs/heads/main']).status, 'nothing reached other.git').not.toBe(0);
+      expect(existsSync(pwned), 'the receivepack command never ran').toBe(false);
+    } finally {
+      for (const key of [`url.${other}.pushInsteadOf`, `url.${other}.insteadOf`]) git(app, 'config', '--unset', key);
+      git(app, 'config', '--remove-section', `remote.${shown}`);
+    }
   });
 
   it('lists no leaving commits once the remote has them', async () => {

@@ -31,10 +31,23 @@ export function remoteWhere(url: string): RemoteWhere {
   return scpLike(url.slice(0, colon));
 }
 
+/**
+ * The authority of a `scheme://` URL in the plain form git and curl read alike: userinfo without
+ * `@`, `/`, `\`, `?` or `#`; a host of letters, digits, dots, hyphens and underscores, or a
+ * bracketed IPv6 address; a decimal port; then a slash or the end.
+ */
+const PLAIN_AUTHORITY = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/(?:[^@/\\?#]*@)?(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+)(?::([0-9]{1,5}))?(?:\/|$)/u;
+
 function schemeUrl(url: string, scheme: string): RemoteWhere {
   if (scheme === 'file') return { kind: 'local' };
   const port = GIT_PORTS[scheme];
   if (port === undefined) return { kind: 'invalid', reason: `\`${scheme}://\` is not a transport ORACLE pushes over` };
+  // git hands an https URL to curl and reads ssh:// and git:// itself; the WHATWG parser reads
+  // some authorities otherwise (a backslash as a slash: `https://github.com\@127.0.0.2/` is
+  // github.com to it and 127.0.0.2 to curl; `127.1` is 127.0.0.1 to it). Only an authority in the
+  // plain form, which every reader takes alike, is judged (red team, session 33).
+  const plain = PLAIN_AUTHORITY.exec(url);
+  if (plain === null) return { kind: 'invalid', reason: 'the host part is not in the plain form git, curl and ORACLE all read alike (a backslash, a second `@`, an encoded or non-ASCII host)' };
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -43,6 +56,11 @@ function schemeUrl(url: string, scheme: string): RemoteWhere {
   }
   const host = parsed.hostname.toLowerCase().replace(/^\[(.*)\]$/u, '$1');
   if (host === '') return { kind: 'invalid', reason: 'the URL names no host' };
+  const written = (plain[1] ?? '').toLowerCase().replace(/^\[(.*)\]$/u, '$1');
+  const writtenPort = plain[2] ?? '';
+  if (written !== host || (writtenPort !== '' && Number(writtenPort) !== Number(parsed.port === '' ? port : parsed.port))) {
+    return { kind: 'invalid', reason: `the host is written \`${written}\` but a URL parser reads \`${host}\`: it may be read either way` };
+  }
   return { kind: 'network', scheme, host, port: parsed.port === '' ? port : parsed.port, user: decodeURIComponent(parsed.username), password: parsed.password !== '' };
 }
 

@@ -21,6 +21,17 @@ describe('remoteWhere: a git URL read the way git reads it', () => {
     ['ftp://host/r.git', { kind: 'invalid' }],
     ['https://host/a b', { kind: 'invalid' }],
     ['evil\u0007host:r', { kind: 'invalid' }],
+    ['https://github.com:443/o/r.git', { kind: 'network', host: 'github.com', port: '443' }],
+    ['https://git_host.example/r.git', { kind: 'network', host: 'git_host.example' }],
+    ['ssh://git@[::1]:2222/r.git', { kind: 'network', host: '::1', port: '2222' }],
+    // Read one way by the WHATWG parser and another by curl or git (red team, session 33).
+    ['https://github.com\\@127.0.0.2:8443/me/app.git', { kind: 'invalid' }],
+    ['https://github.com\\.evil.example/r.git', { kind: 'invalid' }],
+    ['https://a@b@127.0.0.2/r.git', { kind: 'invalid' }],
+    ['https://127.1/r.git', { kind: 'invalid' }],
+    ['https://0x7f.0.0.1/r.git', { kind: 'invalid' }],
+    ['https://%67ithub.com/r.git', { kind: 'invalid' }],
+    ['https://gïthub.com/r.git', { kind: 'invalid' }],
   ])('%s', (url, expected) => {
     expect(remoteWhere(url)).toMatchObject(expected);
   });
@@ -55,6 +66,8 @@ describe('judgePush', () => {
     expect(judgePush(args, facts('/srv/r.git'), egress).outcome).toMatchObject({ code: 'GIT_REMOTE' });
     expect(judgePush(args, facts('ext::sh'), egress).outcome).toMatchObject({ code: 'GIT_REMOTE' });
     expect(judgePush(args, facts('https://u:tok@github.com/o/r.git'), egress).outcome).toMatchObject({ code: 'URL_INVALID' });
+    // The WHATWG parser reads github.com here; curl and git read 127.0.0.2.
+    expect(judgePush(args, facts('https://github.com\\@127.0.0.2:8443/me/app.git'), egress).outcome).toMatchObject({ ok: false, code: 'GIT_REMOTE' });
     expect(judgePush(args, { ok: false, reason: 'no such remote' }, egress).outcome).toMatchObject({ code: 'GIT_REMOTE', reasons: ['no such remote'] });
     expect(judgePush(args, undefined, egress).outcome).toMatchObject({ code: 'GIT_REMOTE' });
   });

@@ -7,6 +7,7 @@ import { runJob } from '../run-job.js';
 import { sandboxView } from '../sandbox-masks.js';
 import { failed, type ExecutionResult, type PreparedAction } from '../types.js';
 import type { EgressTarget } from '../../adapters/agent/egress.js';
+import { remoteWhere } from '../../core/decide/git-remote.js';
 
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 
@@ -22,6 +23,11 @@ export const NEUTRAL = [
   '-c', 'credential.helper=',
   '-c', 'protocol.ext.allow=never',
   '-c', 'core.sshCommand=ssh -oBatchMode=yes',
+  // A signing program a repository names (gpg.program, gpg.ssh.program) would run at commit: a
+  // repository a job created has a config no person wrote (red team, session 33).
+  '-c', 'commit.gpgSign=false',
+  '-c', 'tag.gpgSign=false',
+  '-c', 'push.gpgSign=false',
   '-c', 'safe.directory=*',
   '-c', 'safe.bareRepository=explicit',
   '--no-pager',
@@ -29,6 +35,11 @@ export const NEUTRAL = [
 
 interface GitRun {
   readonly args: readonly string[];
+  /**
+   * Run in a git directory made in the job directory from these files (by path below it), in
+   * place of the repository's own; the repository stays bound, read-only, for its objects.
+   */
+  readonly gitDir?: { readonly name: string; readonly files: Readonly<Record<string, string>> };
   /** The one host a push may reach, through the job's egress proxy. */
   readonly egress?: EgressTarget;
   readonly signal?: AbortSignal;
@@ -47,18 +58,21 @@ async function gitIn(repo: ScopedPath, env: ToolhostEnv, run: GitRun): Promise<E
   if (!env.git.ok) return failed('EXECUTOR_UNAVAILABLE', `git is not available: ${env.git.reason}`);
   const view = sandboxView(env.gate, repo.real, { gitVisible: true });
   if (view === undefined) return failed('NOT_ALLOWED', 'the repository holds too many files to hide what the policy denies');
+  const own = run.gitDir;
   const outcome = await runJob(
     {
       program: env.git.path,
-      args: [...NEUTRAL, '-C', repo.real, ...run.args],
-      cwd: repo.real,
+      // A git directory of the gate's own is named relative to the job directory, its working directory.
+      args: own === undefined ? [...NEUTRAL, '-C', repo.real, ...run.args] : [...NEUTRAL, `--git-dir=${own.name}`, ...run.args],
+      cwd: own === undefined ? repo.real : undefined,
       view,
-      binds: [{ path: repo.real, mode: repo.root.mode }],
+      binds: [{ path: repo.real, mode: own === undefined ? repo.root.mode : 'ro' }],
       ...(run.egress === undefined ? {} : { egress: [run.egress] }),
       timeoutMs: 120_000,
       // Literal pathspecs: `[.]env` names a file called `[.]env`, never `.env` (a glob around deny_always).
       extraEnv: { GIT_TERMINAL_PROMPT: '0', GIT_CONFIG_NOSYSTEM: '1', GIT_OPTIONAL_LOCKS: '0', GIT_LITERAL_PATHSPECS: '1' },
-      homeFiles: gitHomeFiles(env.gitIdentity),
+      homeFiles: own === undefined ? gitHomeFiles(env.gitIdentity) : { ...gitHomeFiles(env.gitIdentity), ...Object.fromEntries(Object.entries(own.files).map(([name, text]) => [`${own.name}/${name}`, text])) },
+      ...(own === undefined ? {} : { homeDirs: [own.name, `${own.name}/refs`, `${own.name}/objects`, `${own.name}/objects/info`] }),
       // ORACLE's own git, with its own fixed arguments: it writes the repository as the gate does.
       runAs: 'gate',
       ...(run.signal === undefined ? {} : { signal: run.signal }),
@@ -106,40 +120,53 @@ export async function gitCommit(action: PreparedAction<'git.commit'>, env: Toolh
 
 /**
  * git.push pushes exactly what was judged and shown (issue 14): the commit the card names, to the
- * URL the card names, by URL rather than by remote name (so a config changed since cannot send it
- * elsewhere). The remote-tracking ref then moves as a push by name would move it.
+ * URL the card names. The push runs in a git directory the gate writes in the job directory, whose
+ * only link to the repository is its object store (objects/info/alternates): git applies a
+ * repository's `url.*.insteadOf`/`pushInsteadOf` rules and `remote."URL"` sections (receivepack,
+ * uploadpack) even to a URL given on the command line, so pushing from the repository itself let
+ * its config send the commits elsewhere or run a program (red team, session 33). With the system
+ * config off and the job's own HOME, no config but the gate's applies. The remote-tracking ref then
+ * moves as a push by name would move it.
  */
 export async function gitPush(action: PreparedAction<'git.push'>, env: ToolhostEnv): Promise<ExecutionResult> {
   const { url, commit, branch, remote } = action.args;
+  const repo = action.paths[0];
+  if (repo === undefined) return failed('EXECUTOR_UNAVAILABLE', 'no repository path');
   if (url === '' || !/^[0-9a-f]{40,64}$/u.test(commit)) return failed('EXECUTOR_UNAVAILABLE', 'the push target was not resolved at decision time');
   const endpoint = pushEndpoint(url);
   if (typeof endpoint === 'string') return failed('EGRESS_DENIED', endpoint);
+  const store = await git(action, env, { args: ['rev-parse', '--path-format=absolute', '--git-path', 'objects', '--show-object-format'] });
+  const [objects, format] = str(store.stdout).trim().split('\n');
+  if (!store.ok || objects === undefined || !objects.startsWith('/') || (format !== 'sha1' && format !== 'sha256')) {
+    return failed('GIT_FAILED', `the repository's object store could not be found: ${str(store.stderr).trim()}`, store);
+  }
+  const config = format === 'sha1' ? '[core]\n\trepositoryformatversion = 0\n\tbare = true\n' : '[core]\n\trepositoryformatversion = 1\n\tbare = true\n[extensions]\n\tobjectformat = sha256\n';
   // The job reaches that host and port only, through its egress proxy (run-job.ts).
-  const pushed = await git(action, env, { args: ['push', '--porcelain', '--no-verify', '--', url, `${commit}:refs/heads/${branch}`], egress: endpoint });
+  const pushed = await gitIn(repo, env, {
+    args: ['push', '--porcelain', '--no-verify', '--', url, `${commit}:refs/heads/${branch}`],
+    gitDir: { name: PUSH_DIR, files: { 'HEAD': 'ref: refs/heads/oracle-push\n', config, 'objects/info/alternates': `${objects}\n` } },
+    egress: endpoint,
+    ...(action.signal === undefined ? {} : { signal: action.signal }),
+  });
   if (!pushed.ok) return pushed;
-  if (action.paths[0]?.root.mode === 'rw') await git(action, env, { args: ['update-ref', `refs/remotes/${remote}/${branch}`, commit] });
+  if (repo.root.mode === 'rw') await git(action, env, { args: ['update-ref', `refs/remotes/${remote}/${branch}`, commit] });
   return pushed;
 }
 
-const PUSH_PORTS: Readonly<Record<string, string>> = { https: '443', git: '9418', ssh: '22', 'git+ssh': '22', 'ssh+git': '22' };
+/** The push's own git directory, in the job directory (the job's working directory). */
+const PUSH_DIR = 'push.git';
 
 /**
- * The host and port a push URL connects to, as the egress proxy's one allowed destination; or why
- * it cannot go through the proxy (plain http would not be a CONNECT tunnel; a local path needs no
- * network and is refused before this).
+ * The host and port a push URL connects to, as the egress proxy's one allowed destination, read
+ * by the parse the decision used (core/decide/git-remote.ts `remoteWhere`), so the proxy admits
+ * exactly the host the card named; or why it cannot go through the proxy (plain http would not be
+ * a CONNECT tunnel; a local path needs no network and is refused before this).
  */
 export function pushEndpoint(url: string): EgressTarget | string {
-  const full = /^([a-z+]+):\/\/(?:[^@/]*@)?(\[[0-9a-fA-F:.]+\]|[^:/[\]]+)(?::([0-9]{1,5}))?(?:\/|$)/u.exec(url);
-  if (full !== null) {
-    const scheme = full[1] ?? '';
-    const defaultPort = PUSH_PORTS[scheme];
-    if (defaultPort === undefined) return `a push over \`${scheme}://\` cannot go through the job's egress proxy (https, ssh and git:// can)`;
-    return { host: (full[2] ?? '').replace(/^\[|\]$/gu, '').toLowerCase(), port: full[3] ?? defaultPort, why: 'the push remote' };
-  }
-  // scp-like `user@host:path` is ssh.
-  const scp = /^(?:[^@/:]+@)?([^@/:[\]]+):(?!\/\/)/u.exec(url);
-  if (scp !== null) return { host: (scp[1] ?? '').toLowerCase(), port: '22', why: 'the push remote' };
-  return `\`${url}\` names no host a push could reach`;
+  const where = remoteWhere(url);
+  if (where.kind !== 'network') return `\`${url}\` names no host a push could reach`;
+  if (where.scheme === 'http') return 'a push over `http://` cannot go through the job\'s egress proxy (https, ssh and git:// can)';
+  return { host: where.host, port: where.port, why: 'the push remote' };
 }
 
 /** Commits a card lists by subject; the count says how many more leave. */
