@@ -70,7 +70,7 @@ export async function runIntegrate(given: GateState, options: { project: string 
   const token = hookToken(gate.home, 'claude-code') ?? '';
   const hook: OracleHook = options.http
     ? { kind: 'http', url: `${running?.url ?? 'https://127.0.0.1:8443'}${HOOK_ROUTE}`, token, caFile, timeoutS: HOOK_TIMEOUT_S }
-    : { kind: 'command', command: `${shQuote(process.execPath)} ${shQuote(entry)} hook claude-code --home ${shQuote(gate.home)}`, timeoutS: HOOK_TIMEOUT_S };
+    : { kind: 'command', command: commandHookLine(entry, gate.home), timeoutS: HOOK_TIMEOUT_S };
   const next = withOracleHooks(settings.json, hook);
   if ('error' in next && typeof next['error'] === 'string') {
     out.write(`oracle: ${next['error']} (nothing was changed)\n`);
@@ -123,6 +123,11 @@ function moveOutOfShared(path: string, shared: SettingsRead, credential: { caFil
 
 /** Claude Code runs a command hook through `sh -c`: each path as one single-quoted word. */
 const shQuote = (word: string): string => `'${word.replaceAll("'", "'\\''")}'`;
+
+/** The command hook's line as integrate writes it (before `|| exit 2`): this node, the hook's entry, the home. */
+export function commandHookLine(entry: string, home: string): string {
+  return `${shQuote(process.execPath)} ${shQuote(entry)} hook claude-code --home ${shQuote(home)}`;
+}
 
 /**
  * Runs the installed hook once with a call it must refuse (reading ORACLE's own home) and says

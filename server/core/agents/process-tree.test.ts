@@ -70,6 +70,10 @@ describe('the agent above a client', () => {
     // An agent started through npx is the agent, not a launcher of ORACLE.
     expect(isLauncher(['node', '/usr/lib/node_modules/npm/bin/npx-cli.js', 'claude', '--mcp-config', 'oracle.json'])).toBe(false);
     expect(isLauncher(['/bin/sh', '-c', 'node /opt/oracle/dist/server/cli/oracle.js hook claude-code'])).toBe(true);
+    // The line `oracle integrate` writes for the command hook (red team, session 33).
+    expect(isLauncher(['/bin/sh', '-c', "'/usr/bin/node' '/opt/oracle/dist/hook/oracle-hook.cjs' hook claude-code --home '/home/u/.oracle' || exit 2"])).toBe(true);
+    expect(isLauncher(['/bin/sh', '-c', '"/usr/bin/node" "/opt/oracle/dist/hook/oracle-hook.cjs" hook claude-code'])).toBe(true);
+    expect(isLauncher(['/bin/sh', '-c', "node '/x/not-oracle-hook.cjs.bak' hook claude-code"])).toBe(false);
     expect(isLauncher([])).toBe(false);
   });
 });

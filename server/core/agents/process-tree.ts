@@ -77,8 +77,14 @@ export type ArgvOf = (pid: number) => readonly string[] | undefined;
 const SHELLS = new Set(['sh', 'bash', 'dash', 'zsh', 'ash', 'ksh', 'busybox']);
 const NPM = new Set(['npm', 'npx', 'npm-cli.js', 'npx-cli.js', 'pnpm', 'yarn']);
 const base = (path: string): string => path.slice(path.lastIndexOf('/') + 1);
-/** A command line that runs an ORACLE client: `oracle hook …` or `oracle mcp …`. */
-const RUNS_CLIENT = /(?:^|[\s/])oracle(?:\.js)?\s+(?:hook|mcp)(?:\s|$)/u;
+/**
+ * A command line that runs an ORACLE client: `oracle hook …` or `oracle mcp …`, by the command,
+ * its `oracle.js`, or the hook's own bundle `oracle-hook.cjs`, each perhaps single- or
+ * double-quoted, as `oracle integrate` writes the command hook (`'/usr/bin/node'
+ * '…/dist/hook/oracle-hook.cjs' hook claude-code --home '…'`). Missing that form made the
+ * short-lived `sh -c` the agent, and HALT reached nothing Claude Code ran (red team, session 33).
+ */
+const RUNS_CLIENT = /(?:^|[\s/'"])oracle(?:\.js|-hook\.cjs)?['"]?\s+(?:hook|mcp)(?:\s|$)/u;
 
 /**
  * A launcher between the agent and the ORACLE client: a shell run with `-c` for a line that runs
