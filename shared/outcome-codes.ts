@@ -71,6 +71,8 @@ export const EGRESS_CODES = [
   'EGRESS_SECOND_LOOKUP',
   /** The caller withdrew the action while the fetch ran: the connection was closed. */
   'CANCELLED',
+  /** A HALT landed while the fetch ran: the connection was closed. */
+  'HALTED',
 ] as const;
 
 /** The gate itself: its audit log, its home, its clients, its lifecycle. */

@@ -79,7 +79,8 @@ export interface ActionsDeps {
   /** Who the gate's own records name (`server`, `cli`, …). */
   readonly actor: string;
   /** The actions running now, by id (HALT reports them). */
-  readonly inFlight: Set<string>;
+  /** Each action running now, by id, with what HALT aborts it by. */
+  readonly inFlight: Map<string, AbortController>;
 }
 
 const PREVIEW_CHARS = 160;
@@ -157,9 +158,14 @@ export function createActions(deps: ActionsDeps): Actions {
   const execute = async (prepared: PreparedAction): Promise<Executed> => {
     // HALT may have landed between the decision and now: check again at the boundary.
     if (mode() === 'halted') return { result: { ok: false, error: { code: 'HALTED', message: 'the gate was halted before this action started' } } };
-    inFlight.add(prepared.actionId);
+    // HALT aborts this (reason HALT_ABORT): a job running is killed, a fetch stops, and an executor
+    // of several steps starts none after it (red team, session 33: a git.commit's add and commit ran
+    // after HALT had killed its first step).
+    const halt = new AbortController();
+    inFlight.set(prepared.actionId, halt);
     try {
-      const executed = await toolhost.boundary.execute(prepared);
+      const signal = prepared.signal === undefined ? halt.signal : AbortSignal.any([prepared.signal, halt.signal]);
+      const executed = await toolhost.boundary.execute({ ...prepared, signal });
       events.publish('action.finished', { action_id: prepared.actionId, tool: prepared.tool, tier: prepared.decision.tier, ok: executed.result.ok, error: executed.result.error?.code ?? null });
       // Every egress is its own audit event (and a desktop event): where it went, what it reached.
       const egress = (event: { url: unknown; address: string | null; status: number | null }, outcome: string, detail: Readonly<Record<string, unknown>>): Promise<unknown> => {

@@ -10,6 +10,7 @@ import { currentSubject, currentText } from '../toolhost/preview.js';
 import { hostFacts } from '../adapters/host.js';
 import { HaltFile } from '../adapters/halt-file.js';
 import { AgentProcesses } from '../adapters/agent-processes.js';
+import { HALT_ABORT } from '../core/halt.js';
 import { RuntimeLock } from '../adapters/runtime-lock.js';
 import type { HaltRecord } from '../core/halt.js';
 import { HaltControl } from './halt-control.js';
@@ -148,7 +149,7 @@ export async function openRuntime(options: GateOptions & { readonly actor: strin
     ...(options.resolve === undefined ? {} : { resolve: options.resolve }),
     onTerminal: terminalEvents(events),
   });
-  const inFlight = new Set<string>();
+  const inFlight = new Map<string, AbortController>();
 
   const agents = new AgentProcesses();
   const haltControl = new HaltControl(
@@ -161,8 +162,9 @@ export async function openRuntime(options: GateOptions & { readonly actor: strin
       approvals: desk,
       jobs: {
         live: () => toolhost.supervisor.live + toolhost.env.terminals.running,
-        inFlight: () => [...inFlight],
+        inFlight: () => [...inFlight.keys()],
         killAll: () => {
+          for (const running of inFlight.values()) running.abort(HALT_ABORT);
           toolhost.supervisor.killAll();
           toolhost.env.terminals.killAll();
         },

@@ -20,3 +20,13 @@ export interface HaltRecord {
 export function mayResume(by: string): boolean {
   return by === 'cli' || by === 'desktop';
 }
+
+/**
+ * The abort reason of an action HALT stopped in flight (app/runtime.ts): a job is killed as
+ * HALTED, a fetch stops, and an executor of several steps starts nothing after it (red team,
+ * session 33: a git.commit's add and commit ran after HALT had killed its first step).
+ */
+export const HALT_ABORT = 'oracle-halt';
+
+/** Why an aborted action stopped: HALT, or its caller going away. */
+export const abortedBy = (signal: AbortSignal | undefined): 'halt' | 'cancelled' => (signal?.reason === HALT_ABORT ? 'halt' : 'cancelled');

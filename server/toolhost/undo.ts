@@ -50,7 +50,9 @@ async function undoOne(record: Exclude<UndoRecord, { kind: 'change' }>, env: Too
     }
     case 'commit': {
       const action: InRepo = { actionId: `undo-${record.id}`, paths: [scoped] };
-      const head = await gitHead(action, env);
+      const now = await gitHead(action, env);
+      if (!now.ok) return failed('UNDO_UNAVAILABLE', `HEAD could not be read: ${now.result.error?.message ?? 'git failed'}; undo refused`);
+      const head = now.sha;
       if (head !== record.after) return failed('UNDO_UNAVAILABLE', `HEAD moved since the commit (now ${head ?? 'unborn'}); undo refused`);
       const reset = await gitSoftReset(action, env, record.before);
       return reset.ok ? { ok: true, output: { head: record.before } } : failed('GIT_FAILED', `the soft reset failed: ${reset.stderr ?? ''}`);

@@ -7,6 +7,7 @@ import type { RequestOptions } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { classifyAddress, parseAddress, sameAddress, type AddressClass } from '../../core/net/ip-ranges.js';
 import { lazyModule } from '../lazy-module.js';
+import { abortedBy } from '../../core/halt.js';
 
 /**
  * The egress broker (SPEC §6 net.fetch): sends one already-approved request and is the second
@@ -127,7 +128,9 @@ export async function brokeredFetch(request: BrokerRequest, options: BrokerOptio
   try {
     const body = request.body === undefined ? undefined : Buffer.from(request.body, 'utf8');
     const result = await follow({ method, headers: { ...headers.kept, ...request.credentials }, body }, request.url, options, deadline.signal);
-    return !result.ok && options.signal?.aborted === true ? failure('CANCELLED', 'the caller withdrew the action; the fetch was stopped') : result;
+    if (options.signal?.aborted !== true) return result;
+    // Stopped in flight, even between hops whose own exchange had ended: nothing it got is returned.
+    return abortedBy(options.signal) === 'halt' ? failure('HALTED', 'HALT stopped the fetch') : failure('CANCELLED', 'the caller withdrew the action; the fetch was stopped');
   } finally {
     clearTimeout(timer);
     options.signal?.removeEventListener('abort', withdraw);

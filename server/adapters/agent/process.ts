@@ -1,6 +1,7 @@
 import type { spawn as Spawn } from 'node:child_process';
 import { lazyModule } from '../lazy-module.js';
 import { killTree, killTrees } from '../process-table.js';
+import { abortedBy } from '../../core/halt.js';
 
 /** Loaded when the first process starts: the hook's runtime, which spawns nothing, never loads it. */
 const childProcesses = lazyModule<{ spawn: typeof Spawn }>('node:child_process');
@@ -19,7 +20,11 @@ export interface SpawnSpec {
   readonly env: Readonly<Record<string, string>>;
   readonly timeoutMs: number;
   readonly maxOutputBytes: number;
-  /** Aborted when the caller withdrew the action: the whole group is killed (`killed: 'cancelled'`). */
+  /**
+   * Aborted when the caller withdrew the action (`killed: 'cancelled'`) or a HALT landed while it
+   * was in flight (reason HALT_ABORT, `killed: 'halt'`): the whole group is killed, and nothing is
+   * started once it is aborted.
+   */
   readonly signal?: AbortSignal;
 }
 
@@ -76,6 +81,10 @@ export class ProcessSupervisor {
 
   run(spec: SpawnSpec): Promise<SpawnResult> {
     const started = Date.now();
+    if (spec.signal?.aborted === true) {
+      const none = { exitCode: null, signal: null, stdout: '', stderr: '', stdoutTruncated: false, stderrTruncated: false, durationMs: 0, spawnError: null };
+      return Promise.resolve({ ...none, killed: abortedBy(spec.signal) });
+    }
     return new Promise((resolve) => {
       const out = new Capped(spec.maxOutputBytes);
       const err = new Capped(spec.maxOutputBytes);
@@ -117,7 +126,7 @@ export class ProcessSupervisor {
         killGroup('timeout');
       }, spec.timeoutMs);
       const cancel = (): void => {
-        killGroup('cancelled');
+        killGroup(abortedBy(spec.signal));
       };
       if (spec.signal?.aborted === true) cancel();
       else spec.signal?.addEventListener('abort', cancel, { once: true });

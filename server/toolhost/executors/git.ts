@@ -94,9 +94,15 @@ export function gitLog(action: PreparedAction<'git.log'>, env: ToolhostEnv): Pro
   return git(action, env, { args: ['log', '--no-color', `-n${String(action.args.limit)}`, '--format=%H%x09%an%x09%aI%x09%s'] });
 }
 
-async function head(action: InRepo, env: ToolhostEnv): Promise<string | null> {
+/**
+ * HEAD's commit, null while the branch has none yet (rev-parse's exit 1), or the failure: a
+ * rev-parse killed by HALT or a timeout is not "no commits yet" (red team, session 33: a commit
+ * made after HALT recorded `before: null`, whose undo then deleted the branch).
+ */
+async function head(action: InRepo, env: ToolhostEnv): Promise<{ readonly ok: true; readonly sha: string | null } | { readonly ok: false; readonly result: ExecutionResult }> {
   const r = await git(action, env, { args: ['rev-parse', '--verify', '-q', 'HEAD'] });
-  return r.ok ? str(r.stdout).trim() : null;
+  if (r.ok) return { ok: true, sha: str(r.stdout).trim() };
+  return r.error?.code === 'EXIT_NONZERO' && r.exit_code === 1 && str(r.stdout).trim() === '' ? { ok: true, sha: null } : { ok: false, result: r };
 }
 
 /** git.commit (T1): records HEAD before and after, so undo is a soft reset while HEAD is unchanged. */
@@ -104,14 +110,18 @@ export async function gitCommit(action: PreparedAction<'git.commit'>, env: Toolh
   const repo = action.paths[0];
   if (repo === undefined) return failed('EXECUTOR_UNAVAILABLE', 'no repository path');
   const paths = action.paths.slice(1).map((p) => p.real);
-  const before = await head(action, env);
+  const was = await head(action, env);
+  if (!was.ok) return was.result;
+  const before = was.sha;
   if (paths.length > 0) {
     const added = await git(action, env, { args: ['add', '--', ...paths] });
     if (!added.ok) return failed('GIT_FAILED', `git add failed: ${str(added.stderr).trim()}`, added);
   }
   const committed = await git(action, env, { args: ['commit', '--no-verify', '-m', action.args.message, ...(paths.length > 0 ? ['--', ...paths] : [])] });
   if (!committed.ok) return failed('GIT_FAILED', `git commit failed: ${(str(committed.stdout) + str(committed.stderr)).trim()}`, committed);
-  const after = await head(action, env);
+  const now = await head(action, env);
+  if (!now.ok) return failed(now.result.error?.code ?? 'GIT_FAILED', `the commit ran, but reading HEAD after it did not (${now.result.error?.message ?? 'git failed'}): see \`git log\`; no undo is kept`, now.result);
+  const after = now.sha;
   if (after === null || after === before) return failed('GIT_FAILED', 'the commit did not move HEAD', committed);
   const id = env.undo.newId();
   env.undo.save({ id, kind: 'commit', action_id: action.actionId, created_at: env.now().toISOString(), repo: repo.real, before, after });
