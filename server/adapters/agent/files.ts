@@ -335,17 +335,33 @@ export function makeDirs(path: string): void {
   if (probe(path) !== 'dir') throw new FileOpError('PATH_CHANGED', `\`${path}\` is not a plain folder now`);
 }
 
-/** Removes whatever is at `path` (a file, a link, a whole tree); nothing there is fine. */
+/**
+ * Removes whatever is at `path` (a file, a link, a whole tree); nothing there is fine. Through its
+ * pinned parent: a parent folder swapped for a link since the caller checked the path is refused
+ * (PATH_CHANGED), never followed (red team, session 33: an undo removed files of a read-only root
+ * through a parent an agent's job kept swapping for a link to it).
+ */
 export function removeAny(path: string): void {
-  rmSync(path, { recursive: true, force: true });
+  if (probe(dirname(path)) === 'missing') return;
+  const parent = pinParent(path);
+  try {
+    rmSync(`${parent.prefix}/${basename(path)}`, { recursive: true, force: true });
+  } finally {
+    parent.close();
+  }
 }
 
-/** Puts back what undo kept: a copied file or tree moved into place, or a link made again. */
+/** Puts back what undo kept: a copied file or tree moved into place, or a link made again (in its pinned parent). */
 export function restoreKept(path: string, kept: { readonly copy: string } | { readonly link: string }): void {
   if ('copy' in kept) {
     moveTree(kept.copy, path);
     return;
   }
-  mkdirSync(dirname(path), { recursive: true });
-  symlinkSync(kept.link, path);
+  makeDirs(dirname(path));
+  const parent = pinParent(path);
+  try {
+    symlinkSync(kept.link, `${parent.prefix}/${basename(path)}`);
+  } finally {
+    parent.close();
+  }
 }
