@@ -1,4 +1,4 @@
-import { commitFile, moveTree, probe, readNoFollow, removeFile, sha256Bytes, treeDigest } from '../adapters/agent/files.js';
+import { commitFile, DIGEST_CONTENT_BYTES, FileOpError, moveTree, probe, readNoFollow, removeFile, sha256Bytes, treeDigest } from '../adapters/agent/files.js';
 import { canonicalize } from '../core/paths/canonicalize.js';
 import { undoChange } from './agent-changes.js';
 import type { ToolhostEnv } from './env.js';
@@ -31,7 +31,7 @@ async function undoOne(record: Exclude<UndoRecord, { kind: 'change' }>, env: Too
   switch (record.kind) {
     case 'write': {
       const now = probe(record.path);
-      const current = now === 'file' ? sha256Bytes(readNoFollow(record.path, Number.MAX_SAFE_INTEGER)) : now;
+      const current = now === 'file' ? currentDigest(record.path) : now;
       if (current !== record.after_digest) return failed('UNDO_UNAVAILABLE', `\`${record.path}\` changed since the write; undo refused`);
       if (!record.previous.existed) {
         removeFile(record.path);
@@ -57,5 +57,19 @@ async function undoOne(record: Exclude<UndoRecord, { kind: 'change' }>, env: Too
       const reset = await gitSoftReset(action, env, record.before);
       return reset.ok ? { ok: true, output: { head: record.before } } : failed('GIT_FAILED', `the soft reset failed: ${reset.stderr ?? ''}`);
     }
+  }
+}
+
+/**
+ * The digest of the file a write left, read up to DIGEST_CONTENT_BYTES: a file larger than that is
+ * no write's own (a write larger than the undo store keeps is never made), so it has changed;
+ * reading it whole would hold the gate's thread (red team, session 33).
+ */
+function currentDigest(path: string): string {
+  try {
+    return sha256Bytes(readNoFollow(path, DIGEST_CONTENT_BYTES));
+  } catch (e) {
+    if (e instanceof FileOpError && e.code === 'FS_TOO_LARGE') return 'too large';
+    throw e;
   }
 }

@@ -1,6 +1,7 @@
 import { prepareAction } from '../../server/toolhost/types.js';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
+import { DIGEST_CONTENT_BYTES, treeDigest } from '../../server/adapters/agent/files.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { evaluate } from '../../server/core/decide/decide.js';
 import type { Runtime } from '../../server/app/runtime.js';
@@ -134,6 +135,39 @@ describe('fs and git through the toolhost', () => {
     expect(existsSync(`${scratch}/dir`)).toBe(false);
     expect((await runtime.undo(deleted.undo_id ?? '')).ok).toBe(true);
     expect(readFileSync(`${scratch}/dir/f.txt`, 'utf8')).toBe('keep me');
+  });
+
+  it('deletes and puts back a tree holding a file larger than any buffer, reading no more than a bounded part of it', async () => {
+    // Red team, session 33: the delete's digest read every file whole on the gate's thread (55 s
+    // held on four sparse 2 GiB files; a 4 GiB one failed "length out of range").
+    mkdirSync(`${scratch}/huge`);
+    writeFileSync(`${scratch}/huge/small.txt`, 'small');
+    const big = `${scratch}/huge/sparse.bin`;
+    writeFileSync(big, '');
+    truncateSync(big, 5 * 1024 * 1024 * 1024);
+    const deleted = await runtime.run({ tool: 'fs.delete', args: { path: `${scratch}/huge` } });
+    expect(deleted).toMatchObject({ executed: true, tier: 'T1' });
+    expect(deleted.error).toBeUndefined();
+    expect(existsSync(`${scratch}/huge`)).toBe(false);
+    expect((await runtime.undo(deleted.undo_id ?? '')).ok).toBe(true);
+    expect(statSync(big).size).toBe(5 * 1024 * 1024 * 1024);
+    expect(readFileSync(`${scratch}/huge/small.txt`, 'utf8')).toBe('small');
+    rmSync(`${scratch}/huge`, { recursive: true });
+  });
+
+  it('digests within its budget by content and past it by size and modification time', () => {
+    mkdirSync(`${scratch}/dg`);
+    const big = `${scratch}/dg/big.bin`;
+    writeFileSync(big, '');
+    truncateSync(big, DIGEST_CONTENT_BYTES + 1);
+    writeFileSync(`${scratch}/dg/a.txt`, 'one');
+    const first = treeDigest(`${scratch}/dg`);
+    writeFileSync(`${scratch}/dg/a.txt`, 'two');
+    const second = treeDigest(`${scratch}/dg`);
+    expect(second).not.toBe(first);
+    utimesSync(big, new Date(0), new Date(0));
+    expect(treeDigest(`${scratch}/dg`)).not.toBe(second);
+    rmSync(`${scratch}/dg`, { recursive: true });
   });
 
   it('commits without running hooks, and undoes by soft reset only while HEAD is unchanged', async () => {
