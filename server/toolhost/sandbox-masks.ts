@@ -1,6 +1,7 @@
 import { isUnder, relativeTo } from '../core/paths/canonical.js';
 import { protectionOf, type CompiledPolicy } from '../core/policy/compile.js';
 import { walkTree } from '../adapters/agent/tree-walk.js';
+import { tierRank } from '../../shared/tiers.js';
 
 /** Dependency and build folders: not walked (for speed); their own deny_always names are a package's fixtures. */
 export const DEPENDENCY_FOLDERS: ReadonlySet<string> = new Set(['node_modules', 'bower_components', '.venv', 'venv', 'target', '.gradle', '.next', 'dist', 'build']);
@@ -40,6 +41,20 @@ export function whyHidden(gate: CompiledPolicy, path: string): { readonly why: s
 }
 
 /**
+ * Why nobody may read `path` unasked: what the policy hides (whyHidden), or a tier rule that makes
+ * an fs.read of it a person's call (T2 or above), which a search or a job would otherwise read
+ * with no card (red team, session 33: `fs_search` printed lines of a file whose fs.read waited
+ * for a person). The first tier rule for fs.read that matches decides, as for the read itself.
+ */
+export function whyUnread(gate: CompiledPolicy, path: string): { readonly why: string; readonly rule: string } | undefined {
+  const hidden = whyHidden(gate, path);
+  if (hidden !== undefined) return hidden;
+  const scope = gate.roots.find((r) => isUnder(path, r.real, gate.host.flavor))?.scope;
+  const rule = gate.tierRules.find((r) => r.tool === 'fs.read' && r.program === undefined && (r.scope === undefined || r.scope === scope) && r.pathMatches(path));
+  return rule !== undefined && tierRank(rule.tier) >= tierRank('T2') ? { why: `reading it is ${rule.tier} (${rule.rule}): a person's call`, rule: rule.rule } : undefined;
+}
+
+/**
  * What a job may see of the tree it works in (SPEC §6): everything the gate itself would let the
  * agent touch there, nothing it would refuse. The `.git` directory stays visible to git itself
  * (its hooks and config are neutralised on every call). Undefined when the tree is too large to
@@ -47,7 +62,8 @@ export function whyHidden(gate: CompiledPolicy, path: string): { readonly why: s
  */
 export function sandboxView(gate: CompiledPolicy, bound: string, options: { readonly gitVisible: boolean }): SandboxView | undefined {
   const { flavor } = gate.host;
-  const masked = (path: string): boolean => hiddenByPolicy(gate, path);
+  // What no agent may read unasked, a file whose read is a person's call included.
+  const masked = (path: string): boolean => whyUnread(gate, path) !== undefined;
   const walk = walkTree(
     bound,
     (entry) => {

@@ -6,7 +6,7 @@ import { foreignFolder, foreignPath } from '../core/lifecycle/provenance-of.js';
 import type { ScopedPath } from '../core/paths/scope.js';
 import type { ToolhostEnv } from './env.js';
 import { ignoredByGit } from './executors/git.js';
-import { whyHidden } from './sandbox-masks.js';
+import { whyUnread } from './sandbox-masks.js';
 
 /** Entries walked before giving up on knowing (the sandbox's mask walk stops at the same count). */
 export const MAX_REACH_WALK = 100_000;
@@ -42,7 +42,7 @@ export async function searchReach(start: ScopedPath, search: TreeSearch, env: To
         return 'stop';
       }
       if (searcherSkips(search, { name: entry.name, kind: entry.kind })) return 'skip';
-      const hides = whyHidden(env.gate, entry.path);
+      const hides = whyUnread(env.gate, entry.path);
       if (hides !== undefined) {
         hidden.push({ path: entry.path, name: entry.name, kind: entry.kind, ...hides });
         return 'skip';

@@ -45,6 +45,9 @@ export function editAsWrite(action: unknown, deps: EditDeps): Evaluation | undef
   // The path first, as a read and as a write: a refusal here is the answer, and nothing is read.
   const reading = deps.judge({ ...request, tool: 'fs.read', args: { path } });
   if (reading.decision.decision === 'deny') return { ...reading, tool: EDIT_TOOL };
+  // Whether an edit applies would tell what a file holds that the caller may read only with a
+  // person's approval (red team, session 33): an edit is for files it may read unasked.
+  if (reading.decision.decision === 'needs-approval') return refused(`\`${path}\`: reading it needs a person (${reading.decision.rule}), so it cannot be edited unasked; read it with fs_read (a person approves), then write it with fs_write`, 'EDIT_NOT_APPLIED');
   const writing = deps.judge({ ...request, tool: 'fs.write', args: { path, content: '' } });
   const real = writing.paths[0]?.real;
   if (writing.decision.decision === 'deny' || real === undefined) return { ...writing, tool: EDIT_TOOL };

@@ -4,7 +4,7 @@ import { walkTree, type WalkEntry } from '../../adapters/agent/tree-walk.js';
 import { foreignPath } from '../../core/lifecycle/provenance-of.js';
 import { compileFileGlob } from '../../core/paths/file-glob.js';
 import type { ToolhostEnv } from '../env.js';
-import { hiddenByPolicy } from '../sandbox-masks.js';
+import { whyUnread } from '../sandbox-masks.js';
 import { failed, type ExecutionResult, type PreparedAction } from '../types.js';
 
 /**
@@ -81,7 +81,7 @@ export function fsSearch(action: PreparedAction<'fs.search'>, env: ToolhostEnv):
     const walk = walkTree(
       root,
       (entry: WalkEntry) => {
-        if (cut !== undefined || hiddenByPolicy(env.gate, entry.path)) return 'skip';
+        if (cut !== undefined || whyUnread(env.gate, entry.path) !== undefined) return 'skip';
         if (entry.kind === 'dir') return entry.name === '.git' || (!insideForeign && foreignPath(`/${entry.name}`)) ? 'skip' : 'descend';
         if (bytes >= MAX_TOTAL_BYTES) cut ??= `more than ${String(MAX_TOTAL_BYTES / (1024 * 1024))} MiB read`;
         else {
