@@ -1,10 +1,8 @@
 import { isUnder, relativeTo } from '../core/paths/canonical.js';
 import { protectionOf, type CompiledPolicy } from '../core/policy/compile.js';
 import { walkTree } from '../adapters/agent/tree-walk.js';
+import { probe } from '../adapters/agent/files.js';
 import { tierRank } from '../../shared/tiers.js';
-
-/** Dependency and build folders: not walked (for speed); their own deny_always names are a package's fixtures. */
-export const DEPENDENCY_FOLDERS: ReadonlySet<string> = new Set(['node_modules', 'bower_components', '.venv', 'venv', 'target', '.gradle', '.next', 'dist', 'build']);
 
 /**
  * The folders a package manager fills with other people's packages, whose fixtures (`.env`,
@@ -69,11 +67,17 @@ export function sandboxView(gate: CompiledPolicy, bound: string, options: { read
     (entry) => {
       if (options.gitVisible && entry.name === '.git') return 'skip';
       if (masked(entry.path)) return 'mask';
-      return DEPENDENCY_FOLDERS.has(entry.name) ? 'skip' : 'descend';
+      // A package manager's folders are not walked (their `.env` and keys are packages' fixtures);
+      // build output is: a `dist` or `build` may hold a copy of the project's `.env`, or a whole
+      // project (red team, session 33: a job read dist/.env and build/id_rsa).
+      return PACKAGE_FOLDERS.has(entry.name) ? 'skip' : 'descend';
     },
     MAX_MASK_WALK,
   );
   if (!walk.complete) return undefined;
-  const readOnly = gate.roots.filter((r) => r.mode === 'ro' && r.real !== bound && isUnder(r.real, bound, flavor)).map((r) => r.real);
+  // A nested read-only root that is not there (not made yet, or moved away by an earlier job) has
+  // nothing to protect; binding it would fail the sandbox, and every job in the tree with it (red
+  // team, session 33). Only a folder is re-bound.
+  const readOnly = gate.roots.filter((r) => r.mode === 'ro' && r.real !== bound && isUnder(r.real, bound, flavor) && probe(r.real) === 'dir').map((r) => r.real);
   return { masks: walk.masks, readOnly };
 }

@@ -1,5 +1,5 @@
 import { prepareAction } from '../../server/toolhost/types.js';
-import { chmodSync, existsSync, readFileSync } from 'node:fs';
+import { chmodSync, renameSync, existsSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { evaluate } from '../../server/core/decide/decide.js';
 import type { Runtime } from '../../server/app/runtime.js';
@@ -23,6 +23,8 @@ describe('what a sandboxed job can see', () => {
     tree.file('projects/app/secret-data/x.txt', 'excluded');
     tree.file('projects/app/vendored-ro/lib.txt', 'read only');
     tree.file('projects/app/ok.txt', 'visible');
+    tree.file('projects/app/dist/.env', 'DIST_SECRET=1');
+    tree.file('projects/app/build/.env', 'BUILD_SECRET=1');
     tree.file('projects/other/.env', 'OTHER=1');
     tree.file('userhome/.ssh/id_ed25519', 'KEY');
     const tool = tree.file('userhome/bin/runtests', '#!/bin/sh\nls -a "$1" 2>&1; cat "$2" 2>&1\n');
@@ -46,7 +48,7 @@ describe('what a sandboxed job can see', () => {
     // The gate refuses a script that names .env, and sends one that builds names at run time to
     // a person. Played through as if approved, the sandbox is what must hold.
     expect((await sh('cat .env')).code).toBe('PATH_DENY_ALWAYS');
-    const script = 'e=.e; g=.g; s=secret-; cat ${e}nv; cat src/${e}nv.local; ls -a ${g}it; cat ${s}data/x.txt; cat ok.txt; v=vendored; echo hacked > ${v}-ro/lib.txt; ls ..';
+    const script = 'e=.e; g=.g; s=secret-; cat ${e}nv; cat src/${e}nv.local; cat dist/${e}nv build/${e}nv; ls -a ${g}it; cat ${s}data/x.txt; cat ok.txt; v=vendored; echo hacked > ${v}-ro/lib.txt; ls ..';
     expect((await sh(script)).decision).toBe('needs-approval');
     const judged = evaluate({ tool: 'exec.run', args: { program: 'sh', args: ['-c', script], cwd: app } }, runtime.gate.context);
     const executed = await runtime.toolhost.boundary.execute(prepareAction('exec.run', judged.args ?? {}, { actionId: 'v', paths: judged.paths, decision: { decision: 'allow', tier: 'T1', approver: null, code: null, rule: 'test', reasons: [] } }));
@@ -54,11 +56,24 @@ describe('what a sandboxed job can see', () => {
     expect(r.stdout).toContain('visible');
     expect(r.stdout).not.toContain('DB_PASSWORD');
     expect(r.stdout).not.toContain('TOKEN=x');
+    // Build output is walked for masks too (red team, session 33).
+    expect(r.stdout).not.toContain('DIST_SECRET');
+    expect(r.stdout).not.toContain('BUILD_SECRET');
     expect(r.stdout).not.toContain('pre-commit');
     expect(r.stdout).not.toContain('excluded');
     expect(r.stdout?.split('\n')).not.toContain('other');
     expect(r.stderr).toMatch(/Read-only file system/u);
     expect(readFileSync(`${app}/vendored-ro/lib.txt`, 'utf8')).toBe('read only');
+  });
+
+  it('runs a job while a nested read-only root is missing (an earlier job moved it away)', async () => {
+    renameSync(`${app}/vendored-ro`, `${app}/vendored-moved`);
+    try {
+      const r = await runtime.run({ tool: 'exec.run', args: { program: 'sh', args: ['-c', 'cat ok.txt'], cwd: app } });
+      expect(r).toMatchObject({ executed: true, exit_code: 0, stdout: 'visible' });
+    } finally {
+      renameSync(`${app}/vendored-moved`, `${app}/vendored-ro`);
+    }
   });
 
   it('binds a program from outside the system directories alone, never its folder or the home around it', async () => {
