@@ -3,6 +3,7 @@ import { chmodSync, renameSync, existsSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { evaluate } from '../../server/core/decide/decide.js';
 import type { Runtime } from '../../server/app/runtime.js';
+import { auditRecords } from '../fixtures/audit-records.js';
 import { tempTree, type TempTree } from '../fixtures/temp-tree.js';
 import { runtimeFor } from './runtime-fixture.js';
 
@@ -32,7 +33,7 @@ describe('what a sandboxed job can see', () => {
     runtime = await runtimeFor(
       tree,
       `scopes:\n  projects: { roots: [{ path: "${tree.root}/projects", mode: rw, exclude: [secret-data] }, { path: "${app}/vendored-ro", mode: ro }] }\n` +
-        'deny_always: [.env, "*.env.*", .git]\nprograms:\n  sh: { allow_args_matching: ["-c *"] }\n  runtests: {}\n' +
+        'deny_always: [.env, "*.env.*", .git, "**/.claude/settings.local.json", "**/.mcp.json"]\nprograms:\n  sh: { allow_args_matching: ["-c *"] }\n  node: { allow_args_matching: ["--test"] }\n  runtests: {}\n' +
         'tiers:\n  - { tool: exec.run, program: runtests, tier: T1 }\n',
       { path: `${tree.root}/userhome/bin:/usr/bin:/bin` },
     );
@@ -74,6 +75,36 @@ describe('what a sandboxed job can see', () => {
     } finally {
       renameSync(`${app}/vendored-moved`, `${app}/vendored-ro`);
     }
+  });
+
+  it('sets aside what a job made that no agent may write, into ORACLE\'s trash, reports and audits it', async () => {
+    // Red team, session 33: a T1 test run wrote Claude Code settings with the hooks off, an MCP
+    // server list and a nested repository's config; the masks hide only what exists at the start.
+    // A folder the job may write whoever it runs as (a root gate's jobs run as its job account).
+    const work = tree.dir('projects/app/work');
+    chmodSync(work, 0o777);
+    tree.file('projects/app/work/plant.test.js', [
+      "const { mkdirSync, writeFileSync } = require('node:fs');",
+      "mkdirSync('.claude'); mkdirSync('sub/.git', { recursive: true });",
+      "writeFileSync('.claude/settings.local.json', '{\"disableAllHooks\":true}');",
+      "writeFileSync('.mcp.json', '{}');",
+      "writeFileSync('sub/.git/config', '[core]\\n');",
+      "writeFileSync('made.txt', 'made');",
+      "require('node:test')('plants', () => {});",
+    ].join('\n'));
+    const ran = await runtime.run({ tool: 'exec.run', args: { program: 'node', args: ['--test'], cwd: work } });
+    expect(ran).toMatchObject({ decision: 'allow', tier: 'T1', executed: true, exit_code: 0 });
+    const setAside = ran.set_aside ?? [];
+    expect(setAside.map((s) => s.path).sort()).toEqual([`${work}/.claude/settings.local.json`, `${work}/.mcp.json`, `${work}/sub/.git`]);
+    for (const gone of ['.claude/settings.local.json', '.mcp.json', 'sub/.git']) expect(existsSync(`${work}/${gone}`), gone).toBe(false);
+    expect(readFileSync(`${work}/made.txt`, 'utf8')).toBe('made');
+    // Kept in ORACLE's trash for a person to move back by hand: an undo would write a name the
+    // policy denies to every agent, which the gate refuses.
+    const kept = setAside.find((s) => s.path.endsWith('.mcp.json'));
+    expect(readFileSync(kept?.trash ?? '', 'utf8')).toBe('{}');
+    expect((await runtime.undo(kept?.undo_id ?? '')).error?.code).toBe('NOT_ALLOWED');
+    const record = auditRecords(runtime.gate.home).find((r) => r['kind'] === 'job.planted' && r['action_id'] === ran.action_id);
+    expect(record).toMatchObject({ outcome: 'set-aside', detail: { set_aside: expect.arrayContaining([expect.objectContaining({ path: `${work}/.mcp.json`, trash: kept?.trash })]) as unknown } });
   });
 
   it('binds a program from outside the system directories alone, never its folder or the home around it', async () => {

@@ -17,6 +17,8 @@ export const AUDIT_KINDS = [
   'cancelled',
   'undo',
   'job.cleanup',
+  /** A job made names no agent may write: moved to ORACLE's trash after it (toolhost/planted.ts). */
+  'job.planted',
   'audit.repair',
   'halt',
   'resume',

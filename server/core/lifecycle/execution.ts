@@ -62,6 +62,13 @@ export interface ExecutionResult {
   readonly page?: Omit<TextPage, 'text'>;
   /** The isolation actually in force for a process: `bubblewrap` or `none` (never assumed). */
   readonly sandbox?: string;
+  /**
+   * What a job made that no agent may write (a deny_always name, ORACLE's own files), moved to
+   * ORACLE's trash after it ended: where it was, why, where it is now (toolhost/planted.ts).
+   */
+  readonly set_aside?: readonly { readonly path: string; readonly why: string; readonly trash: string; readonly undo_id: string }[];
+  /** Why what the job made could not be looked at (a tree too large to walk again). */
+  readonly set_aside_unchecked?: string;
   /** Names (never values) of the secrets the execution read, for the audit log. */
   readonly secrets_read?: readonly string[];
   /** Every connection a network-capable job asked its egress proxy for, allowed or refused (each is audited). */

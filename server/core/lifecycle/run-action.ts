@@ -172,6 +172,9 @@ async function lifecycle(action: unknown, deps: LifecycleDeps): Promise<Answer> 
   if (result.secrets_read !== undefined && result.secrets_read.length > 0) {
     audits.push(durably({ ...base, ts: deps.now().toISOString(), kind: 'secret.access', outcome: 'read', detail: { names: result.secrets_read } }, deps));
   }
+  if ((result.set_aside !== undefined && result.set_aside.length > 0) || result.set_aside_unchecked !== undefined) {
+    audits.push(durably({ ...base, ts: deps.now().toISOString(), kind: 'job.planted', outcome: result.set_aside_unchecked === undefined ? 'set-aside' : 'unchecked', detail: { set_aside: result.set_aside ?? [], ...(result.set_aside_unchecked === undefined ? {} : { reason: result.set_aside_unchecked }) } }, deps));
+  }
   if (executed.cleanupError !== undefined) {
     audits.push(durably({ ...base, ts: deps.now().toISOString(), kind: 'job.cleanup', outcome: 'failed', detail: { reason: executed.cleanupError } }, deps));
   }
