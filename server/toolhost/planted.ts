@@ -22,7 +22,8 @@ export interface SetAside {
  * job runs, what it made is there (README, Known limits). A tree past the walk's limit is reported
  * as not checked.
  */
-export function setAsidePlanted(env: ToolhostEnv, actionId: string, bound: string, before: SandboxView, gitVisible: boolean): { readonly set_aside: readonly SetAside[]; readonly unchecked?: string } {
+export function setAsidePlanted(env: ToolhostEnv, actionId: string, job: { readonly bound: string; readonly before: SandboxView; readonly gitVisible: boolean }): { readonly set_aside: readonly SetAside[]; readonly unchecked?: string } {
+  const { bound, before, gitVisible } = job;
   const after = sandboxView(env.gate, bound, { gitVisible });
   if (after === undefined) return { set_aside: [], unchecked: `the tree under \`${bound}\` is too large to look for what the job made` };
   const known = new Set(before.masks.map((m) => m.path));

@@ -66,7 +66,7 @@ async function runProgram(action: PreparedAction<'exec.run' | 'exec.run_with_sec
     env,
   );
   if (cwd === undefined) return outcome;
-  const planted = setAsidePlanted(env, action.actionId, cwd.real, view, isGit);
+  const planted = setAsidePlanted(env, action.actionId, { bound: cwd.real, before: view, gitVisible: isGit });
   if (planted.set_aside.length === 0 && planted.unchecked === undefined) return outcome;
   return { ...outcome, result: { ...outcome.result, set_aside: planted.set_aside, ...(planted.unchecked === undefined ? {} : { set_aside_unchecked: planted.unchecked }) } };
 }
