@@ -16,6 +16,8 @@ export async function applyUndo(id: string, env: ToolhostEnv): Promise<Execution
   if (record === undefined) return failed('UNDO_UNAVAILABLE', `no undo record \`${id}\``);
   const applied = env.undo.appliedAt(id);
   if (applied !== undefined) return failed('UNDO_UNAVAILABLE', `undo \`${id}\` was already applied at ${applied}`);
+  const pruned = env.undo.prunedAt(id);
+  if (pruned !== undefined) return failed('UNDO_UNAVAILABLE', `what undo \`${id}\` kept was removed at ${pruned}: the undo store keeps its newest copies within ${String(Math.round(env.undo.maxCopyBytes / 1048576))} MiB`);
   const targets = record.kind === 'commit' ? [record.repo] : record.kind === 'change' ? record.entries.map((e) => e.path) : [record.path];
   const scoped = targets.map((target) => ({ target, scoped: canonicalize(target, env.gate, { cwd: undefined, access: record.kind === 'change' ? 'delete' : 'write' }) }));
   const refused = scoped.find((s) => !s.scoped.ok);

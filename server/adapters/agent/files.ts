@@ -240,6 +240,15 @@ export function treeDigest(path: string): string {
   return `sha256:${hash.digest('hex')}`;
 }
 
+/** Bytes of the regular files at or below `path`, links not followed (what a copy takes on disk, roughly). */
+export function treeBytes(path: string): number {
+  const stat = lstatSync(path, { throwIfNoEntry: false });
+  if (stat === undefined || stat.isSymbolicLink()) return 0;
+  if (stat.isFile()) return stat.size;
+  if (!stat.isDirectory()) return 0;
+  return readdirSync(path).reduce((sum, name) => sum + treeBytes(join(path, name)), 0);
+}
+
 /** What is at a path, as an approval card binds it (see `subjectOf`). */
 export interface Subject {
   readonly kind: 'missing' | 'file' | 'dir' | 'link' | 'other';

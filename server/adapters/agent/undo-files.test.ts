@@ -26,3 +26,33 @@ describe('dropping what a keep left', () => {
     expect(readdirSync(store.dir).sort()).toEqual(['.hidden', `${other}.0.keep`].sort());
   });
 });
+
+describe('the size of the copies kept for undo', () => {
+  const tree = tempTree('oracle-undo-size-');
+  afterAll(() => {
+    tree.dispose();
+  });
+
+  let clock = Date.parse('2026-12-07T00:00:00Z');
+  const write = (store: UndoFiles, bytes: number) => {
+    const id = store.newId();
+    clock += 1000;
+    store.save({ id, kind: 'write', action_id: `ac_${id}`, created_at: new Date(clock).toISOString(), path: '/p/f', previous: { existed: true, mode: 0o644 }, after_digest: 'x' }, Buffer.alloc(bytes, 'a'));
+    return id;
+  };
+
+  it('removes the oldest copies past its limit, says when, and keeps the newest (red team, session 33: an agent filled the disk through it)', () => {
+    const store = UndoFiles.open(tree.dir('undo'), 3000);
+    const ids = [write(store, 1000), write(store, 1000), write(store, 1000)];
+    expect(ids.map((id) => store.prunedAt(id))).toEqual([undefined, undefined, undefined]);
+    ids.push(write(store, 1500));
+    // 4,500 bytes: the two oldest go, 2,500 stay.
+    expect(ids.map((id) => store.prunedAt(id) !== undefined)).toEqual([true, true, false, false]);
+    expect(existsSync(`${store.dir}/${ids[0] ?? ''}.prev`)).toBe(false);
+    expect(store.previous(ids[3] ?? '').length).toBe(1500);
+    // A store opened again counts what is already there.
+    const again = UndoFiles.open(store.dir, 3000);
+    ids.push(write(again, 1000));
+    expect(ids.map((id) => again.prunedAt(id) !== undefined)).toEqual([true, true, true, false, false]);
+  });
+});

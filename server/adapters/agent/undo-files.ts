@@ -1,20 +1,78 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { constants, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { open, rm, type FileHandle } from 'node:fs/promises';
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import type { UndoRecord } from '../../toolhost/undo-store.js';
-import { commitFile, readNoFollow } from './files.js';
+import { commitFile, readNoFollow, treeBytes } from './files.js';
 
 /**
  * The undo store: one JSON record per undoable action, the replaced bytes beside it, and an
  * `.applied` marker that makes every undo single-use. Files are 0600 in a 0700 directory.
  */
 export class UndoFiles {
-  private constructor(readonly dir: string) {}
+  /** Bytes of the copies kept per undo id (`.prev`, `.keep`), oldest first; counted when first needed. */
+  private copies: Map<string, number> | undefined;
 
-  static open(dir: string): UndoFiles {
+  private constructor(
+    readonly dir: string,
+    /** Past this many bytes of copies, the oldest undos' copies are removed (`prunedAt` says when). */
+    readonly maxCopyBytes: number,
+  ) {}
+
+  static open(dir: string, maxCopyBytes = UNDO_COPY_BYTES): UndoFiles {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
-    return new UndoFiles(dir);
+    return new UndoFiles(dir, maxCopyBytes);
+  }
+
+  /**
+   * Counts what `id` keeps (called once its copies and record are written) and removes the copies
+   * of the oldest undos while all of them take more than `maxCopyBytes`: an agent's T1 writes and
+   * moves had filled the disk through this store (566 MiB in 2.7 s, red team, session 33). A
+   * delete's trash is a move, not a copy, and is never counted or removed here.
+   */
+  private account(record: UndoRecord): void {
+    const { id } = record;
+    const copies = this.tally();
+    copies.delete(id);
+    // The copies this record names (no listing of the whole store on every write).
+    const own = record.kind === 'write' ? [`${id}.prev`] : record.kind === 'change' ? record.entries.flatMap((e) => (e.kept === undefined ? [] : [e.kept])) : [];
+    copies.set(id, own.reduce((sum, name) => sum + treeBytes(isAbsolute(name) ? name : join(this.dir, name)), 0));
+    let total = 0;
+    for (const bytes of copies.values()) total += bytes;
+    for (const [old, bytes] of copies) {
+      if (total <= this.maxCopyBytes) break;
+      if (old === id) continue;
+      for (const name of this.copyNames(old)) rmSync(join(this.dir, name), { recursive: true, force: true });
+      commitFile(join(this.dir, `${old}.pruned`), Buffer.from(new Date().toISOString(), 'utf8'), 0o600);
+      copies.delete(old);
+      total -= bytes;
+    }
+  }
+
+  private tally(): Map<string, number> {
+    if (this.copies !== undefined) return this.copies;
+    const ids = new Map<string, string>();
+    for (const name of readdirSync(this.dir)) {
+      const id = COPY_NAME.exec(name)?.[1];
+      // Oldest first by the record's own time (a copy whose record is gone counts as oldest).
+      if (id !== undefined && !ids.has(id)) ids.set(id, this.get(id)?.created_at ?? '');
+    }
+    this.copies = new Map([...ids].sort((a, b) => a[1].localeCompare(b[1])).map(([id]) => [id, this.copyBytes(id)]));
+    return this.copies;
+  }
+
+  private copyNames(id: string): string[] {
+    return readdirSync(this.dir).filter((name) => COPY_NAME.exec(name)?.[1] === id);
+  }
+
+  private copyBytes(id: string): number {
+    return this.copyNames(id).reduce((sum, name) => sum + treeBytes(join(this.dir, name)), 0);
+  }
+
+  /** When the copies `id` kept were removed to keep the store within its size, if they were. */
+  prunedAt(id: string): string | undefined {
+    const path = join(this.dir, `${id}.pruned`);
+    return existsSync(path) ? readFileSync(path, 'utf8') : undefined;
   }
 
   newId(): string {
@@ -55,6 +113,7 @@ export class UndoFiles {
   save(record: UndoRecord, previous?: Uint8Array): void {
     if (previous !== undefined) commitFile(join(this.dir, `${record.id}.prev`), previous, 0o600);
     commitFile(join(this.dir, `${record.id}.json`), Buffer.from(JSON.stringify(record), 'utf8'), 0o600);
+    this.account(record);
   }
 
   /**
@@ -85,6 +144,7 @@ export class UndoFiles {
       throw e;
     }
     await closeAll();
+    this.account(record);
   }
 
   get(id: string): UndoRecord | undefined {
@@ -121,5 +181,11 @@ export class UndoFiles {
       .sort((a, b) => a.created_at.localeCompare(b.created_at));
   }
 }
+
+/** What the copies kept for undo may take in all, by default (1 GiB). */
+export const UNDO_COPY_BYTES = 1024 * 1024 * 1024;
+
+/** A copy kept for an undo: the bytes a write replaced, or what a change removes or replaces. */
+const COPY_NAME = /^(un_[0-9a-f]{24})\.(?:prev|\d+\.keep)$/u;
 
 const callKey = (call: string): string => `call_${createHash('sha256').update(call).digest('hex').slice(0, 32)}`;
