@@ -128,6 +128,8 @@ describe('net.fetch with named secrets', () => {
     for (const prefix of ['Bearer\r\nX: ', `${value} `, `ghp_${'a1B2c3D4e5F6g7H8i9J0'.repeat(2)} `, 'Bearer  ']) {
       expect(judge({ url: url('/'), secrets: { Authorization: { name: SECRET, prefix } } }).code, prefix).toBe('INPUT_INVALID');
     }
+    // A prefix goes out as written and is shown on the card: one the card would hide is refused (red team, session 33).
+    expect(judge({ url: url('/'), secrets: { 'X-Signed': { name: SECRET, prefix: 'AKIAIOSFODNN7EXAMPLE ' } } })).toMatchObject({ decision: 'deny', code: 'EGRESS_DENIED' });
     // A header name is sent as written: one that looks like a key is refused.
     expect(judge({ url: url('/'), secrets: { AKIAABCDEFGHIJKLMNOP: { name: SECRET } } })).toMatchObject({ decision: 'deny', code: 'EGRESS_DENIED' });
     expect(seen, 'nothing was sent').toHaveLength(0);

@@ -109,9 +109,13 @@ export function baseTier(input: TierInput): TierResult {
       const judged = judgeFetch({ url: str(args['url']), method: str(args['method']), headers }, ctx.gate.policy.egress);
       const secrets = args['secrets'] as Readonly<Record<string, SecretHeader>> | undefined;
       const request = { url: str(args['url']), headers, body: str(args['body']), secrets: secrets ?? {} };
+      // What leaves is the URL as parsed (judged.url: WHATWG drops a tab or a line break, which had
+      // split a key the checks then missed, red team session 33): both it and the text are judged.
+      const sent = { ...request, url: judged.url };
       // A stored value is refused first, whatever else is wrong: another refusal's reason could quote it (a host).
-      const stored = storedSecretIn(request, ctx.facts?.storedSecrets ?? []);
-      const carried = stored === undefined && judged.outcome.ok ? patternSecretIn(request, judged.headers) : undefined;
+      const storedValues = ctx.facts?.storedSecrets ?? [];
+      const stored = storedSecretIn(request, storedValues) ?? storedSecretIn(sent, storedValues);
+      const carried = stored === undefined && judged.outcome.ok ? (patternSecretIn(sent, judged.headers) ?? patternSecretIn(request, judged.headers)) : undefined;
       const checked =
         stored !== undefined
           ? refused('EGRESS_DENIED', 'net.fetch', `the request's ${stored} holds the value of a secret in ORACLE's store; name it in \`secrets\` instead, so the card can say which secret goes where`)

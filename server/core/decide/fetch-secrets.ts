@@ -105,11 +105,13 @@ export function patternSecretIn(request: FetchParts, sentHeaders: Readonly<Recor
     if (kind !== undefined) return looksSecret(name) === undefined ? `header \`${name}\` (${kind})` : `a header name (${kind})`;
   }
   // What the broker strips (Authorization, Cookie, …) never leaves: the card's view of what does.
-  const first = redactDeep({ url: request.url, headers: sentHeaders, body: request.body }).redactions[0];
+  // The names and prefixes under `secrets` go on the card, and a prefix goes out as written.
+  const first = redactDeep({ url: request.url, headers: sentHeaders, body: request.body, secrets: request.secrets }).redactions[0];
   if (first === undefined) return undefined;
   const [, part, header] = first.path.split('/');
   if (part === 'url') return `URL (${first.kind})`;
   if (part === 'body') return `body (${first.kind})`;
+  if (part === 'secrets') return `\`secrets\` entry of a header (${first.kind}): its name or prefix`;
   // The pointer names a header as the card shows it: a name that is itself a secret is a marker.
   if (first.in === 'key') return `a header name (${first.kind})`;
   const name = (header ?? '').replace(/~1/gu, '/').replace(/~0/gu, '~');
