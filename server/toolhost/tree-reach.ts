@@ -5,7 +5,7 @@ import { canonicalize } from '../core/paths/canonicalize.js';
 import { isUnder } from '../core/paths/canonical.js';
 import type { CompiledPolicy } from '../core/policy/compile.js';
 import type { Evaluation } from '../core/decide/decide.js';
-import { PACKAGE_FOLDERS, whyHidden } from './sandbox-masks.js';
+import { PACKAGE_FOLDERS, whyHidden, whyUnread } from './sandbox-masks.js';
 
 /**
  * What changing a whole folder does to what the policy keeps out. The decision judges the folder's
@@ -52,7 +52,7 @@ export function treeVerdict(gate: CompiledPolicy, change: TreeChange): TreeVerdi
   const landings = change.kind === 'delete' ? [] : change.to;
   const kind = probe(source);
   if (kind === 'link') return landings.map((to) => relinked(gate, source, to)).find((v) => v !== undefined) ?? OK;
-  if (kind !== 'dir') return OK;
+  if (kind !== 'dir') return landings.map((to) => readableUnasked(gate, change.kind, source, to)).find((v) => v !== undefined) ?? OK;
   const below = (root: string) => (r: { readonly real: string }) => r.real !== root && isUnder(r.real, root, flavor);
   const readOnly = gate.roots.filter((r) => r.mode === 'ro');
   if (change.kind !== 'copy') {
@@ -82,6 +82,8 @@ export function treeVerdict(gate: CompiledPolicy, change: TreeChange): TreeVerdi
         const there = whyHidden(gate, landing);
         if (hidden === undefined && there !== undefined) return refused(there.rule, `${verb} \`${source}\` would put \`${path}\` at \`${landing}\`, which ${there.why} keeps out`);
         if (hidden !== undefined && there === undefined) return refused(hidden.rule, `\`${source}\` holds \`${path}\`, which ${hidden.why} keeps out; ${verb} the folder would make it \`${landing}\`, which nothing keeps out`);
+        const unasked = hidden === undefined && !deleting ? readableUnasked(gate, change.kind, path, landing) : undefined;
+        if (unasked !== undefined) return unasked;
       }
       return undefined;
     },
@@ -91,6 +93,18 @@ export function treeVerdict(gate: CompiledPolicy, change: TreeChange): TreeVerdi
   if ('stopped' in walked) return walked.stopped;
   if ('incomplete' in walked) return { kind: 'unknown', reason: `${walked.incomplete}, so ORACLE cannot tell what ${verb} \`${source}\` takes with it` };
   return OK;
+}
+
+/**
+ * A file whose fs.read a tier rule makes a person's call, moved or copied where reading it is not:
+ * refused, or the copy would be read unasked (red team, session 33: `fs_move private/notes.txt
+ * moved.txt`, then an fs.read at T0). A delete takes nothing anyone reads.
+ */
+function readableUnasked(gate: CompiledPolicy, kind: TreeChange['kind'], path: string, landing: string): TreeVerdict | undefined {
+  if (kind === 'delete') return undefined;
+  const asks = whyUnread(gate, path);
+  if (asks === undefined || whyUnread(gate, landing) !== undefined) return undefined;
+  return { kind: 'refused', rule: asks.rule, reason: `\`${path}\`: ${asks.why}; ${kind === 'move' ? 'moving' : 'copying'} it to \`${landing}\` would let it be read unasked` };
 }
 
 /**

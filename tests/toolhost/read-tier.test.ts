@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Runtime } from '../../server/app/runtime.js';
 import { tempTree, type TempTree } from '../fixtures/temp-tree.js';
@@ -53,6 +54,18 @@ describe('a file whose read needs a person', () => {
       expect(result, old_string).toMatchObject({ decision: 'deny', code: 'EDIT_NOT_APPLIED', executed: false });
       expect(result.reasons.join(' ')).toMatch(/reading it needs a person/u);
     }
+  });
+
+  it('is not moved or copied where it could be read unasked, alone or in its folder (red team, session 33)', async () => {
+    const moved = await runtime.run({ tool: 'fs.move', args: { from: `${app}/private/notes.txt`, to: `${app}/moved.txt` } });
+    expect(moved).toMatchObject({ decision: 'deny', executed: false });
+    expect(moved.reasons.join(' ')).toMatch(/would let it be read unasked/u);
+    const folder = await runtime.run({ tool: 'fs.move', args: { from: `${app}/private`, to: `${app}/pub2` } });
+    expect(folder).toMatchObject({ decision: 'deny', executed: false });
+    expect(existsSync(`${app}/private/notes.txt`)).toBe(true);
+    // Into such a place is fine: nothing becomes readable that was not.
+    tree.file('projects/app/draft.txt', 'draft');
+    expect(await runtime.run({ tool: 'fs.move', args: { from: `${app}/draft.txt`, to: `${app}/private/draft.txt` } })).toMatchObject({ decision: 'allow', executed: true });
   });
 
   it('is masked in a job that reads the tree', async () => {
