@@ -1,4 +1,4 @@
-import { copyTreeBounded, linkTargetOf, probe, removeAny, restoreKept, treeDigest } from '../adapters/agent/files.js';
+import { copyTreeBounded, linkTargetOf, moveTree, probe, restoreKept, treeDigest } from '../adapters/agent/files.js';
 import type { ToolhostEnv } from './env.js';
 import { failed, type ExecutionResult } from './types.js';
 import type { ChangeEntry, UndoRecord } from './undo-store.js';
@@ -63,16 +63,19 @@ export function confirmChanges(env: ToolhostEnv, call: string): boolean {
   return true;
 }
 
-export function undoChange(record: Extract<UndoRecord, { kind: 'change' }>): ExecutionResult {
+export function undoChange(record: Extract<UndoRecord, { kind: 'change' }>, env: ToolhostEnv): ExecutionResult {
   const after = record.after;
   if (after === undefined) return failed('UNDO_UNAVAILABLE', 'the agent never reported this call as done, so ORACLE cannot tell what it changed; undo refused');
   // INVARIANT: every path is checked before any is touched: an undo applies whole or not at all.
   for (const [i, entry] of record.entries.entries()) {
     if (stateDigest(entry.path, probe(entry.path), deep(entry)) !== after[i]) return failed('UNDO_UNAVAILABLE', `\`${entry.path}\` changed since \`${record.summary}\`; undo refused`);
   }
-  for (const entry of [...record.entries].reverse()) {
+  for (const [i, entry] of [...record.entries.entries()].reverse()) {
     if (entry.before === 'dir' && entry.kept === undefined) continue; // a folder that stayed; what went inside has its own entries
-    removeAny(entry.path);
+    // What the change made is moved aside into ORACLE's trash, never deleted in place: a recursive
+    // delete walks by path, and a job swapping a folder deep inside for a link had it delete a
+    // read-only root's files (red team, session 33). A rename through the pinned parent walks nothing.
+    if (probe(entry.path) !== 'missing') moveTree(entry.path, env.undo.undonePath(record.id, i));
     if (entry.kept !== undefined) restoreKept(entry.path, { copy: entry.kept });
     else if (entry.link !== undefined) restoreKept(entry.path, { link: entry.link });
   }

@@ -1,6 +1,7 @@
-import { moveTree, treeDigest } from '../adapters/agent/files.js';
+import { inodeOf, moveTree, treeDigest } from '../adapters/agent/files.js';
+import { walkEveryEntry } from '../adapters/agent/tree-walk.js';
 import type { ToolhostEnv } from './env.js';
-import { sandboxView, whyHidden, type SandboxView } from './sandbox-masks.js';
+import { MAX_MASK_WALK, PACKAGE_FOLDERS, whyHidden } from './sandbox-masks.js';
 
 /**
  * What a job left that no agent may write, moved to ORACLE's trash: `trash` is where, for a person
@@ -13,31 +14,54 @@ export interface SetAside {
   readonly undo_id: string;
 }
 
+/** The names the policy keeps every agent from writing in a tree, links included, each by its inode. */
+export type HiddenNames = { readonly names: ReadonlyMap<string, { readonly id: string; readonly why: string }> } | { readonly incomplete: string };
+
 /**
- * A job's masks hide what exists when it starts; it can still create a name the policy denies to
- * every agent (red team, session 33: a `node --test` job wrote `.claude/settings.local.json` with
- * hooks off, `.mcp.json`, a `.npmrc` naming a script shell, a nested `.git/config`). After the job,
- * the tree is walked again: each hidden path that was not hidden before it ran (a name the job
- * made) is moved to ORACLE's trash and reported, so nothing it planted outlives the job. While the
- * job runs, what it made is there (README, Known limits). A tree past the walk's limit is reported
- * as not checked.
+ * Every entry below `bound` at a name no agent may write (deny_always, ORACLE's own files,
+ * excludes), files, folders and links alike, with the inode it is: what a job may not leave
+ * behind. A package manager's folders are not walked, nor (for git's own runs) `.git`.
  */
-export function setAsidePlanted(env: ToolhostEnv, actionId: string, job: { readonly bound: string; readonly before: SandboxView; readonly gitVisible: boolean }): { readonly set_aside: readonly SetAside[]; readonly unchecked?: string } {
+export function hiddenNames(env: ToolhostEnv, bound: string, gitVisible: boolean): HiddenNames {
+  const names = new Map<string, { id: string; why: string }>();
+  const walked = walkEveryEntry(
+    bound,
+    (entry) => {
+      const hidden = whyHidden(env.gate, entry.path);
+      if (hidden === undefined) return undefined;
+      names.set(entry.path, { id: inodeOf(entry.path) ?? 'gone', why: hidden.why });
+      return undefined;
+    },
+    MAX_MASK_WALK,
+    (entry) => !names.has(entry.path) && !PACKAGE_FOLDERS.has(entry.name) && !(gitVisible && entry.name === '.git'),
+  );
+  return 'incomplete' in walked ? { incomplete: walked.incomplete } : { names };
+}
+
+/**
+ * A job's masks hide what exists when it starts; it can still make a name the policy denies to
+ * every agent (red team, session 33: a `node --test` job wrote `.claude/settings.local.json` with
+ * hooks off, `.mcp.json`, a `.npmrc` naming a script shell, a nested `.git/config`; then the same
+ * as links, and in place of the person's own file after renaming its folder). After the job, each
+ * such name whose inode was not at such a name before it ran is the job's: it is moved to ORACLE's
+ * trash and reported. The person's own files keep their inodes wherever the job moved them, so
+ * they are never taken. While the job runs, what it made is there (README, Known limits). A tree
+ * that cannot be walked whole is reported as not checked.
+ */
+export function setAsidePlanted(env: ToolhostEnv, actionId: string, job: { readonly bound: string; readonly before: HiddenNames; readonly gitVisible: boolean }): { readonly set_aside: readonly SetAside[]; readonly unchecked?: string } {
   const { bound, before, gitVisible } = job;
-  const after = sandboxView(env.gate, bound, { gitVisible });
-  if (after === undefined) return { set_aside: [], unchecked: `the tree under \`${bound}\` is too large to look for what the job made` };
-  const known = new Set(before.masks.map((m) => m.path));
+  if ('incomplete' in before) return { set_aside: [], unchecked: `before the job: ${before.incomplete}` };
+  const after = hiddenNames(env, bound, gitVisible);
+  if ('incomplete' in after) return { set_aside: [], unchecked: `after the job: ${after.incomplete}` };
+  const known = new Set([...before.names.values()].map((n) => n.id));
   const out: SetAside[] = [];
-  for (const mask of after.masks) {
-    if (known.has(mask.path)) continue;
-    // Only a name no agent may write: a file whose read merely needs a person may be written.
-    const hidden = whyHidden(env.gate, mask.path);
-    if (hidden === undefined) continue;
+  for (const [path, { id: inode, why }] of after.names) {
+    if (known.has(inode)) continue;
     const id = env.undo.newId();
     const trash = env.undo.trashPath(id);
-    env.undo.save({ id, kind: 'delete', action_id: actionId, created_at: env.now().toISOString(), path: mask.path, trash, digest: treeDigest(mask.path) });
-    moveTree(mask.path, trash);
-    out.push({ path: mask.path, why: hidden.why, trash, undo_id: id });
+    env.undo.save({ id, kind: 'delete', action_id: actionId, created_at: env.now().toISOString(), path, trash, digest: treeDigest(path) });
+    moveTree(path, trash);
+    out.push({ path, why, trash, undo_id: id });
   }
   return { set_aside: out };
 }

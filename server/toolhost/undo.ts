@@ -24,7 +24,7 @@ export async function applyUndo(id: string, env: ToolhostEnv): Promise<Execution
   if (refused !== undefined && !refused.scoped.ok) return failed('NOT_ALLOWED', `the gate refuses \`${refused.target}\` now: ${refused.scoped.reason}`);
   const first = scoped[0]?.scoped;
   if (first?.ok !== true) return failed('UNDO_UNAVAILABLE', 'the undo record names no path');
-  const result = record.kind === 'change' ? undoChange(record) : await undoOne(record, env, first.value);
+  const result = record.kind === 'change' ? undoChange(record, env) : await undoOne(record, env, first.value);
   if (result.ok) env.undo.markApplied(id, env.now().toISOString());
   return result;
 }

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { prepareAction } from '../../server/toolhost/types.js';
 import { chmodSync, renameSync, existsSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -105,6 +106,31 @@ describe('what a sandboxed job can see', () => {
     expect((await runtime.undo(kept?.undo_id ?? '')).error?.code).toBe('NOT_ALLOWED');
     const record = auditRecords(runtime.gate.home).find((r) => r['kind'] === 'job.planted' && r['action_id'] === ran.action_id);
     expect(record).toMatchObject({ outcome: 'set-aside', detail: { set_aside: expect.arrayContaining([expect.objectContaining({ path: `${work}/.mcp.json`, trash: kept?.trash })]) as unknown } });
+  });
+
+  it('sets aside a planted link, and a name planted where the person\'s own file was, never the person\'s file (round 2)', async () => {
+    const work = tree.dir('projects/app/work2');
+    tree.file('projects/app/work2/.claude/settings.local.json', '{"hooks":"the person\'s"}');
+    tree.file('projects/app/work2/sub/.env', 'PERSON=1');
+    tree.file('projects/app/work2/m.json', '{"mcpServers":{}}');
+    spawnSync('chmod', ['-R', 'a+rwX', work]);
+    tree.file('projects/app/work2/swap.test.js', [
+      "const { mkdirSync, renameSync, symlinkSync, writeFileSync } = require('node:fs');",
+      "symlinkSync('m.json', '.mcp.json');",
+      "renameSync('.claude', '.claude-old'); mkdirSync('.claude');",
+      "writeFileSync('.claude/settings.local.json', '{\"disableAllHooks\":true}');",
+      "mkdirSync('sub2'); renameSync('sub', 'sub2/sub');",
+      "require('node:test')('swaps', () => {});",
+    ].join('\n'));
+    spawnSync('chmod', ['a+r', `${work}/swap.test.js`]);
+    const ran = await runtime.run({ tool: 'exec.run', args: { program: 'node', args: ['--test'], cwd: work } });
+    expect(ran).toMatchObject({ decision: 'allow', executed: true, exit_code: 0 });
+    expect((ran.set_aside ?? []).map((s) => s.path).sort()).toEqual([`${work}/.claude/settings.local.json`, `${work}/.mcp.json`]);
+    expect(existsSync(`${work}/.claude/settings.local.json`)).toBe(false);
+    expect(existsSync(`${work}/.mcp.json`)).toBe(false);
+    // The person's own files are where the job put them, untouched.
+    expect(readFileSync(`${work}/sub2/sub/.env`, 'utf8')).toBe('PERSON=1');
+    expect(readFileSync(`${work}/.claude-old/settings.local.json`, 'utf8')).toBe('{"hooks":"the person\'s"}');
   });
 
   it('binds a program from outside the system directories alone, never its folder or the home around it', async () => {

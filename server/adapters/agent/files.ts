@@ -1,7 +1,7 @@
 import { OracleError } from '../../../shared/oracle-error.js';
 import { createHash, randomBytes } from 'node:crypto';
 import { sha256Hex } from '../sha256.js';
-import { closeSync, constants, cpSync, fsyncSync, lstatSync, mkdirSync, openSync, readdirSync, readlinkSync, readSync, renameSync, rmSync, fstatSync, symlinkSync, writeSync } from 'node:fs';
+import { closeSync, constants, cpSync, fsyncSync, lstatSync, mkdirSync, opendirSync, openSync, readdirSync, readlinkSync, readSync, renameSync, rmSync, fstatSync, symlinkSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
 /**
@@ -211,6 +211,8 @@ export function moveTree(from: string, to: string): void {
 
 /** Bytes of content a tree digest reads, in all; past them a file counts by its size and modification time. */
 export const DIGEST_CONTENT_BYTES = 64 * 1024 * 1024;
+/** Entries a tree digest looks at; past them a change goes unseen (README, Known limits). */
+export const DIGEST_MAX_ENTRIES = 20_000;
 
 /**
  * A digest of a file or a whole tree (names, types, link targets, contents), to see if it changed.
@@ -222,7 +224,9 @@ export const DIGEST_CONTENT_BYTES = 64 * 1024 * 1024;
 export function treeDigest(path: string): string {
   const hash = createHash('sha256');
   let budget = DIGEST_CONTENT_BYTES;
+  let entries = 0;
   const walk = (p: string, rel: string): void => {
+    entries += 1;
     const kind = probe(p);
     hash.update(`${rel}\0${kind}\0`);
     if (kind === 'file') {
@@ -234,10 +238,29 @@ export function treeDigest(path: string): string {
       } else hash.update(`size:${String(stat.size)}:mtime:${String(stat.mtimeNs)}`);
     }
     if (kind === 'link') hash.update(linkTargetOf(p) ?? '');
-    if (kind === 'dir') for (const name of readdirSync(p).sort()) walk(join(p, name), `${rel}/${name}`);
+    if (kind === 'dir') {
+      // At most DIGEST_MAX_ENTRIES in all, read as the folder lists them; past them the rest counts
+      // as "more" (a folder of a million hard links held the gate 40 s: red team, session 33).
+      const room = DIGEST_MAX_ENTRIES - entries;
+      const names: string[] = [];
+      const dir = opendirSync(p);
+      try {
+        for (let d = dir.readSync(); d !== null && names.length <= room; d = dir.readSync()) names.push(d.name);
+      } finally {
+        dir.closeSync();
+      }
+      if (names.length > room) hash.update('\0more\0');
+      for (const name of names.slice(0, Math.max(room, 0)).sort()) walk(join(p, name), `${rel}/${name}`);
+    }
   };
   walk(path, '.');
   return `sha256:${hash.digest('hex')}`;
+}
+
+/** Which file `path` names (device and inode, the link itself for a link), or undefined when nothing is there. */
+export function inodeOf(path: string): string | undefined {
+  const stat = lstatSync(path, { bigint: true, throwIfNoEntry: false });
+  return stat === undefined ? undefined : `${String(stat.dev)}:${String(stat.ino)}`;
 }
 
 /** Bytes of the regular files at or below `path`, links not followed (what a copy takes on disk, roughly). */
@@ -360,22 +383,6 @@ export function makeDirs(path: string): void {
     at = child;
   }
   if (probe(path) !== 'dir') throw new FileOpError('PATH_CHANGED', `\`${path}\` is not a plain folder now`);
-}
-
-/**
- * Removes whatever is at `path` (a file, a link, a whole tree); nothing there is fine. Through its
- * pinned parent: a parent folder swapped for a link since the caller checked the path is refused
- * (PATH_CHANGED), never followed (red team, session 33: an undo removed files of a read-only root
- * through a parent an agent's job kept swapping for a link to it).
- */
-export function removeAny(path: string): void {
-  if (probe(dirname(path)) === 'missing') return;
-  const parent = pinParent(path);
-  try {
-    rmSync(`${parent.prefix}/${basename(path)}`, { recursive: true, force: true });
-  } finally {
-    parent.close();
-  }
 }
 
 /** Puts back what undo kept: a copied file or tree moved into place, or a link made again (in its pinned parent). */

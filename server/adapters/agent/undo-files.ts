@@ -84,6 +84,11 @@ export class UndoFiles {
     return join(this.dir, `${id}.trash`);
   }
 
+  /** Where undoing change `id` puts what its entry `index` had made (moved aside, never deleted in place). */
+  undonePath(id: string, index: number): string {
+    return join(this.dir, `${id}.${String(index)}.undone`);
+  }
+
   /** Where entry `index` of change `id` keeps its copy. */
   keptPath(id: string, index: number): string {
     return join(this.dir, `${id}.${String(index)}.keep`);

@@ -4,7 +4,7 @@ import { failed, type PreparedAction } from '../types.js';
 import { batBadButRefusal } from '../batbadbut.js';
 import { NEUTRAL } from './git.js';
 import { sandboxView } from '../sandbox-masks.js';
-import { setAsidePlanted } from '../planted.js';
+import { hiddenNames, setAsidePlanted } from '../planted.js';
 
 /**
  * exec.run (SPEC §6): the pinned program from the decision, the model's argv untouched, the
@@ -49,6 +49,8 @@ async function runProgram(action: PreparedAction<'exec.run' | 'exec.run_with_sec
   // The child sees the working directory's tree, minus what the gate would refuse there.
   const view = cwd === undefined ? { masks: [], readOnly: [] } : sandboxView(env.gate, cwd.real, { gitVisible: isGit });
   if (view === undefined) return { result: failed('NOT_ALLOWED', 'the working directory holds too many files to hide what the policy denies; run in a smaller directory') };
+  // What no agent may write in the tree now, to tell afterwards what the job made (planted.ts).
+  const before = cwd === undefined ? undefined : hiddenNames(env, cwd.real, isGit);
   const outcome = await runJob(
     {
       program,
@@ -65,8 +67,8 @@ async function runProgram(action: PreparedAction<'exec.run' | 'exec.run_with_sec
     },
     env,
   );
-  if (cwd === undefined) return outcome;
-  const planted = setAsidePlanted(env, action.actionId, { bound: cwd.real, before: view, gitVisible: isGit });
+  if (cwd === undefined || before === undefined) return outcome;
+  const planted = setAsidePlanted(env, action.actionId, { bound: cwd.real, before, gitVisible: isGit });
   if (planted.set_aside.length === 0 && planted.unchecked === undefined) return outcome;
   return { ...outcome, result: { ...outcome.result, set_aside: planted.set_aside, ...(planted.unchecked === undefined ? {} : { set_aside_unchecked: planted.unchecked }) } };
 }
