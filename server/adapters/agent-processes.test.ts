@@ -56,7 +56,7 @@ describe.runIf(process.platform === 'linux')('the agents behind TCP connections'
     expect(lookups).toHaveLength(3);
   });
 
-  it('does not look again within a second for the agent of a session it could not place', () => {
+  it('does not look again within a second for the agent of a session it could not place', async () => {
     let reads = 0;
     const agents = new AgentProcesses({
       peerSocket: tcpPeerSocket,
@@ -66,7 +66,9 @@ describe.runIf(process.platform === 'linux')('the agents behind TCP connections'
       },
     });
     // A client whose parent is the gate itself (an MCP host in the gate's process): no agent to register.
-    const child = spawn('sleep', ['30'], { stdio: 'ignore' });
+    // Its command line reads as an ORACLE client's, the only kind whose pid claim is taken.
+    const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 30000)', 'oracle', 'mcp'], { stdio: 'ignore' });
+    await new Promise((r) => setTimeout(r, 100));
     try {
       const pid = child.pid ?? 0;
       agents.register({ pid }, `mcp:${String(pid)}`)();
@@ -77,6 +79,34 @@ describe.runIf(process.platform === 'linux')('the agents behind TCP connections'
       expect(agents.haltToolTrees()).toMatchObject({ supported: true, agents: 0, killed: 0 });
     } finally {
       child.kill('SIGKILL');
+    }
+  });
+
+  it('takes no pid claim of a process that is not an ORACLE client: the person\'s shell is never an agent (red team, session 33)', async () => {
+    // A stand-in for the person's shell: an "editor" child now, a "build" child later.
+    const shell = spawn(process.execPath, ['-e', "const { spawn } = require('node:child_process'); const ed = spawn('sleep', ['301'], { stdio: 'ignore' }); console.log(ed.pid); process.stdin.on('data', () => console.log(spawn('sleep', ['302'], { stdio: 'ignore' }).pid));"], { stdio: ['pipe', 'pipe', 'ignore'] });
+    const lines: number[] = [];
+    shell.stdout.on('data', (c: Buffer) => lines.push(...String(c).trim().split('\n').map(Number)));
+    try {
+      while (lines.length < 1) await new Promise((r) => setTimeout(r, 20));
+      const editor = lines[0] ?? 0;
+      const agents = new AgentProcesses();
+      // An agent's request claims to come from the editor's pid.
+      agents.register({ pid: editor }, 'spoofed')();
+      shell.stdin.write('build\n');
+      while (lines.length < 2) await new Promise((r) => setTimeout(r, 20));
+      const build = lines[1] ?? 0;
+      expect(agents.haltToolTrees()).toMatchObject({ agents: 0, killed: 0 });
+      expect(readProcess(build), 'the build HALT must not touch is alive').toBeDefined();
+    } finally {
+      shell.kill('SIGKILL');
+      for (const pid of lines) {
+        try {
+          process.kill(pid, 'SIGKILL');
+        } catch {
+          // gone
+        }
+      }
     }
   });
 });

@@ -1,4 +1,4 @@
-import { agentAbove, descendants, processKey, toolTrees, type ProcessEntry, type RegisteredAgent } from '../core/agents/process-tree.js';
+import { agentAbove, descendants, isOracleClient, processKey, toolTrees, type ProcessEntry, type RegisteredAgent } from '../core/agents/process-tree.js';
 import { argvOf, PROC_SUPPORTED, readProcess, readProcessTable, signalProcess, socketOwner, tcpPeerSocket } from './process-table.js';
 
 /**
@@ -66,6 +66,9 @@ export class AgentProcesses {
    */
   register(client: ClientLocator, session: string | undefined): () => void {
     const pid = 'pid' in client ? client.pid : undefined;
+    // A claimed pid counts only when it is an ORACLE client's: never the person's shell or editor,
+    // never a tool process kept out of HALT as "waiting".
+    if (pid !== undefined && PROC_SUPPORTED && !isOracleClient(argvOf(pid) ?? [])) return () => undefined;
     if (pid !== undefined) this.waiting.set(pid, (this.waiting.get(pid) ?? 0) + 1);
     const release = (): void => {
       if (pid === undefined) return;

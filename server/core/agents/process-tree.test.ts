@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { agentAbove, descendants, isLauncher, processKey, toolTrees, type ProcessEntry } from './process-tree.js';
+import { agentAbove, descendants, isLauncher, isOracleClient, processKey, toolTrees, type ProcessEntry } from './process-tree.js';
 
 const p = (pid: number, ppid: number, uid = 1000, start = `s${String(pid)}`): ProcessEntry => ({ pid, ppid, uid, start });
 const table = (...entries: ProcessEntry[]) => new Map(entries.map((e) => [e.pid, e]));
@@ -75,5 +75,9 @@ describe('the agent above a client', () => {
     expect(isLauncher(['/bin/sh', '-c', '"/usr/bin/node" "/opt/oracle/dist/hook/oracle-hook.cjs" hook claude-code'])).toBe(true);
     expect(isLauncher(['/bin/sh', '-c', "node '/x/not-oracle-hook.cjs.bak' hook claude-code"])).toBe(false);
     expect(isLauncher([])).toBe(false);
+    expect(isOracleClient(['/usr/bin/node', '/opt/oracle/dist/hook/oracle-hook.cjs', 'hook', 'claude-code', '--home', '/h'])).toBe(true);
+    expect(isOracleClient(['/usr/bin/node', '/opt/oracle/dist/server/cli/oracle.js', 'mcp', '--home', '/h'])).toBe(true);
+    expect(isOracleClient(['bash'])).toBe(false);
+    expect(isOracleClient(['vim', 'notes.txt'])).toBe(false);
   });
 });

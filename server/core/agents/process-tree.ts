@@ -87,6 +87,16 @@ const base = (path: string): string => path.slice(path.lastIndexOf('/') + 1);
 const RUNS_CLIENT = /(?:^|[\s/'"])oracle(?:\.js|-hook\.cjs)?['"]?\s+(?:hook|mcp)(?:\s|$)/u;
 
 /**
+ * Whether a process's command line is an ORACLE client (`oracle mcp`, `oracle hook`, the hook's
+ * bundle): the only process whose claim "I am pid N" the gate takes. Any other pid a request names
+ * is not registered (red team, session 33: an agent's credential named the person's shell, whose
+ * next build HALT then killed, and could hold any process out of HALT as "waiting").
+ */
+export function isOracleClient(argv: readonly string[]): boolean {
+  return RUNS_CLIENT.test(argv.join(' '));
+}
+
+/**
  * A launcher between the agent and the ORACLE client: a shell run with `-c` for a line that runs
  * ORACLE (Claude Code runs command hooks through `/bin/sh -c`), or npm/npx running it. Only such
  * a process is skipped; anything else above the client is the agent.
