@@ -2,7 +2,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { Writable } from 'node:stream';
 import { ensureDir, fileExists, readOperatorFile, removeFile, writePrivateFile } from '../adapters/files.js';
-import { localGate } from '../adapters/local-client.js';
+import { localGate, localRequest, type LocalGate } from '../adapters/local-client.js';
 import { ORACLE_BIN_PATH } from '../adapters/package-root.js';
 import { userSystemctl, type Systemctl } from '../adapters/systemctl.js';
 import { activeState, enabledState } from '../core/service/systemctl-answer.js';
@@ -53,7 +53,8 @@ export async function runService(sub: string | undefined, options: ServiceOption
       // A manager that could not be asked is said as such, never as "inactive" or "disabled".
       if (active.known) say(`service: ${active.state}, ${enabled.known ? enabled.state : `enablement unknown (${enabled.reason})`}`);
       else say(`service: unknown: could not ask the systemd user manager (${active.reason})${enabled.known ? `; its unit file is ${enabled.state}` : ''}`);
-      say(gate === undefined ? `gate: none running with home ${options.home}` : `gate: running at ${gate.url} (pid ${String(gate.pid)})`);
+      // A process holding the home is not a gate that answers (a stopped or hung one): asked, not assumed.
+      say(gate === undefined ? `gate: none running with home ${options.home}` : await answering(options.home, gate));
       // LSB status codes, as systemctl's own: 3 not running, 4 status unknown.
       if (!active.known) return 4;
       return active.state === 'active' ? 0 : 3;
@@ -143,4 +144,13 @@ async function waitForGate(home: string, ms: number): Promise<ReturnType<typeof 
     if (gate !== undefined) return gate;
   }
   return localGate(home);
+}
+
+/** How long `status` waits for the gate's health answer. */
+const HEALTH_WAIT_MS = 3000;
+
+async function answering(home: string, gate: LocalGate): Promise<string> {
+  const health: { status: number; body: Record<string, unknown> } = await localRequest(home, gate, { method: 'GET', path: '/api/v1/health', authorization: `Desktop ${gate.token}`, timeoutMs: HEALTH_WAIT_MS }).catch((e: unknown) => ({ status: 0, body: { error: e instanceof Error ? e.message : 'no answer' } }));
+  if (health.status === 200) return `gate: running at ${gate.url} (pid ${String(gate.pid)}), answering, mode ${String(health.body['mode'] ?? 'unknown')}`;
+  return `gate: process ${String(gate.pid)} holds the home but ${gate.url} did not answer its health check within ${String(HEALTH_WAIT_MS / 1000)} s (${String(health.body['error'] ?? `status ${String(health.status)}`)}): stopped or hung`;
 }

@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';
 import { createServer } from 'node:net';
@@ -9,7 +9,7 @@ import { localGate } from '../../server/adapters/local-client.js';
 import { startUserManager, systemdUnavailable, type UserManager } from '../fixtures/systemd-user.js';
 import { skipping } from '../fixtures/privileges.js';
 import { tempTree, type TempTree } from '../fixtures/temp-tree.js';
-import { runOracle } from './run-oracle.js';
+import { ORACLE_BIN, runOracle } from './run-oracle.js';
 
 const until = async <T>(probe: () => T | undefined, ms: number): Promise<T | undefined> => {
   for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 100))) {
@@ -80,6 +80,29 @@ describe.skipIf(process.platform !== 'linux' || spawnSync('systemctl', ['--versi
     expect(status.stdout).toMatch(/^service: unknown: could not ask the systemd user manager \(Failed to connect to bus[^\n]*\)/mu);
     expect(status.stdout).not.toMatch(/^service: Failed/mu);
   });
+
+  it('status asks the gate itself: one that is stopped (SIGSTOP) is said not to answer, not to run (red team, session 33)', async () => {
+    const home = tree.dir('home-stopped');
+    const serve = spawn(process.execPath, [ORACLE_BIN, 'serve', '--port', '0', '--home', home], { stdio: ['ignore', 'pipe', 'ignore'] });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        let out = '';
+        serve.stdout.on('data', (b: Buffer) => {
+          out += b.toString();
+          if (/listening on https:/u.test(out)) resolve();
+        });
+        serve.on('exit', (code) => reject(new Error(`serve exited ${String(code)}: ${out}`)));
+      });
+      const answering = await runOracle(['service', 'status', '--home', home], '', env);
+      expect(answering.stdout).toMatch(/^gate: running at https:\/\/127\.0\.0\.1:\d+ \(pid \d+\), answering, mode normal$/mu);
+      serve.kill('SIGSTOP');
+      const stopped = await runOracle(['service', 'status', '--home', home], '', env);
+      expect(stopped.stdout).toMatch(/^gate: process \d+ holds the home but https:\/\/127\.0\.0\.1:\d+ did not answer its health check within 3 s \(.*\): stopped or hung$/mu);
+      expect(stopped.stdout).not.toContain('answering');
+    } finally {
+      serve.kill('SIGKILL');
+    }
+  }, 60_000);
 
   it('uninstall removes the unit file but reports that systemctl failed, exit 1', async () => {
     const removed = await runOracle(['service', 'uninstall', '--home', tree.dir('home')], '', env);
