@@ -151,6 +151,7 @@ const HEALTH_WAIT_MS = 3000;
 
 async function answering(home: string, gate: LocalGate): Promise<string> {
   const health: { status: number; body: Record<string, unknown> } = await localRequest(home, gate, { method: 'GET', path: '/api/v1/health', authorization: `Desktop ${gate.token}`, timeoutMs: HEALTH_WAIT_MS }).catch((e: unknown) => ({ status: 0, body: { error: e instanceof Error ? e.message : 'no answer' } }));
-  if (health.status === 200) return `gate: running at ${gate.url} (pid ${String(gate.pid)}), answering, mode ${String(health.body['mode'] ?? 'unknown')}`;
-  return `gate: process ${String(gate.pid)} holds the home but ${gate.url} did not answer its health check within ${String(HEALTH_WAIT_MS / 1000)} s (${String(health.body['error'] ?? `status ${String(health.status)}`)}): stopped or hung`;
+  const text = (v: unknown, otherwise: string): string => (typeof v === 'string' ? v : otherwise);
+  if (health.status === 200) return `gate: running at ${gate.url} (pid ${String(gate.pid)}), answering, mode ${text(health.body['mode'], 'unknown')}`;
+  return `gate: process ${String(gate.pid)} holds the home but ${gate.url} did not answer its health check within ${String(HEALTH_WAIT_MS / 1000)} s (${text(health.body['error'], `status ${String(health.status)}`)}): stopped or hung`;
 }

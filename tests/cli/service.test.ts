@@ -91,7 +91,9 @@ describe.skipIf(process.platform !== 'linux' || spawnSync('systemctl', ['--versi
           out += b.toString();
           if (/listening on https:/u.test(out)) resolve();
         });
-        serve.on('exit', (code) => reject(new Error(`serve exited ${String(code)}: ${out}`)));
+        serve.on('exit', (code) => {
+          reject(new Error(`serve exited ${String(code)}: ${out}`));
+        });
       });
       const answering = await runOracle(['service', 'status', '--home', home], '', env);
       expect(answering.stdout).toMatch(/^gate: running at https:\/\/127\.0\.0\.1:\d+ \(pid \d+\), answering, mode normal$/mu);
