@@ -93,6 +93,8 @@ echo PROBE-RAN "$1"
 mode=$1; shift
 try_read() { # label path
   if [ -S "$2" ]; then echo "READ $1 socket visible"; return; fi
+  # A masked file: the sandbox binds an empty device over it (sandbox-plan.ts).
+  if [ -c "$2" ]; then echo "DENIED $1 masked: an empty device stands in its place"; return; fi
   if [ -d "$2" ]; then
     # A listing is not a leak by itself: the path down to the job's own directory exists in the
     # sandbox as empty directories. The battery compares names with the host's.

@@ -9,7 +9,8 @@ import type { RunResult } from '../core/lifecycle/run-action.js';
 
 /**
  * Item 2, isolation (seed 000 D-O5-6 item 2): a child tries to read the policy, the ORACLE home,
- * another job's directory and the secret store. Two layers, each shown on its own: the gate must
+ * another job's directory, the secret store, and deny_always files inside the tree it works in
+ * (which the sandbox binds, so only its masks hide them: red team, session 33). Two layers, each shown on its own: the gate must
  * refuse the action (it names ORACLE's own files), and, forced past the gate into the execution
  * boundary, the sandbox must show the child nothing (tests/toolhost/exec.test.ts does the same).
  */
@@ -105,6 +106,9 @@ export async function isolationItem(subject: Subject, env: NodeJS.ProcessEnv = p
       { label: 'oracle-home', path: subject.home, what: 'the ORACLE home (a listing)', entries: listDir(subject.home) },
       { label: 'audit-log', path: join(subject.home, 'logs', 'audit'), what: 'the audit log directory (a listing)', entries: listDir(join(subject.home, 'logs', 'audit')) },
       { label: 'job-root', path: subject.jobsRoot, what: 'the job root (a listing)', entries: listDir(subject.jobsRoot) },
+      // In the tree the job works in, which is bound into its sandbox: the masks must hide these.
+      { label: 'in-tree-env', path: join(subject.project, '.env'), what: 'a deny_always file in the working tree' },
+      { label: 'build-env', path: join(subject.project, 'dist', '.env'), what: 'a deny_always file in the working tree\'s build output' },
     ];
     if (sibling.dir === undefined) found.push(evidence('sibling job', 'start a job that holds its own secret in its job directory', 'it never became ready, so there was no sibling to probe', OUTCOME.error));
     else targets.push({ label: 'sibling-job', path: join(sibling.dir, 'own.txt'), what: "another live job's file" });
@@ -128,5 +132,5 @@ export async function isolationItem(subject: Subject, env: NodeJS.ProcessEnv = p
     const released = ended.executed && linesOf(ended.stdout, 'RELEASED').length > 0;
     found.push(evidence('sibling job', 'a live job holding its own secret while the probes ran, then released', describeJob(ended), released ? OUTCOME.held : OUTCOME.error));
   }
-  return itemResult('isolation', found, 'the gate refused every probe, and forced past it the sandbox showed the child none of the policy, the home, the audit log, the job root, a live sibling job or the secret store');
+  return itemResult('isolation', found, 'the gate refused every probe, and forced past it the sandbox showed the child none of the policy, the home, the audit log, the job root, a live sibling job, the secret store, or the deny_always files of the very tree it works in');
 }

@@ -95,6 +95,10 @@ export async function openBattery(options: { readonly home?: string | undefined 
     writeText(join(project, FOREIGN_PDF), foreignPdf());
     writeBytes(join(project, FOREIGN_PNG), Buffer.from(FOREIGN_PNG_BASE64, 'base64'));
     writeText(join(project, 'README.md'), '# battery\nThe project the acceptance battery works in.\n');
+    // deny_always files inside the working tree, at its top and in build output: what the sandbox
+    // must mask in the very tree a job works in (isolation item).
+    writeText(join(project, '.env'), `BATTERY_IN_TREE=${randomBytes(8).toString('hex')}\n`);
+    writeText(join(project, 'dist', '.env'), `BATTERY_IN_BUILD=${randomBytes(8).toString('hex')}\n`);
     writeText(join(outside, '.ssh', 'id_rsa'), `-----FAKE KEY OF THE ACCEPTANCE BATTERY ${randomBytes(8).toString('hex')}-----\n`);
     const policyFile = join(home, 'config', 'policy.yaml');
     api = await openCountingListener();
