@@ -74,6 +74,9 @@ describe('the agent above a client', () => {
     expect(isLauncher(['/bin/sh', '-c', "'/usr/bin/node' '/opt/oracle/dist/hook/oracle-hook.cjs' hook claude-code --home '/home/u/.oracle' || exit 2"])).toBe(true);
     expect(isLauncher(['/bin/sh', '-c', '"/usr/bin/node" "/opt/oracle/dist/hook/oracle-hook.cjs" hook claude-code'])).toBe(true);
     expect(isLauncher(['/bin/sh', '-c', "node '/x/not-oracle-hook.cjs.bak' hook claude-code"])).toBe(false);
+    expect(isLauncher(['/bin/bash', '-lc', 'oracle hook claude-code'])).toBe(true);
+    expect(isLauncher(['/bin/sh', '-ec', 'oracle mcp --home /h'])).toBe(true);
+    expect(isLauncher(['/bin/bash', '--login', 'oracle hook claude-code'])).toBe(false);
     expect(isLauncher([])).toBe(false);
     expect(isOracleClient(['/usr/bin/node', '/opt/oracle/dist/hook/oracle-hook.cjs', 'hook', 'claude-code', '--home', '/h'])).toBe(true);
     expect(isOracleClient(['/usr/bin/node', '/opt/oracle/dist/server/cli/oracle.js', 'mcp', '--home', '/h'])).toBe(true);

@@ -104,7 +104,8 @@ export function isOracleClient(argv: readonly string[]): boolean {
 export function isLauncher(argv: readonly string[]): boolean {
   const [first, ...rest] = argv;
   if (first === undefined) return false;
-  if (SHELLS.has(base(first))) return rest.includes('-c') && rest.some((a) => RUNS_CLIENT.test(a));
+  // `-c` alone or among other single-letter options (`bash -lc`, `sh -ec`).
+  if (SHELLS.has(base(first))) return rest.some((a) => /^-[A-Za-z]*c[A-Za-z]*$/u.test(a)) && rest.some((a) => RUNS_CLIENT.test(a));
   const names = [base(first), ...rest.slice(0, 2).map(base)];
   return names.some((n) => NPM.has(n)) && RUNS_CLIENT.test(rest.join(' '));
 }
