@@ -12,6 +12,12 @@ export interface TerminalView {
   readonly opened_by: string;
   readonly cols: number;
   readonly rows: number;
-  /** Set once its program ended; the screen stays readable until a person closes it. */
-  readonly exited: { readonly code: number; readonly signal: number | null; readonly at: string } | null;
+  /** Set once its program ended (`by: 'halt'` when HALT killed it); the screen stays readable until a person closes it. */
+  readonly exited: { readonly code: number; readonly signal: number | null; readonly at: string; readonly by?: 'halt' } | null;
+}
+
+/** How a terminal's end reads: HALT named when it was HALT, a signal when a signal ended it, else the exit code. */
+export function endedText(exited: NonNullable<TerminalView['exited']>): string {
+  if (exited.by === 'halt') return 'killed by HALT';
+  return exited.signal !== null && exited.signal !== 0 ? `signal ${String(exited.signal)}` : `exit ${String(exited.code)}`;
 }

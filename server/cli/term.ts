@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { desktopRequest, localGate, type LocalGate } from '../adapters/local-client.js';
 import { pinOne } from '../adapters/pin-programs.js';
 import { attachTerminal } from '../adapters/terminal/attach-client.js';
-import type { TerminalView } from '../../shared/terminal-view.js';
+import { endedText, type TerminalView } from '../../shared/terminal-view.js';
 
 export interface TermIo {
   readonly stdin: NodeJS.ReadStream;
@@ -43,7 +43,7 @@ export async function runTerm(home: string, words: readonly string[], options: {
       const terminals = reply.body['terminals'] as TerminalView[];
       if (options.json) io.stdout.write(`${JSON.stringify(terminals)}\n`);
       else if (terminals.length === 0) io.stdout.write('no terminals are open (oracle term open NAME)\n');
-      else for (const t of terminals) io.stdout.write(`${t.name}\t${t.exited === null ? `pid ${String(t.pid)}` : `ended (exit ${String(t.exited.code)})`}\t${[t.program, ...t.args].join(' ')}\tin ${t.cwd}\t${t.sandbox}\n`);
+      else for (const t of terminals) io.stdout.write(`${t.name}\t${t.exited === null ? `pid ${String(t.pid)}` : `ended (${endedText(t.exited)})`}\t${[t.program, ...t.args].join(' ')}\tin ${t.cwd}\t${t.sandbox}\n`);
       return 0;
     }
     case 'open': {

@@ -44,6 +44,8 @@ interface Open {
   readonly sinks: Set<(data: string) => void>;
   /** Told when the program ends or the terminal is closed. */
   readonly ended: Set<() => void>;
+  /** HALT killed it: its end says so. */
+  halted?: boolean;
 }
 
 /** Output not yet on a terminal's screen past which its program is paused (xterm.js refuses past 50 MB). */
@@ -159,7 +161,7 @@ export class Terminals {
     });
     pty.onExit(({ code, signal }) => {
       if (!current()) return;
-      entry.view = { ...entry.view, exited: { code, signal: signal ?? null, at: this.deps.now().toISOString() } };
+      entry.view = { ...entry.view, exited: { code, signal: signal ?? null, at: this.deps.now().toISOString(), ...(entry.halted ? { by: 'halt' as const } : {}) } };
       this.release(entry);
       for (const told of [...entry.ended]) told();
       this.deps.onChange(spec.name, 'exited');
@@ -246,6 +248,8 @@ export class Terminals {
   /** HALT: every terminal's process tree is killed; their screens stay readable until closed. */
   killAll(): number {
     const running = [...this.terms.values()].filter((t) => t.view.exited === null);
+    // Its end then reads "killed by HALT", not the exit code the pty reports (0 here: red team, session 33).
+    for (const entry of running) entry.halted = true;
     killTrees(running.map((t) => t.pty.pid));
     for (const entry of running) entry.pty.kill();
     return running.length;

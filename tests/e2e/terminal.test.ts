@@ -176,8 +176,10 @@ describe.skipIf(process.env['ORACLE_SKIP_BROWSER'] === '1' || process.platform !
     await expect.poll(() => running.runtime.mode(), { timeout: 5000 }).toBe('normal');
     expect((await act('term.write', { session: 'dev', text: 'ls' }, 0, 's-term-3')).body).toMatchObject({ decision: 'deny', code: 'TERM_EXITED', reasons: ['the program in terminal `dev` has ended; a person closes it and opens another'] });
     expect(running.runtime.toolhost.env.terminals.writeLine('dev', 'ls')).toMatchObject({ ok: false, code: 'TERM_EXITED' });
-    // Its last screen is still there to read.
+    // Its last screen is still there to read, and the list says HALT ended it (red team, session 33: it said "exit 0").
     expect(await screen()).toContain('typed-by-5');
+    expect(running.runtime.toolhost.env.terminals.list()[0]?.exited).toMatchObject({ by: 'halt' });
+    expect((await runOracle(['term', 'list', '--home', home])).stdout).toMatch(/^dev\tended \(killed by HALT\)\t/mu);
 
     const closed = await runOracle(['term', 'close', 'dev', '--home', home]);
     expect(closed.stdout).toContain('closed dev');

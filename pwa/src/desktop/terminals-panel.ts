@@ -1,5 +1,5 @@
 import { LitElement, html, nothing } from 'lit';
-import type { TerminalView } from '../../../shared/terminal-view.js';
+import { endedText, type TerminalView } from '../../../shared/terminal-view.js';
 import { ApiError, request } from '../lib/api.js';
 import { when } from '../lib/cards.js';
 import { base } from '../ui/styles.js';
@@ -64,7 +64,7 @@ export class OracleTerminalsPanel extends LitElement {
         : nothing}
       ${this.terminals.map(
         (t) => html`<article class="terminal" data-name=${t.name} aria-label=${`terminal ${t.name}`}>
-          <h3>${t.name} <span class="muted">· ${[t.program, ...t.args].join(' ')} · in <code>${t.cwd}</code> · ${t.exited === null ? `running since ${when(t.opened_at)}` : `ended ${when(t.exited.at)} (exit ${String(t.exited.code)})`}</span></h3>
+          <h3>${t.name} <span class="muted">· ${[t.program, ...t.args].join(' ')} · in <code>${t.cwd}</code> · ${t.exited === null ? `running since ${when(t.opened_at)}` : `ended ${when(t.exited.at)} (${endedText(t.exited)})`}</span></h3>
           ${t.sandbox === 'bubblewrap' ? html`<p class="muted">Sandboxed (bubblewrap): sees only this folder, minus what the policy denies; no network.</p>` : html`<p class="error">Not sandboxed: ${t.sandbox.replace(/^none: /u, '')}</p>`}
           <pre class="screen" tabindex="0" aria-label=${`what terminal ${t.name} shows`}>${this.screens[t.name] ?? ''}</pre>
           <p class="muted">Type in it: <code>oracle term attach ${t.name}</code></p>
