@@ -95,8 +95,10 @@ export class HaltControl {
   private onFileChange(): void {
     const record = this.deps.file.read();
     if (record !== undefined && this.current !== 'halted') {
+      // What was in flight is what this gate had, not what the other process could know (it wrote -1).
+      const running = { running_processes: this.deps.jobs.live(), in_flight: [...this.deps.jobs.inFlight()] };
       const reach = this.stopAll(record.by);
-      void this.auditHalt({ ...record, snapshot: { ...record.snapshot, agent_processes: reach } }).catch(() => undefined);
+      void this.auditHalt({ ...record, snapshot: { ...record.snapshot, ...running, agent_processes: reach } }).catch(() => undefined);
     } else if (record === undefined && this.current === 'halted') {
       this.current = this.deps.policyMode();
       this.deps.approvals.reopen();

@@ -46,7 +46,8 @@ describe('HALT', () => {
     expect(await runtime.run(read)).toMatchObject({ decision: 'deny', code: 'HALTED', executed: false });
 
     const log = readdirSync(join(home, 'logs', 'audit')).flatMap((f) => readFileSync(join(home, 'logs', 'audit', f), 'utf8').trimEnd().split('\n')).map((l) => JSON.parse(l) as AuditRecord);
-    expect(log.find((r) => r.kind === 'halt')?.detail).toMatchObject({ reason: 'the agent is looping' });
+    // The gate says what it stopped, not the -1 the CLI wrote (red team, session 33).
+    expect(log.find((r) => r.kind === 'halt')?.detail).toMatchObject({ reason: 'the agent is looping', running_processes: 2, in_flight: [expect.any(String), expect.any(String)] });
 
     // Restart: still halted.
     await runtime.close();
