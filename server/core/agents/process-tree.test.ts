@@ -24,6 +24,12 @@ describe('the tool trees HALT kills below an agent', () => {
     expect(killed.sort()).toEqual([50, 51, 52]);
   });
 
+  it('spares a waiting client and its launcher, not what else that launcher started (red team, session 33)', () => {
+    // tool 50 is `sh -c 'sleep 1001 & oracle hook …'`: 51 the sleep, 52 the client waiting.
+    const mixed = table(p(1, 0, 0), p(10, 1), p(20, 10), p(50, 20), p(51, 50), p(52, 50));
+    expect(toolTrees(mixed, { agent, before: new Set() }, new Set([52])).map((e) => e.pid)).toEqual([51]);
+  });
+
   it('kills nothing when the agent is gone or its pid was reused', () => {
     expect(toolTrees(table(p(50, 20)), { agent, before: new Set() }, new Set())).toEqual([]);
     const reused = table(p(20, 10, 1000, 'later'), p(50, 20));

@@ -63,9 +63,13 @@ export function toolTrees(table: ProcessTable, registered: RegisteredAgent, spar
   }
   const kept = new Set<number>();
   const out: ProcessEntry[] = [];
-  // Parents come before their children, so a kept parent has already marked its subtree kept.
+  // Parents come before their children, so a kept parent has already marked its subtree kept. A
+  // waiting client and its launchers are spared themselves, not what else those launchers started:
+  // a tool command that also runs a client (`sleep 1001 & oracle hook …`) kept its sleep out of
+  // HALT (red team, session 33).
   for (const p of descendants(table, now.pid)) {
-    if (kept.has(p.ppid) || registered.before.has(processKey(p)) || sparedChain.has(p.pid)) kept.add(p.pid);
+    if (kept.has(p.ppid) || registered.before.has(processKey(p))) kept.add(p.pid);
+    else if (sparedChain.has(p.pid)) continue;
     else if (p.uid === now.uid) out.push(p);
   }
   return out;
