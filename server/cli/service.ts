@@ -54,8 +54,11 @@ export async function runService(sub: string | undefined, options: ServiceOption
       if (active.known) say(`service: ${active.state}, ${enabled.known ? enabled.state : `enablement unknown (${enabled.reason})`}`);
       else say(`service: unknown: could not ask the systemd user manager (${active.reason})${enabled.known ? `; its unit file is ${enabled.state}` : ''}`);
       // A process holding the home is not a gate that answers (a stopped or hung one): asked, not assumed.
-      say(gate === undefined ? `gate: none running with home ${options.home}` : await answering(options.home, gate));
-      // LSB status codes, as systemctl's own: 3 not running, 4 status unknown.
+      const health = gate === undefined ? undefined : await answering(options.home, gate);
+      say(health?.line ?? `gate: none running with home ${options.home}`);
+      // LSB status codes, as systemctl's own: 1 a process holds the home but does not answer (even if
+      // systemd calls the unit active: a stopped process is active to it), 3 not running, 4 unknown.
+      if (health !== undefined && !health.ok) return 1;
       if (!active.known) return 4;
       return active.state === 'active' ? 0 : 3;
     }
@@ -149,9 +152,9 @@ async function waitForGate(home: string, ms: number): Promise<ReturnType<typeof 
 /** How long `status` waits for the gate's health answer. */
 const HEALTH_WAIT_MS = 3000;
 
-async function answering(home: string, gate: LocalGate): Promise<string> {
+async function answering(home: string, gate: LocalGate): Promise<{ readonly line: string; readonly ok: boolean }> {
   const health: { status: number; body: Record<string, unknown> } = await localRequest(home, gate, { method: 'GET', path: '/api/v1/health', authorization: `Desktop ${gate.token}`, timeoutMs: HEALTH_WAIT_MS }).catch((e: unknown) => ({ status: 0, body: { error: e instanceof Error ? e.message : 'no answer' } }));
   const text = (v: unknown, otherwise: string): string => (typeof v === 'string' ? v : otherwise);
-  if (health.status === 200) return `gate: running at ${gate.url} (pid ${String(gate.pid)}), answering, mode ${text(health.body['mode'], 'unknown')}`;
-  return `gate: process ${String(gate.pid)} holds the home but ${gate.url} did not answer its health check within ${String(HEALTH_WAIT_MS / 1000)} s (${text(health.body['error'], `status ${String(health.status)}`)}): stopped or hung`;
+  if (health.status === 200) return { ok: true, line: `gate: running at ${gate.url} (pid ${String(gate.pid)}), answering, mode ${text(health.body['mode'], 'unknown')}` };
+  return { ok: false, line: `gate: process ${String(gate.pid)} holds the home but ${gate.url} did not answer its health check within ${String(HEALTH_WAIT_MS / 1000)} s (${text(health.body['error'], `status ${String(health.status)}`)}): stopped or hung` };
 }

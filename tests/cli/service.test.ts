@@ -99,6 +99,7 @@ describe.skipIf(process.platform !== 'linux' || spawnSync('systemctl', ['--versi
       expect(answering.stdout).toMatch(/^gate: running at https:\/\/127\.0\.0\.1:\d+ \(pid \d+\), answering, mode normal$/mu);
       serve.kill('SIGSTOP');
       const stopped = await runOracle(['service', 'status', '--home', home], '', env);
+      expect(stopped.code, 'LSB 1: a process holds the home but does not answer').toBe(1);
       expect(stopped.stdout).toMatch(/^gate: process \d+ holds the home but https:\/\/127\.0\.0\.1:\d+ did not answer its health check within 3 s \(.*\): stopped or hung$/mu);
       expect(stopped.stdout).not.toContain('answering');
     } finally {

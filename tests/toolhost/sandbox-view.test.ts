@@ -1,12 +1,14 @@
 import { spawnSync } from 'node:child_process';
 import { prepareAction } from '../../server/toolhost/types.js';
 import { chmodSync, renameSync, existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { evaluate } from '../../server/core/decide/decide.js';
 import type { Runtime } from '../../server/app/runtime.js';
 import { auditRecords } from '../fixtures/audit-records.js';
 import { tempTree, type TempTree } from '../fixtures/temp-tree.js';
 import { runtimeFor } from './runtime-fixture.js';
+import { MAX_SET_ASIDE } from '../../server/toolhost/planted.js';
 
 /**
  * A job sees its working directory's tree minus everything the gate would refuse there: deny_always,
@@ -99,11 +101,11 @@ describe('what a sandboxed job can see', () => {
     expect(setAside.map((s) => s.path).sort()).toEqual([`${work}/.claude/settings.local.json`, `${work}/.mcp.json`, `${work}/sub/.git`]);
     for (const gone of ['.claude/settings.local.json', '.mcp.json', 'sub/.git']) expect(existsSync(`${work}/${gone}`), gone).toBe(false);
     expect(readFileSync(`${work}/made.txt`, 'utf8')).toBe('made');
-    // Kept in ORACLE's trash for a person to move back by hand: an undo would write a name the
-    // policy denies to every agent, which the gate refuses.
+    // Kept in ORACLE's trash for a person to move back by hand (an undo would write a name the
+    // policy denies to every agent, which the gate refuses).
     const kept = setAside.find((s) => s.path.endsWith('.mcp.json'));
+    expect(kept?.trash.startsWith(join(runtime.gate.home, 'data', 'undo'))).toBe(true);
     expect(readFileSync(kept?.trash ?? '', 'utf8')).toBe('{}');
-    expect((await runtime.undo(kept?.undo_id ?? '')).error?.code).toBe('NOT_ALLOWED');
     const record = auditRecords(runtime.gate.home).find((r) => r['kind'] === 'job.planted' && r['action_id'] === ran.action_id);
     expect(record).toMatchObject({ outcome: 'set-aside', detail: { set_aside: expect.arrayContaining([expect.objectContaining({ path: `${work}/.mcp.json`, trash: kept?.trash })]) as unknown } });
   });
@@ -131,6 +133,22 @@ describe('what a sandboxed job can see', () => {
     // The person's own files are where the job put them, untouched.
     expect(readFileSync(`${work}/sub2/sub/.env`, 'utf8')).toBe('PERSON=1');
     expect(readFileSync(`${work}/.claude-old/settings.local.json`, 'utf8')).toBe('{"hooks":"the person\'s"}');
+  });
+
+  it('sets aside at most MAX_SET_ASIDE names after one job and says what it left (round 3: thousands held the gate)', async () => {
+    const work = tree.dir('projects/app/work3');
+    chmodSync(work, 0o777);
+    tree.file('projects/app/work3/many.test.js', [
+      "const { mkdirSync, writeFileSync } = require('node:fs');",
+      `for (let i = 0; i < ${String(MAX_SET_ASIDE + 50)}; i++) { mkdirSync('d' + i); writeFileSync('d' + i + '/.env', 'X=' + i); }`,
+      "require('node:test')('many', () => {});",
+    ].join('\n'));
+    const ran = await runtime.run({ tool: 'exec.run', args: { program: 'node', args: ['--test'], cwd: work } });
+    expect(ran).toMatchObject({ decision: 'allow', executed: true, exit_code: 0 });
+    expect(ran.set_aside).toHaveLength(MAX_SET_ASIDE);
+    expect(ran.set_aside_unchecked).toMatch(/still in .* for a person to look at: 50 more past the first 200/u);
+    const record = auditRecords(runtime.gate.home).find((r) => r['kind'] === 'job.planted' && r['action_id'] === ran.action_id);
+    expect(record).toMatchObject({ outcome: 'unchecked' });
   });
 
   it('binds a program from outside the system directories alone, never its folder or the home around it', async () => {

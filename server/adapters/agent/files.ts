@@ -209,6 +209,23 @@ export function moveTree(from: string, to: string): void {
   }
 }
 
+/**
+ * Moves `from` to `to` by one rename through pinned parents (a parent swapped for a link is refused,
+ * never followed), making `to`'s folder (private) when needed; no sync. For setting aside many names
+ * at once: a crash may leave one where it was.
+ */
+export function moveAside(from: string, to: string): void {
+  mkdirSync(dirname(to), { recursive: true, mode: 0o700 });
+  const source = pinParent(from);
+  const dest = pinParent(to);
+  try {
+    renameSync(`${source.prefix}/${basename(from)}`, `${dest.prefix}/${basename(to)}`);
+  } finally {
+    source.close();
+    dest.close();
+  }
+}
+
 /** Bytes of content a tree digest reads, in all; past them a file counts by its size and modification time. */
 export const DIGEST_CONTENT_BYTES = 64 * 1024 * 1024;
 /** Entries a tree digest looks at; past them a change goes unseen (README, Known limits). */

@@ -66,7 +66,7 @@ export interface ExecutionResult {
    * What a job made that no agent may write (a deny_always name, ORACLE's own files), moved to
    * ORACLE's trash after it ended: where it was, why, where it is now (toolhost/planted.ts).
    */
-  readonly set_aside?: readonly { readonly path: string; readonly why: string; readonly trash: string; readonly undo_id: string }[];
+  readonly set_aside?: readonly { readonly path: string; readonly why: string; readonly trash: string }[];
   /** Why what the job made could not be looked at (a tree too large to walk again). */
   readonly set_aside_unchecked?: string;
   /** Names (never values) of the secrets the execution read, for the audit log. */
