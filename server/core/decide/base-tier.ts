@@ -111,11 +111,11 @@ export function baseTier(input: TierInput): TierResult {
       const request = { url: str(args['url']), headers, body: str(args['body']), secrets: secrets ?? {} };
       // What leaves is the URL as parsed (judged.url: WHATWG drops a tab or a line break, which had
       // split a key the checks then missed, red team session 33): both it and the text are judged.
-      const sent = { ...request, url: judged.url };
+      const sent = judged.url === request.url ? undefined : { ...request, url: judged.url };
       // A stored value is refused first, whatever else is wrong: another refusal's reason could quote it (a host).
       const storedValues = ctx.facts?.storedSecrets ?? [];
-      const stored = storedSecretIn(request, storedValues) ?? storedSecretIn(sent, storedValues);
-      const carried = stored === undefined && judged.outcome.ok ? (patternSecretIn(sent, judged.headers) ?? patternSecretIn(request, judged.headers)) : undefined;
+      const stored = storedSecretIn(request, storedValues) ?? (sent === undefined ? undefined : storedSecretIn(sent, storedValues));
+      const carried = stored === undefined && judged.outcome.ok ? (patternSecretIn(request, judged.headers) ?? (sent === undefined ? undefined : patternSecretIn(sent, judged.headers))) : undefined;
       const checked =
         stored !== undefined
           ? refused('EGRESS_DENIED', 'net.fetch', `the request's ${stored} holds the value of a secret in ORACLE's store; name it in \`secrets\` instead, so the card can say which secret goes where`)
