@@ -164,8 +164,10 @@ export async function openRuntime(options: GateOptions & { readonly actor: strin
         live: () => toolhost.supervisor.live + toolhost.env.terminals.running,
         inFlight: () => [...inFlight.keys()],
         killAll: () => {
-          for (const running of inFlight.values()) running.abort(HALT_ABORT);
+          // Every running tree first, in one read of the process table; then what is in flight is
+          // aborted, so nothing starts after HALT (its running job is already marked and killed).
           toolhost.supervisor.killAll();
+          for (const running of inFlight.values()) running.abort(HALT_ABORT);
           toolhost.env.terminals.killAll();
         },
       },

@@ -126,6 +126,8 @@ export class ProcessSupervisor {
         killGroup('timeout');
       }, spec.timeoutMs);
       const cancel = (): void => {
+        // Already being killed (HALT's killAll marked it and killed its tree in one batch): done.
+        if (killed !== null) return;
         killGroup(abortedBy(spec.signal));
       };
       if (spec.signal?.aborted === true) cancel();
