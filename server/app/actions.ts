@@ -78,8 +78,7 @@ export interface ActionsDeps {
   readonly now: () => Date;
   /** Who the gate's own records name (`server`, `cli`, …). */
   readonly actor: string;
-  /** The actions running now, by id (HALT reports them). */
-  /** Each action running now, by id, with what HALT aborts it by. */
+  /** Each action running now, by id (HALT reports them), with what HALT aborts it by. */
   readonly inFlight: Map<string, AbortController>;
 }
 
