@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { inodeOf, moveAside } from '../adapters/agent/files.js';
+import { inodeOf, moveTree } from '../adapters/agent/files.js';
 import { walkEveryEntry } from '../adapters/agent/tree-walk.js';
 import type { ToolhostEnv } from './env.js';
 import { MAX_MASK_WALK, PACKAGE_FOLDERS, whyHidden } from './sandbox-masks.js';
@@ -66,7 +66,7 @@ export function setAsidePlanted(env: ToolhostEnv, actionId: string, job: { reado
   for (const [i, [path, { why }]] of made.slice(0, MAX_SET_ASIDE).entries()) {
     const trash = join(folder, String(i));
     try {
-      moveAside(path, trash);
+      moveTree(path, trash, { aside: true });
       out.push({ path, why, trash });
     } catch (e) {
       // Another file system than ORACLE's home, or a parent swapped for a link: left, and said.

@@ -186,8 +186,13 @@ export function removeFile(path: string): void {
   }
 }
 
-/** Moves `from` to `to` (a trash or back out of it), across file systems when it must. */
-export function moveTree(from: string, to: string): void {
+/**
+ * Moves `from` to `to` (a trash or back out of it) through pinned parents (a parent swapped for a
+ * link is refused, never followed), across file systems when it must, both folders synced. `aside`:
+ * one rename and nothing more, no copy across file systems and no sync (setting aside many names at
+ * once; a crash may leave one where it was).
+ */
+export function moveTree(from: string, to: string, options: { readonly aside?: boolean } = {}): void {
   mkdirSync(dirname(to), { recursive: true, mode: 0o700 });
   const source = pinParent(from);
   const dest = pinParent(to);
@@ -197,29 +202,13 @@ export function moveTree(from: string, to: string): void {
     try {
       renameSync(src, dst);
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EXDEV') throw e;
+      if ((e as NodeJS.ErrnoException).code !== 'EXDEV' || options.aside === true) throw e;
       cpSync(src, dst, { recursive: true, verbatimSymlinks: true, errorOnExist: true, force: false, preserveTimestamps: true });
       rmSync(src, { recursive: true });
     }
+    if (options.aside === true) return;
     fsyncSync(source.fd);
     fsyncSync(dest.fd);
-  } finally {
-    source.close();
-    dest.close();
-  }
-}
-
-/**
- * Moves `from` to `to` by one rename through pinned parents (a parent swapped for a link is refused,
- * never followed), making `to`'s folder (private) when needed; no sync. For setting aside many names
- * at once: a crash may leave one where it was.
- */
-export function moveAside(from: string, to: string): void {
-  mkdirSync(dirname(to), { recursive: true, mode: 0o700 });
-  const source = pinParent(from);
-  const dest = pinParent(to);
-  try {
-    renameSync(`${source.prefix}/${basename(from)}`, `${dest.prefix}/${basename(to)}`);
   } finally {
     source.close();
     dest.close();
