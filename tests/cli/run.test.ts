@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,12 +5,7 @@ import { sha256Text } from '../../server/adapters/audit/appender.js';
 import { recomputeHash, type AuditRecord } from '../../server/core/audit/record.js';
 import { tempTree, type TempTree } from '../fixtures/temp-tree.js';
 import { runOracle } from './run-oracle.js';
-
-function git(cwd: string, ...args: string[]): string {
-  const r = spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd, encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(r.stderr);
-  return r.stdout.trim();
-}
+import { git } from '../fixtures/git.js';
 
 /** `oracle run` and `oracle undo` through the built command (SPEC §12). */
 describe('oracle run', () => {

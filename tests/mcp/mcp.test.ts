@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -8,6 +7,7 @@ import { GATE_META_KEY } from '../../server/mcp/result.js';
 import { tempTree, type TempTree } from '../fixtures/temp-tree.js';
 import { runOracle } from '../cli/run-oracle.js';
 import { mcpHost, textOf } from '../fixtures/mcp-host.js';
+import { git } from '../fixtures/git.js';
 
 interface CheckLine {
   readonly decision: string;
@@ -22,12 +22,6 @@ interface Case {
   readonly input: Record<string, unknown>;
   readonly action: { readonly tool: string; readonly args: Record<string, unknown> };
   readonly expect: string;
-}
-
-function git(cwd: string, ...args: string[]): string {
-  const r = spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd, encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(r.stderr);
-  return r.stdout.trim();
 }
 
 /**

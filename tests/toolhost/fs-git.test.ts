@@ -8,12 +8,7 @@ import type { Runtime } from '../../server/app/runtime.js';
 import { JobRoot } from '../../server/adapters/agent/jobs.js';
 import { tempTree, type TempTree } from '../fixtures/temp-tree.js';
 import { runtimeFor } from './runtime-fixture.js';
-
-function git(cwd: string, ...args: string[]): string {
-  const r = spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd, encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr}`);
-  return r.stdout.trim();
-}
+import { git } from '../fixtures/git.js';
 
 describe('fs and git through the toolhost', () => {
   let tree: TempTree;

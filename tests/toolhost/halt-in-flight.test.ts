@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Runtime } from '../../server/app/runtime.js';
@@ -6,12 +5,7 @@ import { auditRecords } from '../fixtures/audit-records.js';
 import { within } from '../fixtures/processes.js';
 import { tempTree, type TempTree } from '../fixtures/temp-tree.js';
 import { runtimeFor } from './runtime-fixture.js';
-
-function git(cwd: string, ...args: string[]): string {
-  const r = spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd, encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr}`);
-  return r.stdout.trim();
-}
+import { git } from '../fixtures/git.js';
 
 /**
  * HALT stops what is in flight, not only the processes running at that instant (SPEC §8 (1)–(2);

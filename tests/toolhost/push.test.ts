@@ -7,12 +7,7 @@ import type { Runtime } from '../../server/app/runtime.js';
 import { auditRecords } from '../fixtures/audit-records.js';
 import { tempTree, type TempTree } from '../fixtures/temp-tree.js';
 import { runtimeFor } from './runtime-fixture.js';
-
-function git(cwd: string, ...args: string[]): string {
-  const r = spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd, encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr}`);
-  return r.stdout.trim();
-}
+import { git } from '../fixtures/git.js';
 
 async function freePort(): Promise<number> {
   const server = createServer();
@@ -68,6 +63,16 @@ describe('git.push through the gate', () => {
 
   const push = (remote: string) => ({ tool: 'git.push', args: { repo: app, remote, branch: 'main' } });
 
+  /** The card a submitted push is waiting on, once it is shown. */
+  async function pendingCard() {
+    for (let i = 0; i < 200; i++) {
+      const card = runtime.desk.list().find((c) => c.state === 'pending');
+      if (card !== undefined) return card;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    throw new Error('no card');
+  }
+
   it('refuses a push to a host the egress allowlist does not list, naming the host; nothing is sent', async () => {
     const refused = await runtime.submit(push('elsewhere'), 0);
     expect(refused).toMatchObject({ executed: false, code: 'EGRESS_DENIED' });
@@ -84,12 +89,7 @@ describe('git.push through the gate', () => {
   it('asks with a card that shows the URL, the branch and the commits; approved, that commit reaches that URL only', async () => {
     const head = git(app, 'rev-parse', 'HEAD');
     const submitted = runtime.submit(push('origin'), 10_000);
-    let card = runtime.desk.list().find((c) => c.state === 'pending');
-    for (let i = 0; i < 200 && card === undefined; i++) {
-      await new Promise((r) => setTimeout(r, 20));
-      card = runtime.desk.list().find((c) => c.state === 'pending');
-    }
-    if (card === undefined) throw new Error('no card');
+    const card = await pendingCard();
     const shown = card.preview['args'] as Record<string, unknown>;
     expect(shown).toMatchObject({ remote: 'origin', branch: 'main', url: `git://127.0.0.1:${String(port)}/remote.git`, commit: head, leaving_count: 2 });
     expect(shown['leaving']).toEqual([`${head.slice(0, 12)} second change`, expect.stringMatching(/^[0-9a-f]{12} first change$/u)]);
@@ -119,12 +119,7 @@ describe('git.push through the gate', () => {
     const other = `git://127.0.0.1:${String(port)}/other.git`;
     const pwned = join(app, 'PWNED-by-receivepack');
     const submitted = runtime.submit(push('origin'), 10_000);
-    let card = runtime.desk.list().find((c) => c.state === 'pending');
-    for (let i = 0; i < 200 && card === undefined; i++) {
-      await new Promise((r) => setTimeout(r, 20));
-      card = runtime.desk.list().find((c) => c.state === 'pending');
-    }
-    if (card === undefined) throw new Error('no card');
+    const card = await pendingCard();
     expect((card.preview['args'] as Record<string, unknown>)['url']).toBe(shown);
     // Red team, session 33: git applies these to a URL given on the command line too.
     git(app, 'config', `url.${other}.pushInsteadOf`, shown);
