@@ -11,6 +11,7 @@ import { throughputBench } from './throughput.js';
 import { requestBench } from './requests.js';
 import { roundTripBench } from './round-trip.js';
 import { mcpReadBench } from './mcp-read.js';
+import { largeTreeBench } from './large-tree.js';
 import { table, type Figure } from './stats.js';
 import { measurePwa } from '../scripts/pwa-size.js';
 import { join } from 'node:path';
@@ -18,7 +19,7 @@ import { availableParallelism } from 'node:os';
 
 /** `npm run bench [-- --json]`: every figure measured in this run, printed as a table or JSON. */
 const engines = policyEnginesBench();
-const figures: Figure[] = [...engines.figures, ...(await authBench()), ...(await requestBench()), ...(await auditBench()), ...(await roundTripBench()), ...(await haltBench()), ...(await haltStreamsBench()), ...scaleBench(), ...(await approvalsBench()), ...(await throughputBench()), ...(await coldStartBench()), ...(await mcpReadBench())];
+const figures: Figure[] = [...engines.figures, ...(await authBench()), ...(await requestBench()), ...(await auditBench()), ...(await roundTripBench()), ...(await haltBench()), ...(await haltStreamsBench()), ...scaleBench(), ...(await approvalsBench()), ...(await throughputBench()), ...(await coldStartBench()), ...(await mcpReadBench()), ...(await largeTreeBench())];
 const claude = await claudeSessionBench();
 figures.push(...claude.figures);
 // What the phone downloads, from the build this run made (`npm run build` precedes it), against its budget.
@@ -72,5 +73,9 @@ const mcpDurable = figures.find((f) => f.name.startsWith("mcp read 4 KiB: one O_
 // What the gate must add to any read before its result may leave: its records made durable.
 const mcpFloor = (mcpReference + mcpDurable) / mcpReference;
 const mcpText = `An MCP read through the gate against @modelcontextprotocol/server-filesystem (p50, same client, interleaved; budget 1.5×): ${within(mcpRatio, 1.5)}; the same read inside the gate ${(call('mcp read 4 KiB: the same read submitted inside the gate process') / 1000).toFixed(2)} ms; the reference plus one durable append of a read's records alone: ${mcpFloor.toFixed(2)}×`;
+// Session 34: what a large project adds to a job, against the same job in a small one.
+const tree = (which: string): number => figures.find((f) => f.name.startsWith('exec.run sh -c : in a') && f.name.endsWith(which))?.p50_us ?? Number.NaN;
+const treeReference = call('exec.run sh -c :: reference, the same job in a 10-file project');
+const treeText = `exec.run in a 60,000-file project against the same job in a 10-file project (p50, same run): first job ${(tree('(every entry judged)') / treeReference).toFixed(2)}×, later jobs ${(tree('(listings kept)') / treeReference).toFixed(2)}×`;
 if (process.argv.includes('--json')) process.stdout.write(`${JSON.stringify({ node: process.version, figures, policy_engines: engines.report, pwa, claude_code_http_connections: claude.connections }, null, 2)}\n`);
-else process.stdout.write(`${table(figures)}\n\n${pwaText}\n\n${sessionText}\n${hookText}\n${scaleText}\n${throughputText}\n${mcpText}\n\n${enginesText(engines.report)}\n`);
+else process.stdout.write(`${table(figures)}\n\n${pwaText}\n\n${sessionText}\n${hookText}\n${scaleText}\n${throughputText}\n${mcpText}\n${treeText}\n\n${enginesText(engines.report)}\n`);

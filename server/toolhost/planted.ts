@@ -1,8 +1,8 @@
 import { join } from 'node:path';
-import { inodeOf, moveTree } from '../adapters/agent/files.js';
-import { walkEveryEntry } from '../adapters/agent/tree-walk.js';
+import { moveTree } from '../adapters/agent/files.js';
+import { walkListings } from '../adapters/agent/dir-listings.js';
 import type { ToolhostEnv } from './env.js';
-import { MAX_MASK_WALK, PACKAGE_FOLDERS, whyHidden } from './sandbox-masks.js';
+import { judgedListings, MAX_MASK_WALK, PACKAGE_FOLDERS } from './sandbox-masks.js';
 
 /**
  * What a job left that no agent may write, moved to ORACLE's trash: `trash` is where, for a person
@@ -24,16 +24,16 @@ export type HiddenNames = { readonly names: ReadonlyMap<string, { readonly id: s
  */
 export function hiddenNames(env: ToolhostEnv, bound: string, gitVisible: boolean): HiddenNames {
   const names = new Map<string, { id: string; why: string }>();
-  const walked = walkEveryEntry(
+  const walked = walkListings(
+    judgedListings(env.gate),
     bound,
     (entry) => {
-      const hidden = whyHidden(env.gate, entry.path);
-      if (hidden === undefined) return undefined;
-      names.set(entry.path, { id: inodeOf(entry.path) ?? 'gone', why: hidden.why });
-      return undefined;
+      const { hidden, id } = entry.note;
+      if (hidden === undefined) return !PACKAGE_FOLDERS.has(entry.name) && !(gitVisible && entry.name === '.git');
+      names.set(entry.path, { id: id ?? 'gone', why: hidden.why });
+      return false;
     },
-    MAX_MASK_WALK,
-    (entry) => !names.has(entry.path) && !PACKAGE_FOLDERS.has(entry.name) && !(gitVisible && entry.name === '.git'),
+    { limit: MAX_MASK_WALK, unreadable: 'incomplete' },
   );
   return 'incomplete' in walked ? { incomplete: walked.incomplete } : { names };
 }

@@ -1,7 +1,7 @@
 import { isUnder, relativeTo } from '../core/paths/canonical.js';
 import { protectionOf, type CompiledPolicy } from '../core/policy/compile.js';
-import { walkTree } from '../adapters/agent/tree-walk.js';
-import { probe } from '../adapters/agent/files.js';
+import { DirListings, walkListings } from '../adapters/agent/dir-listings.js';
+import { inodeOf, probe } from '../adapters/agent/files.js';
 import { tierRank } from '../../shared/tiers.js';
 
 /**
@@ -45,8 +45,11 @@ export function whyHidden(gate: CompiledPolicy, path: string): { readonly why: s
  * for a person). The first tier rule for fs.read that matches decides, as for the read itself.
  */
 export function whyUnread(gate: CompiledPolicy, path: string): { readonly why: string; readonly rule: string } | undefined {
-  const hidden = whyHidden(gate, path);
-  if (hidden !== undefined) return hidden;
+  return whyHidden(gate, path) ?? whyReadAsks(gate, path);
+}
+
+/** The tier rule that makes an fs.read of `path` a person's call (T2 or above), if any. */
+function whyReadAsks(gate: CompiledPolicy, path: string): { readonly why: string; readonly rule: string } | undefined {
   const scope = gate.roots.find((r) => isUnder(path, r.real, gate.host.flavor))?.scope;
   const rule = gate.tierRules.find((r) => r.tool === 'fs.read' && r.program === undefined && (r.scope === undefined || r.scope === scope) && r.pathMatches(path));
   return rule !== undefined && tierRank(rule.tier) >= tierRank('T2') ? { why: `reading it is ${rule.tier} (${rule.rule}): a person's call`, rule: rule.rule } : undefined;
@@ -60,24 +63,61 @@ export function whyUnread(gate: CompiledPolicy, path: string): { readonly why: s
  */
 export function sandboxView(gate: CompiledPolicy, bound: string, options: { readonly gitVisible: boolean }): SandboxView | undefined {
   const { flavor } = gate.host;
-  // What no agent may read unasked, a file whose read is a person's call included.
-  const masked = (path: string): boolean => whyUnread(gate, path) !== undefined;
-  const walk = walkTree(
+  const masks: { path: string; kind: 'dir' | 'file' }[] = [];
+  const walk = walkListings(
+    judgedListings(gate),
     bound,
     (entry) => {
-      if (options.gitVisible && entry.name === '.git') return 'skip';
-      if (masked(entry.path)) return 'mask';
+      // A link is not followed by the walk; what it reaches outside the bind is not there for the
+      // job, and what it reaches inside is masked where it is.
+      if (entry.kind === 'link' || entry.kind === 'other') return false;
+      if (options.gitVisible && entry.name === '.git') return false;
+      // What no agent may read unasked, a file whose read is a person's call included.
+      if (entry.note.unread !== undefined) {
+        masks.push({ path: entry.path, kind: entry.kind });
+        return false;
+      }
       // A package manager's folders are not walked (their `.env` and keys are packages' fixtures);
       // build output is: a `dist` or `build` may hold a copy of the project's `.env`, or a whole
       // project (red team, session 33: a job read dist/.env and build/id_rsa).
-      return PACKAGE_FOLDERS.has(entry.name) ? 'skip' : 'descend';
+      return !PACKAGE_FOLDERS.has(entry.name);
     },
-    MAX_MASK_WALK,
+    { limit: MAX_MASK_WALK, unreadable: 'skip' },
   );
-  if (!walk.complete) return undefined;
+  if ('incomplete' in walk) return undefined;
   // A nested read-only root that is not there (not made yet, or moved away by an earlier job) has
   // nothing to protect; binding it would fail the sandbox, and every job in the tree with it (red
   // team, session 33). Only a folder is re-bound.
   const readOnly = gate.roots.filter((r) => r.mode === 'ro' && r.real !== bound && isUnder(r.real, bound, flavor) && probe(r.real) === 'dir').map((r) => r.real);
-  return { masks: walk.masks, readOnly };
+  return { masks, readOnly };
+}
+
+/** What the policy says of one entry of a tree: hidden from every agent, not read unasked, and the inode of a hidden one. */
+export interface Judged {
+  readonly hidden: { readonly why: string; readonly rule: string } | undefined;
+  readonly unread: { readonly why: string; readonly rule: string } | undefined;
+  readonly id: string | undefined;
+}
+
+const listingsByPolicy = new WeakMap<CompiledPolicy, DirListings<Judged>>();
+
+/**
+ * Folders' entries judged by one policy, kept while each folder is unchanged (dir-listings.ts): the
+ * masks of every job and the planted-name check before and after it. A new policy is a new
+ * CompiledPolicy, so nothing judged by the old one is used again.
+ */
+export function judgedListings(gate: CompiledPolicy): DirListings<Judged> {
+  let listings = listingsByPolicy.get(gate);
+  if (listings === undefined) {
+    listings = new DirListings(
+      (entry): Judged => {
+        const hidden = whyHidden(gate, entry.path);
+        return { hidden, unread: hidden ?? whyReadAsks(gate, entry.path), id: hidden === undefined ? undefined : (inodeOf(entry.path) ?? 'gone') };
+      },
+      // Both walks pass over a file the policy says nothing of.
+      { quiet: (judged) => judged.unread === undefined },
+    );
+    listingsByPolicy.set(gate, listings);
+  }
+  return listings;
 }

@@ -9,6 +9,8 @@ import { auditRecords } from '../fixtures/audit-records.js';
 import { tempTree, type TempTree } from '../fixtures/temp-tree.js';
 import { runtimeFor } from './runtime-fixture.js';
 import { MAX_SET_ASIDE } from '../../server/toolhost/planted.js';
+import { judgedListings } from '../../server/toolhost/sandbox-masks.js';
+import { RACY_MS } from '../../server/adapters/agent/dir-listings.js';
 
 /**
  * A job sees its working directory's tree minus everything the gate would refuse there: deny_always,
@@ -149,6 +151,35 @@ describe('what a sandboxed job can see', () => {
     expect(ran.set_aside_unchecked).toMatch(/still in .* for a person to look at: 50 more past the first 200/u);
     const record = auditRecords(runtime.gate.home).find((r) => r['kind'] === 'job.planted' && r['action_id'] === ran.action_id);
     expect(record).toMatchObject({ outcome: 'unchecked' });
+  });
+
+  it('masks a name written since the tree was judged, and sets aside one a job plants, while folders\' listings are kept (session 34)', async () => {
+    // Listings are kept only for folders unchanged for RACY_MS; wait that out so the jobs below
+    // take the kept path, and check that they do.
+    const work = tree.dir('projects/app/work4');
+    tree.file('projects/app/work4/sub/ok.txt', 'fine');
+    spawnSync('chmod', ['-R', 'a+rwX', work]);
+    await new Promise((r) => setTimeout(r, RACY_MS + 500));
+    const listings = judgedListings(runtime.gate.context.gate);
+    tree.file('projects/app/work4/first.test.js', "require('node:test')('nothing', () => {});");
+    expect(await runtime.run({ tool: 'exec.run', args: { program: 'node', args: ['--test'], cwd: work } })).toMatchObject({ executed: true, exit_code: 0 });
+    expect(listings.list(`${work}/sub`)).toBe(listings.list(`${work}/sub`));
+
+    // Between two jobs: a secret is written into a kept folder, and the next job plants a name
+    // in another kept folder and reads what it can.
+    tree.file('projects/app/work4/sub/.env', 'WRITTEN_SINCE=1');
+    tree.file('projects/app/work4/first.test.js', [
+      "const { readFileSync, writeFileSync } = require('node:fs');",
+      "let seen = 'masked'; try { seen = readFileSync('sub/' + '.e' + 'nv', 'utf8'); } catch {}",
+      "writeFileSync('sub/.mcp.json', '{}');",
+      "require('node:test')('reads', () => { console.log('SEEN', seen); });",
+    ].join('\n'));
+    const ran = await runtime.run({ tool: 'exec.run', args: { program: 'node', args: ['--test'], cwd: work } });
+    expect(ran).toMatchObject({ decision: 'allow', executed: true, exit_code: 0 });
+    expect(ran.stdout).toContain('SEEN masked');
+    expect(ran.stdout).not.toContain('WRITTEN_SINCE');
+    expect((ran.set_aside ?? []).map((s) => s.path)).toEqual([`${work}/sub/.mcp.json`]);
+    expect(readFileSync(`${work}/sub/.env`, 'utf8')).toBe('WRITTEN_SINCE=1');
   });
 
   it('binds a program from outside the system directories alone, never its folder or the home around it', async () => {

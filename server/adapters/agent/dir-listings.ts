@@ -1,0 +1,127 @@
+import { lstatSync, readdirSync, type Dirent } from 'node:fs';
+import { join } from 'node:path';
+import type { TreeEntry } from './tree-walk.js';
+
+/**
+ * Folders' entries, each with a note the caller computes once (what the policy says of it), kept
+ * while the folder is unchanged: a job's masks and its planted-name check walk the whole tree
+ * three times per exec.run, and judging 60,000 entries each time had held the gate's thread for
+ * 0.45 s per job (session 34; `npm run bench` measures it: "exec.run sh -c : in a 60000-file
+ * project", beside the same job in a 10-file one).
+ *
+ * A folder's entries change only with its change time (ctime): creating, removing, renaming or
+ * linking a name in it sets it, and no process can set it back (utimes sets only atime and mtime;
+ * ctime follows the clock, which only root sets). A kept listing is used only while the folder's
+ * device, inode, ctime and mtime are all as they were when it was read, and only a folder that had
+ * not changed for RACY_MS before it was read is kept at all (git's "racily clean" rule): a change
+ * in the same clock tick as the read would leave the times equal, and file systems with coarse
+ * times (FAT's 2 s) round them down.
+ */
+export class DirListings<T> {
+  private readonly kept = new Map<string, Kept<T>>();
+  private entries = 0;
+
+  /**
+   * `quiet` says of a note that a walk need not be shown that file (a file the policy says nothing
+   * of): kept listings then cost a walk their folders, not their 60,000 files.
+   */
+  constructor(
+    private readonly note: (entry: TreeEntry) => T,
+    private readonly options: { readonly quiet?: (note: T) => boolean; readonly capacity?: number; readonly clock?: () => number } = {},
+  ) {}
+
+  /**
+   * The folder's entries with their notes, or why it cannot be read (never kept). A folder with
+   * more than `room` entries is not judged: the caller's walk ends there anyway.
+   */
+  list(dir: string, room = Number.POSITIVE_INFINITY): Listing<T> {
+    const started = (this.options.clock ?? Date.now)();
+    let stat;
+    try {
+      stat = lstatSync(dir, { bigint: true });
+    } catch (e) {
+      return { error: (e as NodeJS.ErrnoException).code ?? 'error' };
+    }
+    if (!stat.isDirectory()) return { error: 'ENOTDIR' };
+    const stamp = `${String(stat.dev)}:${String(stat.ino)}:${String(stat.ctimeNs)}:${String(stat.mtimeNs)}`;
+    const kept = this.kept.get(dir);
+    if (kept?.stamp === stamp) return kept.listing.entries.length > room ? { tooMany: kept.listing.entries.length } : kept.listing;
+    let dirents: Dirent[];
+    try {
+      dirents = readdirSync(dir, { withFileTypes: true });
+    } catch (e) {
+      return { error: (e as NodeJS.ErrnoException).code ?? 'error' };
+    }
+    if (dirents.length > room) return { tooMany: dirents.length };
+    const entries = dirents.map((d): Listed<T> => {
+      const entry: TreeEntry = { path: join(dir, d.name), name: d.name, kind: kindOf(d) };
+      return { ...entry, note: this.note(entry) };
+    });
+    const { quiet } = this.options;
+    const listing = { entries, shown: quiet === undefined ? entries : entries.filter((e) => e.kind !== 'file' || !quiet(e.note)) };
+    if (kept !== undefined) this.forget(dir, kept);
+    const newest = Number((stat.ctimeNs > stat.mtimeNs ? stat.ctimeNs : stat.mtimeNs) / 1_000_000n);
+    if (newest < started - RACY_MS) this.keep(dir, { stamp, listing });
+    return listing;
+  }
+
+  private keep(dir: string, kept: Kept<T>): void {
+    // Past the capacity everything kept is dropped at once (the next walks read again): a bound
+    // on memory, not a cache policy worth tuning.
+    if (this.entries + kept.listing.entries.length > (this.options.capacity ?? DEFAULT_CAPACITY)) {
+      this.kept.clear();
+      this.entries = 0;
+    }
+    this.kept.set(dir, kept);
+    this.entries += kept.listing.entries.length;
+  }
+
+  private forget(dir: string, kept: Kept<T>): void {
+    this.kept.delete(dir);
+    this.entries -= kept.listing.entries.length;
+  }
+}
+
+export type Listed<T> = TreeEntry & { readonly note: T };
+/** A folder's entries, and those a walk is shown: every folder, link and special file, and each file whose note is not quiet. */
+export type Entries<T> = { readonly entries: readonly Listed<T>[]; readonly shown: readonly Listed<T>[] };
+export type Listing<T> = Entries<T> | { readonly error: string } | { readonly tooMany: number };
+type Kept<T> = { readonly stamp: string; readonly listing: Entries<T> };
+
+/** A folder changed this recently (ms) is read every time, never kept. */
+export const RACY_MS = 3000;
+/** Entries kept across all folders at most (about 200 bytes each). */
+const DEFAULT_CAPACITY = 250_000;
+
+function kindOf(d: Dirent): TreeEntry['kind'] {
+  return d.isSymbolicLink() ? 'link' : d.isDirectory() ? 'dir' : d.isFile() ? 'file' : 'other';
+}
+
+/**
+ * Walks a tree through `listings`, links and special files included (never followed), showing
+ * `visit` what the listings show (every entry but quiet files). `visit` answers whether to
+ * descend into a folder; every entry counts toward `limit`. An unreadable folder ends the walk as incomplete, or
+ * is passed over with `unreadable: 'skip'` (never the root: a walk that saw nothing is not
+ * complete); past `limit` entries the walk is incomplete.
+ */
+export function walkListings<T>(
+  listings: DirListings<T>,
+  root: string,
+  visit: (entry: Listed<T>) => boolean,
+  options: { readonly limit: number; readonly unreadable: 'skip' | 'incomplete' },
+): { readonly complete: true } | { readonly incomplete: string } {
+  const stack = [root];
+  let seen = 0;
+  while (stack.length > 0) {
+    const dir = stack.pop() ?? root;
+    const listing = listings.list(dir, options.limit - seen);
+    if ('tooMany' in listing) return { incomplete: `there are more than ${String(options.limit)} entries below \`${root}\`` };
+    if ('error' in listing) {
+      if (options.unreadable === 'skip' && dir !== root) continue;
+      return { incomplete: `\`${dir}\` cannot be read (${listing.error})` };
+    }
+    seen += listing.entries.length;
+    for (const entry of listing.shown) if (visit(entry) && entry.kind === 'dir') stack.push(entry.path);
+  }
+  return { complete: true };
+}
