@@ -51,6 +51,26 @@ export async function runServe(flags: ServeFlags): Promise<number> {
     return 1;
   }
   const { gate } = running.runtime;
+  // The signals are taken before the banner says the gate is up: a supervisor or a script that
+  // signals as soon as it reads the banner must never meet the default action (exit) instead.
+  // SIGHUP: read the policy again, as `oracle policy reload` does (issue 16).
+  process.on('SIGHUP', () => {
+    void running.runtime.reloadPolicy('signal').then(
+      (r) => {
+        process.stderr.write(r.ok ? `oracle: policy reloaded (${r.to ?? 'none'})\n` : `oracle: the policy ${r.file} has errors; keeping the policy in force (${r.kept ?? 'none'}): ${r.errors.map((e) => `line ${String(e.line)}: ${e.message}`).join('; ')}\n`);
+      },
+      (e: unknown) => {
+        process.stderr.write(`oracle: the policy reload failed: ${e instanceof Error ? e.message : String(e)} (the health endpoint says which policy is in force)\n`);
+      },
+    );
+  });
+  const stopped = new Promise<void>((resolve) => {
+    const stop = () => {
+      resolve();
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
   const banner = modeBanner(gate);
   if (banner !== undefined) process.stderr.write(`oracle: ${banner}\n`);
   for (const w of gate.warnings) process.stderr.write(`oracle: warning: ${w}\n`);
@@ -70,22 +90,7 @@ export async function runServe(flags: ServeFlags): Promise<number> {
       '',
     ].join('\n'),
   );
-  // SIGHUP: read the policy again, as `oracle policy reload` does (issue 16).
-  process.on('SIGHUP', () => {
-    void running.runtime.reloadPolicy('signal').then(
-      (r) => {
-        process.stderr.write(r.ok ? `oracle: policy reloaded (${r.to ?? 'none'})\n` : `oracle: the policy ${r.file} has errors; keeping the policy in force (${r.kept ?? 'none'}): ${r.errors.map((e) => `line ${String(e.line)}: ${e.message}`).join('; ')}\n`);
-      },
-      () => undefined,
-    );
-  });
-  await new Promise<void>((resolve) => {
-    const stop = () => {
-      resolve();
-    };
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-  });
+  await stopped;
   // A stopping gate ends promptly (waiting callers denied, sockets closed, lock released); if any
   // handle still held the process after that, it would look alive to a supervisor and to hooks.
   setTimeout(() => process.exit(0), 2000).unref();

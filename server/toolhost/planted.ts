@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { moveTree } from '../adapters/agent/files.js';
+import { inodeOf, moveTree } from '../adapters/agent/files.js';
 import { walkListings } from '../adapters/agent/dir-listings.js';
 import type { ToolhostEnv } from './env.js';
 import { judgedListings, MAX_MASK_WALK, PACKAGE_FOLDERS } from './sandbox-masks.js';
@@ -28,9 +28,10 @@ export function hiddenNames(env: ToolhostEnv, bound: string, gitVisible: boolean
     judgedListings(env.gate),
     bound,
     (entry) => {
-      const { hidden, id } = entry.note;
+      const { hidden } = entry.note;
       if (hidden === undefined) return !PACKAGE_FOLDERS.has(entry.name) && !(gitVisible && entry.name === '.git');
-      names.set(entry.path, { id: id ?? 'gone', why: hidden.why });
+      // Read now, never kept: a mount over the name changes what it is without touching its folder.
+      names.set(entry.path, { id: inodeOf(entry.path) ?? 'gone', why: hidden.why });
       return false;
     },
     { limit: MAX_MASK_WALK, unreadable: 'incomplete' },

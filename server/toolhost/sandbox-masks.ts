@@ -1,7 +1,7 @@
 import { isUnder, relativeTo } from '../core/paths/canonical.js';
 import { protectionOf, type CompiledPolicy } from '../core/policy/compile.js';
 import { DirListings, walkListings } from '../adapters/agent/dir-listings.js';
-import { inodeOf, probe } from '../adapters/agent/files.js';
+import { probe } from '../adapters/agent/files.js';
 import { tierRank } from '../../shared/tiers.js';
 
 /**
@@ -92,11 +92,10 @@ export function sandboxView(gate: CompiledPolicy, bound: string, options: { read
   return { masks, readOnly };
 }
 
-/** What the policy says of one entry of a tree: hidden from every agent, not read unasked, and the inode of a hidden one. */
+/** What the policy says of one entry of a tree by its path: hidden from every agent, and not read unasked. */
 export interface Judged {
   readonly hidden: { readonly why: string; readonly rule: string } | undefined;
   readonly unread: { readonly why: string; readonly rule: string } | undefined;
-  readonly id: string | undefined;
 }
 
 const listingsByPolicy = new WeakMap<CompiledPolicy, DirListings<Judged>>();
@@ -112,7 +111,7 @@ export function judgedListings(gate: CompiledPolicy): DirListings<Judged> {
     listings = new DirListings(
       (entry): Judged => {
         const hidden = whyHidden(gate, entry.path);
-        return { hidden, unread: hidden ?? whyReadAsks(gate, entry.path), id: hidden === undefined ? undefined : (inodeOf(entry.path) ?? 'gone') };
+        return { hidden, unread: hidden ?? whyReadAsks(gate, entry.path) };
       },
       // Both walks pass over a file the policy says nothing of.
       { quiet: (judged) => judged.unread === undefined },

@@ -11,6 +11,7 @@ import { runtimeFor } from './runtime-fixture.js';
 import { MAX_SET_ASIDE } from '../../server/toolhost/planted.js';
 import { judgedListings } from '../../server/toolhost/sandbox-masks.js';
 import { RACY_MS } from '../../server/adapters/agent/dir-listings.js';
+import { cannotMountTmpfs, mountTmpfs, skipping, unmount } from '../fixtures/privileges.js';
 
 /**
  * A job sees its working directory's tree minus everything the gate would refuse there: deny_always,
@@ -180,6 +181,27 @@ describe('what a sandboxed job can see', () => {
     expect(ran.stdout).not.toContain('WRITTEN_SINCE');
     expect((ran.set_aside ?? []).map((s) => s.path)).toEqual([`${work}/sub/.mcp.json`]);
     expect(readFileSync(`${work}/sub/.env`, 'utf8')).toBe('WRITTEN_SINCE=1');
+  });
+
+  it('notices a mount put over a hidden name during a job, its folder\'s listing kept (review, session 34)', async (context) => {
+    if (skipping('a mount over a hidden name', cannotMountTmpfs())) return context.skip();
+    const work = tree.dir('projects/app/work5');
+    tree.file('projects/app/work5/.git/HEAD', 'ref: refs/heads/main\n');
+    tree.dir('projects/app/work5/signal');
+    spawnSync('chmod', ['-R', 'a+rwX', work]);
+    await new Promise((r) => setTimeout(r, RACY_MS + 500));
+    // The job says it started in a folder of its own (work5's listing stays kept), then waits.
+    const job = runtime.run({ tool: 'exec.run', args: { program: 'sh', args: ['-c', 'echo > signal/started; sleep 2'], cwd: work } });
+    await expect.poll(() => existsSync(`${work}/signal/started`)).toBe(true);
+    mountTmpfs(`${work}/.git`, '64k');
+    try {
+      const ran = await job;
+      expect(ran).toMatchObject({ decision: 'allow', executed: true, exit_code: 0 });
+      // What is at .git now is not what was there: a mount point cannot be moved aside, so a person is told.
+      expect(ran.set_aside_unchecked).toContain(`${work}/.git`);
+    } finally {
+      unmount(`${work}/.git`);
+    }
   });
 
   it('binds a program from outside the system directories alone, never its folder or the home around it', async () => {

@@ -2,7 +2,7 @@ import { mkdirSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:f
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempTree, type TempTree } from '../../../tests/fixtures/temp-tree.js';
-import { DirListings, RACY_MS, walkListings, type Listing } from './dir-listings.js';
+import { DirListings, heldBytes, RACY_MS, walkListings, type Listing } from './dir-listings.js';
 
 // The folders' change times are set by the kernel from the real clock; the listings' clock is
 // moved forward instead, so a folder "changed long ago" needs no sleeping.
@@ -12,7 +12,7 @@ const later = (): number => Date.now() + RACY_MS + 1000;
 // that, which the moved clock above skips, so each change here waits out the tick.
 const tick = (): void => void Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 30);
 
-const names = (listing: Listing<unknown>): string[] => ('entries' in listing ? listing.entries.map((e) => e.name).sort() : []);
+const names = (listing: Listing<unknown>): string[] => ('shown' in listing ? listing.shown.map((e) => e.name).sort() : []);
 
 describe('DirListings', () => {
   let tree: TempTree;
@@ -40,7 +40,7 @@ describe('DirListings', () => {
     const { listings, judged } = counted(later);
     tick();
     const first = listings.list(dir);
-    expect('entries' in first && [...first.entries].sort((x, y) => (x.name < y.name ? -1 : 1))).toEqual([
+    expect('shown' in first && first.count === 2 && [...first.shown].sort((x, y) => (x.name < y.name ? -1 : 1))).toEqual([
       { path: join(dir, 'a.txt'), name: 'a.txt', kind: 'file', note: 'file:a.txt' },
       { path: join(dir, 'sub'), name: 'sub', kind: 'dir', note: 'dir:sub' },
     ]);
@@ -99,13 +99,40 @@ describe('DirListings', () => {
       tree.file(`p${String(i)}/a`);
       tree.file(`p${String(i)}/b`);
     }
-    const { listings, judged } = counted(later, 5);
+    // Room for two of these folders, not three (each holds the same: same-length paths).
+    const one = heldBytes(join(tree.root, 'p0'), { count: 2, shown: ['a', 'b'].map((n) => ({ path: join(tree.root, 'p0', n), name: n, kind: 'file' as const, note: '' })) });
+    const { listings, judged } = counted(later, 2 * one + 1);
     for (let i = 0; i < 3; i += 1) listings.list(join(tree.root, `p${String(i)}`));
-    // p0 and p1 (4 entries) were kept; p2 would make 6: everything was dropped, p2 kept.
+    // p0 and p1 were kept; p2 would pass the capacity: everything was dropped, p2 kept.
     listings.list(join(tree.root, 'p2'));
     expect(judged).toHaveLength(6);
-    listings.list(join(tree.root, 'p0'));
+    listings.list(join(tree.root, 'p1'));
     expect(judged).toHaveLength(8);
+  });
+
+  it('keeps nothing where told not to (a host where a process can set a folder\'s change time)', () => {
+    tree = tempTree();
+    const dir = tree.dir('p');
+    tree.file('p/a.txt');
+    const judged: string[] = [];
+    const listings = new DirListings<string>((entry) => judged.push(entry.path).toString(), { clock: later, keeps: false });
+    listings.list(dir);
+    listings.list(dir);
+    expect(judged).toHaveLength(2);
+  });
+
+  it('drops everything kept when the clock moves back', () => {
+    tree = tempTree();
+    const dir = tree.dir('p');
+    tree.file('p/a.txt');
+    let now = later();
+    const { listings, judged } = counted(() => now);
+    listings.list(dir);
+    listings.list(dir);
+    expect(judged).toHaveLength(1);
+    now -= 1;
+    listings.list(dir);
+    expect(judged).toHaveLength(2);
   });
 
   it('says how many entries a folder has past the room left, kept or not', () => {
@@ -113,7 +140,7 @@ describe('DirListings', () => {
     for (let i = 0; i < 4; i += 1) tree.file(`p/f${String(i)}`);
     const { listings } = counted(later);
     expect(listings.list(join(tree.root, 'p'), 3)).toEqual({ tooMany: 4 });
-    expect('entries' in listings.list(join(tree.root, 'p'))).toBe(true);
+    expect(listings.list(join(tree.root, 'p'))).toMatchObject({ count: 4 });
     expect(listings.list(join(tree.root, 'p'), 3)).toEqual({ tooMany: 4 });
   });
 

@@ -10,24 +10,30 @@ import type { TreeEntry } from './tree-walk.js';
  * project", beside the same job in a 10-file one).
  *
  * A folder's entries change only with its change time (ctime): creating, removing, renaming or
- * linking a name in it sets it, and no process can set it back (utimes sets only atime and mtime;
- * ctime follows the clock, which only root sets). A kept listing is used only while the folder's
- * device, inode, ctime and mtime are all as they were when it was read, and only a folder that had
- * not changed for RACY_MS before it was read is kept at all (git's "racily clean" rule): a change
- * in the same clock tick as the read would leave the times equal, and file systems with coarse
- * times (FAT's 2 s) round them down.
+ * linking a name in it sets it, and on Linux no process can set it back (utimes sets only atime
+ * and mtime; ctime follows the clock, which only root sets). Windows lets any process that may
+ * write a folder's attributes set its change time, and macOS's setattrlist names it too: there
+ * nothing is kept (KEEPS_ON_HOST), every walk reads every folder. A kept listing is used only
+ * while the folder's device, inode, ctime and mtime are all as they were when it was read, and
+ * only a folder that had not changed for RACY_MS before it was read is kept at all (git's "racily
+ * clean" rule): a change in the same clock tick as the read would leave the times equal, and file
+ * systems with coarse times (FAT's 2 s) round them down. That rule needs a clock that only moves
+ * forward: one that moved back drops everything kept.
  */
 export class DirListings<T> {
   private readonly kept = new Map<string, Kept<T>>();
-  private entries = 0;
+  /** Bytes held across all kept listings, roughly (quiet files are counted by number, not held). */
+  private held = 0;
+  private lastRead = Number.NEGATIVE_INFINITY;
 
   /**
    * `quiet` says of a note that a walk need not be shown that file (a file the policy says nothing
-   * of): kept listings then cost a walk their folders, not their 60,000 files.
+   * of): kept listings then cost a walk their folders, not their 60,000 files. `capacity` is in
+   * bytes (heldBytes); `keeps: false` reads every folder every time.
    */
   constructor(
     private readonly note: (entry: TreeEntry) => T,
-    private readonly options: { readonly quiet?: (note: T) => boolean; readonly capacity?: number; readonly clock?: () => number } = {},
+    private readonly options: { readonly quiet?: (note: T) => boolean; readonly capacity?: number; readonly clock?: () => number; readonly keeps?: boolean } = {},
   ) {}
 
   /**
@@ -36,6 +42,8 @@ export class DirListings<T> {
    */
   list(dir: string, room = Number.POSITIVE_INFINITY): Listing<T> {
     const started = (this.options.clock ?? Date.now)();
+    if (started < this.lastRead) this.clear();
+    this.lastRead = started;
     let stat;
     try {
       stat = lstatSync(dir, { bigint: true });
@@ -45,7 +53,7 @@ export class DirListings<T> {
     if (!stat.isDirectory()) return { error: 'ENOTDIR' };
     const stamp = `${String(stat.dev)}:${String(stat.ino)}:${String(stat.ctimeNs)}:${String(stat.mtimeNs)}`;
     const kept = this.kept.get(dir);
-    if (kept?.stamp === stamp) return kept.listing.entries.length > room ? { tooMany: kept.listing.entries.length } : kept.listing;
+    if (kept?.stamp === stamp) return kept.listing.count > room ? { tooMany: kept.listing.count } : kept.listing;
     let dirents: Dirent[];
     try {
       dirents = readdirSync(dir, { withFileTypes: true });
@@ -58,40 +66,55 @@ export class DirListings<T> {
       return { ...entry, note: this.note(entry) };
     });
     const { quiet } = this.options;
-    const listing = { entries, shown: quiet === undefined ? entries : entries.filter((e) => e.kind !== 'file' || !quiet(e.note)) };
+    const listing = { count: entries.length, shown: quiet === undefined ? entries : entries.filter((e) => e.kind !== 'file' || !quiet(e.note)) };
     if (kept !== undefined) this.forget(dir, kept);
     const newest = Number((stat.ctimeNs > stat.mtimeNs ? stat.ctimeNs : stat.mtimeNs) / 1_000_000n);
-    if (newest < started - RACY_MS) this.keep(dir, { stamp, listing });
+    if ((this.options.keeps ?? KEEPS_ON_HOST) && newest < started - RACY_MS) this.keep(dir, { stamp, listing, bytes: heldBytes(dir, listing) });
     return listing;
   }
 
   private keep(dir: string, kept: Kept<T>): void {
     // Past the capacity everything kept is dropped at once (the next walks read again): a bound
-    // on memory, not a cache policy worth tuning.
-    if (this.entries + kept.listing.entries.length > (this.options.capacity ?? DEFAULT_CAPACITY)) {
-      this.kept.clear();
-      this.entries = 0;
-    }
+    // on memory (a job can make many long names), not a cache policy worth tuning.
+    if (this.held + kept.bytes > (this.options.capacity ?? DEFAULT_CAPACITY)) this.clear();
     this.kept.set(dir, kept);
-    this.entries += kept.listing.entries.length;
+    this.held += kept.bytes;
   }
 
   private forget(dir: string, kept: Kept<T>): void {
     this.kept.delete(dir);
-    this.entries -= kept.listing.entries.length;
+    this.held -= kept.bytes;
+  }
+
+  private clear(): void {
+    this.kept.clear();
+    this.held = 0;
   }
 }
 
 export type Listed<T> = TreeEntry & { readonly note: T };
-/** A folder's entries, and those a walk is shown: every folder, link and special file, and each file whose note is not quiet. */
-export type Entries<T> = { readonly entries: readonly Listed<T>[]; readonly shown: readonly Listed<T>[] };
+/**
+ * How many entries a folder has, and those a walk is shown: every folder, link and special file,
+ * and each file whose note is not quiet (only these are held: a kept 60,000-file tree costs its
+ * folders and flagged files, not 60,000 objects).
+ */
+export type Entries<T> = { readonly count: number; readonly shown: readonly Listed<T>[] };
 export type Listing<T> = Entries<T> | { readonly error: string } | { readonly tooMany: number };
-type Kept<T> = { readonly stamp: string; readonly listing: Entries<T> };
+type Kept<T> = { readonly stamp: string; readonly listing: Entries<T>; readonly bytes: number };
 
 /** A folder changed this recently (ms) is read every time, never kept. */
 export const RACY_MS = 3000;
-/** Entries kept across all folders at most (about 200 bytes each). */
-const DEFAULT_CAPACITY = 250_000;
+/** Bytes held across all folders at most, roughly: 16 MiB (about 40,000 folders of 100-character paths). */
+const DEFAULT_CAPACITY = 16 * 1024 * 1024;
+/** Where no process but root can set a folder's change time (see DirListings). */
+const KEEPS_ON_HOST = process.platform === 'linux';
+
+/** What a kept listing holds, roughly: its path and stamp, and each shown entry's path, name and note. */
+export function heldBytes(dir: string, listing: Entries<unknown>): number {
+  let bytes = 200 + 2 * dir.length;
+  for (const entry of listing.shown) bytes += 200 + 2 * (entry.path.length + entry.name.length);
+  return bytes;
+}
 
 function kindOf(d: Dirent): TreeEntry['kind'] {
   return d.isSymbolicLink() ? 'link' : d.isDirectory() ? 'dir' : d.isFile() ? 'file' : 'other';
@@ -120,7 +143,7 @@ export function walkListings<T>(
       if (options.unreadable === 'skip' && dir !== root) continue;
       return { incomplete: `\`${dir}\` cannot be read (${listing.error})` };
     }
-    seen += listing.entries.length;
+    seen += listing.count;
     for (const entry of listing.shown) if (visit(entry) && entry.kind === 'dir') stack.push(entry.path);
   }
   return { complete: true };
