@@ -1,15 +1,17 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { openRuntime } from '../server/app/runtime.js';
 import { RACY_MS } from '../server/adapters/agent/dir-listings.js';
 import { summarize, type Figure } from './stats.js';
 
 /**
  * exec.run in a large project (session 34): before a job its tree is walked for masks and
- * planted-name candidates, and after it again; each walk judges every entry by the policy. Three
- * figures in one run: the first job in a 60,000-file project (nothing kept), later jobs there
- * (folders' listings kept while unchanged), and the reference, the same job in a 10-file project.
+ * planted-name candidates, and after it again; each walk judges every entry by the policy. The
+ * first job in a 60,000-file project (nothing kept), later jobs there (folders' listings kept
+ * while unchanged), and the reference, the same job in a 10-file project; and for each, the
+ * longest the gate's event loop was held during the job (every other agent waits that long).
  */
 const FOLDERS = 600;
 const FILES = 100;
@@ -33,22 +35,36 @@ export async function largeTreeBench(): Promise<Figure[]> {
   // A folder changed in the last RACY_MS is never kept: a project being edited this second is
   // judged afresh, one untouched for a while is not.
   await new Promise((r) => setTimeout(r, RACY_MS + 500));
-  const job = async (cwd: string): Promise<number> => {
+  const held: Record<'first' | 'warm' | 'reference', number[]> = { first: [], warm: [], reference: [] };
+  const job = async (cwd: string, kind: keyof typeof held): Promise<number> => {
+    const loop = monitorEventLoopDelay({ resolution: 1 });
+    loop.enable();
     const t = process.hrtime.bigint();
     const r = await runtime.run({ tool: 'exec.run', args: { program: 'sh', args: ['-c', ':'], cwd } });
+    const took = Number(process.hrtime.bigint() - t) / 1000;
+    loop.disable();
+    held[kind].push(loop.max / 1000);
     if (!r.executed || r.exit_code !== 0) throw new Error(`the bench job did not run: ${JSON.stringify(r)}`);
-    return Number(process.hrtime.bigint() - t) / 1000;
+    return took;
   };
   try {
-    const first = [await job(large)];
+    const first = [await job(large, 'first')];
     const warm: number[] = [];
     const reference: number[] = [];
     for (let i = 0; i < RUNS; i++) {
-      warm.push(await job(large));
-      reference.push(await job(small));
+      warm.push(await job(large, 'warm'));
+      reference.push(await job(small, 'reference'));
     }
     const name = `exec.run sh -c : in a ${String(FOLDERS * FILES)}-file project`;
-    return [summarize(`${name}: first job (every entry judged)`, first), summarize(`${name}: later jobs (listings kept)`, warm), summarize('exec.run sh -c :: reference, the same job in a 10-file project', reference)];
+    const stall = 'the longest the event loop was held';
+    return [
+      summarize(`${name}: first job (every entry judged)`, first),
+      summarize(`${name}: later jobs (listings kept)`, warm),
+      summarize('exec.run sh -c :: reference, the same job in a 10-file project', reference),
+      summarize(`${name}: first job, ${stall}`, held.first),
+      summarize(`${name}: later jobs, ${stall}`, held.warm),
+      summarize(`exec.run sh -c :: reference, ${stall}`, held.reference),
+    ];
   } finally {
     await runtime.close();
     rmSync(root, { recursive: true, force: true });

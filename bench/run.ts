@@ -76,6 +76,7 @@ const mcpText = `An MCP read through the gate against @modelcontextprotocol/serv
 // Session 34: what a large project adds to a job, against the same job in a small one.
 const tree = (which: string): number => figures.find((f) => f.name.startsWith('exec.run sh -c : in a') && f.name.endsWith(which))?.p50_us ?? Number.NaN;
 const treeReference = call('exec.run sh -c :: reference, the same job in a 10-file project');
-const treeText = `exec.run in a 60,000-file project against the same job in a 10-file project (p50, same run): first job ${(tree('(every entry judged)') / treeReference).toFixed(2)}×, later jobs ${(tree('(listings kept)') / treeReference).toFixed(2)}×`;
+const ms = (us: number): string => `${(us / 1000).toFixed(1)} ms`;
+const treeText = `exec.run in a 60,000-file project against the same job in a 10-file project (p50, same run): first job ${(tree('(every entry judged)') / treeReference).toFixed(2)}×, later jobs ${(tree('(listings kept)') / treeReference).toFixed(2)}×; the gate's event loop held at most ${ms(tree('first job, the longest the event loop was held'))} in the first job, ${ms(tree('later jobs, the longest the event loop was held'))} in later ones (${ms(call('exec.run sh -c :: reference, the longest the event loop was held'))} in the small project)`;
 if (process.argv.includes('--json')) process.stdout.write(`${JSON.stringify({ node: process.version, figures, policy_engines: engines.report, pwa, claude_code_http_connections: claude.connections }, null, 2)}\n`);
 else process.stdout.write(`${table(figures)}\n\n${pwaText}\n\n${sessionText}\n${hookText}\n${scaleText}\n${throughputText}\n${mcpText}\n${treeText}\n\n${enginesText(engines.report)}\n`);

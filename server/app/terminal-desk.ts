@@ -3,6 +3,7 @@ import { canonicalize } from '../core/paths/canonicalize.js';
 import type { CompiledPolicy } from '../core/policy/compile.js';
 import type { GateMode } from '../core/decide/context.js';
 import type { Terminals, TermResult } from '../toolhost/terminals.js';
+import { sandboxView } from '../toolhost/sandbox-masks.js';
 import type { Redactor } from '../toolhost/env.js';
 import type { TerminalView } from '../../shared/terminal-view.js';
 
@@ -39,7 +40,11 @@ export function terminalDesk(deps: { readonly terminals: Terminals; readonly gat
       if (cols === undefined || rows === undefined) return refused('cols and rows are whole numbers (2–500, 2–200)');
       const scoped = canonicalize(cwd, deps.gate(), { cwd: undefined, access: 'read' });
       if (!scoped.ok) return refused(`the terminal's folder is refused: ${scoped.reason}`);
-      const opened = terminals.open({ name, program, args, cwd: scoped.value, cols, rows, by });
+      // The folder is walked for what the policy hides (it may take a while in a large tree, and
+      // the gate answers others meanwhile); HALT may have come in that time.
+      const view = await sandboxView(deps.gate(), scoped.value.real, { gitVisible: false });
+      if (deps.mode() === 'halted') return { ok: false, code: 'HALTED', reason: 'the gate was halted; resume it before opening a terminal' };
+      const opened = 'incomplete' in view ? refused(`ORACLE cannot tell what to hide from the terminal: ${view.incomplete}; open it in a smaller folder`) : terminals.open({ name, program, args, cwd: scoped.value, view, cols, rows, by });
       await deps.audit({
         kind: 'terminal',
         ts: deps.now().toISOString(),

@@ -22,9 +22,9 @@ export type HiddenNames = { readonly names: ReadonlyMap<string, { readonly id: s
  * excludes), files, folders and links alike, with the inode it is: what a job may not leave
  * behind. A package manager's folders are not walked, nor (for git's own runs) `.git`.
  */
-export function hiddenNames(env: ToolhostEnv, bound: string, gitVisible: boolean): HiddenNames {
+export async function hiddenNames(env: ToolhostEnv, bound: string, gitVisible: boolean): Promise<HiddenNames> {
   const names = new Map<string, { id: string; why: string }>();
-  const walked = walkListings(
+  const walked = await walkListings(
     judgedListings(env.gate),
     bound,
     (entry) => {
@@ -49,10 +49,10 @@ export function hiddenNames(env: ToolhostEnv, bound: string, gitVisible: boolean
  * they are never taken. While the job runs, what it made is there (README, Known limits). A tree
  * that cannot be walked whole is reported as not checked.
  */
-export function setAsidePlanted(env: ToolhostEnv, actionId: string, job: { readonly bound: string; readonly before: HiddenNames; readonly gitVisible: boolean }): { readonly set_aside: readonly SetAside[]; readonly unchecked?: string } {
+export async function setAsidePlanted(env: ToolhostEnv, actionId: string, job: { readonly bound: string; readonly before: HiddenNames; readonly gitVisible: boolean }): Promise<{ readonly set_aside: readonly SetAside[]; readonly unchecked?: string }> {
   const { bound, before, gitVisible } = job;
   if ('incomplete' in before) return { set_aside: [], unchecked: `before the job: ${before.incomplete}` };
-  const after = hiddenNames(env, bound, gitVisible);
+  const after = await hiddenNames(env, bound, gitVisible);
   if ('incomplete' in after) return { set_aside: [], unchecked: `after the job: ${after.incomplete}` };
   const known = new Set([...before.names.values()].map((n) => n.id));
   const made = [...after.names].filter(([, { id }]) => !known.has(id));

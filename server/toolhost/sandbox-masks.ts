@@ -58,13 +58,14 @@ function whyReadAsks(gate: CompiledPolicy, path: string): { readonly why: string
 /**
  * What a job may see of the tree it works in (SPEC §6): everything the gate itself would let the
  * agent touch there, nothing it would refuse. The `.git` directory stays visible to git itself
- * (its hooks and config are neutralised on every call). Undefined when the tree is too large to
- * mask completely: the job is then refused, never half-masked.
+ * (its hooks and config are neutralised on every call). `incomplete`, saying why, when the tree is
+ * too large to walk (more than `limit` entries, MAX_MASK_WALK unless told) or its top cannot be
+ * read: the job is then refused, never half-masked.
  */
-export function sandboxView(gate: CompiledPolicy, bound: string, options: { readonly gitVisible: boolean }): SandboxView | undefined {
+export async function sandboxView(gate: CompiledPolicy, bound: string, options: { readonly gitVisible: boolean; readonly limit?: number }): Promise<SandboxView | { readonly incomplete: string }> {
   const { flavor } = gate.host;
   const masks: { path: string; kind: 'dir' | 'file' }[] = [];
-  const walk = walkListings(
+  const walk = await walkListings(
     judgedListings(gate),
     bound,
     (entry) => {
@@ -82,9 +83,9 @@ export function sandboxView(gate: CompiledPolicy, bound: string, options: { read
       // project (red team, session 33: a job read dist/.env and build/id_rsa).
       return !PACKAGE_FOLDERS.has(entry.name);
     },
-    { limit: MAX_MASK_WALK, unreadable: 'skip' },
+    { limit: options.limit ?? MAX_MASK_WALK, unreadable: 'skip' },
   );
-  if ('incomplete' in walk) return undefined;
+  if ('incomplete' in walk) return walk;
   // A nested read-only root that is not there (not made yet, or moved away by an earlier job) has
   // nothing to protect; binding it would fail the sandbox, and every job in the tree with it (red
   // team, session 33). Only a folder is re-bound.

@@ -9,7 +9,7 @@ import type { TerminalView } from '../../shared/terminal-view.js';
 import type { OracleCode } from '../../shared/outcome-codes.js';
 import { childEnvironment } from './child-env.js';
 import { SYSTEM_PATHS, sandboxArgv } from './sandbox-plan.js';
-import { sandboxView } from './sandbox-masks.js';
+import type { SandboxView } from './sandbox-masks.js';
 
 export type TermResult<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly code: OracleCode; readonly reason: string };
 
@@ -20,6 +20,8 @@ export interface TerminalSpec {
   readonly args: readonly string[];
   /** The folder it starts in, canonicalised against the policy: the only part of the user's files it sees. */
   readonly cwd: ScopedPath;
+  /** What the policy would refuse an agent in that folder, invisible to the terminal too (sandboxView of `cwd`). */
+  readonly view: SandboxView;
   readonly cols: number;
   readonly rows: number;
   readonly by: string;
@@ -87,10 +89,7 @@ export class Terminals {
     if (!spec.program.startsWith('/')) return fail('TERM_REFUSED', `the program must be an absolute path, not \`${spec.program}\``);
     const blocked = this.deps.jobs.blockedReason();
     if (blocked !== undefined) return fail('JOB_ROOT_BLOCKED', `new jobs are refused until the job root is cleaned: ${blocked}`);
-    const gate = this.deps.gate();
-    // What the policy would refuse an agent in that folder stays invisible to the terminal too.
-    const view = sandboxView(gate, spec.cwd.real, { gitVisible: false });
-    if (view === undefined) return fail('TERM_REFUSED', 'the folder holds too many files to hide what the policy denies; open the terminal in a smaller folder');
+    const { view } = spec;
     const job = this.deps.jobs.create();
     const { sandbox } = this.deps;
     // A person's terminal: colours and a real terminal type, otherwise the same empty environment as a job.

@@ -9,7 +9,7 @@ import { auditRecords } from '../fixtures/audit-records.js';
 import { tempTree, type TempTree } from '../fixtures/temp-tree.js';
 import { runtimeFor } from './runtime-fixture.js';
 import { MAX_SET_ASIDE } from '../../server/toolhost/planted.js';
-import { judgedListings } from '../../server/toolhost/sandbox-masks.js';
+import { judgedListings, sandboxView } from '../../server/toolhost/sandbox-masks.js';
 import { RACY_MS } from '../../server/adapters/agent/dir-listings.js';
 import { cannotMountTmpfs, mountTmpfs, skipping, unmount } from '../fixtures/privileges.js';
 
@@ -202,6 +202,16 @@ describe('what a sandboxed job can see', () => {
     } finally {
       unmount(`${work}/.git`);
     }
+  });
+
+  it('says why it cannot mask a tree too large to walk, and masks it within the limit', async () => {
+    const work = tree.dir('projects/app/work6');
+    for (let i = 0; i < 5; i += 1) tree.file(`projects/app/work6/d/f${String(i)}.ts`);
+    tree.file('projects/app/work6/d/.env', 'X=1');
+    const gate = runtime.gate.context.gate;
+    expect(await sandboxView(gate, work, { gitVisible: false, limit: 6 })).toEqual({ incomplete: `there are more than 6 entries below \`${work}\`` });
+    expect(await sandboxView(gate, work, { gitVisible: false, limit: 7 })).toEqual({ masks: [{ path: `${work}/d/.env`, kind: 'file' }], readOnly: [] });
+    expect(await sandboxView(gate, `${work}/gone`, { gitVisible: false })).toEqual({ incomplete: `\`${work}/gone\` cannot be read (ENOENT)` });
   });
 
   it('binds a program from outside the system directories alone, never its folder or the home around it', async () => {

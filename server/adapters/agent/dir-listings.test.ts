@@ -161,13 +161,13 @@ describe('walkListings', () => {
 
   const judgeNothing = (): DirListings<undefined> => new DirListings<undefined>(() => undefined, { clock: later });
 
-  it('visits every entry, links and all, descending where asked', () => {
+  it('visits every entry, links and all, descending where asked', async () => {
     tree = tempTree();
     tree.file('p/a/deep/x');
     tree.file('p/node_modules/pkg/.env');
     tree.link('p/out', '/etc');
     const seen: string[] = [];
-    const walked = walkListings(
+    const walked = await walkListings(
       judgeNothing(),
       join(tree.root, 'p'),
       (entry) => {
@@ -180,7 +180,7 @@ describe('walkListings', () => {
     expect(seen.sort()).toEqual(['dir a', 'dir a/deep', 'dir node_modules', 'file a/deep/x', 'link out']);
   });
 
-  it('shows a walk no file whose note is quiet, and counts it toward the limit', () => {
+  it('shows a walk no file whose note is quiet, and counts it toward the limit', async () => {
     tree = tempTree();
     tree.file('p/d/plain.ts');
     tree.file('p/d/.env');
@@ -188,20 +188,41 @@ describe('walkListings', () => {
     const listings = new DirListings<boolean>((entry) => entry.name === '.env', { quiet: (flagged) => !flagged, clock: later });
     const seen: string[] = [];
     const walk = (limit: number) => walkListings(listings, join(tree.root, 'p'), (entry) => seen.push(entry.name) > 0, { limit, unreadable: 'incomplete' });
-    expect(walk(4)).toEqual({ complete: true });
+    expect(await walk(4)).toEqual({ complete: true });
     expect(seen.sort()).toEqual(['.env', 'd', 'link.ts']);
-    expect(walk(3)).toMatchObject({ incomplete: expect.stringMatching(/more than 3 entries/u) as unknown });
+    expect(await walk(3)).toMatchObject({ incomplete: expect.stringMatching(/more than 3 entries/u) as unknown });
   });
 
-  it('ends incomplete past the limit', () => {
+  it('lets the gate answer others while it judges a large tree, and not while it walks kept listings', async () => {
+    tree = tempTree();
+    for (let d = 0; d < 3; d += 1) for (let f = 0; f < 1500; f += 1) tree.file(`p/d${String(d)}/f${String(f)}`);
+    const listings = new DirListings<undefined>(() => undefined, { clock: later });
+    const walk = async (): Promise<boolean[]> => {
+      let answered = false;
+      setImmediate(() => {
+        answered = true;
+      });
+      const seen: boolean[] = [];
+      await walkListings(listings, join(tree.root, 'p'), (entry) => seen.push(answered) > 0 && entry.kind === 'dir', { limit: 10_000, unreadable: 'incomplete' });
+      return seen;
+    };
+    tick();
+    const first = await walk();
+    expect(first).toHaveLength(4503);
+    expect(first[0]).toBe(false);
+    expect(first.at(-1)).toBe(true);
+    expect(await walk()).not.toContain(true);
+  });
+
+  it('ends incomplete past the limit', async () => {
     tree = tempTree();
     for (let i = 0; i < 3; i += 1) tree.file(`p/d/f${String(i)}`);
-    const walked = walkListings(judgeNothing(), join(tree.root, 'p'), () => true, { limit: 3, unreadable: 'incomplete' });
+    const walked = await walkListings(judgeNothing(), join(tree.root, 'p'), () => true, { limit: 3, unreadable: 'incomplete' });
     expect(walked).toEqual({ incomplete: `there are more than 3 entries below \`${join(tree.root, 'p')}\`` });
-    expect(walkListings(judgeNothing(), join(tree.root, 'p'), () => true, { limit: 4, unreadable: 'incomplete' })).toEqual({ complete: true });
+    expect(await walkListings(judgeNothing(), join(tree.root, 'p'), () => true, { limit: 4, unreadable: 'incomplete' })).toEqual({ complete: true });
   });
 
-  it('passes over an unreadable folder only when told to, and never over an unreadable root', () => {
+  it('passes over an unreadable folder only when told to, and never over an unreadable root', async () => {
     tree = tempTree();
     const root = join(tree.root, 'p');
     // The folder is removed between its parent's listing and its own read (root reads through
@@ -211,9 +232,9 @@ describe('walkListings', () => {
       return true;
     };
     tree.file('p/vanishing/x');
-    expect(walkListings(judgeNothing(), root, vanishing, { limit: 100, unreadable: 'skip' })).toEqual({ complete: true });
+    expect(await walkListings(judgeNothing(), root, vanishing, { limit: 100, unreadable: 'skip' })).toEqual({ complete: true });
     tree.file('p/vanishing/x');
-    expect(walkListings(judgeNothing(), root, vanishing, { limit: 100, unreadable: 'incomplete' })).toEqual({ incomplete: `\`${join(root, 'vanishing')}\` cannot be read (ENOENT)` });
-    expect(walkListings(judgeNothing(), join(tree.root, 'gone'), () => true, { limit: 100, unreadable: 'skip' })).toEqual({ incomplete: `\`${join(tree.root, 'gone')}\` cannot be read (ENOENT)` });
+    expect(await walkListings(judgeNothing(), root, vanishing, { limit: 100, unreadable: 'incomplete' })).toEqual({ incomplete: `\`${join(root, 'vanishing')}\` cannot be read (ENOENT)` });
+    expect(await walkListings(judgeNothing(), join(tree.root, 'gone'), () => true, { limit: 100, unreadable: 'skip' })).toEqual({ incomplete: `\`${join(tree.root, 'gone')}\` cannot be read (ENOENT)` });
   });
 });

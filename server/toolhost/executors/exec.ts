@@ -47,10 +47,10 @@ async function runProgram(action: PreparedAction<'exec.run' | 'exec.run_with_sec
   const diffing = isGit && ['diff', 'log', 'show'].includes(args[0] ?? '');
   const gitArgs = diffing ? [args[0] ?? '', '--no-ext-diff', '--no-textconv', ...args.slice(1)] : args;
   // The child sees the working directory's tree, minus what the gate would refuse there.
-  const view = cwd === undefined ? { masks: [], readOnly: [] } : sandboxView(env.gate, cwd.real, { gitVisible: isGit });
-  if (view === undefined) return { result: failed('NOT_ALLOWED', 'the working directory holds too many files to hide what the policy denies; run in a smaller directory') };
+  const view = cwd === undefined ? { masks: [], readOnly: [] } : await sandboxView(env.gate, cwd.real, { gitVisible: isGit });
+  if ('incomplete' in view) return { result: failed('NOT_ALLOWED', `ORACLE cannot tell what to hide from the job: ${view.incomplete}; run it in a smaller folder`) };
   // What no agent may write in the tree now, to tell afterwards what the job made (planted.ts).
-  const before = cwd === undefined ? undefined : hiddenNames(env, cwd.real, isGit);
+  const before = cwd === undefined ? undefined : await hiddenNames(env, cwd.real, isGit);
   const outcome = await runJob(
     {
       program,
@@ -68,7 +68,7 @@ async function runProgram(action: PreparedAction<'exec.run' | 'exec.run_with_sec
     env,
   );
   if (cwd === undefined || before === undefined) return outcome;
-  const planted = setAsidePlanted(env, action.actionId, { bound: cwd.real, before, gitVisible: isGit });
+  const planted = await setAsidePlanted(env, action.actionId, { bound: cwd.real, before, gitVisible: isGit });
   if (planted.set_aside.length === 0 && planted.unchecked === undefined) return outcome;
   return { ...outcome, result: { ...outcome.result, set_aside: planted.set_aside, ...(planted.unchecked === undefined ? {} : { set_aside_unchecked: planted.unchecked }) } };
 }

@@ -56,8 +56,8 @@ function git(action: InRepo, env: ToolhostEnv, run: GitRun): Promise<ExecutionRe
 
 async function gitIn(repo: ScopedPath, env: ToolhostEnv, run: GitRun): Promise<ExecutionResult & { cleanupError?: string }> {
   if (!env.git.ok) return failed('EXECUTOR_UNAVAILABLE', `git is not available: ${env.git.reason}`);
-  const view = sandboxView(env.gate, repo.real, { gitVisible: true });
-  if (view === undefined) return failed('NOT_ALLOWED', 'the repository holds too many files to hide what the policy denies');
+  const view = await sandboxView(env.gate, repo.real, { gitVisible: true });
+  if ('incomplete' in view) return failed('NOT_ALLOWED', `ORACLE cannot tell what to hide from git: ${view.incomplete}`);
   const own = run.gitDir;
   const outcome = await runJob(
     {
