@@ -12,7 +12,13 @@ import { tierRank } from '../../shared/tiers.js';
  */
 export const PACKAGE_FOLDERS: ReadonlySet<string> = new Set(['node_modules', 'bower_components', '.venv', 'venv', '.gradle']);
 
-export const MAX_MASK_WALK = 100_000;
+/**
+ * Entries a job's tree may hold (outside package folders and masked ones) for ORACLE to mask it;
+ * past it the job is refused. A Rust `target/` or a monorepo passes 100,000; the walks pause for
+ * other agents and keep what they judged (dir-listings.ts), so a larger tree costs its own jobs
+ * time (about 7 µs an entry on a first walk), not the gate's other answers.
+ */
+export const MAX_MASK_WALK = 400_000;
 
 export interface SandboxView {
   /** Paths inside the bound tree the child must not see: deny_always, excludes, ORACLE's own. */
