@@ -48,6 +48,8 @@ export const EXEC_ERROR_CODES = [
   'FS_CHANGED',
   'UNDO_UNAVAILABLE',
   'UNDO_REFUSED',
+  /** An undo of several paths stopped partway; the message names what is back, what is not, and where the copies are. */
+  'UNDO_PARTIAL',
   'GIT_FAILED',
   'EGRESS_REFUSED',
   'SECRET_MISSING',

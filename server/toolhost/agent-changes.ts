@@ -70,16 +70,57 @@ export function undoChange(record: Extract<UndoRecord, { kind: 'change' }>, env:
   for (const [i, entry] of record.entries.entries()) {
     if (stateDigest(entry.path, probe(entry.path), deep(entry)) !== after[i]) return failed('UNDO_UNAVAILABLE', `\`${entry.path}\` changed since \`${record.summary}\`; undo refused`);
   }
+  const restored: string[] = [];
   for (const [i, entry] of [...record.entries.entries()].reverse()) {
     if (entry.before === 'dir' && entry.kept === undefined) continue; // a folder that stayed; what went inside has its own entries
     // What the change made is moved aside into ORACLE's trash, never deleted in place: a recursive
     // delete walks by path, and a job swapping a folder deep inside for a link had it delete a
     // read-only root's files (red team, session 33). A rename through the pinned parent walks nothing.
-    if (probe(entry.path) !== 'missing') moveTree(entry.path, env.undo.undonePath(record.id, i));
-    if (entry.kept !== undefined) restoreKept(entry.path, { copy: entry.kept });
-    else if (entry.link !== undefined) restoreKept(entry.path, { link: entry.link });
+    const aside = env.undo.undonePath(record.id, i);
+    let movedAside = false;
+    try {
+      if (probe(entry.path) !== 'missing') {
+        moveTree(entry.path, aside);
+        movedAside = true;
+      }
+      if (entry.kept !== undefined) restoreKept(entry.path, { copy: entry.kept });
+      else if (entry.link !== undefined) restoreKept(entry.path, { link: entry.link });
+    } catch (e) {
+      return stopped(record, { restored, at: entry, movedAside: movedAside ? aside : undefined, why: reasonOf(e) });
+    }
+    restored.push(entry.path);
   }
   return { ok: true, output: { restored: record.entries.map((e) => e.path) } };
+}
+
+/**
+ * An undo that failed partway (a full disk, a folder in the way): nothing is lost, since what the
+ * change made is in ORACLE's trash and what it replaced is still kept; the answer says which paths
+ * are back, which are not, and where both copies of the one it stopped at are, so a person can
+ * finish by hand. The record is not marked applied; a second try is refused (the paths moved on).
+ */
+function stopped(record: Extract<UndoRecord, { kind: 'change' }>, how: { readonly restored: readonly string[]; readonly at: ChangeEntry; readonly movedAside: string | undefined; readonly why: string }): ExecutionResult {
+  const { restored, at, movedAside, why } = how;
+  const where = [
+    ...(movedAside === undefined ? [] : [`what the change had left there is in ${movedAside}`]),
+    ...(at.kept === undefined ? (at.link === undefined ? [] : [`it was a link to \`${at.link}\``]) : [`what it held before is kept in ${at.kept}`]),
+  ];
+  const left = record.entries.filter((e) => e.path !== at.path && !restored.includes(e.path) && !(e.before === 'dir' && e.kept === undefined)).map((e) => e.path);
+  if (restored.length === 0 && movedAside === undefined) return failed('UNDO_UNAVAILABLE', `\`${at.path}\` could not be put back (${why}); no path was put back`);
+  const parts = [
+    `undo of \`${record.summary}\` stopped at \`${at.path}\`: ${why}`,
+    `put back: ${restored.length === 0 ? 'nothing' : restored.map((p) => `\`${p}\``).join(', ')}`,
+    `not put back: ${[at.path, ...left].map((p) => `\`${p}\``).join(', ')}`,
+    ...where,
+  ];
+  return failed('UNDO_PARTIAL', parts.join('; '));
+}
+
+/** An error's reason without the descriptor paths a system call names (`ENOSPC: no space left on device`). */
+function reasonOf(e: unknown): string {
+  if (!(e instanceof Error)) return String(e);
+  const { code, syscall } = e as NodeJS.ErrnoException;
+  return code !== undefined && syscall !== undefined ? (e.message.split(', ')[0] ?? e.message) : e.message;
 }
 
 const deep = (entry: ChangeEntry): boolean => entry.before !== 'dir' || entry.kept !== undefined;

@@ -24,7 +24,14 @@ export async function applyUndo(id: string, env: ToolhostEnv): Promise<Execution
   if (refused !== undefined && !refused.scoped.ok) return failed('NOT_ALLOWED', `the gate refuses \`${refused.target}\` now: ${refused.scoped.reason}`);
   const first = scoped[0]?.scoped;
   if (first?.ok !== true) return failed('UNDO_UNAVAILABLE', 'the undo record names no path');
-  const result = record.kind === 'change' ? undoChange(record, env) : await undoOne(record, env, first.value);
+  let result: ExecutionResult;
+  try {
+    result = record.kind === 'change' ? undoChange(record, env) : await undoOne(record, env, first.value);
+  } catch (e) {
+    // A write and a delete are put back by one rename each (a copy across file systems lands under
+    // a name of its own first): one that failed put nothing back.
+    return failed('UNDO_UNAVAILABLE', `undo \`${id}\` could not be applied: ${e instanceof Error ? e.message : String(e)}; nothing was put back`);
+  }
   if (result.ok) env.undo.markApplied(id, env.now().toISOString());
   return result;
 }

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO } from '../arch/source-files.js';
 import { runOracle } from '../cli/run-oracle.js';
 import { tempTree, type TempTree } from '../fixtures/temp-tree.js';
+import { cannotMountTmpfs, mountTmpfs, skipping, unmount } from '../fixtures/privileges.js';
 
 /**
  * Undo for what Claude Code's own Bash changes (SPEC §1.6): the gate keeps what every path of an
@@ -170,5 +171,42 @@ describe('undo of the file tools Claude Code runs itself', () => {
     expect(list.stdout).not.toContain('src/x');
     expect(list.stdout).not.toContain('rm README.md');
     expect(existsSync(join(oracleHome, 'data', 'undo'))).toBe(true);
+  });
+
+  it('says what it put back and what not when an undo stops partway (a full disk), and loses nothing', async (context) => {
+    if (skipping('an undo onto a full disk', cannotMountTmpfs())) return context.skip();
+    const disk = tree.dir('home/projects/disk');
+    mountTmpfs(disk, '256k');
+    try {
+      writeFileSync(join(disk, 'a.o'), Buffer.alloc(80 * 1024, 1));
+      writeFileSync(join(disk, 'b.o'), Buffer.alloc(80 * 1024, 2));
+      const hook = async (event: 'PreToolUse' | 'PostToolUse') => {
+        const run = await runOracle(['hook', 'claude-code', '--home', oracleHome, '--policy', policy], JSON.stringify({ session_id: 's', cwd: disk, hook_event_name: event, tool_name: 'Bash', tool_input: { command: 'rm a.o b.o' }, tool_use_id: 'tu-full', ...(event === 'PostToolUse' ? { tool_response: {} } : {}) }));
+        expect(run.code, run.stderr).toBe(0);
+        return run.stdout;
+      };
+      const answer = (JSON.parse(await hook('PreToolUse')) as { hookSpecificOutput: { permissionDecision: string; permissionDecisionReason: string } }).hookSpecificOutput;
+      expect(answer.permissionDecision, answer.permissionDecisionReason).toBe('allow');
+      spawnSync('rm', ['a.o', 'b.o'], { cwd: disk });
+      await hook('PostToolUse');
+      // (Deleting generated files is T1 and kept for undo in the shipped policy.) The disk fills up meanwhile: room for one of the two files, not both.
+      writeFileSync(join(disk, 'filler'), Buffer.alloc(136 * 1024, 0));
+      const undone = await runOracle(['undo', undoId(answer.permissionDecisionReason), '--home', oracleHome, '--policy', policy]);
+      expect(undone.code).toBe(1);
+      expect(undone.stdout).toMatch(/UNDO_PARTIAL/u);
+      const back = ['a.o', 'b.o'].filter((name) => existsSync(join(disk, name)));
+      expect(back).toHaveLength(1);
+      const [restored = ''] = back;
+      const missing = restored === 'a.o' ? 'b.o' : 'a.o';
+      expect(readFileSync(join(disk, restored))).toEqual(Buffer.alloc(80 * 1024, restored === 'a.o' ? 1 : 2));
+      expect(undone.stdout).toContain(`put back: \`${join(disk, restored)}\``);
+      expect(undone.stdout).toContain(`not put back: \`${join(disk, missing)}\``);
+      // Nothing half-made on the disk, and the copy of the one not put back is whole where the answer says.
+      expect(readdirSync(disk).sort()).toEqual([restored, 'filler']);
+      const kept = /what it held before is kept in ([^\s";]+)/u.exec(undone.stdout)?.[1] ?? '';
+      expect(readFileSync(kept)).toEqual(Buffer.alloc(80 * 1024, missing === 'a.o' ? 1 : 2));
+    } finally {
+      unmount(disk);
+    }
   });
 });

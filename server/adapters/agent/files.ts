@@ -10,7 +10,7 @@ import { basename, dirname, join } from 'node:path';
  * refuse to follow a link on the final component.
  */
 
-export class FileOpError extends OracleError<'FS_NOT_A_FILE' | 'FS_TOO_LARGE' | 'FS_IO' | 'PATH_CHANGED'> {}
+export class FileOpError extends OracleError<'FS_NOT_A_FILE' | 'FS_TOO_LARGE' | 'FS_IO' | 'FS_EXISTS' | 'PATH_CHANGED'> {}
 
 export const sha256Bytes = (bytes: Uint8Array): string => `sha256:${sha256Hex(bytes)}`;
 
@@ -203,7 +203,17 @@ export function moveTree(from: string, to: string, options: { readonly aside?: b
       renameSync(src, dst);
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EXDEV' || options.aside === true) throw e;
-      cpSync(src, dst, { recursive: true, verbatimSymlinks: true, errorOnExist: true, force: false, preserveTimestamps: true });
+      // Copied under a name of its own beside the destination, then renamed into place: a copy
+      // that fails partway (a full disk) leaves nothing half-made at `to`, and `from` whole.
+      if (probe(dst) !== 'missing') throw new FileOpError('FS_EXISTS', `\`${to}\` is in the way`);
+      const partial = `${dest.prefix}/.${basename(to)}.oracle-${randomBytes(6).toString('hex')}`;
+      try {
+        cpSync(src, partial, { recursive: true, verbatimSymlinks: true, errorOnExist: true, force: false, preserveTimestamps: true });
+        renameSync(partial, dst);
+      } catch (copyFailed) {
+        rmSync(partial, { recursive: true, force: true });
+        throw copyFailed;
+      }
       rmSync(src, { recursive: true });
     }
     if (options.aside === true) return;
