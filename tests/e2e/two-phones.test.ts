@@ -42,13 +42,7 @@ describe.skipIf(process.env['ORACLE_SKIP_BROWSER'] === '1')('two phones answer o
     await pairInBrowser(desk, first, running.loginUrl, 'Pixel first');
     // The desktop is signed in now: the second phone pairs from a new QR.
     second = await (await browser.newContext(PHONE)).newPage();
-    await desk.locator('details.setup summary').click();
-    await desk.locator('button.start-qr').click();
-    await second.goto((await desk.locator('pre.pair-url').textContent()) ?? '');
-    await second.locator('#name').fill('Pixel second');
-    await second.locator('button[type=submit]').click();
-    await desk.locator('button.confirm-pair').click({ timeout: 20_000 });
-    await second.locator('text=Waiting for you (0)').waitFor({ timeout: 20_000 });
+    await pairInBrowser(desk, second, undefined, 'Pixel second');
   });
 
   afterAll(async () => {
