@@ -17,6 +17,8 @@ describe('sandboxArgv', () => {
     expect(argv).not.toContain('--share-net');
     expect(argv.slice(argv.indexOf('--') + 1)).toEqual(['/usr/bin/sh', '-c', 'id']);
     expect(sandboxArgv({ ...base, network: true }).argv).toContain('--share-net');
+    // Asked for, bubblewrap reports on fd 3, before anything else is set up.
+    expect(sandboxArgv({ ...base, statusFd: true }).argv.slice(0, 3)).toEqual(['--json-status-fd', '3', '--unshare-all']);
   });
 
   it('as root with a dedicated account: no user namespace, setpriv drops to it, the folders on the way are 0755', () => {

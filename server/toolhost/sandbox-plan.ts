@@ -27,6 +27,11 @@ export interface SandboxPlanInput {
   /** false keeps the caller's session (a terminal's PTY as controlling terminal); default: a new one. */
   readonly newSession?: boolean;
   /**
+   * bubblewrap reports on fd 3 (`--json-status-fd`): `exit-code` only once the program ran, so a
+   * run without it is a sandbox that could not be set up (a bind's source gone, a mask in the way).
+   */
+  readonly statusFd?: boolean;
+  /**
    * The gate runs as root: no user namespace (whose only mapping would be root), and the child
    * drops to this unprivileged account with `setpriv` before the program starts
    * (adapters/agent/job-identity.ts). Absent: the sandbox's `nobody` in a user namespace.
@@ -34,13 +39,16 @@ export interface SandboxPlanInput {
   readonly dropTo?: { readonly uid: number; readonly gid: number; readonly setpriv: string };
 }
 
+/** The descriptor bubblewrap reports its status on, when asked (the spawner's fourth pipe). */
+export const STATUS_FD = 3;
+
 /** The unprivileged identity inside the sandbox: `nobody`. */
 export const SANDBOX_UID = 65534;
 
 export function sandboxArgv(input: SandboxPlanInput): { file: string; argv: string[] } {
   const { dropTo } = input;
   const namespaces = dropTo === undefined ? ['--unshare-all', ...(input.network ? ['--share-net'] : [])] : ['--unshare-ipc', '--unshare-pid', '--unshare-uts', '--unshare-cgroup-try', ...(input.network ? [] : ['--unshare-net'])];
-  const argv: string[] = [...namespaces, '--die-with-parent', ...(input.newSession === false ? [] : ['--new-session'])];
+  const argv: string[] = [...(input.statusFd === true ? ['--json-status-fd', String(STATUS_FD)] : []), ...namespaces, '--die-with-parent', ...(input.newSession === false ? [] : ['--new-session'])];
   if (dropTo === undefined) argv.push('--uid', String(SANDBOX_UID), '--gid', String(SANDBOX_UID));
   // Without a user namespace bubblewrap (as root) makes the folders leading to a mount 0700 and
   // root's: /etc above /etc/ssl, a project's parents, the job root. The unprivileged child could

@@ -1,5 +1,5 @@
 import { prepareAction } from '../../server/toolhost/types.js';
-import { chmodSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { evaluate } from '../../server/core/decide/decide.js';
@@ -74,6 +74,22 @@ describe('exec.run in the toolhost', () => {
     const result = await runExec('tool1', []);
     expect(result.args?.['program_path']).toBe(`${tree.root}/bin/real/tool1`);
     expect(result.stdout).toBe('real tool\n');
+  });
+
+  it('says the program never ran when the sandbox could not be set up, not that it failed (its pinned file gone)', async () => {
+    const real = `${tree.root}/bin/real/tool1`;
+    renameSync(real, `${real}.away`);
+    try {
+      const r = await runExec('tool1', []);
+      expect(r).toMatchObject({ decision: 'allow', error: { code: 'SPAWN_FAILED' } });
+      expect(r.error?.message).toMatch(/^the sandbox could not be set up, the program did not run: bwrap: Can't find source path .*tool1/u);
+    } finally {
+      renameSync(`${real}.away`, real);
+    }
+    // A program that ran and failed is still its own exit status, also one that wrote on the
+    // status descriptor it inherits (bubblewrap's own report comes last).
+    expect(await runExec('sh', ['-c', 'exit 3'])).toMatchObject({ exit_code: 3, error: { code: 'EXIT_NONZERO' } });
+    expect(await runExec('sh', ['-c', 'i=0; while [ $i -lt 600 ]; do echo \'{ "child-pid": 1 } nothing ran\' >&3; i=$((i+1)); done; exit 4'])).toMatchObject({ exit_code: 4, error: { code: 'EXIT_NONZERO' } });
   });
 
   it('kills the whole process tree on timeout, grandchildren included', async () => {

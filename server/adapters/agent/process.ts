@@ -26,7 +26,16 @@ export interface SpawnSpec {
    * started once it is aborted.
    */
   readonly signal?: AbortSignal;
+  /**
+   * A fourth pipe, fd 3, on which the program reports its own status (bubblewrap's
+   * `--json-status-fd 3`): its text comes back as `status`, the last STATUS_BYTES of it (what
+   * bubblewrap writes last is the exit status; the program inherits the descriptor and may write
+   * before it).
+   */
+  readonly statusFd?: boolean;
 }
+
+const STATUS_BYTES = 4096;
 
 export interface SpawnResult {
   readonly exitCode: number | null;
@@ -39,6 +48,8 @@ export interface SpawnResult {
   readonly killed: 'timeout' | 'halt' | 'cancelled' | null;
   readonly durationMs: number;
   readonly spawnError: string | null;
+  /** What the program wrote on fd 3, when asked for (`statusFd`). */
+  readonly status?: string;
 }
 
 class Capped {
@@ -94,7 +105,7 @@ export class ProcessSupervisor {
       const child = childProcesses().spawn(spec.file, [...spec.argv], {
         cwd: spec.cwd,
         env: { ...spec.env },
-        stdio: ['ignore', 'pipe', 'pipe'],
+        stdio: spec.statusFd === true ? ['ignore', 'pipe', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe'],
         detached: true, // its own process group (and session): kill(-pid) reaches grandchildren
         shell: false,
         windowsHide: true,
@@ -132,11 +143,15 @@ export class ProcessSupervisor {
       };
       if (spec.signal?.aborted === true) cancel();
       else spec.signal?.addEventListener('abort', cancel, { once: true });
-      child.stdout.on('data', (c: Buffer) => {
+      child.stdout?.on('data', (c: Buffer) => {
         out.push(c);
       });
-      child.stderr.on('data', (c: Buffer) => {
+      child.stderr?.on('data', (c: Buffer) => {
         err.push(c);
+      });
+      let status: Buffer | undefined = spec.statusFd === true ? Buffer.alloc(0) : undefined;
+      child.stdio[3]?.on('data', (c: Buffer) => {
+        if (status !== undefined) status = Buffer.concat([status, c]).subarray(-STATUS_BYTES);
       });
       let spawnError: string | null = null;
       child.on('error', (e) => {
@@ -162,6 +177,7 @@ export class ProcessSupervisor {
           killed,
           durationMs: Date.now() - started,
           spawnError,
+          ...(status === undefined ? {} : { status: status.toString('utf8') }),
         });
       });
     });
