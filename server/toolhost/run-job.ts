@@ -201,11 +201,11 @@ async function runWith(spec: JobSpec, jobDir: string, env: ToolhostEnv, proxy: E
   if (run.killed === 'timeout') return failed('TIMEOUT', `killed with its whole process group after ${spec.timeoutMs} ms`, streams);
   if (run.killed === 'halt') return failed('HALTED', 'killed with its whole process group by HALT', streams);
   if (run.killed === 'cancelled') return failed('CANCELLED', 'the caller withdrew the action; killed with its whole process group', streams);
-  if (run.exitCode !== 0 && run.status !== undefined && !/"exit-code"/u.test(run.status)) {
+  if (run.exitCode !== null && run.exitCode !== 0 && run.status !== undefined && !/"exit-code"/u.test(run.status)) {
     // bubblewrap reports the program's exit status once it ran (sandbox-plan.ts): without one, the
     // program never started, whatever its exit code says.
     const said = streams.stderr.trim().split('\n').at(-1) ?? '';
-    return failed('SPAWN_FAILED', `the sandbox could not be set up, the program did not run: ${said === '' ? `bubblewrap exited with ${String(run.exitCode ?? run.signal)}` : said}`, streams);
+    return failed('SPAWN_FAILED', `the sandbox could not be set up, the program did not run: ${said === '' ? `bubblewrap exited with ${String(run.exitCode)}` : said}`, streams);
   }
   if (run.exitCode !== 0) return failed('EXIT_NONZERO', `exited with ${String(run.exitCode ?? run.signal)}`, streams);
   return { ok: true, ...streams };
