@@ -80,8 +80,10 @@ export function undoChange(record: Extract<UndoRecord, { kind: 'change' }>, env:
     let movedAside = false;
     try {
       if (probe(entry.path) !== 'missing') {
-        moveTree(entry.path, aside);
+        const moved = moveTree(entry.path, aside);
         movedAside = true;
+        // Whole in the trash, but part of it is still at the path: nothing is put back over it.
+        if (moved.sourceLeft !== undefined) throw new Error(`moving what the change left there into ORACLE's trash left part of it in place (${moved.sourceLeft})`);
       }
       if (entry.kept !== undefined) restoreKept(entry.path, { copy: entry.kept });
       else if (entry.link !== undefined) restoreKept(entry.path, { link: entry.link });

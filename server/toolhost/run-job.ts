@@ -166,7 +166,7 @@ async function runWith(spec: JobSpec, jobDir: string, env: ToolhostEnv, proxy: E
       network: false,
       ...(spec.view === undefined ? {} : { readOnly: spec.view.readOnly, masks: spec.view.masks }),
       ...(restricted ? dropTo(env.sandbox.identity) : {}),
-      statusFd: true,
+      statusFd: env.sandbox.status,
     });
     file = plan.file;
     argv = plan.argv;
@@ -180,7 +180,7 @@ async function runWith(spec: JobSpec, jobDir: string, env: ToolhostEnv, proxy: E
     // A margin past the cap, so a secret straddling the cut is whole when the sink sees it.
     maxOutputBytes: env.limits.maxOutputBytes + REDACTION_MARGIN,
     ...(spec.signal === undefined ? {} : { signal: spec.signal }),
-    statusFd: env.sandbox.kind === 'bubblewrap',
+    statusFd: env.sandbox.kind === 'bubblewrap' && env.sandbox.status,
   });
   const secrets = spec.secrets ?? [];
   // Redaction can shrink the text below the cap (a long value becomes a short marker), so a value
@@ -205,7 +205,7 @@ async function runWith(spec: JobSpec, jobDir: string, env: ToolhostEnv, proxy: E
     // bubblewrap reports the program's exit status once it ran (sandbox-plan.ts): without one, the
     // program never started, whatever its exit code says.
     const said = streams.stderr.trim().split('\n').at(-1) ?? '';
-    return failed('SPAWN_FAILED', `the sandbox could not be set up, the program did not run: ${said === '' ? `bubblewrap exited with ${String(run.exitCode)}` : said}`, streams);
+    return failed('SPAWN_FAILED', `the program did not start in its sandbox: ${said === '' ? `bubblewrap exited with ${String(run.exitCode)}` : said}`, streams);
   }
   if (run.exitCode !== 0) return failed('EXIT_NONZERO', `exited with ${String(run.exitCode ?? run.signal)}`, streams);
   return { ok: true, ...streams };

@@ -28,9 +28,9 @@ export async function applyUndo(id: string, env: ToolhostEnv): Promise<Execution
   try {
     result = record.kind === 'change' ? undoChange(record, env) : await undoOne(record, env, first.value);
   } catch (e) {
-    // A write and a delete are put back by one rename each (a copy across file systems lands under
-    // a name of its own first): one that failed put nothing back.
-    return failed('UNDO_UNAVAILABLE', `undo \`${id}\` could not be applied: ${e instanceof Error ? e.message : String(e)}; nothing was put back`);
+    // A write and a delete are put back by one rename or link each (a copy across file systems
+    // lands under a name of its own first), so a failure normally leaves the path as it was.
+    return failed('UNDO_UNAVAILABLE', `undo \`${id}\` could not be applied: ${e instanceof Error ? e.message : String(e)}; it is not recorded as applied: look at \`${targets[0] ?? id}\` before trying again`);
   }
   if (result.ok) env.undo.markApplied(id, env.now().toISOString());
   return result;

@@ -1,7 +1,8 @@
-import { existsSync, mkdirSync, readlinkSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { currentText } from '../../toolhost/preview.js';
 import { tempTree, type TempTree } from '../../../tests/fixtures/temp-tree.js';
+import { cannotMountTmpfs, mountTmpfs, skipping, unmount } from '../../../tests/fixtures/privileges.js';
 import { copyTreeBounded, listNoFollow, makeDirs, moveTree, OPENED_PATH_CHECKED, restoreKept } from './files.js';
 
 /**
@@ -55,5 +56,42 @@ describe.runIf(OPENED_PATH_CHECKED)('reads and listings of the very path decided
   it('gives an edit or a card nothing from a file reached through a link', () => {
     expect(currentText(`${tree.root}/proj/d/f.txt`)).toMatchObject({ kind: 'text', text: 'mine\n' });
     expect(currentText(`${tree.root}/proj/swapped/secretdir/token.txt`)).toMatchObject({ kind: 'unavailable' });
+  });
+});
+
+describe('moveTree across file systems', () => {
+  let tree: TempTree;
+  let disk = '';
+  beforeAll(() => {
+    tree = tempTree('oracle-files-xdev-');
+    disk = `${tree.root}/disk`;
+    mkdirSync(disk);
+    if (cannotMountTmpfs() === undefined) mountTmpfs(disk, '128k');
+  });
+  afterAll(() => {
+    unmount(disk);
+    tree.dispose();
+  });
+
+  it('moves a file and a folder whole, refuses to replace what is at the destination, and leaves nothing half-made when the copy fails', (context) => {
+    if (skipping('moves across file systems', cannotMountTmpfs())) return context.skip();
+    writeFileSync(`${tree.root}/a.txt`, 'a\n');
+    mkdirSync(`${tree.root}/d/e`, { recursive: true });
+    writeFileSync(`${tree.root}/d/e/f.txt`, 'f\n');
+    expect(moveTree(`${tree.root}/a.txt`, `${disk}/a.txt`)).toEqual({});
+    expect(moveTree(`${tree.root}/d`, `${disk}/d`)).toEqual({});
+    expect(readFileSync(`${disk}/a.txt`, 'utf8')).toBe('a\n');
+    expect(readFileSync(`${disk}/d/e/f.txt`, 'utf8')).toBe('f\n');
+    expect(existsSync(`${tree.root}/a.txt`) || existsSync(`${tree.root}/d`)).toBe(false);
+    // Something at the destination is never replaced.
+    writeFileSync(`${tree.root}/b.txt`, 'b\n');
+    writeFileSync(`${disk}/b.txt`, 'theirs\n');
+    expect(() => moveTree(`${tree.root}/b.txt`, `${disk}/b.txt`)).toThrow(/in the way/u);
+    expect(readFileSync(`${disk}/b.txt`, 'utf8')).toBe('theirs\n');
+    // Too large for the disk: the copy fails, nothing of it is there, the source is whole.
+    writeFileSync(`${tree.root}/big.bin`, Buffer.alloc(256 * 1024, 7));
+    expect(() => moveTree(`${tree.root}/big.bin`, `${disk}/big.bin`)).toThrow(/ENOSPC/u);
+    expect(readdirSync(disk).sort()).toEqual(['a.txt', 'b.txt', 'd']);
+    expect(readFileSync(`${tree.root}/big.bin`)).toEqual(Buffer.alloc(256 * 1024, 7));
   });
 });

@@ -1,7 +1,7 @@
 import { OracleError } from '../../../shared/oracle-error.js';
 import { createHash, randomBytes } from 'node:crypto';
 import { sha256Hex } from '../sha256.js';
-import { closeSync, constants, cpSync, fsyncSync, lstatSync, mkdirSync, opendirSync, openSync, readdirSync, readlinkSync, readSync, renameSync, rmSync, fstatSync, symlinkSync, writeSync } from 'node:fs';
+import { closeSync, constants, cpSync, fsyncSync, linkSync, lstatSync, mkdirSync, opendirSync, openSync, readdirSync, readlinkSync, readSync, renameSync, rmSync, fstatSync, symlinkSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
 /**
@@ -190,12 +190,17 @@ export function removeFile(path: string): void {
  * Moves `from` to `to` (a trash or back out of it) through pinned parents (a parent swapped for a
  * link is refused, never followed), across file systems when it must, both folders synced. `aside`:
  * one rename and nothing more, no copy across file systems and no sync (setting aside many names at
- * once; a crash may leave one where it was).
+ * once; a crash may leave one where it was). Across file systems the copy lands under a short name
+ * of its own beside `to` and is then linked (a file) or renamed (a folder) into place, so a copy
+ * that fails partway leaves nothing half-made at `to`, and something that appeared at `to`
+ * meanwhile is never replaced. Answers `sourceLeft` when `to` is whole but removing `from`
+ * failed partway (part of it may still be there).
  */
-export function moveTree(from: string, to: string, options: { readonly aside?: boolean } = {}): void {
+export function moveTree(from: string, to: string, options: { readonly aside?: boolean } = {}): { readonly sourceLeft?: string } {
   mkdirSync(dirname(to), { recursive: true, mode: 0o700 });
   const source = pinParent(from);
   const dest = pinParent(to);
+  let sourceLeft: string | undefined;
   try {
     const src = `${source.prefix}/${basename(from)}`;
     const dst = `${dest.prefix}/${basename(to)}`;
@@ -203,26 +208,37 @@ export function moveTree(from: string, to: string, options: { readonly aside?: b
       renameSync(src, dst);
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EXDEV' || options.aside === true) throw e;
-      // Copied under a name of its own beside the destination, then renamed into place: a copy
-      // that fails partway (a full disk) leaves nothing half-made at `to`, and `from` whole.
       if (probe(dst) !== 'missing') throw new FileOpError('FS_EXISTS', `\`${to}\` is in the way`);
-      const partial = `${dest.prefix}/.${basename(to)}.oracle-${randomBytes(6).toString('hex')}`;
+      const partial = `${dest.prefix}/.oracle-${randomBytes(6).toString('hex')}`;
       try {
         cpSync(src, partial, { recursive: true, verbatimSymlinks: true, errorOnExist: true, force: false, preserveTimestamps: true });
-        renameSync(partial, dst);
+        if (probe(partial) === 'dir') renameSync(partial, dst);
+        else {
+          linkSync(partial, dst); // EEXIST rather than replace what appeared at `to` meanwhile
+          rmSync(partial, { force: true });
+        }
       } catch (copyFailed) {
-        rmSync(partial, { recursive: true, force: true });
+        try {
+          rmSync(partial, { recursive: true, force: true });
+        } catch {
+          // the copy's own error is the one to report; the partial copy is ORACLE's name
+        }
         throw copyFailed;
       }
-      rmSync(src, { recursive: true });
+      try {
+        rmSync(src, { recursive: true });
+      } catch (removeFailed) {
+        sourceLeft = removeFailed instanceof Error ? removeFailed.message : String(removeFailed);
+      }
     }
-    if (options.aside === true) return;
+    if (options.aside === true) return {};
     fsyncSync(source.fd);
     fsyncSync(dest.fd);
   } finally {
     source.close();
     dest.close();
   }
+  return sourceLeft === undefined ? {} : { sourceLeft };
 }
 
 /** Bytes of content a tree digest reads, in all; past them a file counts by its size and modification time. */

@@ -28,9 +28,8 @@ export interface SpawnSpec {
   readonly signal?: AbortSignal;
   /**
    * A fourth pipe, fd 3, on which the program reports its own status (bubblewrap's
-   * `--json-status-fd 3`): its text comes back as `status`, the last STATUS_BYTES of it (what
-   * bubblewrap writes last is the exit status; the program inherits the descriptor and may write
-   * before it).
+   * `--json-status-fd 3`, which keeps it from what it runs): its text comes back as `status`, the
+   * last STATUS_BYTES of it (bubblewrap writes the exit status last).
    */
   readonly statusFd?: boolean;
 }

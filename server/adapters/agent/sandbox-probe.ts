@@ -5,7 +5,15 @@ import type { ProcessSupervisor } from './process.js';
 import { describeIdentity, type JobIdentity } from './job-identity.js';
 
 export type SandboxSupport =
-  | { readonly kind: 'bubblewrap'; readonly bwrap: string; readonly system: readonly SystemEntry[]; readonly detail: string; readonly identity: JobIdentity }
+  | {
+      readonly kind: 'bubblewrap';
+      readonly bwrap: string;
+      readonly system: readonly SystemEntry[];
+      readonly detail: string;
+      readonly identity: JobIdentity;
+      /** It reports on a status descriptor (`--json-status-fd`, bubblewrap 0.3 and later): a job that never started is told from one that failed. */
+      readonly status: boolean;
+    }
   | { readonly kind: 'none'; readonly reason: string };
 
 /**
@@ -20,13 +28,19 @@ export async function probeSandbox(supervisor: ProcessSupervisor, env: { path: s
   const truePath = ['/usr/bin/true', '/bin/true'].find((p) => existsSync(p));
   if (truePath === undefined) return { kind: 'none', reason: 'no `true` binary to probe with' };
   const { identity } = env;
-  const plan = sandboxArgv({ bwrap, program: truePath, args: [], jobDir: env.jobDir, cwd: env.jobDir, binds: [], system, network: false, ...dropTo(identity) });
-  const result = await supervisor.run({ file: plan.file, argv: plan.argv, cwd: env.jobDir, env: { PATH: '/usr/bin:/bin' }, timeoutMs: 10_000, maxOutputBytes: 4096 });
+  const probeRun = async (status: boolean) => {
+    const plan = sandboxArgv({ bwrap, program: truePath, args: [], jobDir: env.jobDir, cwd: env.jobDir, binds: [], system, network: false, ...dropTo(identity), statusFd: status });
+    return supervisor.run({ file: plan.file, argv: plan.argv, cwd: env.jobDir, env: { PATH: '/usr/bin:/bin' }, timeoutMs: 10_000, maxOutputBytes: 4096, statusFd: status });
+  };
+  // As jobs run it, with its status descriptor; an older bubblewrap without one still isolates.
+  const withStatus = await probeRun(true);
+  const status = withStatus.exitCode === 0 && withStatus.status?.includes('"exit-code"') === true;
+  const result = status ? withStatus : await probeRun(false);
   if (result.exitCode !== 0) {
     return { kind: 'none', reason: `bubblewrap is installed but cannot create namespaces here: ${(result.stderr || result.spawnError || `exit ${String(result.exitCode)}`).trim()}` };
   }
   const spaces = identity.kind === 'dedicated' ? 'pid, ipc, uts and network namespaces' : 'user, pid, ipc, uts and network namespaces';
-  return { kind: 'bubblewrap', bwrap, system, identity, detail: `${spaces}; the job dir and the working tree minus what the policy denies; system dirs read-only; ${describeIdentity(identity)}` };
+  return { kind: 'bubblewrap', bwrap, system, identity, status, detail: `${spaces}; the job dir and the working tree minus what the policy denies; system dirs read-only; ${describeIdentity(identity)}` };
 }
 
 /** The sandbox plan's `dropTo` for an identity: only a dedicated account is dropped to. */
