@@ -65,7 +65,9 @@ export function fsMove(action: PreparedAction<'fs.move'>, env: ToolhostEnv): Exe
       { path: to, removes: false },
     ],
     () => {
-      moveTree(from, to);
+      const moved = moveTree(from, to);
+      // Copied whole from another file system, but not all of it went from where it was.
+      if (moved.sourceLeft !== undefined) return failed('FS_IO', `\`${from}\` is whole at \`${to}\`, but removing it from where it was failed partway (${moved.sourceLeft}): part of it is still there`);
       return { ok: true, output: { from, to } };
     },
   );

@@ -140,7 +140,9 @@ export function fsDelete(action: PreparedAction<'fs.delete'>, env: ToolhostEnv):
     const digest = treeDigest(path);
     const trash = env.undo.trashPath(id);
     env.undo.save({ id, kind: 'delete', action_id: action.actionId, created_at: env.now().toISOString(), path, trash, digest });
-    moveTree(path, trash);
+    const moved = moveTree(path, trash);
+    // Whole in the trash (from another file system, a copy), but not all of it went from here.
+    if (moved.sourceLeft !== undefined) return failed('FS_IO', `\`${path}\` is whole in ORACLE's trash (${trash}), but removing it here failed partway (${moved.sourceLeft}): part of it is still there`);
     return { ok: true, digest, undo_id: id };
   });
 }
