@@ -6,7 +6,7 @@ import type { EgressTarget } from '../adapters/agent/egress.js';
 import { CONNECT_NAME, connectScript, FORWARDER_CJS, FORWARDER_NAME, SOCKET_ENV } from './egress-forwarder.js';
 import { childEnvironment } from './child-env.js';
 import type { ToolhostEnv } from './env.js';
-import { SYSTEM_PATHS, sandboxArgv } from './sandbox-plan.js';
+import { SYSTEM_PATHS, programRan, sandboxArgv } from './sandbox-plan.js';
 import type { SandboxView } from './sandbox-masks.js';
 import { failed, type ExecutionResult } from './types.js';
 import { withoutPartialSecret } from '../core/redact/index.js';
@@ -150,6 +150,8 @@ async function runWith(spec: JobSpec, jobDir: string, env: ToolhostEnv, proxy: E
   const extraEnv = proxy === undefined ? spec.extraEnv : { ...spec.extraEnv, [SOCKET_ENV]: proxy.socketPath };
   let file = program;
   let argv = args;
+  // bubblewrap reports on fd 3 whether the program started (sandbox-plan.ts), where it can.
+  const statusFd = env.sandbox.kind === 'bubblewrap' && env.sandbox.status;
   if (env.sandbox.kind === 'bubblewrap') {
     // A program installed outside the system directories is bound alone, read-only: never its
     // folder, which could be the user's home.
@@ -166,7 +168,7 @@ async function runWith(spec: JobSpec, jobDir: string, env: ToolhostEnv, proxy: E
       network: false,
       ...(spec.view === undefined ? {} : { readOnly: spec.view.readOnly, masks: spec.view.masks }),
       ...(restricted ? dropTo(env.sandbox.identity) : {}),
-      statusFd: env.sandbox.status,
+      statusFd,
     });
     file = plan.file;
     argv = plan.argv;
@@ -180,7 +182,7 @@ async function runWith(spec: JobSpec, jobDir: string, env: ToolhostEnv, proxy: E
     // A margin past the cap, so a secret straddling the cut is whole when the sink sees it.
     maxOutputBytes: env.limits.maxOutputBytes + REDACTION_MARGIN,
     ...(spec.signal === undefined ? {} : { signal: spec.signal }),
-    statusFd: env.sandbox.kind === 'bubblewrap' && env.sandbox.status,
+    statusFd,
   });
   const secrets = spec.secrets ?? [];
   // Redaction can shrink the text below the cap (a long value becomes a short marker), so a value
@@ -201,7 +203,7 @@ async function runWith(spec: JobSpec, jobDir: string, env: ToolhostEnv, proxy: E
   if (run.killed === 'timeout') return failed('TIMEOUT', `killed with its whole process group after ${spec.timeoutMs} ms`, streams);
   if (run.killed === 'halt') return failed('HALTED', 'killed with its whole process group by HALT', streams);
   if (run.killed === 'cancelled') return failed('CANCELLED', 'the caller withdrew the action; killed with its whole process group', streams);
-  if (run.exitCode !== null && run.exitCode !== 0 && run.status !== undefined && !/"exit-code"/u.test(run.status)) {
+  if (run.exitCode !== null && run.exitCode !== 0 && run.status !== undefined && !programRan(run.status)) {
     // bubblewrap reports the program's exit status once it ran (sandbox-plan.ts): without one, the
     // program never started, whatever its exit code says.
     const said = streams.stderr.trim().split('\n').at(-1) ?? '';

@@ -42,6 +42,11 @@ export interface SandboxPlanInput {
 /** The descriptor bubblewrap reports its status on, when asked (the spawner's fourth pipe). */
 export const STATUS_FD = 3;
 
+/** Whether bubblewrap's status report says the program ran: it writes an exit code only then. */
+export function programRan(status: string): boolean {
+  return status.includes('"exit-code"');
+}
+
 /** The unprivileged identity inside the sandbox: `nobody`. */
 export const SANDBOX_UID = 65534;
 

@@ -1,6 +1,6 @@
 import { lstatSync, readdirSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
-import type { TreeEntry } from './tree-walk.js';
+import { direntKind, type TreeEntry } from './tree-walk.js';
 
 /**
  * Folders' entries, each with a note the caller computes once (what the policy says of it), kept
@@ -66,7 +66,7 @@ export class DirListings<T> {
     if (dirents.length > room) return { tooMany: dirents.length };
     this.work += dirents.length;
     const entries = dirents.map((d): Listed<T> => {
-      const entry: TreeEntry = { path: join(dir, d.name), name: d.name, kind: kindOf(d) };
+      const entry: TreeEntry = { path: join(dir, d.name), name: d.name, kind: direntKind(d) };
       return { ...entry, note: this.note(entry) };
     });
     const { quiet } = this.options;
@@ -118,10 +118,6 @@ export function heldBytes(dir: string, listing: Entries<unknown>): number {
   let bytes = 200 + 2 * dir.length;
   for (const entry of listing.shown) bytes += 200 + 2 * (entry.path.length + entry.name.length);
   return bytes;
-}
-
-function kindOf(d: Dirent): TreeEntry['kind'] {
-  return d.isSymbolicLink() ? 'link' : d.isDirectory() ? 'dir' : d.isFile() ? 'file' : 'other';
 }
 
 /** Work (DirListings.work) between two pauses of a walk: about 10 ms of judging on this VM. */

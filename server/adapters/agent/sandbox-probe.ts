@@ -1,6 +1,6 @@
 import { existsSync, lstatSync, readlinkSync, statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import { SYSTEM_PATHS, sandboxArgv, type SystemEntry } from '../../toolhost/sandbox-plan.js';
+import { SYSTEM_PATHS, programRan, sandboxArgv, type SystemEntry } from '../../toolhost/sandbox-plan.js';
 import type { ProcessSupervisor } from './process.js';
 import { describeIdentity, type JobIdentity } from './job-identity.js';
 
@@ -34,7 +34,7 @@ export async function probeSandbox(supervisor: ProcessSupervisor, env: { path: s
   };
   // As jobs run it, with its status descriptor; an older bubblewrap without one still isolates.
   const withStatus = await probeRun(true);
-  const status = withStatus.exitCode === 0 && withStatus.status?.includes('"exit-code"') === true;
+  const status = withStatus.exitCode === 0 && programRan(withStatus.status ?? '');
   const result = status ? withStatus : await probeRun(false);
   if (result.exitCode !== 0) {
     return { kind: 'none', reason: `bubblewrap is installed but cannot create namespaces here: ${(result.stderr || result.spawnError || `exit ${String(result.exitCode)}`).trim()}` };

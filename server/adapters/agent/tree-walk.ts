@@ -1,4 +1,4 @@
-import { readdirSync } from 'node:fs';
+import { readdirSync, type Dirent } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 
@@ -103,6 +103,11 @@ export async function walkTreeAsync(root: string, visit: (entry: ReachedEntry) =
 
 export type TreeEntry = { readonly path: string; readonly name: string; readonly kind: 'dir' | 'file' | 'link' | 'other' };
 
+/** What a folder entry is, links and special files told apart (never followed). */
+export function direntKind(d: Dirent): TreeEntry['kind'] {
+  return d.isSymbolicLink() ? 'link' : d.isDirectory() ? 'dir' : d.isFile() ? 'file' : 'other';
+}
+
 /**
  * Every entry of a tree, links and special files included (never followed), for a caller that
  * must know all of it: `visit` may stop the walk with an answer; `descend` may pass over a
@@ -123,7 +128,7 @@ export function walkEveryEntry<T>(root: string, visit: (entry: TreeEntry) => T |
     for (const d of entries) {
       seen += 1;
       if (seen > limit) return { incomplete: `there are more than ${String(limit)} entries below \`${root}\`` };
-      const kind = d.isSymbolicLink() ? 'link' : d.isDirectory() ? 'dir' : d.isFile() ? 'file' : 'other';
+      const kind = direntKind(d);
       const entry: TreeEntry = { path: join(dir, d.name), name: d.name, kind };
       const answer = visit(entry);
       if (answer !== undefined) return { stopped: answer };
