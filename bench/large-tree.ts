@@ -12,10 +12,17 @@ import { summarize, type Figure } from './stats.js';
  * first job in a 60,000-file project (nothing kept), later jobs there (folders' listings kept
  * while unchanged), and the reference, the same job in a 10-file project; and for each, the
  * longest the gate's event loop was held during the job (every other agent waits that long).
+ *
+ * Session 35 adds the gate's own tree actions there: an fs.search through the project (it stops
+ * at 20,000 entries) and the decision on an fs.delete of a 30,000-file folder (walked for what
+ * the policy hides before anyone is asked; first with nothing kept, then again), each with another agent's fs.read running meanwhile,
+ * one every 2 ms: the slowest of those reads is what the tree action costs everyone else.
  */
 const FOLDERS = 600;
 const FILES = 100;
 const RUNS = 15;
+const OUT_FOLDERS = 300;
+const TREE_RUNS = 5;
 
 export async function largeTreeBench(): Promise<Figure[]> {
   const root = mkdtempSync(join(tmpdir(), 'oracle-bench-tree-'));
@@ -26,6 +33,13 @@ export async function largeTreeBench(): Promise<Figure[]> {
     mkdirSync(dir, { recursive: true });
     for (let f = 0; f < FILES; f++) writeFileSync(join(dir, `f${String(f)}.ts`), 'export {};\n');
     if (d % 100 === 0) writeFileSync(join(dir, '.env'), 'SECRET=1\n');
+  }
+  // A folder of build output with nothing the policy hides, beside the project: what an agent deletes whole.
+  const out = join(root, 'projects', 'output');
+  for (let d = 0; d < OUT_FOLDERS; d++) {
+    const dir = join(out, `d${String(d)}`);
+    mkdirSync(dir, { recursive: true });
+    for (let f = 0; f < FILES; f++) writeFileSync(join(dir, `f${String(f)}.js`), '');
   }
   mkdirSync(small, { recursive: true });
   for (let f = 0; f < 10; f++) writeFileSync(join(small, `f${String(f)}.ts`), 'export {};\n');
@@ -57,7 +71,9 @@ export async function largeTreeBench(): Promise<Figure[]> {
     }
     const name = `exec.run sh -c : in a ${String(FOLDERS * FILES)}-file project`;
     const stall = 'the longest the event loop was held';
+    const trees = await treeActions(runtime, { large, small, out, read: join(small, 'f0.ts') });
     return [
+      ...trees,
       summarize(`${name}: first job (every entry judged)`, first),
       summarize(`${name}: later jobs (listings kept)`, warm),
       summarize('exec.run sh -c :: reference, the same job in a 10-file project', reference),
@@ -69,4 +85,61 @@ export async function largeTreeBench(): Promise<Figure[]> {
     await runtime.close();
     rmSync(root, { recursive: true, force: true });
   }
+}
+
+type Runtime = Awaited<ReturnType<typeof openRuntime>>;
+
+/** An action timed, with another agent's reads running meanwhile: how long it took, and the slowest read beside it (µs). */
+async function beside(runtime: Runtime, action: object, read: string): Promise<{ took: number; slowest: number }> {
+  let slowest = 0;
+  const other = { done: false };
+  const reads = (async () => {
+    while (!other.done) {
+      const t = process.hrtime.bigint();
+      const r = await runtime.run({ tool: 'fs.read', args: { path: read } });
+      if (!r.executed) throw new Error(`the other agent's read did not run: ${JSON.stringify(r)}`);
+      slowest = Math.max(slowest, Number(process.hrtime.bigint() - t) / 1000);
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+  })();
+  const t = process.hrtime.bigint();
+  const result = await runtime.run(action);
+  const took = Number(process.hrtime.bigint() - t) / 1000;
+  other.done = true;
+  await reads;
+  // A search runs; a delete of a project's folder is a person's call (T2), refused here headless.
+  const expected = (action as { tool: string }).tool === 'fs.search' ? result.executed : result.error?.code === 'APPROVAL_REQUIRED';
+  if (!expected) throw new Error(`the bench's tree action did not do what it should: ${JSON.stringify(result).slice(0, 500)}`);
+  return { took, slowest };
+}
+
+async function treeActions(runtime: Runtime, at: { large: string; small: string; out: string; read: string }): Promise<Figure[]> {
+  const runs = async (action: object): Promise<{ took: number[]; slowest: number[] }> => {
+    const all = { took: [] as number[], slowest: [] as number[] };
+    for (let i = 0; i < TREE_RUNS; i++) {
+      const one = await beside(runtime, action, at.read);
+      all.took.push(one.took);
+      all.slowest.push(one.slowest);
+    }
+    return all;
+  };
+  const search = (path: string) => ({ tool: 'fs.search', args: { path, text: 'not in any file' } });
+  const searched = await runs(search(at.large));
+  const reference = await runs(search(at.small));
+  const remove = { tool: 'fs.delete', args: { path: at.out } };
+  const first = await beside(runtime, remove, at.read);
+  const deleted = await runs(remove);
+  const other = "another agent's fs.read meanwhile, the slowest";
+  const searchName = `fs.search in a ${String(FOLDERS * FILES)}-file project (stops at 20,000 entries)`;
+  const deleteName = `fs.delete of a ${String(OUT_FOLDERS * FILES)}-file folder, decided (T2, headless: refused once judged)`;
+  return [
+    summarize(searchName, searched.took),
+    summarize(`${searchName}: ${other}`, searched.slowest),
+    summarize('fs.search: reference, the same search in a 10-file project', reference.took),
+    summarize(`fs.search: reference, ${other}`, reference.slowest),
+    summarize(`${deleteName}: first (every entry judged)`, [first.took]),
+    summarize(`${deleteName}: first, ${other}`, [first.slowest]),
+    summarize(`${deleteName}: later (listings kept)`, deleted.took),
+    summarize(`${deleteName}: later, ${other}`, deleted.slowest),
+  ];
 }

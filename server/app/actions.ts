@@ -206,16 +206,23 @@ export function createActions(deps: ActionsDeps): Actions {
    * would change what the policy hides, so nobody is asked to approve what could never run. (The
    * executor checks again when it acts; the hook's calls are weighed in call-authorizer.ts.)
    */
-  const treeChecked = (evaluation: Evaluation): Evaluation => {
+  const treeChecked = (action: unknown, agent: string | undefined, facts: ActionFacts | undefined): Evaluation | Promise<Evaluation> => {
+    const evaluation = judge(action, agent, facts);
     const change = treeChangeOf(evaluation);
     if (change === undefined || evaluation.decision.decision === 'deny') return evaluation;
-    const verdict = treeVerdict(toolhost.env.gate, change);
-    if (verdict.kind === 'refused') return { ...evaluation, decision: deny('PATH_DENY_ALWAYS', verdict.rule, [verdict.reason]) };
-    // The executor would refuse what cannot be checked whole: refused now, before any card.
-    return verdict.kind === 'unknown' ? { ...evaluation, decision: deny('PATH_UNRESOLVABLE', 'tree', [verdict.reason]) } : evaluation;
+    return treeVerdict(toolhost.env.gate, change).then((verdict) => {
+      // The walk gave way to others: a HALT or a new policy may have landed meanwhile. The action
+      // is judged again; what it says now stands, and the walk's answer only if it is of the same change.
+      const now = judge(action, agent, facts);
+      if (now.decision.decision === 'deny') return now;
+      if (JSON.stringify(treeChangeOf(now)) !== JSON.stringify(change)) return { ...now, decision: deny('PATH_UNRESOLVABLE', 'tree', ['the policy changed while ORACLE looked through the folder; ask again']) };
+      if (verdict.kind === 'refused') return { ...now, decision: deny('PATH_DENY_ALWAYS', verdict.rule, [verdict.reason]) };
+      // The executor would refuse what cannot be checked whole: refused now, before any card.
+      return verdict.kind === 'unknown' ? { ...now, decision: deny('PATH_UNRESOLVABLE', 'tree', [verdict.reason]) } : now;
+    });
   };
   const lifecycle = (obtainApproval?: (evaluation: Evaluation, actionId: string) => Promise<Grant>, agent?: string, facts?: ActionFacts) => ({
-    evaluate: (action: unknown) => treeChecked(judge(action, agent, facts)),
+    evaluate: (action: unknown) => treeChecked(action, agent, facts),
     read: (session: string | undefined, read: readonly ProvenanceEntry[]) => {
       taint.read(session, read);
     },

@@ -84,8 +84,10 @@ export interface CallDeps {
   /** What a search the agent runs itself reaches below a folder (toolhost/search-reach.ts). */
   readonly searchReach: (start: ScopedPath, search: TreeSearch) => Promise<SearchReach>;
   /** What moving, copying or deleting a whole folder does to what the policy hides (toolhost/tree-reach.ts). */
-  readonly treeChange: (change: TreeChange) => TreeVerdict;
+  readonly treeChange: (change: TreeChange) => Promise<TreeVerdict>;
 }
+
+const HALTED_ANSWER: CallAnswer = { allowed: false, reason: 'HALTED: the gate is halted; nothing runs until a person resumes it from the desktop or `oracle resume`' };
 
 /**
  * The gate's answer for one agent tool call (SPEC §11): every part judged and audited; any deny
@@ -94,7 +96,7 @@ export interface CallDeps {
  * agent runs it itself. HALT denies everything, bookkeeping included.
  */
 export async function authorizeCall(deps: CallDeps, call: CallRequest, waitMs: number, agent: string): Promise<CallAnswer> {
-  if (deps.mode() === 'halted') return { allowed: false, reason: 'HALTED: the gate is halted; nothing runs until a person resumes it from the desktop or `oracle resume`' };
+  if (deps.mode() === 'halted') return HALTED_ANSWER;
   const durables: Promise<unknown>[] = [];
   const tracked: CallDeps = {
     ...deps,
@@ -149,7 +151,7 @@ async function authorizeParts(deps: CallDeps, call: CallRequest, how: { waitMs: 
     }
     const tree = treeChangeOf(evaluation);
     if (tree !== undefined && evaluation.decision.decision !== 'deny') {
-      const verdict = deps.treeChange(tree);
+      const verdict = await deps.treeChange(tree);
       if (verdict.kind === 'refused') evaluation = { ...evaluation, decision: deny('PATH_DENY_ALWAYS', verdict.rule, [verdict.reason]) };
       if (verdict.kind === 'unknown') unknown.push(`ORACLE cannot tell what this ${evaluation.tool ?? 'change'} takes with it: ${verdict.reason}`);
     }
@@ -234,6 +236,9 @@ const WHOLE_FILE_WRITES: ReadonlySet<string> = new Set(['Write', 'Edit', 'MultiE
  * takes the taint of what the call will read (SPEC §4), before the agent has seen any of it.
  */
 async function allowCall(deps: CallDeps, call: CallRequest, kept: { judged: readonly Evaluation[]; actionIds: readonly string[]; searched: readonly ProvenanceEntry[] }, reason: string): Promise<CallAnswer> {
+  // Judging gave way to others (a folder's walk, a search's reach, a person's wait): a HALT that
+  // landed meanwhile still stops the call.
+  if (deps.mode() === 'halted') return HALTED_ANSWER;
   let answer: CallAnswer = { allowed: true, reason };
   const [write] = kept.judged;
   const content = write?.args?.['content'];

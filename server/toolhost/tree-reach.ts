@@ -5,7 +5,8 @@ import { canonicalize } from '../core/paths/canonicalize.js';
 import { isUnder } from '../core/paths/canonical.js';
 import type { CompiledPolicy } from '../core/policy/compile.js';
 import type { Evaluation } from '../core/decide/decide.js';
-import { PACKAGE_FOLDERS, whyHidden, whyUnread } from './sandbox-masks.js';
+import { judgedListings, MAX_MASK_WALK, PACKAGE_FOLDERS, whyHidden, whyUnread } from './sandbox-masks.js';
+import { walkListings } from '../adapters/agent/dir-listings.js';
 
 /**
  * What changing a whole folder does to what the policy keeps out. The decision judges the folder's
@@ -19,8 +20,9 @@ import { PACKAGE_FOLDERS, whyHidden, whyUnread } from './sandbox-masks.js';
  * - no read-only root inside is moved or deleted, and none below the destination is written into.
  * What a package manager's folder (node_modules …) holds is a package's own fixtures: a delete
  * does not look inside one (moving them still may not make them visible). Links are entries (a link named
- * settings.json plants as well as a file), never followed. Past MAX_TREE_WALK entries, or a folder
- * that cannot be read, the answer is `unknown`: the caller refuses or asks a person, never allows.
+ * settings.json plants as well as a file), never followed. Past MAX_TREE_WALK entries, a folder
+ * that cannot be read, or a check stopped by HALT, the answer is `unknown`: the caller refuses or
+ * asks a person, never allows.
  */
 export type TreeChange =
   | { readonly kind: 'delete'; readonly path: string }
@@ -28,9 +30,17 @@ export type TreeChange =
 
 export type TreeVerdict = { readonly kind: 'ok' } | { readonly kind: 'refused'; readonly rule: string; readonly reason: string } | { readonly kind: 'unknown'; readonly reason: string };
 
-export const MAX_TREE_WALK = 100_000;
+/**
+ * Entries below a folder ORACLE looks through before it is moved, copied or deleted, as for a
+ * job's tree (MAX_MASK_WALK): a Rust `target/` passes 100,000. The walks give way to other agents
+ * as they go and a delete's walk keeps what it judged (dir-listings.ts), so a large folder costs
+ * its own action time, not every other agent's answer (session 35: a delete of a 60,000-entry
+ * folder had held the gate for the whole walk, at the decision and again when it ran).
+ */
+export const MAX_TREE_WALK = MAX_MASK_WALK;
 
 const OK: TreeVerdict = { kind: 'ok' };
+const STOPPED: TreeVerdict = { kind: 'unknown', reason: 'the check was stopped before it saw the whole folder (HALT, or the caller went away)' };
 
 /**
  * A link moved or copied keeps its target's text, so a relative one points somewhere else where it
@@ -46,7 +56,7 @@ function relinked(gate: CompiledPolicy, link: string, landing: string): TreeVerd
   return there.code === 'PATH_DENY_ALWAYS' ? { kind: 'refused', rule: there.rule, reason: why } : { kind: 'unknown', reason: why };
 }
 
-export function treeVerdict(gate: CompiledPolicy, change: TreeChange): TreeVerdict {
+export async function treeVerdict(gate: CompiledPolicy, change: TreeChange, options: { readonly signal?: AbortSignal | undefined } = {}): Promise<TreeVerdict> {
   const { flavor } = gate.host;
   const source = change.kind === 'delete' ? change.path : change.from;
   const landings = change.kind === 'delete' ? [] : change.to;
@@ -66,15 +76,13 @@ export function treeVerdict(gate: CompiledPolicy, change: TreeChange): TreeVerdi
   // What a package manager's folder holds is a package's own: a delete does not look inside one,
   // nor at all when that is what it deletes. A move or copy looks everywhere, since anything may
   // land where the policy hides it.
-  const deleting = change.kind === 'delete';
-  if (deleting && PACKAGE_FOLDERS.has(basename(source))) return OK;
-  const verb = deleting ? 'deleting' : change.kind === 'move' ? 'moving' : 'copying';
+  if (change.kind === 'delete') return PACKAGE_FOLDERS.has(basename(source)) ? OK : deleteVerdict(gate, source, options.signal);
+  const verb = change.kind === 'move' ? 'moving' : 'copying';
   const refused = (rule: string, reason: string): TreeVerdict => ({ kind: 'refused', rule, reason });
-  const walked = walkEveryEntry(
+  const walked = await walkEveryEntry(
     source,
     ({ path }): TreeVerdict | undefined => {
       const hidden = whyHidden(gate, path);
-      if (hidden !== undefined && deleting) return refused(hidden.rule, `\`${source}\` holds \`${path}\`, which ${hidden.why} keeps out; ${verb} the folder would take it too`);
       for (const to of landings) {
         const landing = `${to}${path.slice(source.length)}`;
         const moved = relinked(gate, path, landing);
@@ -82,16 +90,43 @@ export function treeVerdict(gate: CompiledPolicy, change: TreeChange): TreeVerdi
         const there = whyHidden(gate, landing);
         if (hidden === undefined && there !== undefined) return refused(there.rule, `${verb} \`${source}\` would put \`${path}\` at \`${landing}\`, which ${there.why} keeps out`);
         if (hidden !== undefined && there === undefined) return refused(hidden.rule, `\`${source}\` holds \`${path}\`, which ${hidden.why} keeps out; ${verb} the folder would make it \`${landing}\`, which nothing keeps out`);
-        const unasked = hidden === undefined && !deleting ? readableUnasked(gate, change.kind, path, landing) : undefined;
+        const unasked = hidden === undefined ? readableUnasked(gate, change.kind, path, landing) : undefined;
         if (unasked !== undefined) return unasked;
       }
       return undefined;
     },
-    MAX_TREE_WALK,
-    (entry) => !deleting || !PACKAGE_FOLDERS.has(entry.name),
+    { limit: MAX_TREE_WALK, stop: () => options.signal?.aborted === true },
   );
   if ('stopped' in walked) return walked.stopped;
+  if ('halted' in walked) return STOPPED;
   if ('incomplete' in walked) return { kind: 'unknown', reason: `${walked.incomplete}, so ORACLE cannot tell what ${verb} \`${source}\` takes with it` };
+  return OK;
+}
+
+/**
+ * A delete takes nothing hidden with it: the folder's entries as the policy judged them, kept
+ * while each folder is unchanged (the decision's walk and the executor's are one walk's work when
+ * nothing changed between them). Only what the policy flags is shown to the walk; a hidden entry
+ * always is.
+ */
+async function deleteVerdict(gate: CompiledPolicy, source: string, signal: AbortSignal | undefined): Promise<TreeVerdict> {
+  let found: TreeVerdict | undefined;
+  const walked = await walkListings(
+    judgedListings(gate),
+    source,
+    (entry) => {
+      const { hidden } = entry.note;
+      if (hidden !== undefined) {
+        found ??= { kind: 'refused', rule: hidden.rule, reason: `\`${source}\` holds \`${entry.path}\`, which ${hidden.why} keeps out; deleting the folder would take it too` };
+        return false;
+      }
+      return !PACKAGE_FOLDERS.has(entry.name);
+    },
+    { limit: MAX_TREE_WALK, unreadable: 'incomplete', stop: () => found !== undefined || signal?.aborted === true },
+  );
+  if (found !== undefined) return found;
+  if ('stopped' in walked) return STOPPED;
+  if ('incomplete' in walked) return { kind: 'unknown', reason: `${walked.incomplete}, so ORACLE cannot tell what deleting \`${source}\` takes with it` };
   return OK;
 }
 

@@ -5,6 +5,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startServer, type Running } from '../../server/main.js';
 import type { CompiledPolicy } from '../../server/core/policy/compile.js';
 import { treeVerdict } from '../../server/toolhost/tree-reach.js';
+import { judgedListings } from '../../server/toolhost/sandbox-masks.js';
+import { RACY_MS } from '../../server/adapters/agent/dir-listings.js';
 import { runOracle } from '../cli/run-oracle.js';
 import { testContext } from '../fixtures/context.js';
 import { mcpHost, textOf } from '../fixtures/mcp-host.js';
@@ -70,55 +72,76 @@ describe('what a whole-folder change does to what the policy hides', () => {
   beforeAll(() => {
     gate = testContext(POLICY(tree.root)).gate;
   });
-  const verdict = (change: Parameters<typeof treeVerdict>[1]) => treeVerdict(gate, change).kind;
+  const verdict = async (change: Parameters<typeof treeVerdict>[1]) => (await treeVerdict(gate, change)).kind;
 
-  it('refuses a move or copy that makes a hidden file visible, and one that lands a visible file where the policy hides', () => {
-    expect(verdict({ kind: 'move', from: `${p}/.docker`, to: [`${p}/docker`] })).toBe('refused');
-    expect(verdict({ kind: 'copy', from: `${p}/.docker`, to: [`${p}/d2`] })).toBe('refused');
-    expect(verdict({ kind: 'move', from: `${p}/z`, to: [`${p}/.claude`] })).toBe('refused');
+  it('refuses a move or copy that makes a hidden file visible, and one that lands a visible file where the policy hides', async () => {
+    expect(await verdict({ kind: 'move', from: `${p}/.docker`, to: [`${p}/docker`] })).toBe('refused');
+    expect(await verdict({ kind: 'copy', from: `${p}/.docker`, to: [`${p}/d2`] })).toBe('refused');
+    expect(await verdict({ kind: 'move', from: `${p}/z`, to: [`${p}/.claude`] })).toBe('refused');
     // A link plants as well as a file.
-    expect(verdict({ kind: 'move', from: `${p}/links`, to: [`${p}/.claude`] })).toBe('refused');
+    expect(await verdict({ kind: 'move', from: `${p}/links`, to: [`${p}/.claude`] })).toBe('refused');
     // An anchored exclude does not follow its folder to a new name.
-    expect(verdict({ kind: 'move', from: `${p}/ex`, to: [`${p}/ex2`] })).toBe('refused');
+    expect(await verdict({ kind: 'move', from: `${p}/ex`, to: [`${p}/ex2`] })).toBe('refused');
     // A destination that may yet be a folder is judged both ways.
-    expect(verdict({ kind: 'move', from: `${p}/z`, to: [`${p}/new`, `${p}/.claude/z`] })).toBe('ok');
-    expect(verdict({ kind: 'copy', from: `${p}/z`, to: [`${p}/.claude`, `${p}/.claude/z`] })).toBe('refused');
+    expect(await verdict({ kind: 'move', from: `${p}/z`, to: [`${p}/new`, `${p}/.claude/z`] })).toBe('ok');
+    expect(await verdict({ kind: 'copy', from: `${p}/z`, to: [`${p}/.claude`, `${p}/.claude/z`] })).toBe('refused');
   });
 
-  it('judges a relative link moved or copied as the link it becomes where it lands', () => {
+  it('judges a relative link moved or copied as the link it becomes where it lands', async () => {
     // d1/d2/up is `../..`: the project from there, the folder above the project from p/.
-    expect(verdict({ kind: 'move', from: `${p}/d1/d2/up`, to: [`${p}/up`] })).toBe('unknown');
-    expect(verdict({ kind: 'copy', from: `${p}/d1/d2/up`, to: [`${p}/up`] })).toBe('unknown');
-    expect(verdict({ kind: 'move', from: `${p}/d1/d2/up`, to: [`${p}/d1/d3/up`] })).toBe('ok');
+    expect(await verdict({ kind: 'move', from: `${p}/d1/d2/up`, to: [`${p}/up`] })).toBe('unknown');
+    expect(await verdict({ kind: 'copy', from: `${p}/d1/d2/up`, to: [`${p}/up`] })).toBe('unknown');
+    expect(await verdict({ kind: 'move', from: `${p}/d1/d2/up`, to: [`${p}/d1/d3/up`] })).toBe('ok');
     // inside a folder moved up a level: d2/up would lead out of the project
-    expect(verdict({ kind: 'move', from: `${p}/d1/d2`, to: [`${p}/d2`] })).toBe('unknown');
+    expect(await verdict({ kind: 'move', from: `${p}/d1/d2`, to: [`${p}/d2`] })).toBe('unknown');
     // ../keys from p/ would be p/../keys: outside; from p/d1/d3 it stays p/d1/keys
-    expect(verdict({ kind: 'move', from: `${p}/d1/d2/keys`, to: [`${p}/d1/d3/keys`] })).toBe('ok');
+    expect(await verdict({ kind: 'move', from: `${p}/d1/d2/keys`, to: [`${p}/d1/d3/keys`] })).toBe('ok');
   });
 
-  it('lets a folder move with what stays hidden where it lands, and ordinary folders move and copy', () => {
-    expect(verdict({ kind: 'move', from: `${p}/x`, to: [`${p}/y`] })).toBe('ok');
-    expect(verdict({ kind: 'copy', from: `${p}/src`, to: [`${p}/src2`] })).toBe('ok');
-    expect(verdict({ kind: 'move', from: `${p}/src/a.ts`, to: [`${p}/.claude/settings.json`] })).toBe('ok'); // a file: the decision judged both paths
+  it('lets a folder move with what stays hidden where it lands, and ordinary folders move and copy', async () => {
+    expect(await verdict({ kind: 'move', from: `${p}/x`, to: [`${p}/y`] })).toBe('ok');
+    expect(await verdict({ kind: 'copy', from: `${p}/src`, to: [`${p}/src2`] })).toBe('ok');
+    expect(await verdict({ kind: 'move', from: `${p}/src/a.ts`, to: [`${p}/.claude/settings.json`] })).toBe('ok'); // a file: the decision judged both paths
   });
 
-  it('refuses deleting a folder that holds a hidden file or a read-only root, but not a package’s own fixtures', () => {
-    expect(verdict({ kind: 'delete', path: `${p}/x` })).toBe('refused');
-    expect(verdict({ kind: 'delete', path: `${p}/vendor` })).toBe('refused');
-    expect(verdict({ kind: 'move', from: `${p}/vendor`, to: [`${p}/vendor2`] })).toBe('refused');
-    expect(verdict({ kind: 'delete', path: `${p}/node_modules` })).toBe('ok');
-    expect(verdict({ kind: 'delete', path: `${p}/src` })).toBe('ok');
+  it('refuses deleting a folder that holds a hidden file or a read-only root, but not a package’s own fixtures', async () => {
+    expect(await verdict({ kind: 'delete', path: `${p}/x` })).toBe('refused');
+    expect(await verdict({ kind: 'delete', path: `${p}/vendor` })).toBe('refused');
+    expect(await verdict({ kind: 'move', from: `${p}/vendor`, to: [`${p}/vendor2`] })).toBe('refused');
+    expect(await verdict({ kind: 'delete', path: `${p}/node_modules` })).toBe('ok');
+    expect(await verdict({ kind: 'delete', path: `${p}/src` })).toBe('ok');
     // A package folder with its own node_modules goes whole; a folder that only sits below one named `dist` is no dependency.
-    expect(verdict({ kind: 'delete', path: `${p}/pkgs/a` })).toBe('ok');
-    expect(verdict({ kind: 'delete', path: `${p}/dist/app/config` })).toBe('refused');
+    expect(await verdict({ kind: 'delete', path: `${p}/pkgs/a` })).toBe('ok');
+    expect(await verdict({ kind: 'delete', path: `${p}/dist/app/config` })).toBe('refused');
     // Build output is not a package's: a `dist` (or a whole project named build) holding .env is refused.
-    expect(verdict({ kind: 'delete', path: `${p}/dist` })).toBe('refused');
+    expect(await verdict({ kind: 'delete', path: `${p}/dist` })).toBe('refused');
     // A fixture may go, never become visible.
-    expect(verdict({ kind: 'move', from: `${p}/node_modules/pkg/test`, to: [`${p}/node_modules/pkg/fixtures`] })).toBe('ok');
+    expect(await verdict({ kind: 'move', from: `${p}/node_modules/pkg/test`, to: [`${p}/node_modules/pkg/fixtures`] })).toBe('ok');
   });
 
-  it('refuses writing into a read-only root below where a copy lands', () => {
-    expect(verdict({ kind: 'copy', from: `${p}/src`, to: [`${p}/vendor`] })).toBe('refused');
+  it('finds a hidden file written into a folder after an earlier check kept its listing (session 35)', async () => {
+    tree.file('p/kept/a/b/c.ts', 'c\n');
+    tree.file('p/kept/a/d.ts', 'd\n');
+    // Only a folder unchanged for RACY_MS is kept: wait that out, as a project not edited this second.
+    await new Promise((resolve) => setTimeout(resolve, RACY_MS + 500));
+    const listings = judgedListings(gate);
+    expect(await verdict({ kind: 'delete', path: `${p}/kept` })).toBe('ok');
+    const first = listings.work;
+    expect(await verdict({ kind: 'delete', path: `${p}/kept` })).toBe('ok');
+    // Three folders looked at again, no entry judged again.
+    expect(listings.work - first).toBe(3);
+    tree.file('p/kept/a/b/.env', 'TOKEN=4\n');
+    expect(await treeVerdict(gate, { kind: 'delete', path: `${p}/kept` })).toMatchObject({ kind: 'refused', reason: expect.stringContaining('p/kept/a/b/.env') as unknown });
+  }, 10_000);
+
+  it('answers unknown, never ok, when the check is stopped (HALT, or the caller gone)', async () => {
+    const stopped = AbortSignal.abort();
+    expect(await treeVerdict(gate, { kind: 'delete', path: `${p}/src` }, { signal: stopped })).toMatchObject({ kind: 'unknown' });
+    expect(await treeVerdict(gate, { kind: 'delete', path: `${p}/src` })).toEqual({ kind: 'ok' });
+  });
+
+  it('refuses writing into a read-only root below where a copy lands', async () => {
+    expect(await verdict({ kind: 'copy', from: `${p}/src`, to: [`${p}/vendor`] })).toBe('refused');
   });
 });
 

@@ -23,7 +23,7 @@ import type { Asked } from '../../../shared/asked.js';
  * refused without asking anyone. Pure: every effect is injected.
  */
 export interface LifecycleDeps {
-  readonly evaluate: (action: unknown) => Evaluation;
+  readonly evaluate: (action: unknown) => Evaluation | Promise<Evaluation>;
   /** The session's taint grows by what it read (SPEC §4; the taint ledger). Absent: nothing is kept. */
   readonly read?: (session: string | undefined, read: readonly ProvenanceEntry[]) => void;
   /** Resolves once the record is durable; rejects when it could not be written. */
@@ -92,7 +92,10 @@ export async function runAction(action: unknown, deps: LifecycleDeps): Promise<R
 
 async function lifecycle(action: unknown, deps: LifecycleDeps): Promise<Answer> {
   const started = deps.now().getTime();
-  const evaluation = deps.evaluate(action);
+  // Most decisions are made at once; one that walks a folder (a delete of a whole tree) gives way
+  // to other agents as it goes. Only that one is awaited: a read's path stays one synchronous step.
+  const evaluated = deps.evaluate(action);
+  const evaluation = evaluated instanceof Promise ? await evaluated : evaluated;
   // Whatever the decision: an agent that says it read foreign content is tainted from now on.
   if (evaluation.read !== undefined) deps.read?.(evaluation.session, evaluation.read);
   const { decision, tool, args } = evaluation;
@@ -108,7 +111,10 @@ async function lifecycle(action: unknown, deps: LifecycleDeps): Promise<Answer> 
   // (What the INVARIANT below protects still holds: nothing changed unrecorded, and nobody saw
   // what was read until the record of it was durable.)
   if (runnable && lookupTool(tool)?.readsOnly === true && deps.signal?.aborted !== true) {
-    const executed = await deps.execute(prepareAction(tool, args, { actionId, paths: evaluation.paths, decision, ...(evaluation.session === undefined ? {} : { session: evaluation.session }) }));
+    // The signal lets a long read (a search through a large tree) stop on HALT or a caller gone.
+    const executed = await deps.execute(
+      prepareAction(tool, args, { actionId, paths: evaluation.paths, decision, ...(evaluation.session === undefined ? {} : { session: evaluation.session }), ...(deps.signal === undefined ? {} : { signal: deps.signal }) }),
+    );
     readByRunning(evaluation, executed, deps);
     try {
       await Promise.all([deps.audit(decisionBody), deps.audit(dispatchedBody()), deps.audit(terminalBody(base, executed, deps.now().getTime() - started, deps.now()))]);

@@ -5,6 +5,7 @@ import { foreignPath } from '../../core/lifecycle/provenance-of.js';
 import { compileFileGlob } from '../../core/paths/file-glob.js';
 import type { ToolhostEnv } from '../env.js';
 import { whyUnread } from '../sandbox-masks.js';
+import { abortedBy } from '../../core/halt.js';
 import { failed, type ExecutionResult, type PreparedAction } from '../types.js';
 
 /**
@@ -13,6 +14,8 @@ import { failed, type ExecutionResult, type PreparedAction } from '../types.js';
  * searched, nor `.git`, nor a dependency folder unless the search starts inside one (and then the
  * session is tainted like any read there). Each file is redacted before it is searched, so a
  * search never finds (or confirms) a secret. Bounded in entries, bytes and matches; a cut says so.
+ * It gives way to other agents' answers as it goes (tree-walk.ts), and stops on HALT or when its
+ * caller withdraws it.
  */
 const MAX_ENTRIES = 20_000;
 const MAX_FILE_BYTES = 1024 * 1024;
@@ -22,7 +25,7 @@ const DEFAULT_LIMIT = 100;
 /** What matching the glob may cost over a whole search (a step is one character compared). */
 const GLOB_STEPS = 20_000_000;
 
-export function fsSearch(action: PreparedAction<'fs.search'>, env: ToolhostEnv): ExecutionResult {
+export async function fsSearch(action: PreparedAction<'fs.search'>, env: ToolhostEnv): Promise<ExecutionResult> {
   const { path: root, text, glob } = action.args;
   const ignoreCase = action.args.ignore_case === true;
   const limit = action.args.limit ?? DEFAULT_LIMIT;
@@ -78,7 +81,8 @@ export function fsSearch(action: PreparedAction<'fs.search'>, env: ToolhostEnv):
   const kind = probe(root);
   if (kind === 'file') search(root);
   else if (kind === 'dir') {
-    const walk = walkTree(
+    const { signal } = action;
+    const walk = await walkTree(
       root,
       (entry: WalkEntry) => {
         if (cut !== undefined || whyUnread(env.gate, entry.path) !== undefined) return 'skip';
@@ -92,7 +96,10 @@ export function fsSearch(action: PreparedAction<'fs.search'>, env: ToolhostEnv):
         return 'skip';
       },
       MAX_ENTRIES,
+      { stop: () => signal?.aborted === true },
     );
+    // A HALT or the caller gone while it searched: what it found so far is not an answer.
+    if (signal?.aborted === true) return abortedBy(signal) === 'halt' ? failed('HALTED', 'HALT stopped the search') : failed('CANCELLED', 'the caller withdrew the search; it was stopped');
     if (!walk.complete) cut ??= `more than ${String(MAX_ENTRIES)} entries under the folder`;
   } else return failed('FS_NOT_A_FILE', `\`${root}\` ${kind === 'missing' ? 'does not exist' : 'is neither a file nor a folder'}`);
 

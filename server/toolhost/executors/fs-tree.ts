@@ -2,6 +2,7 @@ import { dirname } from 'node:path';
 import { makeDirs, moveTree, probe } from '../../adapters/agent/files.js';
 import { confirmChanges, keepChanges, type PlannedChange } from '../agent-changes.js';
 import { treeVerdict } from '../tree-reach.js';
+import { stoppedBy } from './fs.js';
 import type { ToolhostEnv } from '../env.js';
 import { failed, type ExecutionResult, type PreparedAction } from '../types.js';
 
@@ -47,7 +48,7 @@ export function fsMkdir(action: PreparedAction<'fs.mkdir'>, env: ToolhostEnv): E
  * destination; a file there would then be replaced, and the undo, which checks every path first,
  * would refuse to move anything back over it.)
  */
-export function fsMove(action: PreparedAction<'fs.move'>, env: ToolhostEnv): ExecutionResult {
+export async function fsMove(action: PreparedAction<'fs.move'>, env: ToolhostEnv): Promise<ExecutionResult> {
   const { from, to } = action.args;
   const source = probe(from);
   if (source === 'missing') return failed('FS_NOT_A_FILE', `\`${from}\` does not exist`);
@@ -55,8 +56,12 @@ export function fsMove(action: PreparedAction<'fs.move'>, env: ToolhostEnv): Exe
   if (probe(to) !== 'missing') return failed('FS_EXISTS', `\`${to}\` exists; a move never replaces anything (delete it first, or pick another name)`);
   if (probe(dirname(to)) !== 'dir') return failed('FS_NO_PARENT', `the folder \`${dirname(to)}\` does not exist; create it first (fs_mkdir)`);
   // A folder moves with everything in it: none of that may change what the policy hides.
-  const tree = treeVerdict(env.gate, { kind: 'move', from, to: [to] });
+  const tree = await treeVerdict(env.gate, { kind: 'move', from, to: [to] }, { signal: action.signal });
+  const stopped = stoppedBy(action.signal);
+  if (stopped !== undefined) return stopped;
   if (tree.kind !== 'ok') return failed('NOT_ALLOWED', tree.reason);
+  // The walk gave way to others: what it checked may have changed meanwhile.
+  if (probe(to) !== 'missing') return failed('FS_EXISTS', `\`${to}\` exists; a move never replaces anything (delete it first, or pick another name)`);
   return changing(
     env,
     action,

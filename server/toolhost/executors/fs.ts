@@ -5,7 +5,17 @@ import { textPage } from '../../core/tools/text-page.js';
 import { hiddenByPolicy } from '../sandbox-masks.js';
 import { treeVerdict } from '../tree-reach.js';
 import { join } from 'node:path';
+import { abortedBy } from '../../core/halt.js';
 import { failed, type ExecutionResult, type PreparedAction } from '../types.js';
+
+/**
+ * An executor that looked through a folder first gave way to others meanwhile: HALT, or its caller
+ * going away, stops it before it changes anything.
+ */
+export function stoppedBy(signal: AbortSignal | undefined): ExecutionResult | undefined {
+  if (signal?.aborted !== true) return undefined;
+  return abortedBy(signal) === 'halt' ? failed('HALTED', 'HALT stopped it before it changed anything') : failed('CANCELLED', 'the caller withdrew it before it changed anything');
+}
 
 function guarded(run: () => ExecutionResult): ExecutionResult {
   try {
@@ -127,15 +137,17 @@ function undoKeep(env: ToolhostEnv, write: { path: string; content: Uint8Array; 
 }
 
 /** fs.delete moves to ORACLE's trash (undoable); nothing is unlinked for good. */
-export function fsDelete(action: PreparedAction<'fs.delete'>, env: ToolhostEnv): ExecutionResult {
+export async function fsDelete(action: PreparedAction<'fs.delete'>, env: ToolhostEnv): Promise<ExecutionResult> {
+  const { path } = action.args;
+  const kind = probe(path);
+  if (kind === 'missing') return failed('FS_NOT_A_FILE', `\`${path}\` does not exist`);
+  if (kind === 'link' || kind === 'other') return failed('FS_NOT_A_FILE', `\`${path}\` is a ${kind}; only files and directories are deleted`);
+  // Deleting a folder must not take with it what the gate would never let be deleted alone.
+  const tree = await treeVerdict(env.gate, { kind: 'delete', path }, { signal: action.signal });
+  const stopped = stoppedBy(action.signal);
+  if (stopped !== undefined) return stopped;
+  if (tree.kind !== 'ok') return failed('NOT_ALLOWED', tree.reason);
   return guarded(() => {
-    const { path } = action.args;
-    const kind = probe(path);
-    if (kind === 'missing') return failed('FS_NOT_A_FILE', `\`${path}\` does not exist`);
-    if (kind === 'link' || kind === 'other') return failed('FS_NOT_A_FILE', `\`${path}\` is a ${kind}; only files and directories are deleted`);
-    // Deleting a folder must not take with it what the gate would never let be deleted alone.
-    const tree = treeVerdict(env.gate, { kind: 'delete', path });
-    if (tree.kind !== 'ok') return failed('NOT_ALLOWED', tree.reason);
     const id = env.undo.newId();
     const digest = treeDigest(path);
     const trash = env.undo.trashPath(id);
