@@ -78,7 +78,7 @@ export interface CallDeps {
   /** The current text at a resolved path (read by the toolhost: no final link, bounded, UTF-8). */
   readonly currentText: (realPath: string) => CurrentText;
   /** Keeps what the paths a call changes hold now, for undo (toolhost/agent-changes.ts). */
-  readonly keepChanges: (changes: readonly PlannedChange[], meta: { readonly actionId: string; readonly call: string; readonly summary: string }) => { readonly ok: true; readonly id: string } | { readonly ok: false; readonly reason: string };
+  readonly keepChanges: (changes: readonly PlannedChange[], meta: { readonly actionId: string; readonly call: string; readonly summary: string }) => Promise<{ readonly ok: true; readonly id: string } | { readonly ok: false; readonly reason: string }>;
   /** Forgets kept changes of a call that was not allowed after all. */
   readonly dropChanges: (id: string) => void;
   /** What a search the agent runs itself reaches below a folder (toolhost/search-reach.ts). */
@@ -164,7 +164,7 @@ async function authorizeParts(deps: CallDeps, call: CallRequest, how: { waitMs: 
   // is a person's call (a T1 change without its undo would be a lie, SPEC §1.6).
   const changes = plannedChanges(judged, call);
   let undo: { readonly ok: true; readonly id: string } | { readonly ok: false; readonly reason: string } | undefined;
-  if (changes.length > 0) undo = deps.keepChanges(changes, { actionId: actionIds[0] ?? '', call: call.callId ?? '', summary: summaryOf(call) });
+  if (changes.length > 0) undo = await deps.keepChanges(changes, { actionId: actionIds[0] ?? '', call: call.callId ?? '', summary: summaryOf(call) });
   const persons = [...(call.person === undefined ? [] : [call.person]), ...unknown, ...(undo?.ok === false ? [`ORACLE cannot keep what this changes for undo: ${undo.reason}`] : [])];
   const asked = persons.length === 0 ? call : { ...call, person: persons.join('; ') };
   const answer = await decideCall(deps, asked, { judged, actionIds, waitMs, agent, durables, searched });

@@ -22,7 +22,7 @@ const MAX_KEPT_ENTRIES = 5_000;
 
 type Kept = { readonly ok: true; readonly id: string } | { readonly ok: false; readonly reason: string };
 
-export function keepChanges(env: ToolhostEnv, what: { readonly changes: readonly PlannedChange[]; readonly actionId: string; readonly call: string; readonly summary: string }): Kept {
+export async function keepChanges(env: ToolhostEnv, what: { readonly changes: readonly PlannedChange[]; readonly actionId: string; readonly call: string; readonly summary: string }): Promise<Kept> {
   const id = env.undo.newId();
   const entries: ChangeEntry[] = [];
   const seen = new Set<string>();
@@ -36,7 +36,7 @@ export function keepChanges(env: ToolhostEnv, what: { readonly changes: readonly
       const entry: ChangeEntry = { path, before: kind };
       if (kind === 'file' || (kind === 'dir' && change.removes)) {
         const kept = env.undo.keptPath(id, entries.length);
-        if (!copyTreeBounded(path, kept, { entries: MAX_KEPT_ENTRIES, bytes: env.limits.maxUndoBytes })) return drop(env, id, `\`${path}\` is too large to keep for undo`);
+        if (!(await copyTreeBounded(path, kept, { entries: MAX_KEPT_ENTRIES, bytes: env.limits.maxUndoBytes }))) return drop(env, id, `\`${path}\` is too large to keep for undo`);
         entries.push({ ...entry, kept });
       } else if (kind === 'link') entries.push({ ...entry, link: linkTargetOf(path) ?? '' });
       else entries.push(entry);

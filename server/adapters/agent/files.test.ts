@@ -32,15 +32,29 @@ describe.runIf(OPENED_PATH_CHECKED)('reads and listings of the very path decided
     expect(listNoFollow(`${tree.root}/proj/swapped/secretdir`).map((e) => e.name)).toEqual(['token.txt']);
   });
 
-  it('makes folders only inside the folders decided, and keeps for undo nothing from where a link leads', () => {
+  it('makes folders only inside the folders decided, and keeps for undo nothing from where a link leads', async () => {
     makeDirs(`${tree.root}/proj/d/new/deeper`);
     expect(statSync(`${tree.root}/proj/d/new/deeper`).isDirectory()).toBe(true);
     expect(() => { makeDirs(`${tree.root}/proj/swapped/made/deeper`); }).toThrow(/resolves to|not a plain directory/u);
     expect(existsSync(`${tree.root}/outside/made`)).toBe(false);
-    expect(() => copyTreeBounded(`${tree.root}/proj/swapped/secretdir`, `${tree.root}/kept/x`, { entries: 100, bytes: 1_000_000 })).toThrow(/resolves to|not a plain directory/u);
+    await expect(copyTreeBounded(`${tree.root}/proj/swapped/secretdir`, `${tree.root}/kept/x`, { entries: 100, bytes: 1_000_000 })).rejects.toThrow(/resolves to|not a plain directory/u);
     expect(existsSync(`${tree.root}/kept/x`)).toBe(false);
-    expect(copyTreeBounded(`${tree.root}/proj/d`, `${tree.root}/kept/d`, { entries: 100, bytes: 1_000_000 })).toBe(true);
+    expect(await copyTreeBounded(`${tree.root}/proj/d`, `${tree.root}/kept/d`, { entries: 100, bytes: 1_000_000 })).toBe(true);
     expect(existsSync(`${tree.root}/kept/d/f.txt`)).toBe(true);
+  });
+
+  it('keeps a folder for undo off the event loop: other work runs while it is copied (session 35)', async () => {
+    for (let i = 0; i < 300; i++) tree.file(`proj/many/d${String(i % 10)}/f${String(i)}.txt`, `file ${String(i)}\n`);
+    let turned = false;
+    setImmediate(() => {
+      turned = true;
+    });
+    expect(await copyTreeBounded(`${tree.root}/proj/many`, `${tree.root}/kept/many`, { entries: 1000, bytes: 1_000_000 })).toBe(true);
+    expect(turned, 'the event loop turned during the copy').toBe(true);
+    expect(readFileSync(`${tree.root}/kept/many/d3/f123.txt`, 'utf8')).toBe('file 123\n');
+    // Past its limits nothing is copied.
+    expect(await copyTreeBounded(`${tree.root}/proj/many`, `${tree.root}/kept/too-many`, { entries: 100, bytes: 1_000_000 })).toBe(false);
+    expect(existsSync(`${tree.root}/kept/too-many`)).toBe(false);
   });
 
   it('moves aside and puts back for undo only inside the folders decided, never where a link leads', () => {

@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { tempTree } from '../../../tests/fixtures/temp-tree.js';
+import { until } from '../../../tests/fixtures/processes.js';
 import { UndoFiles } from './undo-files.js';
 
 describe('dropping what a keep left', () => {
@@ -24,6 +25,31 @@ describe('dropping what a keep left', () => {
     store.drop('');
     store.drop('../x');
     expect(readdirSync(store.dir).sort()).toEqual(['.hidden', `${other}.0.keep`].sort());
+  });
+});
+
+describe('removing a kept folder without holding the gate (session 35)', () => {
+  const tree = tempTree('oracle-undo-gone-');
+  afterAll(() => {
+    tree.dispose();
+  });
+
+  it('frees the name at once and removes the folder off the event loop; what a stop left is removed at the next open', async () => {
+    const store = UndoFiles.open(tree.dir('undo'));
+    const id = store.newId();
+    const kept = store.keptPath(id, 0);
+    for (let i = 0; i < 200; i++) tree.file(`undo/${id}.0.keep/d/f${String(i)}`, 'x');
+    store.drop(id);
+    expect(existsSync(kept)).toBe(false);
+    const aside = readdirSync(store.dir).filter((name) => /^gone-[0-9a-f]{16}$/u.test(name));
+    expect(aside).toHaveLength(1);
+    expect(await until(() => readdirSync(store.dir).length === 0, 5000), 'the folder set aside is removed').toBe(true);
+    // A gate stopped before that removal ended: the next open removes what it set aside.
+    tree.file('undo/gone-0123456789abcdef/f', 'x');
+    tree.file('undo/gone-not-ours/f', 'x');
+    UndoFiles.open(store.dir);
+    expect(await until(() => !existsSync(`${store.dir}/gone-0123456789abcdef`), 5000)).toBe(true);
+    expect(existsSync(`${store.dir}/gone-not-ours/f`)).toBe(true);
   });
 });
 

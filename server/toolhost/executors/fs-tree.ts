@@ -12,10 +12,16 @@ import { failed, type ExecutionResult, type PreparedAction } from '../types.js';
  * an agent's own `mkdir` and `mv` (agent-changes.ts), so it is T1 and undoable: undo removes the
  * folders it made, or moves the tree back, only while nothing changed there since.
  */
-function changing(env: ToolhostEnv, action: PreparedAction, changes: readonly PlannedChange[], run: () => ExecutionResult): ExecutionResult {
+async function changing(env: ToolhostEnv, action: PreparedAction, changes: readonly PlannedChange[], run: () => ExecutionResult): Promise<ExecutionResult> {
   const call = `gate:${action.actionId}`;
-  const kept = keepChanges(env, { changes, actionId: action.actionId, call, summary: `${action.tool} ${changes.map((c) => c.path).join(' → ')}` });
+  const kept = await keepChanges(env, { changes, actionId: action.actionId, call, summary: `${action.tool} ${changes.map((c) => c.path).join(' → ')}` });
   if (!kept.ok) return failed('UNDO_UNAVAILABLE', `${kept.reason}, so nothing was changed`);
+  // Keeping a folder's copy gave way to others: HALT, or the caller gone, stops it here.
+  const stopped = stoppedBy(action.signal);
+  if (stopped !== undefined) {
+    env.undo.drop(kept.id);
+    return stopped;
+  }
   let result: ExecutionResult;
   try {
     result = run();
@@ -31,7 +37,7 @@ function changing(env: ToolhostEnv, action: PreparedAction, changes: readonly Pl
   return { ...result, undo_id: kept.id };
 }
 
-export function fsMkdir(action: PreparedAction<'fs.mkdir'>, env: ToolhostEnv): ExecutionResult {
+export async function fsMkdir(action: PreparedAction<'fs.mkdir'>, env: ToolhostEnv): Promise<ExecutionResult> {
   const { path } = action.args;
   const kind = probe(path);
   if (kind === 'dir') return { ok: true, output: { created: false, path } };
