@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, renameSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { currentText } from '../../toolhost/preview.js';
 import { tempTree, type TempTree } from '../../../tests/fixtures/temp-tree.js';
@@ -44,7 +44,7 @@ describe.runIf(OPENED_PATH_CHECKED)('reads and listings of the very path decided
   });
 
   it('keeps a folder for undo off the event loop: other work runs while it is copied (session 35)', async () => {
-    for (let i = 0; i < 300; i++) tree.file(`proj/many/d${String(i % 10)}/f${String(i)}.txt`, `file ${String(i)}\n`);
+    for (let i = 0; i < 600; i++) tree.file(`proj/many/d${String(i % 10)}/f${String(i)}.txt`, `file ${String(i)}\n`);
     let turned = false;
     setImmediate(() => {
       turned = true;
@@ -52,9 +52,44 @@ describe.runIf(OPENED_PATH_CHECKED)('reads and listings of the very path decided
     expect(await copyTreeBounded(`${tree.root}/proj/many`, `${tree.root}/kept/many`, { entries: 1000, bytes: 1_000_000 })).toBe(true);
     expect(turned, 'the event loop turned during the copy').toBe(true);
     expect(readFileSync(`${tree.root}/kept/many/d3/f123.txt`, 'utf8')).toBe('file 123\n');
+    // Kept as it was: a file's mode and times, a link as the link, a read-only folder's mode.
+    tree.file('proj/exact/run.sh', '#!/bin/sh\n');
+    chmodSync(`${tree.root}/proj/exact/run.sh`, 0o750);
+    utimesSync(`${tree.root}/proj/exact/run.sh`, new Date('2020-01-02T03:04:05Z'), new Date('2021-01-02T03:04:05Z'));
+    symlinkSync('run.sh', `${tree.root}/proj/exact/again`);
+    tree.file('proj/exact/locked/inside.txt', 'in\n');
+    chmodSync(`${tree.root}/proj/exact/locked`, 0o555);
+    expect(await copyTreeBounded(`${tree.root}/proj/exact`, `${tree.root}/kept/exact`, { entries: 100, bytes: 1_000_000 })).toBe(true);
+    const run = statSync(`${tree.root}/kept/exact/run.sh`);
+    expect([run.mode & 0o7777, run.mtime.toISOString()]).toEqual([0o750, '2021-01-02T03:04:05.000Z']);
+    expect(readlinkSync(`${tree.root}/kept/exact/again`)).toBe('run.sh');
+    expect(statSync(`${tree.root}/kept/exact/locked`).mode & 0o7777).toBe(0o555);
+    expect(readFileSync(`${tree.root}/kept/exact/locked/inside.txt`, 'utf8')).toBe('in\n');
+    chmodSync(`${tree.root}/proj/exact/locked`, 0o755);
+    chmodSync(`${tree.root}/kept/exact/locked`, 0o755);
     // Past its limits nothing is copied.
     expect(await copyTreeBounded(`${tree.root}/proj/many`, `${tree.root}/kept/too-many`, { entries: 100, bytes: 1_000_000 })).toBe(false);
     expect(existsSync(`${tree.root}/kept/too-many`)).toBe(false);
+  });
+
+  it('keeps nothing from where a link leads when a folder inside is swapped for one while the copy gives way', async () => {
+    tree.file('proj/sw/sub/notes.txt', 'mine\n');
+    tree.file('outside/sub/notes.txt', 'from outside\n');
+    // Three entries counted (three pauses), then the copy: the swap comes before the file is copied.
+    let pauses = 0;
+    const swapping = {
+      breathe: (): Promise<void> => {
+        pauses += 1;
+        if (pauses === 6) {
+          renameSync(`${tree.root}/proj/sw/sub`, `${tree.root}/proj/sw/sub-moved`);
+          symlinkSync(`${tree.root}/outside/sub`, `${tree.root}/proj/sw/sub`);
+        }
+        return Promise.resolve();
+      },
+    };
+    await expect(copyTreeBounded(`${tree.root}/proj/sw`, `${tree.root}/kept/sw`, { entries: 100, bytes: 1_000_000 }, swapping)).rejects.toThrow(/changed while it was being kept/u);
+    expect(pauses).toBe(6);
+    expect(existsSync(`${tree.root}/kept/sw`)).toBe(false);
   });
 
   it('moves aside and puts back for undo only inside the folders decided, never where a link leads', () => {
