@@ -61,7 +61,7 @@ export interface Actions {
   /** Marks a session as having read foreign or external content (a PostToolUse report). */
   taint(session: string, read: readonly ProvenanceEntry[]): void;
   /** The agent reports a call done (PostToolUse): its kept changes now know what it left. */
-  confirmCall(callId: string): boolean;
+  confirmCall(callId: string): Promise<boolean>;
   undo(id: string): Promise<ExecutionResult>;
 }
 

@@ -9,7 +9,7 @@ const gate = (answer: CallAnswer, record: () => Promise<void> = () => Promise.re
   parser: () => Promise.resolve(() => ({ error: 'no parser here' })),
   authorizeCall: () => Promise.resolve(answer),
   taint: () => undefined,
-  confirm: () => undefined,
+  confirm: () => Promise.resolve(),
   record,
 });
 const read = { hook_event_name: 'PreToolUse', session_id: 's', cwd: '/p', tool_name: 'Read', tool_input: { file_path: '/p/a' } };

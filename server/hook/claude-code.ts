@@ -24,7 +24,7 @@ export interface HookGate {
   authorizeCall(call: CallRequest, waitMs: number): Promise<CallAnswer>;
   taint(session: string, read: readonly ProvenanceEntry[]): void;
   /** The agent reports the call `callId` done (PostToolUse): what it changed is now undoable. */
-  confirm(callId: string): void;
+  confirm(callId: string): Promise<unknown>;
   /** Audits the answer to one call (every answer, asks included); rejects when it cannot be written. */
   record(call: RecordedCall): Promise<void>;
   /** The user's home, for `~` in commands. */
@@ -58,7 +58,8 @@ export async function answerHook(payload: unknown, gate: HookGate, budgetMs = HO
     if (p.hook_event_name === 'PostToolUse') {
       const read = readProvenance(p);
       if (read.length > 0 && session !== undefined) gate.taint(session, read);
-      if (typeof p.tool_use_id === 'string' && p.tool_use_id.length <= 256) gate.confirm(p.tool_use_id);
+      // Awaited: what the paths hold now is recorded before the agent's next call can change them.
+      if (typeof p.tool_use_id === 'string' && p.tool_use_id.length <= 256) await gate.confirm(p.tool_use_id);
       return { output: {} };
     }
     // A skill's `!`command`` runs through Claude Code's shell tool without a PreToolUse: its own

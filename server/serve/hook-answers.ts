@@ -30,9 +30,7 @@ export function hookAnswers(runtime: Runtime, options: { readonly hookBudgetMs?:
           taint: (session, read) => {
             runtime.taint(session, read);
           },
-          confirm: (callId) => {
-            runtime.confirmCall(callId);
-          },
+          confirm: (callId) => runtime.confirmCall(callId),
           record: (call) => runtime.recordCall(call, agent),
         },
         options.hookBudgetMs,

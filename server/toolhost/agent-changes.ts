@@ -55,20 +55,22 @@ function drop(env: ToolhostEnv, id: string, reason: string): Kept {
 }
 
 /** The agent reports the call done: what every path holds now is what an undo will expect. */
-export function confirmChanges(env: ToolhostEnv, call: string): boolean {
+export async function confirmChanges(env: ToolhostEnv, call: string): Promise<boolean> {
   const id = env.undo.byCall(call);
   const record = id === undefined ? undefined : env.undo.get(id);
   if (record?.kind !== 'change' || record.after !== undefined) return false;
-  env.undo.save({ ...record, after: record.entries.map((e) => stateDigest(e.path, probe(e.path), deep(e))) });
+  const after: string[] = [];
+  for (const e of record.entries) after.push(await stateDigest(e.path, probe(e.path), deep(e)));
+  env.undo.save({ ...record, after });
   return true;
 }
 
-export function undoChange(record: Extract<UndoRecord, { kind: 'change' }>, env: ToolhostEnv): ExecutionResult {
+export async function undoChange(record: Extract<UndoRecord, { kind: 'change' }>, env: ToolhostEnv): Promise<ExecutionResult> {
   const after = record.after;
   if (after === undefined) return failed('UNDO_UNAVAILABLE', 'the agent never reported this call as done, so ORACLE cannot tell what it changed; undo refused');
   // INVARIANT: every path is checked before any is touched: an undo applies whole or not at all.
   for (const [i, entry] of record.entries.entries()) {
-    if (stateDigest(entry.path, probe(entry.path), deep(entry)) !== after[i]) return failed('UNDO_UNAVAILABLE', `\`${entry.path}\` changed since \`${record.summary}\`; undo refused`);
+    if ((await stateDigest(entry.path, probe(entry.path), deep(entry))) !== after[i]) return failed('UNDO_UNAVAILABLE', `\`${entry.path}\` changed since \`${record.summary}\`; undo refused`);
   }
   const restored: string[] = [];
   for (const [i, entry] of [...record.entries.entries()].reverse()) {
@@ -131,7 +133,7 @@ const deep = (entry: ChangeEntry): boolean => entry.before !== 'dir' || entry.ke
  * A path's state, to see whether it moved on: the whole tree for what the change made or removes,
  * only "a folder" for a folder that stays (its contents are not this change's to judge).
  */
-function stateDigest(path: string, kind: ReturnType<typeof probe>, whole: boolean): string {
+async function stateDigest(path: string, kind: ReturnType<typeof probe>, whole: boolean): Promise<string> {
   if (kind === 'dir' && !whole) return 'dir';
   if (kind === 'link') return `link:${linkTargetOf(path) ?? ''}`;
   return treeDigest(path);

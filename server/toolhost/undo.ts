@@ -12,6 +12,22 @@ import type { UndoRecord } from './undo-store.js';
  * no longer the commit being undone. The path must still pass the gate's path checks.
  */
 export async function applyUndo(id: string, env: ToolhostEnv): Promise<ExecutionResult> {
+  // One at a time per undo: its checks give way to others (a tree's digest), and a second request
+  // for the same undo while the first is between its checks and its marker must not apply it twice.
+  const key = `${env.undo.dir}\0${id}`;
+  if (applying.has(key)) return failed('UNDO_UNAVAILABLE', `undo \`${id}\` is being applied now`);
+  applying.add(key);
+  try {
+    return await applyOnce(id, env);
+  } finally {
+    applying.delete(key);
+  }
+}
+
+/** Undos being applied now, by store and id. */
+const applying = new Set<string>();
+
+async function applyOnce(id: string, env: ToolhostEnv): Promise<ExecutionResult> {
   const record = env.undo.get(id);
   if (record === undefined) return failed('UNDO_UNAVAILABLE', `no undo record \`${id}\``);
   const applied = env.undo.appliedAt(id);
@@ -26,7 +42,7 @@ export async function applyUndo(id: string, env: ToolhostEnv): Promise<Execution
   if (first?.ok !== true) return failed('UNDO_UNAVAILABLE', 'the undo record names no path');
   let result: ExecutionResult;
   try {
-    result = record.kind === 'change' ? undoChange(record, env) : await undoOne(record, env, first.value);
+    result = record.kind === 'change' ? await undoChange(record, env) : await undoOne(record, env, first.value);
   } catch (e) {
     // A write and a delete are put back by one rename or link each (a copy across file systems
     // lands under a name of its own first), so a failure normally leaves the path as it was.
@@ -53,7 +69,7 @@ async function undoOne(record: Exclude<UndoRecord, { kind: 'change' }>, env: Too
     }
     case 'delete': {
       if (probe(record.path) !== 'missing') return failed('UNDO_UNAVAILABLE', `something now stands at \`${record.path}\`; undo refused`);
-      if (probe(record.trash) === 'missing' || treeDigest(record.trash) !== record.digest) return failed('UNDO_UNAVAILABLE', 'the trashed copy is gone or changed');
+      if (probe(record.trash) === 'missing' || (await treeDigest(record.trash)) !== record.digest) return failed('UNDO_UNAVAILABLE', 'the trashed copy is gone or changed');
       moveTree(record.trash, record.path);
       return { ok: true, output: { restored: record.path } };
     }

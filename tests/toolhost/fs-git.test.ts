@@ -1,6 +1,7 @@
 import { prepareAction } from '../../server/toolhost/types.js';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
+import { createHash, type Hash } from 'node:crypto';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
 import { DIGEST_CONTENT_BYTES, treeDigest } from '../../server/adapters/agent/files.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { evaluate } from '../../server/core/decide/decide.js';
@@ -150,19 +151,63 @@ describe('fs and git through the toolhost', () => {
     rmSync(`${scratch}/huge`, { recursive: true });
   });
 
-  it('digests within its budget by content and past it by size and modification time', () => {
+  it('digests within its budget by content and past it by size and modification time', async () => {
     mkdirSync(`${scratch}/dg`);
     const big = `${scratch}/dg/big.bin`;
     writeFileSync(big, '');
     truncateSync(big, DIGEST_CONTENT_BYTES + 1);
     writeFileSync(`${scratch}/dg/a.txt`, 'one');
-    const first = treeDigest(`${scratch}/dg`);
+    const first = await treeDigest(`${scratch}/dg`);
     writeFileSync(`${scratch}/dg/a.txt`, 'two');
-    const second = treeDigest(`${scratch}/dg`);
+    const second = await treeDigest(`${scratch}/dg`);
+    expect(second).toMatch(/^sha256:[0-9a-f]{64}$/u);
     expect(second).not.toBe(first);
     utimesSync(big, new Date(0), new Date(0));
-    expect(treeDigest(`${scratch}/dg`)).not.toBe(second);
+    expect(await treeDigest(`${scratch}/dg`)).not.toBe(second);
     rmSync(`${scratch}/dg`, { recursive: true });
+  });
+
+  it('digests a tree in the order undo records were always made with, giving way as it goes (session 35)', async () => {
+    // Undo records keep digests made before the digest gave way to others: the order (each
+    // folder's names sorted, depth first) and the bytes hashed must not change. This is that
+    // definition written out on its own.
+    for (const name of ['b', 'a', 'B', 'é', 'a b', '10', '9']) {
+      tree.file(`scratch/order/${name}/f.txt`, name);
+      tree.file(`scratch/order/${name}/in/${name}/g`, `${name}${name}`);
+      symlinkSync(`../${name}`, `${scratch}/order/${name}/in/l`);
+    }
+    const defined = (p: string, rel: string, hash: Hash): void => {
+      const stat = lstatSync(p);
+      const kind = stat.isSymbolicLink() ? 'link' : stat.isFile() ? 'file' : stat.isDirectory() ? 'dir' : 'other';
+      hash.update(`${rel}\0${kind}\0`);
+      if (kind === 'file') hash.update(readFileSync(p));
+      if (kind === 'link') hash.update(readlinkSync(p));
+      if (kind === 'dir') for (const name of readdirSync(p).sort()) defined(`${p}/${name}`, `${rel}/${name}`, hash);
+    };
+    const hash = createHash('sha256');
+    defined(`${scratch}/order`, '.', hash);
+    let pauses = 0;
+    const counting = {
+      breathe: () => {
+        pauses += 1;
+        return Promise.resolve();
+      },
+    };
+    expect(await treeDigest(`${scratch}/order`, counting)).toBe(`sha256:${hash.digest('hex')}`);
+    expect(pauses).toBe(1 + 7 * 6);
+    rmSync(`${scratch}/order`, { recursive: true });
+  });
+
+  it('applies one undo once when it is asked twice at the same time', async () => {
+    mkdirSync(`${scratch}/twice`);
+    for (let i = 0; i < 50; i++) writeFileSync(`${scratch}/twice/f${String(i)}.txt`, `file ${String(i)}`);
+    const deleted = await runtime.run({ tool: 'fs.delete', args: { path: `${scratch}/twice` } });
+    expect(deleted).toMatchObject({ executed: true, tier: 'T1' });
+    const both = await Promise.all([runtime.undo(deleted.undo_id ?? ''), runtime.undo(deleted.undo_id ?? '')]);
+    expect(both.map((r) => r.ok)).toEqual([true, false]);
+    expect(both[1].error?.message).toMatch(/is being applied now/u);
+    expect(readFileSync(`${scratch}/twice/f7.txt`, 'utf8')).toBe('file 7');
+    rmSync(`${scratch}/twice`, { recursive: true });
   });
 
   it('commits without running hooks, and undoes by soft reset only while HEAD is unchanged', async () => {

@@ -253,12 +253,17 @@ export const DIGEST_MAX_ENTRIES = 20_000;
  * they add up to at most DIGEST_CONTENT_BYTES, and any file past that counts by its size and
  * modification time (which a rename and a move into the trash keep). Reading every file whole
  * held the gate for 55 s on four sparse 2 GiB files an agent's job had made (red team, session 33).
+ * It gives way to other agents between short stretches (pacer.ts): reading 64 MiB of a moved
+ * folder is a stretch of work others need not wait for. The entries are taken in the same order as
+ * ever (each folder's names sorted, depth first), so digests recorded before still compare.
  */
-export function treeDigest(path: string): string {
+export async function treeDigest(path: string, pacer: { breathe(): Promise<void> } = new Pacer()): Promise<string> {
   const hash = createHash('sha256');
   let budget = DIGEST_CONTENT_BYTES;
   let entries = 0;
-  const walk = (p: string, rel: string): void => {
+  for (const stack: [string, string][] = [[path, '.']]; stack.length > 0; ) {
+    await pacer.breathe();
+    const [p, rel] = stack.pop() ?? [path, '.'];
     entries += 1;
     const kind = probe(p);
     hash.update(`${rel}\0${kind}\0`);
@@ -283,10 +288,14 @@ export function treeDigest(path: string): string {
         dir.closeSync();
       }
       if (names.length > room) hash.update('\0more\0');
-      for (const name of names.slice(0, Math.max(room, 0)).sort()) walk(join(p, name), `${rel}/${name}`);
+      // Pushed last first: the first name in order is the next taken, its whole tree before the second.
+      const taken = names.slice(0, Math.max(room, 0)).sort();
+      for (let i = taken.length - 1; i >= 0; i--) {
+        const name = taken[i] ?? '';
+        stack.push([join(p, name), `${rel}/${name}`]);
+      }
     }
-  };
-  walk(path, '.');
+  }
   return `sha256:${hash.digest('hex')}`;
 }
 

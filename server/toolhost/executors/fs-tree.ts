@@ -33,7 +33,7 @@ async function changing(env: ToolhostEnv, action: PreparedAction, changes: reado
     env.undo.drop(kept.id);
     return result;
   }
-  confirmChanges(env, call);
+  await confirmChanges(env, call);
   return { ...result, undo_id: kept.id };
 }
 

@@ -147,9 +147,17 @@ export async function fsDelete(action: PreparedAction<'fs.delete'>, env: Toolhos
   const stopped = stoppedBy(action.signal);
   if (stopped !== undefined) return stopped;
   if (tree.kind !== 'ok') return failed('NOT_ALLOWED', tree.reason);
+  // What the trash will hold, for its undo to check (read in stretches that let others in).
+  let digest: string;
+  try {
+    digest = await treeDigest(path);
+  } catch (e) {
+    return failed(e instanceof FileOpError ? e.code : 'FS_IO', e instanceof Error ? e.message : 'the folder could not be read');
+  }
+  const halted = stoppedBy(action.signal);
+  if (halted !== undefined) return halted;
   return guarded(() => {
     const id = env.undo.newId();
-    const digest = treeDigest(path);
     const trash = env.undo.trashPath(id);
     env.undo.save({ id, kind: 'delete', action_id: action.actionId, created_at: env.now().toISOString(), path, trash, digest });
     const moved = moveTree(path, trash);
