@@ -1,4 +1,4 @@
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Runtime } from '../../server/app/runtime.js';
@@ -49,6 +49,20 @@ describe('long tree actions of the gate', () => {
     expect(settled, 'the read was answered while the search was still going').toBe(false);
     await runtime.halt('stop the search', 'cli');
     expect((await search).error).toMatchObject({ code: 'HALTED', message: expect.stringMatching(/HALT stopped the search/u) as unknown });
+  });
+
+  it('stops a search its caller withdrew, and records it as cancelled', async () => {
+    runtime = await open();
+    const withdraw = new AbortController();
+    let settled = false;
+    const search = runtime.submit({ tool: 'fs.search', args: { path: `${tree.root}/projects/app`, text: 'not in any file' } }, 0, undefined, withdraw.signal).finally(() => (settled = true));
+    expect((await runtime.run({ tool: 'fs.read', args: { path: `${tree.root}/projects/app/a.txt` } })).executed).toBe(true);
+    expect(settled, 'the search was still going').toBe(false);
+    withdraw.abort();
+    const result = await search;
+    expect(result.error?.code).toBe('CANCELLED');
+    const log = readdirSync(join(runtime.gate.home, 'logs', 'audit')).flatMap((f) => readFileSync(join(runtime.gate.home, 'logs', 'audit', f), 'utf8').trimEnd().split('\n'));
+    expect(log.map((l) => JSON.parse(l) as { kind: string; action_id?: string }).filter((r) => r.action_id === result.action_id).map((r) => r.kind)).toEqual(['decision', 'dispatched', 'cancelled']);
   });
 
   it('decides a folder delete by a HALT that lands while the folder is being checked', async () => {
