@@ -215,7 +215,7 @@ export function createActions(deps: ActionsDeps): Actions {
       // is judged again; what it says now stands, and the walk's answer only if it is of the same change.
       const now = judge(action, agent, facts);
       if (now.decision.decision === 'deny') return now;
-      if (JSON.stringify(treeChangeOf(now)) !== JSON.stringify(change)) return { ...now, decision: deny('PATH_UNRESOLVABLE', 'tree', ['the policy changed while ORACLE looked through the folder; ask again']) };
+      if (JSON.stringify(treeChangeOf(now)) !== JSON.stringify(change)) return { ...now, decision: deny('PATH_UNRESOLVABLE', 'tree', ['what the action names changed while ORACLE looked through the folder (a new policy, or the path itself); ask again']) };
       if (verdict.kind === 'refused') return { ...now, decision: deny('PATH_DENY_ALWAYS', verdict.rule, [verdict.reason]) };
       // The executor would refuse what cannot be checked whole: refused now, before any card.
       return verdict.kind === 'unknown' ? { ...now, decision: deny('PATH_UNRESOLVABLE', 'tree', [verdict.reason]) } : now;

@@ -147,23 +147,26 @@ export async function fsDelete(action: PreparedAction<'fs.delete'>, env: Toolhos
   const stopped = stoppedBy(action.signal);
   if (stopped !== undefined) return stopped;
   if (tree.kind !== 'ok') return failed('NOT_ALLOWED', tree.reason);
-  // What the trash will hold, for its undo to check (read in stretches that let others in).
+  const id = env.undo.newId();
+  const trash = env.undo.trashPath(id);
+  // The record first (a crash after the move leaves the trash findable), its digest once the tree
+  // is in the trash: made there, where no agent reaches, it is what an undo must find, however long
+  // the reading gives way to others. Until then no digest matches, so no undo runs.
+  const record = { id, kind: 'delete' as const, action_id: action.actionId, created_at: env.now().toISOString(), path, trash, digest: 'pending' };
+  const moved = guarded(() => {
+    env.undo.save(record);
+    const left = moveTree(path, trash).sourceLeft;
+    // Whole in the trash (from another file system, a copy), but not all of it went from here.
+    return left === undefined ? { ok: true } : failed('FS_IO', `\`${path}\` is whole in ORACLE's trash (${trash}), but removing it here failed partway (${left}): part of it is still there`);
+  });
+  if (!moved.ok) return moved;
   let digest: string;
   try {
-    digest = await treeDigest(path);
+    digest = await treeDigest(trash);
   } catch (e) {
-    return failed(e instanceof FileOpError ? e.code : 'FS_IO', e instanceof Error ? e.message : 'the folder could not be read');
+    return failed('FS_IO', `\`${path}\` is in ORACLE's trash (${trash}), but reading it there failed (${e instanceof Error ? e.message : 'unknown error'}): its undo will be refused`);
   }
-  const halted = stoppedBy(action.signal);
-  if (halted !== undefined) return halted;
-  return guarded(() => {
-    const id = env.undo.newId();
-    const trash = env.undo.trashPath(id);
-    env.undo.save({ id, kind: 'delete', action_id: action.actionId, created_at: env.now().toISOString(), path, trash, digest });
-    const moved = moveTree(path, trash);
-    // Whole in the trash (from another file system, a copy), but not all of it went from here.
-    if (moved.sourceLeft !== undefined) return failed('FS_IO', `\`${path}\` is whole in ORACLE's trash (${trash}), but removing it here failed partway (${moved.sourceLeft}): part of it is still there`);
-    return { ok: true, digest, undo_id: id };
-  });
+  env.undo.save({ ...record, digest });
+  return { ok: true, digest, undo_id: id };
 }
 
