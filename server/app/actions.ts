@@ -210,12 +210,14 @@ export function createActions(deps: ActionsDeps): Actions {
     const evaluation = judge(action, agent, facts);
     const change = treeChangeOf(evaluation);
     if (change === undefined || evaluation.decision.decision === 'deny') return evaluation;
-    return treeVerdict(toolhost.env.gate, change).then((verdict) => {
+    const walkedBy = toolhost.env.gate;
+    return treeVerdict(walkedBy, change).then((verdict) => {
       // The walk gave way to others: a HALT or a new policy may have landed meanwhile. The action
-      // is judged again; what it says now stands, and the walk's answer only if it is of the same change.
+      // is judged again; what it says now stands, and the walk's answer only if it is of the same
+      // change, judged by the policy in force.
       const now = judge(action, agent, facts);
       if (now.decision.decision === 'deny') return now;
-      if (JSON.stringify(treeChangeOf(now)) !== JSON.stringify(change)) return { ...now, decision: deny('PATH_UNRESOLVABLE', 'tree', ['what the action names changed while ORACLE looked through the folder (a new policy, or the path itself); ask again']) };
+      if (toolhost.env.gate !== walkedBy || JSON.stringify(treeChangeOf(now)) !== JSON.stringify(change)) return { ...now, decision: deny('PATH_UNRESOLVABLE', 'tree', ['what the action names changed while ORACLE looked through the folder (a new policy, or the path itself); ask again']) };
       if (verdict.kind === 'refused') return { ...now, decision: deny('PATH_DENY_ALWAYS', verdict.rule, [verdict.reason]) };
       // The executor would refuse what cannot be checked whole: refused now, before any card.
       return verdict.kind === 'unknown' ? { ...now, decision: deny('PATH_UNRESOLVABLE', 'tree', [verdict.reason]) } : now;
@@ -346,7 +348,12 @@ export function createActions(deps: ActionsDeps): Actions {
             toolhost.env.undo.drop(id);
           },
           searchReach: (start, search) => searchReach(start, search, toolhost.env),
-          treeChange: (change) => treeVerdict(toolhost.env.gate, change),
+          treeChange: async (change) => {
+            const walkedBy = toolhost.env.gate;
+            const verdict = await treeVerdict(walkedBy, change);
+            // A reload while the folder was walked: its answer is of the old policy.
+            return toolhost.env.gate === walkedBy ? verdict : { kind: 'unknown', reason: 'the policy changed while ORACLE looked through the folder' };
+          },
         },
         call,
         waitMs,

@@ -1,4 +1,5 @@
-import { prepareAction } from '../../server/toolhost/types.js';
+import { prepareAction, type PreparedAction } from '../../server/toolhost/types.js';
+import { fsDelete } from '../../server/toolhost/executors/fs.js';
 import { spawnSync } from 'node:child_process';
 import { createHash, type Hash } from 'node:crypto';
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
@@ -10,6 +11,7 @@ import { JobRoot } from '../../server/adapters/agent/jobs.js';
 import { tempTree, type TempTree } from '../fixtures/temp-tree.js';
 import { runtimeFor } from './runtime-fixture.js';
 import { git } from '../fixtures/git.js';
+import { testContext } from '../fixtures/context.js';
 
 describe('fs and git through the toolhost', () => {
   let tree: TempTree;
@@ -196,6 +198,41 @@ describe('fs and git through the toolhost', () => {
     expect(await treeDigest(`${scratch}/order`, counting)).toBe(`sha256:${hash.digest('hex')}`);
     expect(pauses).toBe(1 + 7 * 6);
     rmSync(`${scratch}/order`, { recursive: true });
+  });
+
+  it('puts a deleted folder back, and refuses the delete, when its undo cannot be kept (review, session 35)', async () => {
+    mkdirSync(`${scratch}/nokeep`);
+    writeFileSync(`${scratch}/nokeep/f.txt`, 'still here');
+    const judged = evaluate({ tool: 'fs.delete', args: { path: `${scratch}/nokeep` } }, runtime.gate.context);
+    const { env } = runtime.toolhost;
+    // The undo record cannot be completed once the folder is in the trash (as with a full disk).
+    const undo = Object.create(env.undo) as typeof env.undo;
+    undo.save = (record, previous) => {
+      if (record.kind === 'delete' && record.digest !== 'pending') throw new Error('ENOSPC: no space left on device');
+      env.undo.save(record, previous);
+    };
+    const failing = { ...env, gate: env.gate, undo };
+    const result = await fsDelete(prepareAction('fs.delete', judged.args ?? {}, { actionId: 'nk', paths: judged.paths, decision: judged.decision }) as PreparedAction<'fs.delete'>, failing);
+    expect(result.error?.message).toMatch(/could not be read whole for its undo \(ENOSPC.*so it was not deleted/u);
+    expect(readFileSync(`${scratch}/nokeep/f.txt`, 'utf8')).toBe('still here');
+    expect(env.undo.list().some((r) => r.kind === 'delete' && r.path === `${scratch}/nokeep`)).toBe(false);
+    rmSync(`${scratch}/nokeep`, { recursive: true });
+  });
+
+  it('refuses a delete whose folder was walked by a policy no longer in force (a reload meanwhile; review, session 35)', async () => {
+    mkdirSync(`${scratch}/reloaded`);
+    writeFileSync(`${scratch}/reloaded/secret.txt`, 'keep me');
+    const judged = evaluate({ tool: 'fs.delete', args: { path: `${scratch}/reloaded` } }, runtime.gate.context);
+    const { env } = runtime.toolhost;
+    // The policy in force when the walk starts, and the one a reload put in force while it ran.
+    const before = env.gate;
+    const after = testContext(`scopes:\n  scratch: { roots: [{ path: "${scratch}", mode: rw }] }\ndeny_always: [secret.txt]\n`).gate;
+    let reads = 0;
+    const reloading = Object.create(env, { gate: { get: () => (reads++ === 0 ? before : after) } }) as typeof env;
+    const result = await fsDelete(prepareAction('fs.delete', judged.args ?? {}, { actionId: 'rl', paths: judged.paths, decision: judged.decision }) as PreparedAction<'fs.delete'>, reloading);
+    expect(result.error).toEqual({ code: 'NOT_ALLOWED', message: 'the policy changed while ORACLE looked through the folder; ask again' });
+    expect(readFileSync(`${scratch}/reloaded/secret.txt`, 'utf8')).toBe('keep me');
+    rmSync(`${scratch}/reloaded`, { recursive: true });
   });
 
   it('applies one undo once when it is asked twice at the same time', async () => {

@@ -65,6 +65,17 @@ describe('long tree actions of the gate', () => {
     expect(log.map((l) => JSON.parse(l) as { kind: string; action_id?: string }).filter((r) => r.action_id === result.action_id).map((r) => r.kind)).toEqual(['decision', 'dispatched', 'cancelled']);
   });
 
+  it('does not decide a folder delete by a walk made under a policy a reload replaced meanwhile', async () => {
+    runtime = await open();
+    const listings = judgedListings(runtime.toolhost.env.gate);
+    const before = listings.work;
+    const removal = runtime.run({ tool: 'fs.delete', args: { path: `${tree.root}/projects/app/src` } });
+    for (let turns = 0; listings.work === before && turns < 100_000; turns++) await new Promise((resolve) => setImmediate(resolve));
+    writeFileSync(join(tree.root, `home${String(homes)}-policy.yaml`), `scopes:\n  projects: { roots: [{ path: "${tree.root}/projects", mode: rw }] }\ndeny_always: [.env, f7.ts]\n`);
+    expect((await runtime.reloadPolicy('cli')).ok).toBe(true);
+    expect(await removal).toMatchObject({ decision: 'deny', code: 'PATH_UNRESOLVABLE', reasons: [expect.stringMatching(/a new policy/u)] });
+  });
+
   it('decides a folder delete by a HALT that lands while the folder is being checked', async () => {
     runtime = await open();
     const listings = judgedListings(runtime.toolhost.env.gate);

@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, renameSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, renameSync, rmSync, statSync, symlinkSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { currentText } from '../../toolhost/preview.js';
 import { tempTree, type TempTree } from '../../../tests/fixtures/temp-tree.js';
@@ -90,6 +90,47 @@ describe.runIf(OPENED_PATH_CHECKED)('reads and listings of the very path decided
     await expect(copyTreeBounded(`${tree.root}/proj/sw`, `${tree.root}/kept/sw`, { entries: 100, bytes: 1_000_000 }, swapping)).rejects.toThrow(/changed while it was being kept/u);
     expect(pauses).toBe(6);
     expect(existsSync(`${tree.root}/kept/sw`)).toBe(false);
+  });
+
+  it('keeps nothing from outside when the folder was swapped for a link while its entries were counted (review, session 35)', async () => {
+    tree.file('proj/sw2/sub/notes.txt', 'mine\n');
+    tree.file('outside2/sub/notes.txt', 'from outside\n');
+    const toLink = (): void => {
+      renameSync(`${tree.root}/proj/sw2/sub`, `${tree.root}/proj/sw2/sub-moved`);
+      symlinkSync(`${tree.root}/outside2/sub`, `${tree.root}/proj/sw2/sub`);
+    };
+    const back = (): void => {
+      rmSync(`${tree.root}/proj/sw2/sub`);
+      renameSync(`${tree.root}/proj/sw2/sub-moved`, `${tree.root}/proj/sw2/sub`);
+    };
+    // Counted through the link (pause 3), the folder itself back as counted (pause 5), the link
+    // again as the file is copied (pause 6): each entry is the one counted, yet the file is not the
+    // kept folder's.
+    let pauses = 0;
+    const swapping = {
+      breathe: (): Promise<void> => {
+        pauses += 1;
+        if (pauses === 3 || pauses === 6) toLink();
+        if (pauses === 5) back();
+        return Promise.resolve();
+      },
+    };
+    await expect(copyTreeBounded(`${tree.root}/proj/sw2`, `${tree.root}/kept/sw2`, { entries: 100, bytes: 1_000_000 }, swapping)).rejects.toThrow(/changed while it was being kept/u);
+    expect(existsSync(`${tree.root}/kept/sw2`)).toBe(false);
+  });
+
+  it('copies no file grown past what was counted (review, session 35)', async () => {
+    tree.file('proj/grown/a.txt', 'small');
+    let pauses = 0;
+    const growing = {
+      breathe: (): Promise<void> => {
+        pauses += 1;
+        if (pauses === 3) truncateSync(`${tree.root}/proj/grown/a.txt`, 50_000_000);
+        return Promise.resolve();
+      },
+    };
+    await expect(copyTreeBounded(`${tree.root}/proj/grown`, `${tree.root}/kept/grown`, { entries: 100, bytes: 1000 }, growing)).rejects.toThrow(/changed while it was being kept/u);
+    expect(existsSync(`${tree.root}/kept/grown`)).toBe(false);
   });
 
   it('moves aside and puts back for undo only inside the folders decided, never where a link leads', () => {

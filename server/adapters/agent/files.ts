@@ -397,7 +397,7 @@ export async function copyTreeBounded(from: string, to: string, limits: { readon
     try {
       for (const { rel, stat } of plan) {
         await pacer.breathe();
-        copyEntry(rel === '' ? source : `${source}/${rel}`, rel === '' ? to : `${to}/${rel}`, stat);
+        copyEntry(rel === '' ? source : `${source}/${rel}`, rel === '' ? to : `${to}/${rel}`, { stat, real: rel === '' ? from : `${from}/${rel}` });
       }
       // A folder's own mode last, once its entries are in (a read-only folder is filled first).
       for (const { rel, stat } of plan.reverse()) if (stat.isDirectory()) chmodSync(rel === '' ? to : `${to}/${rel}`, stat.mode & 0o7777);
@@ -413,13 +413,17 @@ export async function copyTreeBounded(from: string, to: string, limits: { readon
 
 /**
  * One entry of a copy kept for undo: a file with its mode and times, a link as the link, a folder
- * (its mode set after). Each must still be the very entry counted (device and inode): the copy
- * gives way to others between stretches, and a folder on the way swapped for a link meanwhile
- * would otherwise copy, into what an undo puts back, a file from wherever the link leads. A file
- * is copied from the descriptor checked, never by its path again.
+ * (its mode set after). Each must still be the very entry counted (device, inode, and a file's
+ * size): the copy gives way to others between stretches, and a folder on the way swapped for a
+ * link meanwhile would otherwise copy, into what an undo puts back, a file from wherever the link
+ * leads, or a file grown since it was counted would pass the copy's limits. A file is opened
+ * without following links, must be the very path kept (`real`, checked on the descriptor where the
+ * host can tell: a link swapped in while the entries were counted, then swapped back, is caught
+ * here too), and is copied from that descriptor, never by its path again.
  */
-function copyEntry(from: string, to: string, planned: Stats): void {
-  const changed = (): FileOpError => new FileOpError('PATH_CHANGED', `\`${from}\` changed while it was being kept for undo`);
+function copyEntry(from: string, to: string, entry: { readonly stat: Stats; readonly real: string }): void {
+  const planned = entry.stat;
+  const changed = (): FileOpError => new FileOpError('PATH_CHANGED', `\`${entry.real}\` changed while it was being kept for undo`);
   if (planned.isFile()) {
     let fd: number;
     try {
@@ -429,7 +433,8 @@ function copyEntry(from: string, to: string, planned: Stats): void {
     }
     try {
       const now = fstatSync(fd);
-      if (now.dev !== planned.dev || now.ino !== planned.ino) throw changed();
+      if (now.dev !== planned.dev || now.ino !== planned.ino || now.size !== planned.size) throw changed();
+      if (OPENED_PATH_CHECKED && readlinkSync(`/proc/self/fd/${String(fd)}`) !== entry.real) throw changed();
       copyFileSync(OPENED_PATH_CHECKED ? `/proc/self/fd/${String(fd)}` : from, to, constants.COPYFILE_EXCL);
     } finally {
       closeSync(fd);

@@ -2,7 +2,7 @@ import { dirname } from 'node:path';
 import { makeDirs, moveTree, probe } from '../../adapters/agent/files.js';
 import { confirmChanges, keepChanges, type PlannedChange } from '../agent-changes.js';
 import { treeVerdict } from '../tree-reach.js';
-import { stoppedBy } from './fs.js';
+import { policyChanged, stoppedBy } from './fs.js';
 import type { ToolhostEnv } from '../env.js';
 import { failed, type ExecutionResult, type PreparedAction } from '../types.js';
 
@@ -62,8 +62,9 @@ export async function fsMove(action: PreparedAction<'fs.move'>, env: ToolhostEnv
   if (probe(to) !== 'missing') return failed('FS_EXISTS', `\`${to}\` exists; a move never replaces anything (delete it first, or pick another name)`);
   if (probe(dirname(to)) !== 'dir') return failed('FS_NO_PARENT', `the folder \`${dirname(to)}\` does not exist; create it first (fs_mkdir)`);
   // A folder moves with everything in it: none of that may change what the policy hides.
-  const tree = await treeVerdict(env.gate, { kind: 'move', from, to: [to] }, { signal: action.signal });
-  const stopped = stoppedBy(action.signal);
+  const gate = env.gate;
+  const tree = await treeVerdict(gate, { kind: 'move', from, to: [to] }, { signal: action.signal });
+  const stopped = stoppedBy(action.signal) ?? policyChanged(env, gate);
   if (stopped !== undefined) return stopped;
   if (tree.kind !== 'ok') return failed('NOT_ALLOWED', tree.reason);
   // The walk gave way to others: what it checked may have changed meanwhile.

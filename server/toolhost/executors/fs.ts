@@ -17,6 +17,11 @@ export function stoppedBy(signal: AbortSignal | undefined): ExecutionResult | un
   return abortedBy(signal) === 'halt' ? failed('HALTED', 'HALT stopped it before it changed anything') : failed('CANCELLED', 'the caller withdrew it before it changed anything');
 }
 
+/** A walk judged by one policy, and another in force once it ended (a reload meanwhile): refused, to be asked again. */
+export function policyChanged(env: ToolhostEnv, judgedBy: ToolhostEnv['gate']): ExecutionResult | undefined {
+  return env.gate === judgedBy ? undefined : failed('NOT_ALLOWED', 'the policy changed while ORACLE looked through the folder; ask again');
+}
+
 function guarded(run: () => ExecutionResult): ExecutionResult {
   try {
     return run();
@@ -143,8 +148,9 @@ export async function fsDelete(action: PreparedAction<'fs.delete'>, env: Toolhos
   if (kind === 'missing') return failed('FS_NOT_A_FILE', `\`${path}\` does not exist`);
   if (kind === 'link' || kind === 'other') return failed('FS_NOT_A_FILE', `\`${path}\` is a ${kind}; only files and directories are deleted`);
   // Deleting a folder must not take with it what the gate would never let be deleted alone.
-  const tree = await treeVerdict(env.gate, { kind: 'delete', path }, { signal: action.signal });
-  const stopped = stoppedBy(action.signal);
+  const gate = env.gate;
+  const tree = await treeVerdict(gate, { kind: 'delete', path }, { signal: action.signal });
+  const stopped = stoppedBy(action.signal) ?? policyChanged(env, gate);
   if (stopped !== undefined) return stopped;
   if (tree.kind !== 'ok') return failed('NOT_ALLOWED', tree.reason);
   const id = env.undo.newId();
@@ -163,10 +169,17 @@ export async function fsDelete(action: PreparedAction<'fs.delete'>, env: Toolhos
   let digest: string;
   try {
     digest = await treeDigest(trash);
+    env.undo.save({ ...record, digest });
   } catch (e) {
-    return failed('FS_IO', `\`${path}\` is in ORACLE's trash (${trash}), but reading it there failed (${e instanceof Error ? e.message : 'unknown error'}): its undo will be refused`);
+    // No undo could be kept (a file the gate cannot read, a full disk): what was deleted goes back
+    // where it was while nothing stands there, and the delete is refused, as before it moved.
+    const reason = e instanceof Error ? e.message : 'unknown error';
+    if (probe(path) === 'missing' && guarded(() => (moveTree(trash, path).sourceLeft === undefined ? { ok: true } : failed('FS_IO', 'partly moved back'))).ok) {
+      env.undo.drop(id);
+      return failed(e instanceof FileOpError ? e.code : 'FS_IO', `\`${path}\` could not be read whole for its undo (${reason}), so it was not deleted`);
+    }
+    return failed('FS_IO', `\`${path}\` is in ORACLE's trash (${trash}), but reading it there failed (${reason}) and it could not be put back: its undo will be refused`);
   }
-  env.undo.save({ ...record, digest });
   return { ok: true, digest, undo_id: id };
 }
 
