@@ -383,7 +383,7 @@ export function createActions(deps: ActionsDeps): Actions {
       // An undo is a side effect too: durable in the log before it touches anything.
       const body = { kind: 'undo' as const, actor: deps.actor, detail: { undo_id: id } };
       await audit.append({ ...body, ts: now().toISOString(), outcome: 'dispatched' });
-      const result = await applyUndo(id, toolhost.env);
+      const result = await applyUndo(id, toolhost.env, () => mode() === 'halted');
       const error = result.error === undefined ? {} : { error: result.error.message };
       await audit.append({ ...body, ts: now().toISOString(), outcome: result.ok ? 'ok' : (result.error?.code ?? 'failed'), detail: { undo_id: id, ...error } });
       return result;

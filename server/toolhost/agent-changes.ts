@@ -65,13 +65,18 @@ export async function confirmChanges(env: ToolhostEnv, call: string): Promise<bo
   return true;
 }
 
-export async function undoChange(record: Extract<UndoRecord, { kind: 'change' }>, env: ToolhostEnv): Promise<ExecutionResult> {
+/** HALT landed while an undo checked what it would put back: it stops before it moves anything. */
+export const UNDO_HALTED = failed('HALTED', 'HALT stopped the undo before it changed anything');
+
+export async function undoChange(record: Extract<UndoRecord, { kind: 'change' }>, env: ToolhostEnv, halted: () => boolean = () => false): Promise<ExecutionResult> {
   const after = record.after;
   if (after === undefined) return failed('UNDO_UNAVAILABLE', 'the agent never reported this call as done, so ORACLE cannot tell what it changed; undo refused');
   // INVARIANT: every path is checked before any is touched: an undo applies whole or not at all.
   for (const [i, entry] of record.entries.entries()) {
     if ((await stateDigest(entry.path, probe(entry.path), deep(entry))) !== after[i]) return failed('UNDO_UNAVAILABLE', `\`${entry.path}\` changed since \`${record.summary}\`; undo refused`);
   }
+  // The checks gave way to others: a HALT meanwhile stops the undo before anything moves.
+  if (halted()) return UNDO_HALTED;
   const restored: string[] = [];
   for (const [i, entry] of [...record.entries.entries()].reverse()) {
     if (entry.before === 'dir' && entry.kept === undefined) continue; // a folder that stayed; what went inside has its own entries

@@ -1,6 +1,6 @@
 import { commitFile, DIGEST_CONTENT_BYTES, FileOpError, moveTree, probe, readNoFollow, removeFile, sha256Bytes, treeDigest } from '../adapters/agent/files.js';
 import { canonicalize } from '../core/paths/canonicalize.js';
-import { undoChange } from './agent-changes.js';
+import { UNDO_HALTED, undoChange } from './agent-changes.js';
 import type { ToolhostEnv } from './env.js';
 import { gitHead, gitSoftReset, type InRepo } from './executors/git.js';
 import { failed, type ExecutionResult, type PreparedAction } from './types.js';
@@ -11,23 +11,19 @@ import type { UndoRecord } from './undo-store.js';
  * the file changed since the write, something now stands where a deleted file was, or HEAD is
  * no longer the commit being undone. The path must still pass the gate's path checks.
  */
-export async function applyUndo(id: string, env: ToolhostEnv): Promise<ExecutionResult> {
-  // One at a time per undo: its checks give way to others (a tree's digest), and a second request
-  // for the same undo while the first is between its checks and its marker must not apply it twice.
-  const key = `${env.undo.dir}\0${id}`;
-  if (applying.has(key)) return failed('UNDO_UNAVAILABLE', `undo \`${id}\` is being applied now`);
-  applying.add(key);
+export async function applyUndo(id: string, env: ToolhostEnv, halted: () => boolean = () => false): Promise<ExecutionResult> {
+  // One at a time per undo, and what it kept not pruned meanwhile: its checks give way to others
+  // (a tree's digest), and a second request for the same undo, or another keep pruning its copy,
+  // must not land between its checks and its moves (review, session 35).
+  if (!env.undo.claim(id)) return failed('UNDO_UNAVAILABLE', `undo \`${id}\` is being applied now`);
   try {
-    return await applyOnce(id, env);
+    return await applyOnce(id, env, halted);
   } finally {
-    applying.delete(key);
+    env.undo.release(id);
   }
 }
 
-/** Undos being applied now, by store and id. */
-const applying = new Set<string>();
-
-async function applyOnce(id: string, env: ToolhostEnv): Promise<ExecutionResult> {
+async function applyOnce(id: string, env: ToolhostEnv, halted: () => boolean): Promise<ExecutionResult> {
   const record = env.undo.get(id);
   if (record === undefined) return failed('UNDO_UNAVAILABLE', `no undo record \`${id}\``);
   const applied = env.undo.appliedAt(id);
@@ -42,7 +38,7 @@ async function applyOnce(id: string, env: ToolhostEnv): Promise<ExecutionResult>
   if (first?.ok !== true) return failed('UNDO_UNAVAILABLE', 'the undo record names no path');
   let result: ExecutionResult;
   try {
-    result = record.kind === 'change' ? await undoChange(record, env) : await undoOne(record, env, first.value);
+    result = record.kind === 'change' ? await undoChange(record, env, halted) : await undoOne(record, env, first.value, halted);
   } catch (e) {
     // A write and a delete are put back by one rename or link each (a copy across file systems
     // lands under a name of its own first), so a failure normally leaves the path as it was.
@@ -52,7 +48,7 @@ async function applyOnce(id: string, env: ToolhostEnv): Promise<ExecutionResult>
   return result;
 }
 
-async function undoOne(record: Exclude<UndoRecord, { kind: 'change' }>, env: ToolhostEnv, scoped: PreparedAction['paths'][number]): Promise<ExecutionResult> {
+async function undoOne(record: Exclude<UndoRecord, { kind: 'change' }>, env: ToolhostEnv, scoped: PreparedAction['paths'][number], halted: () => boolean): Promise<ExecutionResult> {
   switch (record.kind) {
     case 'write': {
       const now = probe(record.path);
@@ -70,6 +66,9 @@ async function undoOne(record: Exclude<UndoRecord, { kind: 'change' }>, env: Too
     case 'delete': {
       if (probe(record.path) !== 'missing') return failed('UNDO_UNAVAILABLE', `something now stands at \`${record.path}\`; undo refused`);
       if (probe(record.trash) === 'missing' || (await treeDigest(record.trash)) !== record.digest) return failed('UNDO_UNAVAILABLE', 'the trashed copy is gone or changed');
+      if (halted()) return UNDO_HALTED;
+      // The digest gave way to others: what stands at the path is looked at again, just before the move.
+      if (probe(record.path) !== 'missing') return failed('UNDO_UNAVAILABLE', `something now stands at \`${record.path}\`; undo refused`);
       moveTree(record.trash, record.path);
       return { ok: true, output: { restored: record.path } };
     }

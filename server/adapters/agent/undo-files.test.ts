@@ -1,8 +1,13 @@
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { chownSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { dirname } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { tempTree } from '../../../tests/fixtures/temp-tree.js';
 import { until } from '../../../tests/fixtures/processes.js';
+import { notRootOnLinux } from '../../../tests/fixtures/privileges.js';
+import { packageRoot } from '../package-root.js';
 import { UndoFiles } from './undo-files.js';
 
 describe('dropping what a keep left', () => {
@@ -50,6 +55,36 @@ describe('removing a kept folder without holding the gate (session 35)', () => {
     UndoFiles.open(store.dir);
     expect(await until(() => !existsSync(`${store.dir}/gone-0123456789abcdef`), 5000)).toBe(true);
     expect(existsSync(`${store.dir}/gone-not-ours/f`)).toBe(true);
+  });
+});
+
+describe.runIf(notRootOnLinux() === undefined && existsSync('/usr/bin/setpriv'))('removing a kept copy with a read-only folder, as its owner (review, session 35)', () => {
+  const tree = tempTree('oracle-undo-ro-');
+  afterAll(() => {
+    tree.dispose();
+  });
+
+  it('makes its folders writable to empty them, where a plain removal fails', () => {
+    // Run as an ordinary account: root may remove anything, its owner may not empty a 0555 folder.
+    const store = tree.dir('undo');
+    chownSync(tree.root, 65534, 65534);
+    chownSync(store, 65534, 65534);
+    const script = `
+      const { UndoFiles } = await import(${JSON.stringify(pathToFileURL(join(packageRoot(), 'dist/server/adapters/agent/undo-files.js')).href)});
+      const { mkdirSync, writeFileSync, chmodSync, readdirSync } = await import('node:fs');
+      const store = UndoFiles.open(${JSON.stringify(store)});
+      const id = store.newId();
+      const kept = store.keptPath(id, 0);
+      mkdirSync(kept + '/locked', { recursive: true });
+      writeFileSync(kept + '/locked/f.txt', 'kept');
+      chmodSync(kept + '/locked', 0o555);
+      store.drop(id);
+      for (let i = 0; i < 200 && readdirSync(${JSON.stringify(store)}).length > 0; i++) await new Promise((r) => setTimeout(r, 25));
+      process.stdout.write(JSON.stringify(readdirSync(${JSON.stringify(store)})));
+    `;
+    const run = spawnSync('/usr/bin/setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, '--input-type=module', '-e', script], { encoding: 'utf8' });
+    expect(run.stderr).toBe('');
+    expect(run.stdout).toBe('[]');
   });
 });
 

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { constants, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
-import { open, rm, type FileHandle } from 'node:fs/promises';
+import { chmod, open, readdir, rm, type FileHandle } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
 import type { UndoRecord } from '../../toolhost/undo-store.js';
 import { commitFile, probe, readNoFollow, treeBytes } from './files.js';
@@ -12,6 +12,8 @@ import { commitFile, probe, readNoFollow, treeBytes } from './files.js';
 export class UndoFiles {
   /** Bytes of the copies kept per undo id (`.prev`, `.keep`), oldest first; counted when first needed. */
   private copies: Map<string, number> | undefined;
+  /** Undos being applied now: one at a time each, and their copies never pruned meanwhile. */
+  private readonly applying = new Set<string>();
 
   private constructor(
     readonly dir: string,
@@ -22,7 +24,7 @@ export class UndoFiles {
   static open(dir: string, maxCopyBytes = UNDO_COPY_BYTES): UndoFiles {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     // What a gate that stopped had set aside and not yet removed.
-    for (const name of readdirSync(dir)) if (GONE_NAME.test(name)) void rm(join(dir, name), { recursive: true, force: true }).catch(() => undefined);
+    for (const name of readdirSync(dir)) if (GONE_NAME.test(name)) void removeAside(join(dir, name));
     return new UndoFiles(dir, maxCopyBytes);
   }
 
@@ -40,7 +42,7 @@ export class UndoFiles {
     }
     const aside = join(this.dir, `gone-${randomBytes(8).toString('hex')}`);
     renameSync(path, aside);
-    void rm(aside, { recursive: true, force: true }).catch(() => undefined);
+    void removeAside(aside);
   }
 
   /**
@@ -60,7 +62,7 @@ export class UndoFiles {
     for (const bytes of copies.values()) total += bytes;
     for (const [old, bytes] of copies) {
       if (total <= this.maxCopyBytes) break;
-      if (old === id) continue;
+      if (old === id || this.applying.has(old)) continue;
       for (const name of this.copyNames(old)) this.discard(name);
       commitFile(join(this.dir, `${old}.pruned`), Buffer.from(new Date().toISOString(), 'utf8'), 0o600);
       copies.delete(old);
@@ -121,6 +123,17 @@ export class UndoFiles {
   byCall(call: string): string | undefined {
     const path = join(this.dir, `${callKey(call)}.call`);
     return existsSync(path) ? readFileSync(path, 'utf8') : undefined;
+  }
+
+  /** Marks undo `id` as being applied (false when it already is): see applyUndo. */
+  claim(id: string): boolean {
+    if (this.applying.has(id)) return false;
+    this.applying.add(id);
+    return true;
+  }
+
+  release(id: string): void {
+    this.applying.delete(id);
   }
 
   /** Forgets a change that never ran (its call was not allowed): record, copies and binding. */
@@ -208,6 +221,31 @@ export class UndoFiles {
 
 /** What the copies kept for undo may take in all, by default (1 GiB). */
 export const UNDO_COPY_BYTES = 1024 * 1024 * 1024;
+
+/**
+ * Removes a folder set aside, off the event loop. A kept copy keeps its folders' modes, so a
+ * read-only folder (0555) in it cannot be emptied by its owner as it is: its folders are made the
+ * owner's to write first, then it is removed again (review, session 35: such copies were never
+ * removed, and the store grew past its limit).
+ */
+async function removeAside(path: string): Promise<void> {
+  try {
+    await rm(path, { recursive: true, force: true });
+    return;
+  } catch {
+    // made writable below
+  }
+  try {
+    for (const pending = [path]; pending.length > 0; ) {
+      const dir = pending.pop() ?? path;
+      await chmod(dir, 0o700);
+      for (const d of await readdir(dir, { withFileTypes: true })) if (d.isDirectory()) pending.push(join(dir, d.name));
+    }
+    await rm(path, { recursive: true, force: true });
+  } catch {
+    // Left for the next open to try again.
+  }
+}
 
 /** A folder set aside to be removed (discard). */
 const GONE_NAME = /^gone-[0-9a-f]{16}$/u;

@@ -67,8 +67,7 @@ export async function fsMove(action: PreparedAction<'fs.move'>, env: ToolhostEnv
   const stopped = stoppedBy(action.signal) ?? policyChanged(env, gate);
   if (stopped !== undefined) return stopped;
   if (tree.kind !== 'ok') return failed('NOT_ALLOWED', tree.reason);
-  // The walk gave way to others: what it checked may have changed meanwhile.
-  if (probe(to) !== 'missing') return failed('FS_EXISTS', `\`${to}\` exists; a move never replaces anything (delete it first, or pick another name)`);
+  const exists = failed('FS_EXISTS', `\`${to}\` exists; a move never replaces anything (delete it first, or pick another name)`);
   return changing(
     env,
     action,
@@ -77,6 +76,8 @@ export async function fsMove(action: PreparedAction<'fs.move'>, env: ToolhostEnv
       { path: to, removes: false },
     ],
     () => {
+      // The walk and the keep gave way to others: the destination is looked at again, at once before the move.
+      if (probe(to) !== 'missing') return exists;
       const moved = moveTree(from, to);
       // Copied whole from another file system, but not all of it went from where it was.
       if (moved.sourceLeft !== undefined) return failed('FS_IO', `\`${from}\` is whole at \`${to}\`, but removing it from where it was failed partway (${moved.sourceLeft}): part of it is still there`);
