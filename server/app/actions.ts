@@ -211,7 +211,8 @@ export function createActions(deps: ActionsDeps): Actions {
     const change = treeChangeOf(evaluation);
     if (change === undefined || evaluation.decision.decision === 'deny') return evaluation;
     const walkedBy = toolhost.env.gate;
-    return treeVerdict(walkedBy, change).then((verdict) => {
+    // A HALT stops the walk too: the action is then judged again, and denied.
+    return treeVerdict(walkedBy, change, { halted: () => mode() === 'halted' }).then((verdict) => {
       // The walk gave way to others: a HALT or a new policy may have landed meanwhile. The action
       // is judged again; what it says now stands, and the walk's answer only if it is of the same
       // change, judged by the policy in force.
@@ -350,7 +351,7 @@ export function createActions(deps: ActionsDeps): Actions {
           searchReach: (start, search) => searchReach(start, search, toolhost.env),
           treeChange: async (change) => {
             const walkedBy = toolhost.env.gate;
-            const verdict = await treeVerdict(walkedBy, change);
+            const verdict = await treeVerdict(walkedBy, change, { halted: () => mode() === 'halted' });
             // A reload while the folder was walked: its answer is of the old policy.
             return toolhost.env.gate === walkedBy ? verdict : { kind: 'unknown', reason: 'the policy changed while ORACLE looked through the folder' };
           },

@@ -56,7 +56,8 @@ function relinked(gate: CompiledPolicy, link: string, landing: string): TreeVerd
   return there.code === 'PATH_DENY_ALWAYS' ? { kind: 'refused', rule: there.rule, reason: why } : { kind: 'unknown', reason: why };
 }
 
-export async function treeVerdict(gate: CompiledPolicy, change: TreeChange, options: { readonly signal?: AbortSignal | undefined } = {}): Promise<TreeVerdict> {
+export async function treeVerdict(gate: CompiledPolicy, change: TreeChange, options: { readonly signal?: AbortSignal | undefined; readonly halted?: () => boolean } = {}): Promise<TreeVerdict> {
+  const stop = (): boolean => options.signal?.aborted === true || options.halted?.() === true;
   const { flavor } = gate.host;
   const source = change.kind === 'delete' ? change.path : change.from;
   const landings = change.kind === 'delete' ? [] : change.to;
@@ -76,7 +77,7 @@ export async function treeVerdict(gate: CompiledPolicy, change: TreeChange, opti
   // What a package manager's folder holds is a package's own: a delete does not look inside one,
   // nor at all when that is what it deletes. A move or copy looks everywhere, since anything may
   // land where the policy hides it.
-  if (change.kind === 'delete') return PACKAGE_FOLDERS.has(basename(source)) ? OK : deleteVerdict(gate, source, options.signal);
+  if (change.kind === 'delete') return PACKAGE_FOLDERS.has(basename(source)) ? OK : deleteVerdict(gate, source, stop);
   const verb = change.kind === 'move' ? 'moving' : 'copying';
   const refused = (rule: string, reason: string): TreeVerdict => ({ kind: 'refused', rule, reason });
   const walked = await walkEveryEntry(
@@ -95,7 +96,7 @@ export async function treeVerdict(gate: CompiledPolicy, change: TreeChange, opti
       }
       return undefined;
     },
-    { limit: MAX_TREE_WALK, stop: () => options.signal?.aborted === true },
+    { limit: MAX_TREE_WALK, stop },
   );
   if ('stopped' in walked) return walked.stopped;
   if ('halted' in walked) return STOPPED;
@@ -109,7 +110,7 @@ export async function treeVerdict(gate: CompiledPolicy, change: TreeChange, opti
  * nothing changed between them). Only what the policy flags is shown to the walk; a hidden entry
  * always is.
  */
-async function deleteVerdict(gate: CompiledPolicy, source: string, signal: AbortSignal | undefined): Promise<TreeVerdict> {
+async function deleteVerdict(gate: CompiledPolicy, source: string, stop: () => boolean): Promise<TreeVerdict> {
   let found: TreeVerdict | undefined;
   const walked = await walkListings(
     judgedListings(gate),
@@ -122,7 +123,7 @@ async function deleteVerdict(gate: CompiledPolicy, source: string, signal: Abort
       }
       return !PACKAGE_FOLDERS.has(entry.name);
     },
-    { limit: MAX_TREE_WALK, unreadable: 'incomplete', stop: () => found !== undefined || signal?.aborted === true },
+    { limit: MAX_TREE_WALK, unreadable: 'incomplete', stop: () => found !== undefined || stop() },
   );
   if (found !== undefined) return found;
   if ('stopped' in walked) return STOPPED;
