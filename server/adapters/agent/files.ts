@@ -447,7 +447,7 @@ function copyEntry(from: string, to: string, entry: { readonly stat: Stats; read
   if (now === undefined || now.dev !== planned.dev || now.ino !== planned.ino) throw changed();
   if (planned.isSymbolicLink()) symlinkSync(readlinkSync(from), to);
   else if (planned.isDirectory()) mkdirSync(to, { mode: 0o700 });
-  else throw new FileOpError('FS_NOT_A_FILE', `\`${from}\` is neither a file, a folder nor a link, so it cannot be kept`);
+  else throw new FileOpError('FS_NOT_A_FILE', `\`${entry.real}\` is neither a file, a folder nor a link, so it cannot be kept`);
 }
 
 /**
