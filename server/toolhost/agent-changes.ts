@@ -41,7 +41,8 @@ export async function keepChanges(env: ToolhostEnv, what: { readonly changes: re
       } else if (kind === 'link') entries.push({ ...entry, link: linkTargetOf(path) ?? '' });
       else entries.push(entry);
     }
-    env.undo.save({ id, kind: 'change', action_id: what.actionId, created_at: env.now().toISOString(), summary: what.summary.slice(0, 500), call: what.call, entries });
+    // A fresh record: written and synced on libuv's pool, not on the thread every agent's answer waits for.
+    await env.undo.saveDurably({ id, kind: 'change', action_id: what.actionId, created_at: env.now().toISOString(), summary: what.summary.slice(0, 500), call: what.call, entries });
     if (what.call !== '') env.undo.bindCall(what.call, id);
     return { ok: true, id };
   } catch (e) {

@@ -41,6 +41,19 @@ describe('an undo that gives way while it checks', () => {
     return kept.id;
   };
 
+  it('keeps a small change for undo without holding the gate for its fsyncs', async () => {
+    // Claude Code's `cp`, `mv`, `sed -i`: each kept before it runs. Its record is written and synced
+    // on libuv's pool, so other agents are answered meanwhile.
+    const file = tree.file('projects/small.txt', 'one\n');
+    let turned = false;
+    setImmediate(() => {
+      turned = true;
+    });
+    const kept = await keepChanges(runtime.toolhost.env, { changes: [{ path: file, removes: true }], actionId: 'ac_small', call: 'call-small', summary: 'sed -i small.txt' });
+    expect(kept.ok).toBe(true);
+    expect(turned, 'the event loop turned while the change was kept').toBe(true);
+  });
+
   it('keeps the copy an undo is about to put back out of another keep’s pruning', async () => {
     // A store that holds one 200 kB copy: a second keep prunes the oldest.
     const env = { ...runtime.toolhost.env, gate: runtime.toolhost.env.gate, undo: UndoFiles.open(tree.dir('undo-small'), 300_000) };
