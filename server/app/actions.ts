@@ -349,12 +349,7 @@ export function createActions(deps: ActionsDeps): Actions {
             toolhost.env.undo.drop(id);
           },
           searchReach: (start, search) => searchReach(start, search, toolhost.env),
-          treeChange: async (change) => {
-            const walkedBy = toolhost.env.gate;
-            const verdict = await treeVerdict(walkedBy, change, { halted: () => mode() === 'halted' });
-            // A reload while the folder was walked: its answer is of the old policy.
-            return toolhost.env.gate === walkedBy ? verdict : { kind: 'unknown', reason: 'the policy changed while ORACLE looked through the folder' };
-          },
+          treeChange: (change) => treeVerdict(toolhost.env.gate, change, { halted: () => mode() === 'halted', current: () => toolhost.env.gate }),
         },
         call,
         waitMs,

@@ -36,9 +36,7 @@ export async function hiddenNames(env: ToolhostEnv, bound: string, gitVisible: b
     },
     { limit: MAX_MASK_WALK, unreadable: 'incomplete' },
   );
-  if ('incomplete' in walked) return { incomplete: walked.incomplete };
-  // Only a walk told when to stop ends stopped; none is here, but a stopped walk is never whole.
-  return 'stopped' in walked ? { incomplete: 'the walk was stopped' } : { names };
+  return 'incomplete' in walked ? { incomplete: walked.incomplete } : { names };
 }
 
 /**

@@ -92,8 +92,6 @@ export async function sandboxView(gate: CompiledPolicy, bound: string, options: 
     { limit: options.limit ?? MAX_MASK_WALK, unreadable: 'skip' },
   );
   if ('incomplete' in walk) return walk;
-  // Only a walk told when to stop ends stopped; none is here, but a stopped walk masks nothing whole.
-  if ('stopped' in walk) return { incomplete: 'the walk was stopped' };
   // A nested read-only root that is not there (not made yet, or moved away by an earlier job) has
   // nothing to protect; binding it would fail the sandbox, and every job in the tree with it (red
   // team, session 33). Only a folder is re-bound.

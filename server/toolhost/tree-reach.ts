@@ -40,7 +40,7 @@ export type TreeVerdict = { readonly kind: 'ok' } | { readonly kind: 'refused'; 
 export const MAX_TREE_WALK = MAX_MASK_WALK;
 
 const OK: TreeVerdict = { kind: 'ok' };
-const STOPPED: TreeVerdict = { kind: 'unknown', reason: 'the check was stopped before it saw the whole folder (HALT, or the caller went away)' };
+const POLICY_CHANGED: TreeVerdict = { kind: 'unknown', reason: 'the policy changed while ORACLE looked through the folder; ask again' };
 
 /**
  * A link moved or copied keeps its target's text, so a relative one points somewhere else where it
@@ -56,8 +56,17 @@ function relinked(gate: CompiledPolicy, link: string, landing: string): TreeVerd
   return there.code === 'PATH_DENY_ALWAYS' ? { kind: 'refused', rule: there.rule, reason: why } : { kind: 'unknown', reason: why };
 }
 
-export async function treeVerdict(gate: CompiledPolicy, change: TreeChange, options: { readonly signal?: AbortSignal | undefined; readonly halted?: () => boolean } = {}): Promise<TreeVerdict> {
-  const stop = (): boolean => options.signal?.aborted === true || options.halted?.() === true;
+/**
+ * `signal` (the caller gone, HALT in flight) and `halted` stop the walk, which is then `unknown`.
+ * `current`, the policy in force now: the walk gives way to others, and when a reload landed
+ * meanwhile its answer is the old policy's, so it is `unknown` too, to be asked again.
+ */
+export async function treeVerdict(gate: CompiledPolicy, change: TreeChange, options: { readonly signal?: AbortSignal | undefined; readonly halted?: () => boolean; readonly current?: () => CompiledPolicy } = {}): Promise<TreeVerdict> {
+  const verdict = await walkedVerdict(gate, change, () => options.signal?.aborted === true || options.halted?.() === true);
+  return options.current === undefined || options.current() === gate ? verdict : POLICY_CHANGED;
+}
+
+async function walkedVerdict(gate: CompiledPolicy, change: TreeChange, stop: () => boolean): Promise<TreeVerdict> {
   const { flavor } = gate.host;
   const source = change.kind === 'delete' ? change.path : change.from;
   const landings = change.kind === 'delete' ? [] : change.to;
@@ -99,7 +108,6 @@ export async function treeVerdict(gate: CompiledPolicy, change: TreeChange, opti
     { limit: MAX_TREE_WALK, stop },
   );
   if ('stopped' in walked) return walked.stopped;
-  if ('halted' in walked) return STOPPED;
   if ('incomplete' in walked) return { kind: 'unknown', reason: `${walked.incomplete}, so ORACLE cannot tell what ${verb} \`${source}\` takes with it` };
   return OK;
 }
@@ -126,7 +134,6 @@ async function deleteVerdict(gate: CompiledPolicy, source: string, stop: () => b
     { limit: MAX_TREE_WALK, unreadable: 'incomplete', stop: () => found !== undefined || stop() },
   );
   if (found !== undefined) return found;
-  if ('stopped' in walked) return STOPPED;
   if ('incomplete' in walked) return { kind: 'unknown', reason: `${walked.incomplete}, so ORACLE cannot tell what deleting \`${source}\` takes with it` };
   return OK;
 }

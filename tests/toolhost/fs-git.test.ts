@@ -200,10 +200,15 @@ describe('fs and git through the toolhost', () => {
     rmSync(`${scratch}/order`, { recursive: true });
   });
 
+  /** fs.delete of `path` as the gate judges it now, run by its executor in `env` (one a test has changed). */
+  const deleteWith = (path: string, env: typeof runtime.toolhost.env) => {
+    const judged = evaluate({ tool: 'fs.delete', args: { path } }, runtime.gate.context);
+    return fsDelete(prepareAction('fs.delete', judged.args ?? {}, { actionId: 'del', paths: judged.paths, decision: judged.decision }) as PreparedAction<'fs.delete'>, env);
+  };
+
   it('puts a deleted folder back, and refuses the delete, when its undo cannot be kept (review, session 35)', async () => {
     mkdirSync(`${scratch}/nokeep`);
     writeFileSync(`${scratch}/nokeep/f.txt`, 'still here');
-    const judged = evaluate({ tool: 'fs.delete', args: { path: `${scratch}/nokeep` } }, runtime.gate.context);
     const { env } = runtime.toolhost;
     // The undo record cannot be completed once the folder is in the trash (as with a full disk).
     const undo = Object.create(env.undo) as typeof env.undo;
@@ -212,7 +217,7 @@ describe('fs and git through the toolhost', () => {
       env.undo.save(record, previous);
     };
     const failing = { ...env, gate: env.gate, undo };
-    const result = await fsDelete(prepareAction('fs.delete', judged.args ?? {}, { actionId: 'nk', paths: judged.paths, decision: judged.decision }) as PreparedAction<'fs.delete'>, failing);
+    const result = await deleteWith(`${scratch}/nokeep`, failing);
     expect(result.error?.message).toMatch(/could not be read whole for its undo \(ENOSPC.*so it was not deleted/u);
     expect(readFileSync(`${scratch}/nokeep/f.txt`, 'utf8')).toBe('still here');
     expect(env.undo.list().some((r) => r.kind === 'delete' && r.path === `${scratch}/nokeep`)).toBe(false);
@@ -222,14 +227,13 @@ describe('fs and git through the toolhost', () => {
   it('refuses a delete whose folder was walked by a policy no longer in force (a reload meanwhile; review, session 35)', async () => {
     mkdirSync(`${scratch}/reloaded`);
     writeFileSync(`${scratch}/reloaded/secret.txt`, 'keep me');
-    const judged = evaluate({ tool: 'fs.delete', args: { path: `${scratch}/reloaded` } }, runtime.gate.context);
     const { env } = runtime.toolhost;
     // The policy in force when the walk starts, and the one a reload put in force while it ran.
     const before = env.gate;
     const after = testContext(`scopes:\n  scratch: { roots: [{ path: "${scratch}", mode: rw }] }\ndeny_always: [secret.txt]\n`).gate;
     let reads = 0;
     const reloading = Object.create(env, { gate: { get: () => (reads++ === 0 ? before : after) } }) as typeof env;
-    const result = await fsDelete(prepareAction('fs.delete', judged.args ?? {}, { actionId: 'rl', paths: judged.paths, decision: judged.decision }) as PreparedAction<'fs.delete'>, reloading);
+    const result = await deleteWith(`${scratch}/reloaded`, reloading);
     expect(result.error).toEqual({ code: 'NOT_ALLOWED', message: 'the policy changed while ORACLE looked through the folder; ask again' });
     expect(readFileSync(`${scratch}/reloaded/secret.txt`, 'utf8')).toBe('keep me');
     rmSync(`${scratch}/reloaded`, { recursive: true });

@@ -39,6 +39,14 @@ describe('long tree actions of the gate', () => {
   afterEach(async () => {
     await runtime.close();
   });
+  /** A delete of the whole tree, at its decision's first pause: the check pauses for others every few thousand entries, mid-walk. */
+  const deleteMidWalk = async () => {
+    const listings = judgedListings(runtime.toolhost.env.gate);
+    const before = listings.work;
+    const removal = runtime.run({ tool: 'fs.delete', args: { path: `${tree.root}/projects/app/src` } });
+    for (let turns = 0; listings.work === before && turns < 100_000; turns++) await new Promise((resolve) => setImmediate(resolve));
+    return { listings, before, removal };
+  };
 
   it('answers another agent while a search goes through 3,000 files, and stops the search on HALT', async () => {
     runtime = await open();
@@ -67,10 +75,7 @@ describe('long tree actions of the gate', () => {
 
   it('does not decide a folder delete by a walk made under a policy a reload replaced meanwhile', async () => {
     runtime = await open();
-    const listings = judgedListings(runtime.toolhost.env.gate);
-    const before = listings.work;
-    const removal = runtime.run({ tool: 'fs.delete', args: { path: `${tree.root}/projects/app/src` } });
-    for (let turns = 0; listings.work === before && turns < 100_000; turns++) await new Promise((resolve) => setImmediate(resolve));
+    const { removal } = await deleteMidWalk();
     writeFileSync(join(tree.root, `home${String(homes)}-policy.yaml`), `scopes:\n  projects: { roots: [{ path: "${tree.root}/projects", mode: rw }] }\ndeny_always: [.env, f7.ts]\n`);
     expect((await runtime.reloadPolicy('cli')).ok).toBe(true);
     expect(await removal).toMatchObject({ decision: 'deny', code: 'PATH_UNRESOLVABLE', reasons: [expect.stringMatching(/a new policy/u)] });
@@ -78,11 +83,7 @@ describe('long tree actions of the gate', () => {
 
   it('decides a folder delete by a HALT that lands while the folder is being checked', async () => {
     runtime = await open();
-    const listings = judgedListings(runtime.toolhost.env.gate);
-    const before = listings.work;
-    const removal = runtime.run({ tool: 'fs.delete', args: { path: `${tree.root}/projects/app/src` } });
-    // The check pauses for others every few thousand entries: the first pause is mid-walk.
-    for (let turns = 0; listings.work === before && turns < 100_000; turns++) await new Promise((resolve) => setImmediate(resolve));
+    const { listings, before, removal } = await deleteMidWalk();
     expect(listings.work, 'the delete is checked through the judged listings').toBeGreaterThan(before);
     await runtime.halt('stop the delete', 'cli');
     expect(await removal).toMatchObject({ decision: 'deny', code: 'HALTED', executed: false });

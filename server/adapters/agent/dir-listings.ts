@@ -1,6 +1,6 @@
 import { lstatSync, readdirSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
-import { direntKind, type TreeEntry } from './tree-walk.js';
+import { direntKind, STOPPED, type TreeEntry } from './tree-walk.js';
 
 /**
  * Folders' entries, each with a note the caller computes once (what the policy says of it), kept
@@ -128,8 +128,8 @@ const PAUSE_EVERY = 800;
  * `visit` what the listings show (every entry but quiet files). `visit` answers whether to
  * descend into a folder; every entry counts toward `limit`. An unreadable folder ends the walk as
  * incomplete, or is passed over with `unreadable: 'skip'` (never the root: a walk that saw nothing
- * is not complete); past `limit` entries the walk is incomplete; it ends `stopped` before the next
- * folder once `stop()` says so. It pauses (setImmediate) after
+ * is not complete); past `limit` entries the walk is incomplete, as it is before the next folder
+ * once `stop()` says so. It pauses (setImmediate) after
  * each PAUSE_EVERY of work: a first walk of a 100,000-entry tree judges for 0.6 s, which would
  * otherwise hold every other agent's answer; a walk of kept listings seldom pauses at all.
  */
@@ -138,12 +138,12 @@ export async function walkListings<T>(
   root: string,
   visit: (entry: Listed<T>) => boolean,
   options: { readonly limit: number; readonly unreadable: 'skip' | 'incomplete'; readonly stop?: () => boolean },
-): Promise<{ readonly complete: true } | { readonly incomplete: string } | { readonly stopped: true }> {
+): Promise<{ readonly complete: true } | { readonly incomplete: string }> {
   const stack = [root];
   let seen = 0;
   let rested = listings.work;
   while (stack.length > 0) {
-    if (options.stop?.() === true) return { stopped: true };
+    if (options.stop?.() === true) return { incomplete: STOPPED };
     if (listings.work - rested >= PAUSE_EVERY) {
       await new Promise((resolve) => setImmediate(resolve));
       rested = listings.work;

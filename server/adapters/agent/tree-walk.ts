@@ -14,8 +14,8 @@ export type WalkEntry = { readonly path: string; readonly name: string; readonly
  * (fs.search reads each file), and a search through 20,000 files held every other agent's answer
  * for 0.6 s when this walk ran in one go (session 35).
  */
-export async function walkTree(root: string, visit: (entry: WalkEntry) => 'skip' | 'descend', limit: number, options: { readonly pacer?: Pacer; readonly stop?: () => boolean } = {}): Promise<{ readonly complete: boolean }> {
-  const pacer = options.pacer ?? new Pacer();
+export async function walkTree(root: string, visit: (entry: WalkEntry) => 'skip' | 'descend', limit: number, options: { readonly stop?: () => boolean } = {}): Promise<{ readonly complete: boolean }> {
+  const pacer = new Pacer();
   const stack = [root];
   let seen = 0;
   while (stack.length > 0) {
@@ -105,6 +105,9 @@ export async function walkTreeAsync(root: string, visit: (entry: ReachedEntry) =
   return { complete: ended ?? true };
 }
 
+/** Why a walk told to stop (HALT, its caller gone) is not whole. */
+export const STOPPED = 'the walk was stopped before it saw the whole folder (HALT, or the caller went away)';
+
 export type TreeEntry = { readonly path: string; readonly name: string; readonly kind: 'dir' | 'file' | 'link' | 'other' };
 
 /** What a folder entry is, links and special files told apart (never followed). */
@@ -117,13 +120,13 @@ export function direntKind(d: Dirent): TreeEntry['kind'] {
  * must know all of it: `visit` may stop the walk with an answer; `descend` may pass over a
  * folder's contents. A folder that cannot be read, or more than `limit` entries, ends it with
  * `incomplete` saying why; the caller fails closed. It gives way to the event loop between
- * stretches (pacer.ts), and ends `halted` at such a pause once `stop()` says so.
+ * stretches (pacer.ts), and ends incomplete at such a pause once `stop()` says so.
  */
 export async function walkEveryEntry<T>(
   root: string,
   visit: (entry: TreeEntry) => T | undefined,
   options: { readonly limit: number; readonly descend?: (entry: TreeEntry) => boolean; readonly stop?: () => boolean },
-): Promise<{ readonly stopped: T } | { readonly complete: true } | { readonly incomplete: string } | { readonly halted: true }> {
+): Promise<{ readonly stopped: T } | { readonly complete: true } | { readonly incomplete: string }> {
   const { limit } = options;
   const pacer = new Pacer();
   const stack = [root];
@@ -139,7 +142,7 @@ export async function walkEveryEntry<T>(
     for (const d of entries) {
       if (pacer.due) {
         await pacer.breathe();
-        if (options.stop?.() === true) return { halted: true };
+        if (options.stop?.() === true) return { incomplete: STOPPED };
       }
       seen += 1;
       if (seen > limit) return { incomplete: `there are more than ${String(limit)} entries below \`${root}\`` };

@@ -2,7 +2,7 @@ import { dirname } from 'node:path';
 import { makeDirs, moveTree, probe } from '../../adapters/agent/files.js';
 import { confirmChanges, keepChanges, type PlannedChange } from '../agent-changes.js';
 import { treeVerdict } from '../tree-reach.js';
-import { policyChanged, stoppedBy } from './fs.js';
+import { stoppedBy } from './fs.js';
 import type { ToolhostEnv } from '../env.js';
 import { failed, type ExecutionResult, type PreparedAction } from '../types.js';
 
@@ -59,15 +59,14 @@ export async function fsMove(action: PreparedAction<'fs.move'>, env: ToolhostEnv
   const source = probe(from);
   if (source === 'missing') return failed('FS_NOT_A_FILE', `\`${from}\` does not exist`);
   if (source === 'other') return failed('FS_NOT_A_FILE', `\`${from}\` is neither a file, a folder nor a link`);
-  if (probe(to) !== 'missing') return failed('FS_EXISTS', `\`${to}\` exists; a move never replaces anything (delete it first, or pick another name)`);
+  const exists = failed('FS_EXISTS', `\`${to}\` exists; a move never replaces anything (delete it first, or pick another name)`);
+  if (probe(to) !== 'missing') return exists;
   if (probe(dirname(to)) !== 'dir') return failed('FS_NO_PARENT', `the folder \`${dirname(to)}\` does not exist; create it first (fs_mkdir)`);
   // A folder moves with everything in it: none of that may change what the policy hides.
-  const gate = env.gate;
-  const tree = await treeVerdict(gate, { kind: 'move', from, to: [to] }, { signal: action.signal });
-  const stopped = stoppedBy(action.signal) ?? policyChanged(env, gate);
+  const tree = await treeVerdict(env.gate, { kind: 'move', from, to: [to] }, { signal: action.signal, current: () => env.gate });
+  const stopped = stoppedBy(action.signal);
   if (stopped !== undefined) return stopped;
   if (tree.kind !== 'ok') return failed('NOT_ALLOWED', tree.reason);
-  const exists = failed('FS_EXISTS', `\`${to}\` exists; a move never replaces anything (delete it first, or pick another name)`);
   return changing(
     env,
     action,

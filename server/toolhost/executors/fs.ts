@@ -17,11 +17,6 @@ export function stoppedBy(signal: AbortSignal | undefined): ExecutionResult | un
   return abortedBy(signal) === 'halt' ? failed('HALTED', 'HALT stopped it before it changed anything') : failed('CANCELLED', 'the caller withdrew it before it changed anything');
 }
 
-/** A walk judged by one policy, and another in force once it ended (a reload meanwhile): refused, to be asked again. */
-export function policyChanged(env: ToolhostEnv, judgedBy: ToolhostEnv['gate']): ExecutionResult | undefined {
-  return env.gate === judgedBy ? undefined : failed('NOT_ALLOWED', 'the policy changed while ORACLE looked through the folder; ask again');
-}
-
 function guarded(run: () => ExecutionResult): ExecutionResult {
   try {
     return run();
@@ -148,9 +143,8 @@ export async function fsDelete(action: PreparedAction<'fs.delete'>, env: Toolhos
   if (kind === 'missing') return failed('FS_NOT_A_FILE', `\`${path}\` does not exist`);
   if (kind === 'link' || kind === 'other') return failed('FS_NOT_A_FILE', `\`${path}\` is a ${kind}; only files and directories are deleted`);
   // Deleting a folder must not take with it what the gate would never let be deleted alone.
-  const gate = env.gate;
-  const tree = await treeVerdict(gate, { kind: 'delete', path }, { signal: action.signal });
-  const stopped = stoppedBy(action.signal) ?? policyChanged(env, gate);
+  const tree = await treeVerdict(env.gate, { kind: 'delete', path }, { signal: action.signal, current: () => env.gate });
+  const stopped = stoppedBy(action.signal);
   if (stopped !== undefined) return stopped;
   if (tree.kind !== 'ok') return failed('NOT_ALLOWED', tree.reason);
   const id = env.undo.newId();
