@@ -3,7 +3,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { agentCredential } from '../adapters/agent-credential.js';
 import { localGate, localRequest } from '../adapters/local-client.js';
 import { resolveHome } from '../adapters/package-root.js';
-import { GateUnavailable, remoteGate, type GateRequest, type LocalSubmit, type McpGate } from '../mcp/gate.js';
+import { answerMs, GateUnavailable, remoteGate, type GateRequest, type LocalSubmit, type McpGate } from '../mcp/gate.js';
 import { requestLocal } from '../adapters/local-socket.js';
 import { SpareConnection } from '../adapters/local-spare.js';
 import { createMcpServer, type McpOptions } from '../mcp/server.js';
@@ -83,11 +83,11 @@ async function gateClient(home: string, options: McpOptions): Promise<McpGate> {
     const now = last !== undefined && spare.ready(gateOf(last)) ? last : found();
     last = now;
     const socket = now.socket;
-    if (socket === undefined) return http({ method: 'POST', path: `/api/v1/actions?wait=${String(waitS)}`, body: action, timeoutMs: waitS * 1000 + 30_000, ...(signal === undefined ? {} : { signal }) });
+    if (socket === undefined) return http({ method: 'POST', path: `/api/v1/actions?wait=${String(waitS)}`, body: action, timeoutMs: waitS * 1000 + answerMs(action), ...(signal === undefined ? {} : { signal }) });
     let answer: Record<string, unknown>;
     try {
       const connection = spare.take(gateOf(now));
-      answer = await requestLocal(socket, { authorization: `Bearer ${token}`, body: Buffer.from(JSON.stringify(action)), timeoutMs: waitS * 1000 + 30_000, route: { kind: 'action', waitS }, connection, ...(signal === undefined ? {} : { signal }) });
+      answer = await requestLocal(socket, { authorization: `Bearer ${token}`, body: Buffer.from(JSON.stringify(action)), timeoutMs: waitS * 1000 + answerMs(action), route: { kind: 'action', waitS }, connection, ...(signal === undefined ? {} : { signal }) });
     } catch (e) {
       if (signal?.aborted === true) throw new GateUnavailable('the call was withdrawn');
       const why = e instanceof Error ? e.message : 'unknown';

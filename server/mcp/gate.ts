@@ -34,8 +34,28 @@ export type GateRequest = (call: { method: 'GET' | 'POST'; path: string; body?: 
 
 /** The REST API waits whole seconds, at most this long (server/http/routes/actions.ts). */
 const MAX_WAIT_S = MAX_ACTION_WAIT_SECONDS;
-/** Beyond the wait, how long the gate may take to answer. */
+/** Beyond the wait and the action's own run time, how long the gate may take to answer. */
 const ANSWER_MS = 30_000;
+/** The longest run time an action can be given (exec.run's `timeout`, core/tools/registry.ts). */
+const LONGEST_RUN_S = 3600;
+/** What the gate's own jobs may take: up to four git runs of 120 s (a commit), a delegate's limit. */
+const GATE_JOBS_S = 600;
+
+/**
+ * How long an answer to `action` may take once a person said yes (or none was needed): its run
+ * time, which the gate enforces itself, and a margin. A fixed 30 s had withdrawn every `npm test`
+ * longer than that, whatever its `timeout` said (MCP probe, session 36). An answer that resumes an
+ * approval (`oracle_await`) does not know its action: it allows the longest run there is.
+ */
+export function answerMs(action: Record<string, unknown> | undefined): number {
+  if (action === undefined) return (LONGEST_RUN_S + GATE_JOBS_S) * 1000 + ANSWER_MS;
+  const args = action['args'];
+  const timeout = typeof args === 'object' && args !== null ? (args as Record<string, unknown>)['timeout'] : undefined;
+  if (typeof action['tool'] === 'string' && action['tool'].startsWith('exec.')) {
+    return (typeof timeout === 'number' && timeout > 0 ? Math.min(timeout, LONGEST_RUN_S) : 60) * 1000 + ANSWER_MS;
+  }
+  return GATE_JOBS_S * 1000 + ANSWER_MS;
+}
 
 /** An action sent over the gate's local channel instead (no TLS, no HTTP): the same answer shape. */
 export type LocalSubmit = (action: Record<string, unknown>, waitS: number, signal: AbortSignal | undefined) => Promise<{ status: number; body: Record<string, unknown> }>;
@@ -58,7 +78,7 @@ export function remoteGate(request: GateRequest, local?: LocalSubmit): McpGate {
     submit: async (action, waitMs, _agent, signal) => {
       const wait = seconds(waitMs);
       if (local !== undefined) return outcome(await local(action, wait, signal));
-      return outcome(await request({ method: 'POST', path: `/api/v1/actions?wait=${String(wait)}`, body: action, timeoutMs: wait * 1000 + ANSWER_MS, ...(signal === undefined ? {} : { signal }) }));
+      return outcome(await request({ method: 'POST', path: `/api/v1/actions?wait=${String(wait)}`, body: action, timeoutMs: wait * 1000 + answerMs(action), ...(signal === undefined ? {} : { signal }) }));
     },
     allowed: async () => {
       const answer = await request({ method: 'GET', path: '/api/v1/allowed', timeoutMs: ANSWER_MS });
@@ -74,7 +94,7 @@ export function remoteGate(request: GateRequest, local?: LocalSubmit): McpGate {
     },
     continueAction: async (approvalId, waitMs, _agent, signal) => {
       const wait = seconds(waitMs);
-      const answer = await request({ method: 'GET', path: `/api/v1/actions/${encodeURIComponent(approvalId)}?wait=${String(wait)}`, timeoutMs: wait * 1000 + ANSWER_MS, ...(signal === undefined ? {} : { signal }) });
+      const answer = await request({ method: 'GET', path: `/api/v1/actions/${encodeURIComponent(approvalId)}?wait=${String(wait)}`, timeoutMs: wait * 1000 + answerMs(undefined), ...(signal === undefined ? {} : { signal }) });
       return answer.status === 404 ? undefined : outcome(answer);
     },
   };

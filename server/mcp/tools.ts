@@ -188,7 +188,12 @@ export function actionArgs(def: McpToolDef, input: Readonly<Record<string, unkno
   return args;
 }
 
-/** A path the model wrote, absolute: a relative one is taken from `base`. */
+/**
+ * A path the model wrote, absolute: a relative one is taken from `base`. One starting with `~` is
+ * passed on as written, for the gate to refuse (PATH_EXPANSION: paths are never expanded): joined
+ * to the folder it had made a folder called `~` in the project, `rm -rf ~`'s favourite trap (MCP
+ * probe, session 36). A file whose name starts with `~` is `./~name`.
+ */
 export function inFolder(base: string, path: string): string {
-  return isAbsolute(path) ? path : resolve(base, path);
+  return isAbsolute(path) || path.startsWith('~') ? path : resolve(base, path);
 }

@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -52,6 +52,18 @@ describe('oracle mcp: relative paths are the host folder’s', () => {
     // What the gate judged and logged is the absolute path.
     const decision = auditRecords(running.runtime.gate.home).find((r) => r['action_id'] === actionId(written) && r['kind'] === 'decision');
     expect(String(decision?.['args_preview'])).toContain(join(app, 'src', 'new.ts'));
+  });
+
+  it('refuses a path starting with `~` (never a folder called `~` in the host folder); `./~name` is a file of that name', async () => {
+    for (const [name, args] of [['fs_write', { path: '~/notes.md', content: 'x' }], ['fs_mkdir', { path: '~/scratch' }], ['fs_read', { path: '~' }]] as const) {
+      const r = await client.callTool({ name, arguments: args });
+      expect(r.isError, name).toBe(true);
+      expect(textOf(r), name).toMatch(/PATH_EXPANSION/u);
+    }
+    expect(existsSync(join(app, '~'))).toBe(false);
+    const named = await client.callTool({ name: 'fs_write', arguments: { path: './~draft.md', content: 'x' } });
+    expect(named.isError, textOf(named)).not.toBe(true);
+    expect(existsSync(join(app, '~draft.md'))).toBe(true);
   });
 
   it('tells the model, for every path argument it resolves, that a relative one is the host folder’s', async () => {

@@ -148,6 +148,12 @@ function evalArgv(argv: readonly string[], ctx: CommandContext, wrapped: number)
       return ctx.cwds;
     case 'env':
       return envWrapper(args, ctx, inner);
+    case 'printenv': {
+      const names = args.filter((a) => a !== '-0' && a !== '--null');
+      if (names.some((n) => n.startsWith('-'))) sink.ask(`\`printenv ${args.join(' ')}\` is not analysed`);
+      else printsEnvironment('`printenv`', names, sink);
+      return ctx.cwds;
+    }
     case 'nohup':
       return inner(args);
     case 'time':
@@ -206,12 +212,14 @@ function cd(args: readonly string[], ctx: CommandContext): readonly string[] {
 
 function envWrapper(args: readonly string[], ctx: CommandContext, inner: (rest: readonly string[]) => readonly string[]): readonly string[] {
   let i = 0;
+  let cleared = false;
   for (; i < args.length; i++) {
     const arg = args[i] ?? '';
     if (arg === '--') {
       i++;
       break;
     }
+    if (arg === '-i' || arg === '--ignore-environment') cleared = true;
     if (arg === '-i' || arg === '--ignore-environment' || arg === '-0' || arg === '--null') continue;
     if (arg === '-u' || arg === '--unset') {
       i++;
@@ -232,10 +240,25 @@ function envWrapper(args: readonly string[], ctx: CommandContext, inner: (rest: 
   }
   const rest = args.slice(i);
   if (rest.length === 0) {
-    ctx.sink.note('`env` without a program prints the environment');
+    if (cleared) ctx.sink.note('`env -i` without a program prints only what it sets');
+    else printsEnvironment('`env` without a program', [], ctx.sink);
     return ctx.cwds;
   }
   return inner(rest);
+}
+
+/**
+ * Variables whose value is never a credential: printing them is like `pwd`. Every other name,
+ * and the whole environment, may hold one (GITHUB_TOKEN, an API key, Claude Code's own session
+ * token) that the command's output would hand to the model: a person decides, as for `echo $X`
+ * (red team, session 36: `printenv` and `env` were allowed as "only prints").
+ */
+const PLAIN_VARIABLES = new Set(['PATH', 'HOME', 'USER', 'LOGNAME', 'SHELL', 'PWD', 'OLDPWD', 'LANG', 'LANGUAGE', 'TERM', 'TZ', 'HOSTNAME', 'NODE_ENV', 'EDITOR', 'VISUAL', 'PAGER', 'TMPDIR', 'CI', 'SHLVL', 'COLUMNS', 'LINES']);
+
+function printsEnvironment(what: string, names: readonly string[], sink: Sink): void {
+  const secretive = names.filter((n) => !PLAIN_VARIABLES.has(n) && !/^LC_[A-Z]+$/u.test(n));
+  if (names.length > 0 && secretive.length === 0) sink.note(`${what} prints ${names.map((n) => `\`${n}\``).join(', ')}, which hold no credentials`);
+  else sink.ask(`${what} prints ${names.length === 0 ? 'the whole environment' : secretive.map((n) => `\`${n}\``).join(', ')}, which can hold credentials (tokens, API keys) the model would see`);
 }
 
 interface WrapperOptions {
@@ -551,7 +574,7 @@ function findCommand(args: readonly string[], ctx: CommandContext, run: (argv: r
 }
 
 /** Commands that only print what they compute from their arguments or the system, never a file. */
-const PRINT_ONLY = table(['which', 'type', 'basename', 'dirname', 'realpath', 'readlink', 'tr', 'uname', 'whoami', 'id', 'nproc', 'arch', 'seq', 'yes', 'sleep', 'tty', 'groups', 'printenv', 'expr']);
+const PRINT_ONLY = table(['which', 'type', 'basename', 'dirname', 'realpath', 'readlink', 'tr', 'uname', 'whoami', 'id', 'nproc', 'arch', 'seq', 'yes', 'sleep', 'tty', 'groups', 'expr']);
 
 function printOnly(program: string, args: readonly string[], ctx: CommandContext): boolean {
   if (program === 'date' || program === 'hostname') {
