@@ -27,6 +27,7 @@ import type { EventHub } from './events.js';
 import type { GateState } from './gate-policy.js';
 import type { TaintLedger } from './taint-ledger.js';
 import { lookUpFacts } from './action-facts.js';
+import { unrunnableProgram } from '../core/decide/toolhost-runnable.js';
 import { FinishedResults } from './finished-results.js';
 
 /**
@@ -207,7 +208,10 @@ export function createActions(deps: ActionsDeps): Actions {
    * executor checks again when it acts; the hook's calls are weighed in call-authorizer.ts.)
    */
   const treeChecked = (action: unknown, agent: string | undefined, facts: ActionFacts | undefined): Evaluation | Promise<Evaluation> => {
-    const evaluation = judge(action, agent, facts);
+    const judged = judge(action, agent, facts);
+    // A program the toolhost could never start is refused now, not shown on a card (toolhost-runnable.ts).
+    const unrunnable = unrunnableProgram(judged, gate().context.pins);
+    const evaluation = unrunnable === undefined ? judged : { ...judged, decision: unrunnable };
     const change = treeChangeOf(evaluation);
     if (change === undefined || evaluation.decision.decision === 'deny') return evaluation;
     const walkedBy = toolhost.env.gate;

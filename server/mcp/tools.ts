@@ -80,9 +80,9 @@ export const MCP_TOOLS: readonly McpToolDef[] = [
   {
     name: 'exec_run',
     tool: 'exec.run',
-    description: `Run a program the policy names, without a shell: the argv is checked against the program's grammar.${GATED}`,
+    description: `Run a program the policy names (oracle_allowed lists them; any other is refused), without a shell: the argv is checked against the program's grammar.${GATED}`,
     fields: {
-      program: 'the program name as the policy names it, e.g. `git`',
+      program: 'the program name alone, as the policy names it, e.g. `git` (its arguments go in `args`)',
       args: 'arguments, one per element (no shell parsing)',
       cwd: `working directory, an absolute path (${RELATIVE}; default: that folder when one of your scopes holds it, else an empty folder of the job’s own)`,
       timeout: 'seconds before the program is stopped',

@@ -17,8 +17,13 @@ export interface AgentView {
   readonly scopes: readonly { readonly name: string; readonly roots: readonly { readonly path: string; readonly mode: 'ro' | 'rw'; readonly exclude: readonly string[] }[] }[];
   readonly deny_always: readonly string[];
   readonly programs: readonly { readonly name: string; readonly allow: readonly string[]; readonly confirm: readonly string[]; readonly deny: readonly string[]; readonly args_matching: readonly string[] }[];
-  /** A program the policy does not name: refused, or a person's call. */
-  readonly other_programs: 'deny' | 'confirm';
+  /**
+   * A program the policy does not name: always refused to an agent whose actions ORACLE runs (this
+   * view's readers: MCP and REST). Only listed programs are pinned at start, so no person's answer
+   * could make another one run; `programs.default: confirm` concerns the commands an agent's own
+   * runtime runs (Claude Code's Bash, through the hook). See core/decide/toolhost-runnable.ts.
+   */
+  readonly other_programs: 'deny';
   readonly egress: { readonly allow: readonly string[]; readonly other_hosts: 'deny' | 'confirm' };
   /** The stored secrets an action may name (`net.fetch` and `exec.run_with_secrets`): empty unless the ceiling has `secret.read`. */
   readonly secrets: readonly string[];
@@ -42,7 +47,7 @@ export function agentView(policy: Policy, agent: string, secretNames: readonly s
       // What an argv no rule covers gets (a program with no rules and no default waits for a person).
       other_args: uncoveredArgv(p) === 'deny' ? 'deny' : 'confirm',
     })),
-    other_programs: policy.programDefault,
+    other_programs: 'deny',
     egress: { allow: policy.egress.allow.map((h) => (h.port === undefined ? h.host : `${h.host}:${h.port}`)), other_hosts: policy.egress.default },
     secrets: capabilities.includes('secret.read') ? [...secretNames].sort() : [],
   };
