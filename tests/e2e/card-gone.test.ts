@@ -17,6 +17,26 @@ const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch:
  * request only when asked, never swapping another request in under the person's thumb; when none
  * waits, it says so in the status line. Its own answers still move straight on to the next card.
  */
+/**
+ * In the page: waits, frame by frame, for the card naming `file` to show under `host` (alone in
+ * the list when `alone`), and gives whether its Approve and Deny were disabled at first sight.
+ * (A script: the tests are not compiled with the DOM's types.)
+ */
+function buttonsWhenShown(where: { host: string; file: string; alone?: boolean }): string {
+  return `new Promise((resolve) => {
+    const where = ${JSON.stringify(where)};
+    const look = () => {
+      const cards = [...(document.querySelector(where.host)?.shadowRoot?.querySelectorAll('oracle-card') ?? [])];
+      const shown = cards.find((c) => c.shadowRoot?.querySelector('h3.sentence')?.textContent?.includes(where.file) === true);
+      const approve = shown?.shadowRoot?.querySelector('button.approve');
+      const deny = shown?.shadowRoot?.querySelector('button.deny');
+      if (approve != null && deny != null && (where.alone !== true || cards.length === 1)) resolve({ approve: approve.disabled, deny: deny.disabled });
+      else requestAnimationFrame(look);
+    };
+    look();
+  })`;
+}
+
 describe.skipIf(process.env['ORACLE_SKIP_BROWSER'] === '1')('a card that ends while the phone shows it', () => {
   let tree: TempTree;
   let running: Running;
@@ -40,9 +60,9 @@ describe.skipIf(process.env['ORACLE_SKIP_BROWSER'] === '1')('a card that ends wh
   beforeAll(async () => {
     tree = tempTree('oracle-card-gone-');
     app = tree.dir('projects/app');
-    for (const f of ['first.txt', 'second.txt', 'third.txt', 'fourth.txt']) writeFileSync(join(app, f), 'x\n');
+    for (const f of ['first.txt', 'second.txt', 'third.txt', 'fourth.txt', 'fifth.txt', 'sixth.txt', 't3.txt']) writeFileSync(join(app, f), 'x\n');
     const policy = join(tree.root, 'policy.yaml');
-    writeFileSync(policy, `scopes:\n  projects: { roots: [{ path: "${tree.root}/projects", mode: rw }] }\nprincipals:\n  agents:\n    claude-code: { capabilities: [fs.read, fs.delete] }\n`);
+    writeFileSync(policy, `scopes:\n  projects: { roots: [{ path: "${tree.root}/projects", mode: rw }] }\nprincipals:\n  agents:\n    claude-code: { capabilities: [fs.read, fs.delete] }\ntiers:\n  - { tool: fs.delete, path: "**/t3.txt", tier: T3, why: "a test of T3 on the phone" }\n`);
     running = await startServer({ home: tree.dir('home'), policy, port: 0 });
     ca = readFileSync(join(running.runtime.gate.home, 'certs', 'ca.crt'), 'utf8');
     token = (await running.credentials.issue('ag', 'claude-code')).token;
@@ -92,14 +112,47 @@ describe.skipIf(process.env['ORACLE_SKIP_BROWSER'] === '1')('a card that ends wh
     expect(await ph.locator('.gone').count()).toBe(0);
   });
 
-  it('moves straight on after its own answer', async () => {
+  it('moves straight on after its own answer, the next card answerable only once it has settled', async () => {
     ask('third.txt');
     await card().locator('h3.sentence', { hasText: 'third.txt' }).waitFor({ timeout: 10_000 });
     ask('fourth.txt');
     await ph.locator('.position', { hasText: '1 of 2' }).waitFor({ timeout: 10_000 });
+    // Watched in the page, frame by frame: the state of the next card's buttons when it first shows.
+    const firstSight = ph.evaluate(buttonsWhenShown({ host: 'oracle-phone', file: 'fourth.txt' }));
     await card().locator('button.deny').click();
+    // A second tap right after the first (a double tap) must not answer the card that slid in.
+    expect(await firstSight).toEqual({ approve: true, deny: true });
     await card().locator('h3.sentence', { hasText: 'fourth.txt' }).waitFor({ timeout: 10_000 });
     expect(await ph.locator('.gone').count()).toBe(0);
+    await expect.poll(() => card().locator('button.approve').isEnabled(), { timeout: 5000 }).toBe(true);
+  });
+
+  it('on the desktop, holds the buttons of cards that closed up under the pointer when one above them left', async () => {
+    await card().locator('button.deny').click(); // fourth.txt, answered on the phone
+    ask('fifth.txt');
+    await desk.locator('oracle-card', { hasText: 'fifth.txt' }).waitFor({ timeout: 10_000 });
+    ask('sixth.txt');
+    await desk.locator('oracle-card', { hasText: 'sixth.txt' }).waitFor({ timeout: 10_000 });
+    await expect.poll(() => desk.locator('oracle-card', { hasText: 'sixth.txt' }).locator('button.approve').isEnabled(), { timeout: 5000 }).toBe(true);
+    const firstSight = desk.evaluate(buttonsWhenShown({ host: 'oracle-desktop', file: 'sixth.txt', alone: true }));
+    // The phone answers the card above: sixth.txt moves up to where fifth.txt's Approve was.
+    await card().locator('h3.sentence', { hasText: 'fifth.txt' }).waitFor({ timeout: 10_000 });
+    await card().locator('button.deny').click();
+    expect(await firstSight).toEqual({ approve: true, deny: true });
+    await expect.poll(() => desk.locator('oracle-card', { hasText: 'sixth.txt' }).locator('button.approve').isEnabled(), { timeout: 5000 }).toBe(true);
+    await desk.locator('oracle-card', { hasText: 'sixth.txt' }).locator('button.deny').click();
+  });
+
+  it('halts on "Deny and HALT" even when the denial does not go through', async () => {
+    ask('t3.txt');
+    await card().locator('h3.sentence', { hasText: 't3.txt' }).waitFor({ timeout: 10_000 });
+    await ph.route('**/api/v1/approvals/**', (route) => route.abort());
+    try {
+      await card().locator('button.deny-halt').click();
+      await expect.poll(() => running.runtime.mode(), { timeout: 10_000 }).toBe('halted');
+    } finally {
+      await ph.unroute('**/api/v1/approvals/**');
+    }
   });
 
   it('ends with every agent answered', async () => {

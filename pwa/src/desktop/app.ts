@@ -11,6 +11,7 @@ import { attestInput } from '../../../shared/attest.js';
 import { openLive } from '../lib/live.js';
 import type { Answer, CardCheck } from '../ui/approval-card.js';
 import { base } from '../ui/styles.js';
+import { Settle } from '../ui/settle.js';
 import '../ui/approval-card.js';
 import '../ui/halt-button.js';
 import '../ui/recent-decisions.js';
@@ -73,6 +74,7 @@ export class OracleDesktop extends LitElement {
     live: { state: true },
     keyProblem: { state: true },
     down: { state: true },
+    settling: { state: true },
     revoking: { state: true },
   };
   static override styles = [
@@ -169,6 +171,11 @@ export class OracleDesktop extends LitElement {
   declare down: boolean;
   /** The device whose revoke waits for its confirmation. */
   declare revoking: string | undefined;
+  /** A card left the list and the rest closed up under the pointer: their buttons wait a moment (settle.ts). */
+  declare settling: boolean;
+  private readonly settle = new Settle((on) => {
+    this.settling = on;
+  });
   private serverKey: CryptoKey | undefined;
   private stream: { close: () => void } | undefined;
   /** Refreshes overlap (every event starts one): only the newest may write the screen. */
@@ -195,6 +202,13 @@ export class OracleDesktop extends LitElement {
     this.keyProblem = '';
     this.down = false;
     this.revoking = undefined;
+    this.settling = false;
+  }
+
+  /** A card gone from the list moves the ones below it up, where the pointer may be waiting to click. */
+  override willUpdate(changed: Map<PropertyKey, unknown>): void {
+    const before = changed.get('cards') as readonly SignedCard[] | undefined;
+    if (before !== undefined && before.some((c) => !this.cards.some((now) => now.approval_id === c.approval_id))) this.settle.start();
   }
 
   override connectedCallback(): void {
@@ -204,6 +218,7 @@ export class OracleDesktop extends LitElement {
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
+    this.settle.stop();
     this.stream?.close();
   }
 
@@ -328,8 +343,9 @@ export class OracleDesktop extends LitElement {
     } catch (e) {
       this.problems = { ...this.problems, [card.approval_id]: e instanceof ApiError ? `${e.code}: ${e.message}` : 'not delivered' };
     } finally {
-      this.busy = false;
+      // Busy until the list is fresh: the answered card's buttons never come back in between.
       await this.refresh();
+      this.busy = false;
     }
   }
 
@@ -374,7 +390,7 @@ export class OracleDesktop extends LitElement {
           this.cards,
           (card) => card.approval_id,
           (card) =>
-            html`<oracle-card .card=${card} screen="desktop" check=${this.checks[card.approval_id] ?? 'checking'} ?busy=${this.busy} problem=${this.problems[card.approval_id] ?? ''} @answer=${(e: CustomEvent<Answer>) => void this.answer(card, e.detail)}></oracle-card>`,
+            html`<oracle-card .card=${card} screen="desktop" check=${this.checks[card.approval_id] ?? 'checking'} ?busy=${this.busy} ?settling=${this.settling} problem=${this.problems[card.approval_id] ?? ''} @answer=${(e: CustomEvent<Answer>) => void this.answer(card, e.detail)}></oracle-card>`,
         )}
       </section>
       <oracle-candidates-panel @policy-changed=${() => void this.refresh()}></oracle-candidates-panel>

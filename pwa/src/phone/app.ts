@@ -11,6 +11,7 @@ import { openLive } from '../lib/live.js';
 import { checkPin } from '../lib/pin.js';
 import type { Answer, CardCheck } from '../ui/approval-card.js';
 import { base } from '../ui/styles.js';
+import { Settle } from '../ui/settle.js';
 import '../ui/approval-card.js';
 import '../ui/halt-button.js';
 import '../ui/recent-decisions.js';
@@ -42,6 +43,7 @@ export class OraclePhone extends LitElement {
     offline: { state: true },
     spoken: { state: true },
     gone: { state: true },
+    settling: { state: true },
   };
   static override styles = [
     base,
@@ -102,6 +104,13 @@ export class OraclePhone extends LitElement {
    * swapped silently, so a tap meant for it cannot land on another request.
    */
   declare gone: { readonly what: string; readonly outcome: string } | undefined;
+  /** The card on screen just changed: its buttons wait a moment (settle.ts). */
+  declare settling: boolean;
+  private readonly settle = new Settle((on) => {
+    this.settling = on;
+  });
+  /** The card whose arrival on screen last started `settle`. */
+  private settledFor: string | undefined;
   /** The card this phone is answering: its end is the person's own doing, not news. */
   private answering: string | undefined;
   private client: DeviceClient | undefined;
@@ -128,6 +137,7 @@ export class OraclePhone extends LitElement {
     this.notice = '';
     this.current = undefined;
     this.offline = false;
+    this.settling = false;
     this.spoken = '';
     this.gone = undefined;
     this.link = location.pathname === '/pair' && location.hash.length > 1 ? location.href : '';
@@ -155,6 +165,7 @@ export class OraclePhone extends LitElement {
     super.disconnectedCallback();
     if ('serviceWorker' in navigator) navigator.serviceWorker.removeEventListener('message', this.onWorkerMessage);
     this.stream?.close();
+    this.settle.stop();
   }
 
   private async start(): Promise<void> {
@@ -197,6 +208,14 @@ export class OraclePhone extends LitElement {
         this.screen = { kind: 'revoked' };
       },
     });
+  }
+
+  /** Another card under the person's thumb (the next one after an answer, a page turned): it settles first. */
+  override willUpdate(): void {
+    const shown = this.screen.kind === 'home' ? this.shownCard()?.approval_id : undefined;
+    if (shown === this.settledFor) return;
+    this.settledFor = shown;
+    if (shown !== undefined) this.settle.start();
   }
 
   private async refresh(): Promise<void> {
@@ -265,27 +284,32 @@ export class OraclePhone extends LitElement {
     if (client === undefined) return;
     this.busy = true;
     this.answering = card.approval_id;
+    // "Deny and HALT" halts whatever becomes of the denial (a card that ended meanwhile, a stale
+    // connection): the emergency stop never waits on the answer (phone probe, session 36).
+    const halting = answer.halt === true ? this.halt() : undefined;
     let refused = false;
     try {
       await client.post(`/api/v1/approvals/${encodeURIComponent(card.approval_id)}/${answer.verdict}`, { nonce: card.nonce, arg_hash: card.arg_hash, ...(answer.message === undefined ? {} : { message: answer.message }), ...(answer.remember === undefined ? {} : { remember_seconds: answer.remember.seconds, remember_scope: answer.remember.scope }) });
       this.problems = { ...this.problems, [card.approval_id]: '' };
       const what = sentenceOf(card);
       this.notice = `${answer.verdict === 'approve' ? 'Approved' : 'Denied'}: ${what.verb} ${what.object}.`;
-      if (answer.halt === true) await this.halt();
     } catch (e) {
       this.problems = { ...this.problems, [card.approval_id]: e instanceof ApiError ? `${e.code}: ${e.message}` : 'the answer was not delivered' };
       this.offline = e instanceof ApiError && (e.code === 'OFFLINE' || e.code === 'TIMEOUT');
       refused = true;
     } finally {
-      this.busy = false;
+      await halting;
+      // Busy until the list is fresh: the answered card's buttons never come back in between.
       await this.refresh();
+      this.busy = false;
     }
     // Refused because it had ended meanwhile (another phone or the desktop answered first): the card
     // and its error are gone from the screen, so say here that this answer did not count, and what did.
     if (refused && !this.cards.some((c) => c.approval_id === card.approval_id)) {
       const ended = this.recent.find((c) => c.approval_id === card.approval_id);
       const what = sentenceOf(card);
-      this.notice = `Your ${answer.verdict === 'approve' ? 'approval' : 'denial'} did not count: ${what.verb} ${what.object} — ${ended === undefined ? 'no longer waiting' : stateWords(ended, deciderName(ended.device, this.devices))}.`;
+      const halted = answer.halt !== true ? '' : this.mode === 'halted' ? ' HALT went through: the gate is halted.' : ' HALT did not go through: press HALT again.';
+      this.notice = `Your ${answer.verdict === 'approve' ? 'approval' : 'denial'} did not count: ${what.verb} ${what.object} — ${ended === undefined ? 'no longer waiting' : stateWords(ended, deciderName(ended.device, this.devices))}.${halted}`;
     }
   }
 
@@ -367,7 +391,7 @@ export class OraclePhone extends LitElement {
         [card],
         (c) => c.approval_id,
         (c) =>
-          html`<oracle-card .card=${c} screen="phone" check=${this.checks[c.approval_id] ?? 'checking'} ?busy=${this.busy} problem=${this.problems[c.approval_id] ?? ''} @answer=${(e: CustomEvent<Answer>) => void this.answer(c, e.detail)}></oracle-card>`,
+          html`<oracle-card .card=${c} screen="phone" check=${this.checks[c.approval_id] ?? 'checking'} ?busy=${this.busy} ?settling=${this.settling} problem=${this.problems[c.approval_id] ?? ''} @answer=${(e: CustomEvent<Answer>) => void this.answer(c, e.detail)}></oracle-card>`,
       )}`;
   }
 

@@ -41,6 +41,7 @@ export class OracleCard extends LitElement {
     check: {},
     screen: {},
     busy: { type: Boolean },
+    settling: { type: Boolean },
     problem: {},
     phrase: { state: true },
     message: { state: true },
@@ -203,6 +204,8 @@ export class OracleCard extends LitElement {
   declare check: CardCheck;
   declare screen: 'phone' | 'desktop';
   declare busy: boolean;
+  /** The card just moved under the person's finger (settle.ts): Approve and Deny wait; Deny and HALT never does. */
+  declare settling: boolean;
   declare problem: string;
   declare phrase: string;
   declare message: string;
@@ -219,6 +222,7 @@ export class OracleCard extends LitElement {
     this.check = 'checking';
     this.screen = 'phone';
     this.busy = false;
+    this.settling = false;
     this.problem = '';
     this.phrase = '';
     this.message = '';
@@ -349,7 +353,7 @@ export class OracleCard extends LitElement {
     if (c.tier === 'T3' && this.screen === 'phone') {
       return html`${note}
         <div class="${sticky}" role="group" aria-label="Answer">
-          <button class="quiet deny" ?disabled=${this.busy} @click=${() => { this.answer('deny'); }}>Deny</button>
+          <button class="quiet deny" ?disabled=${this.busy || this.settling} @click=${() => { this.answer('deny'); }}>Deny</button>
           <button class="danger deny-halt" ?disabled=${this.busy} @click=${() => { this.answer('deny', true); }}>Deny and HALT</button>
         </div>
         <p class="hint muted">Approve at the computer: T3 is approved only there, with a typed phrase.</p>`;
@@ -363,8 +367,8 @@ export class OracleCard extends LitElement {
         : nothing;
     return html`${phrase}${this.rememberOptions()}${note}
       <div class="${sticky}" role="group" aria-label="Answer">
-        <button class="quiet deny" ?disabled=${this.busy} @click=${() => { this.answer('deny'); }}>Deny</button>
-        <button class="primary approve" ?disabled=${this.busy || hidden > 0 || (c.tier === 'T3' && this.phrase !== phraseWanted)} @click=${() => { this.answer('approve'); }}>Approve</button>
+        <button class="quiet deny" ?disabled=${this.busy || this.settling} @click=${() => { this.answer('deny'); }}>Deny</button>
+        <button class="primary approve" ?disabled=${this.busy || this.settling || hidden > 0 || (c.tier === 'T3' && this.phrase !== phraseWanted)} @click=${() => { this.answer('approve'); }}>Approve</button>
       </div>
       ${hidden > 0 ? html`<p class="hint muted">Show the whole action before approving.</p>` : nothing}`;
   }
