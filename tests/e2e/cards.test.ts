@@ -159,7 +159,8 @@ describe.skipIf(process.env['ORACLE_SKIP_BROWSER'] === '1')('approval cards at p
     const card = ph.locator('oracle-card');
     expect(await card.locator('button.approve').isDisabled()).toBe(true);
     await card.locator('button.more', { hasText: 'more lines — show all' }).click();
-    expect(await card.locator('button.approve').isDisabled()).toBe(false);
+    // (Once the card has settled: settle.ts.)
+    await expect.poll(() => card.locator('button.approve').isDisabled(), { timeout: 5000 }).toBe(false);
     expect(await card.locator('pre.diff .add').count()).toBe(60);
     for (let i = 0; i < 4; i++) await ph.locator('button.next').click();
     await ph.locator('.position', { hasText: '5 of 6' }).waitFor();

@@ -52,6 +52,21 @@ describe('exec.run in the toolhost', () => {
   const runExec = (program: string, args: string[], timeout?: number) =>
     runtime.run({ tool: 'exec.run', args: { program, args, cwd: `${tree.root}/projects/app`, ...(timeout === undefined ? {} : { timeout }) } });
 
+  it('gives a job in a folder of a git work tree the whole work tree, and nothing beside it', async () => {
+    tree.dir('projects/mono/.git');
+    tree.file('projects/mono/tests/t.txt', 'root tests\n');
+    tree.dir('projects/mono/packages/a');
+    tree.file('projects/other/secret.txt', 'another project\n');
+    // (Paths built in the script: an argument naming a place outside the scopes would need a person.)
+    const look = (up: number, then: string[]): string => `const p=require('path'),fs=require('fs');const at=p.resolve(process.cwd(),...Array(${String(up)}).fill('.'+'.'),...${JSON.stringify(then)});try{console.log(fs.statSync(at).isDirectory()?fs.readdirSync(at).join(','):fs.readFileSync(at,'utf8').trim())}catch(e){console.log(e.code)}`;
+    const seen = async (cwd: string, up: number, then: string[]): Promise<unknown> => (await runtime.run({ tool: 'exec.run', args: { program: 'node', args: ['-e', look(up, then)], cwd: `${tree.root}/projects/${cwd}` } })).stdout;
+    expect(await seen('mono/packages/a', 2, ['tests', 't.txt'])).toBe('root tests\n');
+    expect(await seen('mono/packages/a', 3, [])).toBe('mono\n');
+    expect(await seen('mono/packages/a', 3, ['other', 'secret.txt'])).toBe('ENOENT\n');
+    // Outside a work tree, the folder itself and nothing above it.
+    expect(await seen('app', 1, [])).toBe('app\n');
+  });
+
   it('reports the isolation it really has', () => {
     // CI installs bubblewrap; a host without it must say so rather than pretend.
     expect(runtime.toolhost.sandbox.kind).toBe('bubblewrap');

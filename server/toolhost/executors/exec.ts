@@ -5,11 +5,14 @@ import { batBadButRefusal } from '../batbadbut.js';
 import { NEUTRAL } from './git.js';
 import { sandboxView } from '../sandbox-masks.js';
 import { hiddenNames, setAsidePlanted } from '../planted.js';
+import { probe } from '../../adapters/agent/files.js';
+import type { ScopedPath } from '../../core/paths/scope.js';
+import { dirname, join } from 'node:path';
 
 /**
  * exec.run (SPEC §6): the pinned program from the decision, the model's argv untouched, the
- * working directory the gate resolved, inside a job. The scope root holding the working directory
- * is the only part of the user's files the child sees.
+ * working directory the gate resolved, inside a job. Of the user's files the child sees only the
+ * folder `boundFolder` names, less what the policy hides there.
  */
 export function execRun(action: PreparedAction<'exec.run'>, env: ToolhostEnv): Promise<JobOutcome> {
   return runProgram(action, env, {});
@@ -33,6 +36,23 @@ export async function execRunWithSecrets(action: PreparedAction<'exec.run_with_s
   return { ...outcome, result: { ...outcome.result, secrets_read: wanted.map(([, name]) => name) } };
 }
 
+/**
+ * The folder a job in `cwd` is given: the top of the git work tree holding it (the nearest folder
+ * with a `.git`, never above the scope root), else `cwd` itself. Given only `cwd`, a job in a
+ * package of a monorepo had no repository (`git log`: "not a git repository"), no `../tests` and
+ * no root `node_modules` (MCP probe, session 36). The work tree lies in the same scope root, whose
+ * mode it gets, and what the policy hides in it is masked as in any job's tree.
+ */
+function boundFolder(cwd: ScopedPath): string {
+  const top = cwd.root.real;
+  for (let dir = cwd.real; dir === top || dir.startsWith(`${top}/`); dir = dirname(dir)) {
+    const git = probe(join(dir, '.git'));
+    if (git === 'dir' || git === 'file') return dir;
+    if (dir === top || dirname(dir) === dir) break;
+  }
+  return cwd.real;
+}
+
 async function runProgram(action: PreparedAction<'exec.run' | 'exec.run_with_secrets'>, env: ToolhostEnv, secrets: Readonly<Record<string, string>>): Promise<JobOutcome> {
   const program = action.args.program_path;
   if (program === null) return { result: failed('EXECUTOR_UNAVAILABLE', 'the program was not pinned at start') };
@@ -47,17 +67,18 @@ async function runProgram(action: PreparedAction<'exec.run' | 'exec.run_with_sec
   const diffing = isGit && ['diff', 'log', 'show'].includes(args[0] ?? '');
   const gitArgs = diffing ? [args[0] ?? '', '--no-ext-diff', '--no-textconv', ...args.slice(1)] : args;
   // The child sees the working directory's tree, minus what the gate would refuse there.
-  const view = cwd === undefined ? { masks: [], readOnly: [] } : await sandboxView(env.gate, cwd.real, { gitVisible: isGit });
+  const bound = cwd === undefined ? undefined : boundFolder(cwd);
+  const view = bound === undefined ? { masks: [], readOnly: [] } : await sandboxView(env.gate, bound, { gitVisible: isGit });
   if ('incomplete' in view) return { result: failed('NOT_ALLOWED', `ORACLE cannot tell what to hide from the job: ${view.incomplete}; run it in a smaller folder`) };
   // What no agent may write in the tree now, to tell afterwards what the job made (planted.ts).
-  const before = cwd === undefined ? undefined : await hiddenNames(env, cwd.real, isGit);
+  const before = bound === undefined ? undefined : await hiddenNames(env, bound, isGit);
   const outcome = await runJob(
     {
       program,
       args: isGit ? [...NEUTRAL, ...gitArgs] : args,
       cwd: cwd?.real,
       view,
-      binds: cwd === undefined ? [] : [{ path: cwd.real, mode: cwd.root.mode }],
+      binds: cwd === undefined || bound === undefined ? [] : [{ path: bound, mode: cwd.root.mode }],
       // exec.run is not granted net.egress (SPEC §4 table): no `egress`, no network at all.
       timeoutMs: timeout * 1000,
       extraEnv: { ...(isGit ? { GIT_CONFIG_NOSYSTEM: '1', GIT_TERMINAL_PROMPT: '0', GIT_LITERAL_PATHSPECS: '1' } : {}), ...secrets },
@@ -67,8 +88,8 @@ async function runProgram(action: PreparedAction<'exec.run' | 'exec.run_with_sec
     },
     env,
   );
-  if (cwd === undefined || before === undefined) return outcome;
-  const planted = await setAsidePlanted(env, action.actionId, { bound: cwd.real, before, gitVisible: isGit });
+  if (bound === undefined || before === undefined) return outcome;
+  const planted = await setAsidePlanted(env, action.actionId, { bound, before, gitVisible: isGit });
   if (planted.set_aside.length === 0 && planted.unchecked === undefined) return outcome;
   return { ...outcome, result: { ...outcome.result, set_aside: planted.set_aside, ...(planted.unchecked === undefined ? {} : { set_aside_unchecked: planted.unchecked }) } };
 }
