@@ -4,7 +4,7 @@
  * escalated (`ask`) or denied, never allowed. The hook sends each action to the gate and the
  * strictest decision wins.
  */
-import { descendants, fieldChildren, literalWord, namedChildren, shellWord, type BashNode, type BashTree, type CclWord, type GlobWord, type ParseBashSync } from './bash-ast.js';
+import { assignedWord, descendants, fieldChildren, literalWord, namedChildren, shellWord, type BashNode, type BashTree, type CclWord, type GlobWord, type ParseBashSync } from './bash-ast.js';
 import { fsAction, globToken, type Assignment, type CommandContext, type OracleAction, type Sink } from './bash-context.js';
 import { evalSimple, checkAssignment } from './bash-plan.js';
 import { arithmeticOperator, operatorRisk, subscriptCode } from './arithmetic.js';
@@ -298,14 +298,14 @@ class Planner {
     }
   }
 
-  /** A word that must be literal: substitutions inside are still judged, then escalated. */
-  private word(node: BashNode, cwds: readonly string[]): string | undefined {
+  /** A word that must be literal (an assignment's value may hold a glob's characters): substitutions inside are still judged, then escalated. */
+  private word(node: BashNode, cwds: readonly string[], assigned = false): string | undefined {
     if (node.type === 'process_substitution') {
       this.sink.note(`process substitution \`${node.text.slice(0, 80)}\` judged as its own commands`);
       this.subshell(node.children, cwds);
       return '/dev/fd/63'; // what bash passes: a pipe to the substituted commands
     }
-    const value = literalWord(node, this.options.home);
+    const value = (assigned ? assignedWord : literalWord)(node, this.options.home);
     if (value.ok) {
       // A literal subscript holding `$(…)` runs once any arithmetic reads it (arithmetic.ts).
       const code = subscriptCode(value.value);
@@ -323,7 +323,7 @@ class Planner {
     this.visited.add(node);
     const name = fieldChildren(node, 'name')[0]?.text ?? '';
     const valueNode = fieldChildren(node, 'value')[0];
-    const value = valueNode === undefined ? '' : this.word(valueNode, cwds);
+    const value = valueNode === undefined ? '' : this.word(valueNode, cwds, true);
     if (node.children.some((c) => c.type === '+=') || fieldChildren(node, 'name')[0]?.type !== 'variable_name') this.sink.ask(`unusual assignment \`${node.text.slice(0, 80)}\``);
     if (value === undefined) return undefined;
     const assignment = { name, value };

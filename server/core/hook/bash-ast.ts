@@ -277,6 +277,18 @@ export function literalWord(node: BashNode, home?: string): WordValue {
   return { ok: true, value: word.value };
 }
 
+/**
+ * The value an assignment's word gives the variable: as `literalWord`, except that a glob stays
+ * the text it is. Neither bash nor zsh (without GLOB_ASSIGN) expands a pattern in an assignment:
+ * `DEBUG=app:* npm test` sets DEBUG to `app:*` (Claude Code probe, session 36, had it asked about).
+ */
+export function assignedWord(node: BashNode, home?: string): WordValue {
+  const word = shellWord(node, home);
+  if (!word.ok) return word;
+  if (word.ccl !== undefined) return fail(`zsh's BRACE_CCL reads \`${node.text}\` as ${word.ccl.words.map((w) => `\`${w}\``).join(' ')}`);
+  return { ok: true, value: word.value };
+}
+
 /** Every node of the subtree, depth first (the node itself first). */
 export function* descendants(node: BashNode): Generator<BashNode> {
   yield node;

@@ -56,7 +56,7 @@ const ACTIONS: [string, unknown[]][] = [
   ['sort -k 2 -t , data.csv', [{ tool: 'fs.read', args: { path: '/p/data.csv' } }]],
   ['git -C sub status', [{ tool: 'exec.run', args: { program: 'git', args: ['status'], cwd: '/p/sub' } }]],
   ['git --no-pager log -3', [{ tool: 'exec.run', args: { program: 'git', args: ['log', '-3'], cwd: '/p' } }]],
-  ['git --version && which node && env', []],
+  ['git --version && which node && printenv HOME', []],
   // git mv is the git command, then the moves it makes (after it: same-line.ts reads the order)
   ['git mv old.ts new.ts', [{ tool: 'exec.run', args: { program: 'git', args: ['mv', 'old.ts', 'new.ts'], cwd: '/p' } }, { tool: 'fs.move', args: { to: '/p/new.ts', from: '/p/old.ts' } }]],
   [
