@@ -195,7 +195,7 @@ async function decideCall(
   const hidden = hiddenCode(args);
   if (hidden !== undefined) return { allowed: false, reason: `SECRET_SHAPE: ${hidden}: its card would hide it, so a person cannot be asked; a real secret belongs in ORACLE's secret store` };
   // Nobody can be asked (no gate running, SPEC §12): no card that nobody would see.
-  if (waitMs <= 0) return { allowed: false, reason: `${decision.tier} needs a person and no ORACLE gate is running to ask one (start \`oracle serve --lan\`): ${decision.reasons.join('; ')}` };
+  if (waitMs <= 0) return { allowed: false, reason: `${decision.tier} needs a person and no ORACLE gate is running to ask one (start \`oracle serve\`, or \`oracle service install\` to keep it running, and pair a phone with \`oracle pair\`): ${decision.reasons.join('; ')}` };
   // The card's own decision record for a whole call; a single part already has its record.
   const actionId = single === undefined ? deps.auditDecision(evaluation, agent).actionId : (actionIds[0] ?? '');
   // INVARIANT: a person is asked only about decisions already durable in the audit log.

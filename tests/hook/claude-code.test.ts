@@ -163,6 +163,15 @@ const rows: Row[] = [
   ['git restore --staged', () => bash('git restore --staged src/a.ts'), 'allow'],
   ['git stash, merge, rebase', () => bash('git stash && git merge main && git rebase main && git stash pop'), 'allow'],
   ['git clean -n', () => bash('git clean -n'), 'allow'],
+  // git rm removes only what HEAD holds (it refuses a changed file) unless forced
+  ['git rm --cached', () => bash('git rm --cached src/a.ts'), 'allow'],
+  ['git rm', () => bash('git rm -r src'), 'allow'],
+  ['git rm -rf', () => bash('git rm -rf src'), 'person'],
+  ['git rm --force', () => bash('git rm -r --force src'), 'person'],
+  ['git rm of .env', () => bash('git rm --cached .env'), 'deny'],
+  ['git reflog lists', () => bash('git reflog -5 && git show-branch'), 'allow'],
+  ['git reflog expire', () => bash('git reflog expire --expire=now --all'), 'deny'],
+  ['git reflog delete', () => bash("git reflog delete 'HEAD@{1}'"), 'deny'],
   ['git -C sub status', () => bash('git -C src status'), 'allow'],
   // git mv is judged as the moves it makes
   ['git mv a file', () => bash('git mv src/a.ts src/b.ts'), 'allow'],

@@ -209,4 +209,8 @@ describe('the default policy', () => {
     // a path argument still decides before the person is asked
     expect(run('sort', '/home/u/.ssh/id_rsa').code).toBe('PATH_DENY_ALWAYS');
   });
+
+  it('names a program run without arguments as such', () => {
+    expect(run('make').reasons).toContain('no rule of `make` covers `make` without arguments, and `programs.make.default: confirm` asks a person');
+  });
 });

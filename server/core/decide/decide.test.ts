@@ -168,7 +168,7 @@ describe('decide', () => {
     expect(decide({ tool: 'net.fetch', args: { url: 'https://github.com:8443/x' } }, ctx).reasons[0]).toBe(
       '`github.com` is in the egress allowlist for port 443 (the default port of the scheme, as an entry without a port means) only, not port 8443 (list it as `github.com:8443`, or `github.com:*` for any port); egress.default is confirm',
     );
-    expect(decide({ tool: 'net.fetch', args: { url: 'http://example.org/' } }, ports).reasons[0]).toBe('`example.org` is not in the egress allowlist');
+    expect(decide({ tool: 'net.fetch', args: { url: 'http://example.org/' } }, ports).reasons[0]).toBe('`example.org` is not in the egress allowlist (a person can add it under `egress.allow` in the policy)');
   });
 
   it('makes exec git need the capabilities of what the subcommand does', () => {

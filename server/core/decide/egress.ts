@@ -105,7 +105,7 @@ export function listedFor(host: string, port: string, defaultPort: string, egres
  */
 export function notListed(host: string, port: string, defaultPort: string, egress: EgressPolicy): string {
   const ports = [...new Set(egress.allow.filter((entry) => hostMatches(entry, host)).map((entry) => entry.port ?? defaultPort))];
-  if (ports.length === 0) return `\`${host}\` is not in the egress allowlist`;
+  if (ports.length === 0) return `\`${host}\` is not in the egress allowlist (a person can add it under \`egress.allow\` in the policy)`;
   const listed = ports.map((p) => `${p}${p === defaultPort ? ' (the default port of the scheme, as an entry without a port means)' : ''}`).join(', ');
   return `\`${host}\` is in the egress allowlist for port ${listed} only, not port ${port} (list it as \`${host}:${port}\`, or \`${host}:*\` for any port)`;
 }

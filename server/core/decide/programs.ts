@@ -88,8 +88,10 @@ function judgeArgv(program: string, argv: readonly string[], policy: Pick<Policy
   if (allow !== undefined) return tiered('T1', allow.rule, `${aka}\`${program} ${allow.text}\` is on the allow list`);
   const uncovered = uncoveredArgv(rule);
   if (uncovered === 'ungoverned') return tiered('T2', rule.rule, `\`${program}\` has no grammar, so every invocation is confirmed`);
-  if (uncovered === 'confirm') return personsCall(`${rule.rule}.default`, `no rule of \`${program}\` covers \`${joined}\`, and \`programs.${program}.default: confirm\` asks a person`);
-  return refused('PROGRAM_ARGS_REFUSED', rule.rule, `no rule of \`${program}\` covers \`${joined}\``);
+  // `make` alone had read "no rule of `make` covers ``" (Claude Code probe, session 36).
+  const what = joined === '' ? `\`${program}\` without arguments` : `\`${joined}\``;
+  if (uncovered === 'confirm') return personsCall(`${rule.rule}.default`, `no rule of \`${program}\` covers ${what}, and \`programs.${program}.default: confirm\` asks a person`);
+  return refused('PROGRAM_ARGS_REFUSED', rule.rule, `no rule of \`${program}\` covers ${what}`);
 }
 
 /**
