@@ -184,6 +184,21 @@ describe.skipIf(process.env['ORACLE_SKIP_BROWSER'] === '1')('approval cards at p
     await desk.screenshot({ path: join(SHOTS, 'cards-desktop-queue.png'), fullPage: true });
   });
 
+  it('keeps the status line inside the screen after denying a command with a long unbroken URL', async () => {
+    const url = `https://api.example.com/v1/${'x'.repeat(1500)}`;
+    ask('exec.run', { program: 'sh', args: ['-c', `curl -fsS ${url}`], cwd: app });
+    await ph.locator('.position', { hasText: 'of 7' }).waitFor({ timeout: 10_000 });
+    const card = ph.locator('oracle-card');
+    // The newest is the last: one step back from the first.
+    for (let i = 0; i < 7 && (await ph.locator('.position').innerText()) !== '7 of 7'; i++) await ph.locator('button.prev').click();
+    await card.locator('button.deny').click();
+    const notice = ph.locator('p[role=status]', { hasText: 'Denied:' });
+    await notice.waitFor({ timeout: 10_000 });
+    expect(await ph.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+    // Three lines at most: the next card's buttons stay where the thumb expects them.
+    expect((await notice.boundingBox())?.height ?? 0).toBeLessThan(80);
+  });
+
   it('ends with every agent answered', async () => {
     await running.runtime.halt('end of test', 'desktop');
     await Promise.all(waiting);

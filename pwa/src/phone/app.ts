@@ -77,6 +77,16 @@ export class OraclePhone extends LitElement {
         background: var(--warn-bg);
         color: var(--warn);
       }
+      /* The status line wraps anywhere and stays three lines at most: a long command or URL in it
+         had widened the page past the screen and pushed HALT out of view (phone probe, session 36). */
+      .notice {
+        overflow-wrap: anywhere;
+        display: -webkit-box;
+        -webkit-box-orient: vertical;
+        -webkit-line-clamp: 3;
+        line-clamp: 3;
+        overflow: hidden;
+      }
     `,
   ];
   declare screen: Screen;
@@ -345,7 +355,7 @@ export class OraclePhone extends LitElement {
       ${this.mode === 'read-only' ? html`<p class="banner readonly">The gate runs read-only: its policy did not load.</p>` : nothing}
       ${this.mode === 'degraded' ? html`<p class="banner readonly" role="alert">The gate cannot write its audit log (a full disk?): it refuses every action until it can, and recovers by itself.</p>` : nothing}
       ${halted ? html`<p class="banner halted">Halted. Resume from the desktop.</p>` : nothing}
-      ${this.notice === '' ? nothing : html`<p class="muted" role="status">${this.notice}</p>`}
+      ${this.notice === '' ? nothing : html`<p class="muted notice" role="status" title=${this.notice}>${this.notice}</p>`}
       <oracle-notify .client=${this.client}></oracle-notify>
       <section aria-labelledby="pending-h">
         <h2 id="pending-h">Waiting for you (${this.pendingTotal})</h2>
@@ -387,6 +397,7 @@ export class OraclePhone extends LitElement {
             <button class="quiet next" ?disabled=${this.cards.length < 2} @click=${() => { go(1); }} aria-label="Next request">›</button>
           </nav>`
         : nothing}
+      ${this.pendingTotal > this.cards.length ? html`<p class="muted more-waiting">Showing the ${String(this.cards.length)} oldest; ${String(this.pendingTotal - this.cards.length)} more wait: answer these to see them.</p>` : nothing}
       ${repeat(
         [card],
         (c) => c.approval_id,
