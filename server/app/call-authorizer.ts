@@ -2,7 +2,7 @@ import { decisionFromTier, deny, type Decision } from '../../shared/decision.js'
 import { applyEdits, type TextEdit } from '../core/hook/edits.js';
 import { provenanceOfResult } from '../core/lifecycle/provenance-of.js';
 import type { ScopedPath } from '../core/paths/scope.js';
-import { searcherName, type SearchReach, type TreeSearch } from '../core/hook/tree-search.js';
+import { searcherName, type EntryKind, type SearchReach, type TreeSearch } from '../core/hook/tree-search.js';
 import { weighReach } from '../core/hook/search-verdict.js';
 import type { ProvenanceEntry } from '../../shared/provenance.js';
 import type { CurrentText } from '../toolhost/preview.js';
@@ -59,6 +59,11 @@ export interface CallAnswer {
   readonly durable?: Promise<unknown>;
   /** Set when the call's alternative form was judged and allowed: the input the agent must run instead. */
   readonly updatedInput?: Readonly<Record<string, unknown>>;
+  /**
+   * Set when the call was refused because a `grep -r` or `rg` in it reaches what no agent may read:
+   * those entries, which the hook may offer to leave out (core/hook/search-rewrite.ts).
+   */
+  readonly searchHidden?: readonly { readonly name: string; readonly kind: EntryKind }[];
 }
 
 export interface CallDeps {
@@ -143,9 +148,11 @@ async function authorizeParts(deps: CallDeps, call: CallRequest, how: { waitMs: 
     let evaluation = call.edits === undefined || first.decision.decision === 'deny' ? first : asEdited(deps, { part, judged: first, edits: call.edits, agent });
     const search = call.searches?.[index];
     const start = evaluation.paths[0];
+    let hiddenBy: CallAnswer['searchHidden'];
     if (search !== undefined && start !== undefined && evaluation.decision.decision !== 'deny') {
       const reach = await deps.searchReach(start, search);
       evaluation = weighReach(evaluation, search, reach);
+      if (reach.hidden.length > 0 && (search.by === 'grep' || search.by === 'rg')) hiddenBy = reach.hidden.map((e) => ({ name: e.name, kind: e.kind }));
       if (reach.foreign !== undefined) searched.push({ kind: 'local_foreign', source: reach.foreign });
       if (reach.unknown !== undefined) unknown.push(`ORACLE cannot tell what ${searcherName(search.by)} reaches below \`${start.real}\`: ${reach.unknown}${search.assumed === undefined ? '' : ` (${search.assumed})`}`);
     }
@@ -157,7 +164,7 @@ async function authorizeParts(deps: CallDeps, call: CallRequest, how: { waitMs: 
     }
     actionIds.push(deps.auditDecision(evaluation, agent).actionId);
     const { decision } = evaluation;
-    if (decision.decision === 'deny') return { allowed: false, reason: `${decision.code}: ${decision.reasons.join('; ')}` };
+    if (decision.decision === 'deny') return { allowed: false, reason: `${decision.code}: ${decision.reasons.join('; ')}`, ...(hiddenBy === undefined ? {} : { searchHidden: hiddenBy }) };
     judged.push(evaluation);
   }
   // What the call will change is kept before it runs, so it can be undone; what cannot be kept

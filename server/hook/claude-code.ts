@@ -7,6 +7,7 @@ import type { CallAnswer, CallRequest } from '../app/call-authorizer.js';
 import type { ProvenanceEntry } from '../../shared/provenance.js';
 import { HOOK_BUDGET_MS, preToolAnswer, type DecidedEvent, type HookAnswer, type HookDecision } from './answer.js';
 import { npxWithoutDownload } from '../core/hook/npx-rewrite.js';
+import { searchWithout } from '../core/hook/search-rewrite.js';
 
 export { HOOK_BUDGET_MS, HOOK_TIMEOUT_S, preToolAnswer, type HookAnswer, type HookDecision } from './answer.js';
 
@@ -101,6 +102,8 @@ async function judge(payload: HookPayload, session: string | undefined, gate: Ho
   let edits: readonly TextEdit[] | undefined;
   let person: string | undefined;
   let alternative: { readonly command: string; readonly actions: readonly GateAction[] } | undefined;
+  /** The command with what a refused search reached left out, judged as the hook would judge it. */
+  let leavingOut: ((hidden: NonNullable<CallAnswer['searchHidden']>) => { readonly command: string; readonly actions: readonly GateAction[] } | undefined) | undefined;
   switch (mapped.kind) {
     case 'deny':
       return { decision: 'deny', reason: `ORACLE: ${mapped.reason}` };
@@ -138,6 +141,17 @@ async function judge(payload: HookPayload, session: string | undefined, gate: Ho
         const other = bashVerdict(rewrittenTree, how);
         if (other.kind === 'actions') alternative = { command: rewritten, actions: other.actions };
       }
+      // Offered to a refused search only; the npx form, when there is one, is what it starts from.
+      if (event === 'PreToolUse') {
+        leavingOut = (hidden) => {
+          const from = alternative === undefined ? tree : rewrittenTree;
+          const command = from === undefined || 'error' in from ? undefined : searchWithout(from, hidden);
+          const changed = command === undefined ? undefined : parse(command);
+          if (command === undefined || changed === undefined || 'error' in changed) return undefined;
+          const other = bashVerdict(changed, how);
+          return other.kind === 'actions' ? { command, actions: other.actions } : undefined;
+        };
+      }
       break;
     }
   }
@@ -152,12 +166,19 @@ async function judge(payload: HookPayload, session: string | undefined, gate: Ho
   const parts = partsOf(actions);
   const callId = typeof payload.tool_use_id === 'string' && payload.tool_use_id.length <= 256 ? payload.tool_use_id : undefined;
   const offered = alternative === undefined ? {} : { alternative: { input: { ...input, command: alternative.command }, parts: partsOf(alternative.actions), ...searchesOf(alternative.actions) } };
-  const answer = await gate.authorizeCall(
+  const started = Date.now();
+  const first = await gate.authorizeCall(
     { agentTool, input, parts, person, session, ...searchesOf(actions), ...(edits === undefined ? {} : { edits }), ...(callId === undefined ? {} : { callId }), ...offered },
     budgetMs,
   );
+  // A search refused for what it reaches, asked again with that left out (search-rewrite.ts); the
+  // refusal stands when the changed command is not allowed as it is.
+  const without = first.allowed || first.searchHidden === undefined ? undefined : leavingOut?.(first.searchHidden);
+  const second = without === undefined ? undefined : await gate.authorizeCall({ agentTool, input: { ...input, command: without.command }, parts: partsOf(without.actions), person: undefined, session, ...searchesOf(without.actions), ...(callId === undefined ? {} : { callId }) }, Math.max(0, budgetMs - (Date.now() - started)));
+  const answer = without !== undefined && second?.allowed === true ? { ...second, updatedInput: { ...input, command: without.command }, durable: Promise.all([first.durable, second.durable]) } : second === undefined ? first : { ...first, durable: Promise.all([first.durable, second.durable]) };
   const note = mapped.kind === 'allow' ? mapped.reason : answer.reason;
   const updated = answer.allowed ? answer.updatedInput : undefined;
-  const instead = updated === undefined || alternative === undefined ? '' : ` (run as \`${alternative.command.slice(0, 200)}\`, which never downloads)`;
+  const leftOut = without !== undefined && second?.allowed === true ? ` (run as \`${without.command.slice(0, 200)}\`, leaving out ${[...new Set(first.searchHidden?.map((e) => `\`${e.name}\``))].join(', ')}, which no agent may read)` : '';
+  const instead = leftOut !== '' ? leftOut : updated === undefined || alternative === undefined ? '' : ` (run as \`${alternative.command.slice(0, 200)}\`, which never downloads)`;
   return { decision: answer.allowed ? 'allow' : 'deny', reason: `ORACLE: ${answer.allowed ? note : answer.reason}${instead}`, ...(answer.durable === undefined ? {} : { durable: answer.durable }), ...(updated === undefined ? {} : { updatedInput: updated }) };
 }

@@ -11,8 +11,8 @@ import { tempTree, type TempTree } from '../fixtures/temp-tree.js';
  * A search the agent runs itself reads every file it reaches below its folder (SPEC §5
  * deny_always): `grep -rn KEY .` printed `.env` and `.git/config` while `cat .env` was refused.
  * Through the built hook command, with and without a running gate, in a real git repository:
- * the search is refused naming what it would read and how to leave it out, the advice followed
- * runs (and real grep then prints nothing of the secret), and what git ignores does not count
+ * the search is refused as written naming what it would read and how to leave it out, and run
+ * with that left out (real grep then prints nothing of the secret), and what git ignores does not count
  * for a searcher that skips it (Claude Code's Grep) only when git itself said so.
  */
 describe('searches that reach what the policy hides', () => {
@@ -44,25 +44,40 @@ describe('searches that reach what the policy hides', () => {
   const hook = async (session: string, tool: string, input: Record<string, unknown>) => {
     const run = await runOracle(['hook', 'claude-code', '--home', home, '--policy', policy], JSON.stringify({ session_id: session, cwd: app, hook_event_name: 'PreToolUse', tool_name: tool, tool_input: input }));
     expect(run.code, run.stderr).toBe(0);
-    return (JSON.parse(run.stdout) as { hookSpecificOutput: { permissionDecision: string; permissionDecisionReason: string } }).hookSpecificOutput;
+    return (JSON.parse(run.stdout) as { hookSpecificOutput: { permissionDecision: string; permissionDecisionReason: string; updatedInput?: { command?: string } } }).hookSpecificOutput;
   };
   const bash = (command: string, session = 's') => hook(session, 'Bash', { command });
 
-  it('refuses a recursive grep that reaches .env and .git, says how to leave them out, and runs once it does', async () => {
-    const refused = await bash('grep -rn API_KEY .');
-    expect(refused.permissionDecision).toBe('deny');
-    expect(refused.permissionDecisionReason).toContain('PATH_DENY_ALWAYS');
-    expect(refused.permissionDecisionReason).toContain(`\`${app}/.env\`: deny_always \`**/.env\``);
-    expect(refused.permissionDecisionReason).toContain(`\`${app}/.git\` (a folder)`);
-    expect(refused.permissionDecisionReason).toContain('add --exclude=.env --exclude-dir=.git');
-    // The same with no folder named: grep -r searches the working directory.
-    expect((await bash('grep -rn API_KEY')).permissionDecision).toBe('deny');
-    // The advice, followed, runs; and the real grep, run the same way, prints nothing of the secret.
-    const advised = 'grep -rn --exclude=.env --exclude-dir=.git API_KEY .';
-    expect((await bash(advised)).permissionDecision).toBe('allow');
-    const ran = spawnSync('grep', advised.split(' ').slice(1), { cwd: app, encoding: 'utf8' });
+  it('runs a recursive grep that reaches .env and .git with them left out, refused as written, and refuses what cannot be left out so', async () => {
+    // Refused as written (the audit log keeps that decision), run with the two names left out.
+    const left = await bash('grep -rn API_KEY .');
+    expect(left.permissionDecision, left.permissionDecisionReason).toBe('allow');
+    expect(left.updatedInput).toEqual({ command: 'grep --exclude=.env --exclude-dir=.git -rn API_KEY .' });
+    expect(left.permissionDecisionReason).toContain('leaving out `.env`, `.git`, which no agent may read');
+    // The real grep, run as Claude Code runs the changed command, prints nothing of the secret.
+    const ran = spawnSync('sh', ['-c', left.updatedInput?.command ?? 'false'], { cwd: app, encoding: 'utf8' });
     expect(ran.stdout).toContain('src/a.ts');
     expect(ran.stdout).not.toContain('sk-live-secret');
+    // The same with no folder named: grep -r searches the working directory.
+    expect((await bash('grep -rn API_KEY')).updatedInput).toEqual({ command: 'grep --exclude=.env --exclude-dir=.git -rn API_KEY' });
+    // Every grep of the line gets them; one spelled another way (a path, `command grep`) is judged as written.
+    expect((await bash('grep -rln API_KEY . && grep -c KEY src/a.ts')).updatedInput).toEqual({ command: 'grep --exclude=.env --exclude-dir=.git -rln API_KEY . && grep --exclude=.env --exclude-dir=.git -c KEY src/a.ts' });
+    const spelled = await bash('/usr/bin/grep -rn API_KEY .');
+    expect(spelled.permissionDecision).toBe('deny');
+    expect(spelled.permissionDecisionReason).toContain('PATH_DENY_ALWAYS');
+    expect(spelled.permissionDecisionReason).toContain(`\`${app}/.env\`: deny_always \`**/.env\``);
+    expect(spelled.permissionDecisionReason).toContain(`\`${app}/.git\` (a folder)`);
+    expect(spelled.permissionDecisionReason).toContain('add --exclude=.env --exclude-dir=.git');
+    // Too many names to leave out: refused as written, with the advice.
+    for (let i = 0; i < 13; i++) tree.file(`projects/app/keys/k${String(i)}.pem`, 'KEY\n');
+    const many = await bash('grep -rn API_KEY keys');
+    expect(many.permissionDecision).toBe('deny');
+    expect(many.permissionDecisionReason).toContain('and 8 more');
+    spawnSync('rm', ['-r', join(app, 'keys')]);
+    // The advice, followed, runs as written.
+    const advised = await bash('grep -rn --exclude=.env --exclude-dir=.git API_KEY .');
+    expect(advised.permissionDecision).toBe('allow');
+    expect(advised.updatedInput).toBeUndefined();
     // A folder that holds nothing hidden needs no exclusion; a non-recursive grep of a file is judged by its path.
     expect((await bash('grep -rn API_KEY src')).permissionDecision).toBe('allow');
     expect((await bash('grep API_KEY .env')).permissionDecisionReason).toContain('PATH_DENY_ALWAYS');
@@ -83,17 +98,17 @@ describe('searches that reach what the policy hides', () => {
 
   it('rg skips hidden names by itself, but only with --no-config; asked to show them, it is refused like grep', async () => {
     // A config file (RIPGREP_CONFIG_PATH) the hook cannot see could make rg show hidden names.
+    // Refused as written (the audit log says why), run with both names left out by rg's own globs,
+    // which a config file cannot take back (the command line's globs come after it).
     const configured = await bash('rg API_KEY');
-    expect(configured.permissionDecision).toBe('deny');
-    expect(configured.permissionDecisionReason).toContain('RIPGREP_CONFIG_PATH');
-    expect(configured.permissionDecisionReason).toContain("add --no-config -g '!.env' -g '!.git'");
+    expect(configured.updatedInput).toEqual({ command: "rg -g '!.env' -g '!.git' API_KEY" });
+    const why = auditRecords(home).filter((r) => r['tool'] === 'fs.read' && r['decision'] === 'deny').map((r) => JSON.stringify(r['reasons']));
+    expect(why.some((r) => r.includes('RIPGREP_CONFIG_PATH'))).toBe(true);
     expect((await bash('rg --no-config API_KEY')).permissionDecision).toBe('allow');
+    // no gate: git was not asked whether .env is ignored; left out all the same
     const hidden = await bash('rg --no-config --hidden API_KEY');
-    expect(hidden.permissionDecision).toBe('deny');
-    // no gate: git was not asked whether .env is ignored, and the refusal says so
-    expect(hidden.permissionDecisionReason).toContain('no ORACLE gate is running to ask git');
-    expect(hidden.permissionDecisionReason).toContain("add -g '!.env' -g '!.git'");
-    expect((await bash("rg --no-config --hidden -g '!.env' -g '!.git' API_KEY")).permissionDecision).toBe('allow');
+    expect(hidden.updatedInput).toEqual({ command: "rg -g '!.env' -g '!.git' --no-config --hidden API_KEY" });
+    expect((await bash("rg --no-config --hidden -g '!.env' -g '!.git' API_KEY")).updatedInput).toBeUndefined();
     // Setting what changes grep's or rg's options for one command is a person's call.
     expect((await bash('RIPGREP_CONFIG_PATH=/tmp/x rg --no-config API_KEY src')).permissionDecisionReason).toContain('RIPGREP_CONFIG_PATH');
   });
@@ -127,8 +142,8 @@ describe('searches that reach what the policy hides', () => {
     expect(grep.permissionDecision, grep.permissionDecisionReason).toBe('allow');
     // node_modules is ignored too, so the search reached nothing foreign: the session stays clean
     expect(running.runtime.taintOf('ignored')).toMatchObject({ tainted: false });
-    // grep -r ignores no ignore file: still refused with a gate
-    expect((await bash('grep -rn API_KEY .')).permissionDecision).toBe('deny');
+    // grep -r ignores no ignore file: still refused as written with a gate, and run with .env and .git left out
+    expect((await bash('grep -rn API_KEY .')).updatedInput).toEqual({ command: 'grep --exclude=.env --exclude-dir=.git -rn API_KEY .' });
     // An .rgignore can take back what .gitignore ignores: ORACLE no longer counts on git's word.
     writeFileSync(join(app, '.rgignore'), '!.env\n');
     const unignored = await hook('ignored', 'Grep', { pattern: 'API_KEY', path: app });
@@ -143,6 +158,7 @@ describe('searches that reach what the policy hides', () => {
     spawnSync('rm', [join(app, '.ignore')]);
     // A part of the same command that writes may change the ignore files first: git's word is not counted then.
     expect((await bash("rg --no-config --hidden -g '!.git' API_KEY")).permissionDecision).toBe('allow');
+    // (Offered with .env left out, it still reaches node_modules, which git's word no longer keeps out: refused as written.)
     const edited = await bash("touch src/b.ts; rg --no-config --hidden -g '!.git' API_KEY");
     expect(edited.permissionDecision).toBe('deny');
     expect(edited.permissionDecisionReason).toContain(`\`${app}/.env\``);
