@@ -267,7 +267,7 @@ async function serveRuntime(runtime: Runtime, hub: EventHub, reach: Reach, optio
         runtime.taint(session, read);
       },
       claudeCodeHook: (payload, agent, client) => hooks.claudeCodeHook(payload, agent, client),
-      allowed: (agent) => allowedView(runtime.gate.context.gate.policy, runtime.toolhost.env.secrets, agent),
+      allowed: (agent, session) => allowedView(runtime.gate.context.gate.policy, runtime.toolhost.env.secrets, agent, session === undefined ? undefined : { id: session, state: runtime.taintOf(session) }),
       registerClient: (client, session) => {
         hooks.registerClient(client, session)();
       },

@@ -50,7 +50,7 @@ export async function runMcp(options: McpOptions): Promise<number> {
     canAsk: false,
     submit: (action, _waitMs, agent, signal) => runtime.submit(action, 0, agent, signal),
     continueAction: (approvalId, _waitMs, agent) => runtime.continueAction(approvalId, 0, agent),
-    allowed: (agent) => allowedView(runtime.gate.context.gate.policy, runtime.toolhost.env.secrets, agent),
+    allowed: (agent, session) => allowedView(runtime.gate.context.gate.policy, runtime.toolhost.env.secrets, agent, session === undefined ? undefined : { id: session, state: runtime.taintOf(session) }),
     propose: () => Promise.reject(new GateUnavailable('a policy change waits for a person at the desktop of a running gate: start `oracle serve` on this home first')),
   };
   return await serveStdio(own, options, () => runtime.close());

@@ -14,8 +14,8 @@ export interface McpGate {
   submit(action: Record<string, unknown>, waitMs: number, agent: string, signal?: AbortSignal): Promise<RunResult>;
   /** `signal` ends the wait (the card stays for the person) and withdraws a run the answer started. */
   continueAction(approvalId: string, waitMs: number, agent: string, signal?: AbortSignal): Promise<RunResult | undefined>;
-  /** What the agent may use (scopes, programs, egress hosts, its ceiling). */
-  allowed(agent: string): Promise<AgentView>;
+  /** What the agent may use (scopes, programs, egress hosts, its ceiling), and its session's taint when named. */
+  allowed(agent: string, session?: string): Promise<AgentView>;
   /** Whether a person can be asked at all: false for a gate of this process alone, which has no screen or phone. */
   readonly canAsk: boolean;
   /** Proposes a whole policy file as a candidate (issue 16): kept until a person activates it at the desktop. */
@@ -80,8 +80,8 @@ export function remoteGate(request: GateRequest, local?: LocalSubmit): McpGate {
       if (local !== undefined) return outcome(await local(action, wait, signal));
       return outcome(await request({ method: 'POST', path: `/api/v1/actions?wait=${String(wait)}`, body: action, timeoutMs: wait * 1000 + answerMs(action), ...(signal === undefined ? {} : { signal }) }));
     },
-    allowed: async () => {
-      const answer = await request({ method: 'GET', path: '/api/v1/allowed', timeoutMs: ANSWER_MS });
+    allowed: async (_agent, session) => {
+      const answer = await request({ method: 'GET', path: `/api/v1/allowed${session === undefined ? '' : `?session=${encodeURIComponent(session)}`}`, timeoutMs: ANSWER_MS });
       if (answer.status !== 200) throw refusal(answer);
       return answer.body as unknown as AgentView;
     },

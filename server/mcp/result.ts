@@ -34,11 +34,24 @@ export function toolResult(result: RunResult, canAsk = true): CallToolResult {
   }
   // A file's text, alone: byte for byte what the toolhost read (and redacted). Where a page ends
   // before the file does, a second item says so: no line of the file can pass for it.
+  const tainted = taintNote(result);
+  const after = tainted === undefined ? [] : [{ type: 'text' as const, text: tainted }];
   if (typeof result.output === 'string' && outputs(result, false).length === 1) {
     const more = pageNote(result);
-    return { content: [{ type: 'text', text: result.output }, ...(more === undefined ? [] : [{ type: 'text' as const, text: more }])], _meta };
+    return { content: [{ type: 'text', text: result.output }, ...(more === undefined ? [] : [{ type: 'text' as const, text: more }]), ...after], _meta };
   }
-  return { content: [{ type: 'text', text: outputs(result, true).join('\n') }], _meta };
+  return { content: [{ type: 'text', text: outputs(result, true).join('\n') }, ...after], _meta };
+}
+
+/**
+ * Said when the gate counted what this call brought in as content from outside the person's
+ * projects (SPEC §4 taint): the model learns it now, in the result, rather than from the cards its
+ * next changes become (MCP probe, session 36). A separate item, so the file's text stays its own.
+ */
+function taintNote(result: RunResult): string | undefined {
+  if (result.read === undefined || result.read.length === 0) return undefined;
+  const from = result.read.slice(0, 3).map((s) => `\`${s}\``).join(', ');
+  return `[ORACLE: this is content from outside the person's projects (${from}${result.read.length > 3 ? ', …' : ''}); this session now counts as having read untrusted content, so from here on every change it asks for (writes, programs, git) waits for a person, one tier higher. Reads are not affected.]`;
 }
 
 function pageNote(result: RunResult): string | undefined {
@@ -61,6 +74,7 @@ function gateMeta(result: RunResult): Record<string, unknown> {
     ...(result.undo_id === undefined ? {} : { undo_id: result.undo_id }),
     ...(result.digest === undefined ? {} : { digest: result.digest }),
     ...(result.page === undefined ? {} : { page: result.page }),
+    ...(result.read === undefined ? {} : { read: result.read }),
   };
 }
 

@@ -120,14 +120,14 @@ export function createMcpServer(gate: McpGate, options: Pick<McpOptions, 'agent'
     'oracle_allowed',
     {
       description:
-        'What this agent may use, from the policy the person wrote: the folders (scopes) with their mode (ro: read only, rw: read and write), the names always refused (deny_always), the programs with their allow/confirm/deny rules, the hosts egress may reach, the capabilities of this agent and, when it has secret.read, the names of the stored secrets it may name (never their values). Every call is still judged; this tells where to look, not what will be allowed.',
+        'What this agent may use, from the policy the person wrote: the folders (scopes) with their mode (ro: read only, rw: read and write), the names always refused (deny_always), the programs with their allow/confirm/deny rules, the hosts egress may reach, the capabilities of this agent and, when it has secret.read, the names of the stored secrets it may name (never their values), and whether this session has read content from outside the person’s projects (tainted, and what). Every call is still judged; this tells where to look, not what will be allowed.',
       inputSchema: z.strictObject({}),
       annotations: { readOnlyHint: true, destructiveHint: false, openWorldHint: false },
     },
     () =>
       track(
         guarded(async () => {
-          const view = await gate.allowed(options.agent);
+          const view = await gate.allowed(options.agent, session);
           return { content: [{ type: 'text', text: JSON.stringify(view, null, 2) }], structuredContent: { ...view } };
         }),
       ),

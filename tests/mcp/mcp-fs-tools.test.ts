@@ -124,6 +124,30 @@ describe('oracle mcp: edit, search, mkdir, move and what the agent may use', () 
     expect(JSON.parse(textOf(allowed))).toEqual(allowed.structuredContent);
     expect(textOf(allowed)).not.toContain('ghp_');
   });
+  it('says when a read taints the session, and oracle_allowed tells the session’s taint', async () => {
+    // A connection of its own: its own session, so the taint stays there.
+    const other = await mcpHost(['--home', home]);
+    try {
+      const clean = await other.client.callTool({ name: 'oracle_allowed', arguments: {} });
+      expect(clean.structuredContent).toMatchObject({ session: { tainted: false, read: [] } });
+      const own = await other.client.callTool({ name: 'fs_read', arguments: { path: join(app, 'notes.md') } });
+      expect(own.content).toHaveLength(1);
+      const dep = join(app, 'node_modules/dep/index.js');
+      const read = await other.client.callTool({ name: 'fs_read', arguments: { path: dep } });
+      const items = read.content as { type: string; text: string }[];
+      // The file's text alone first; the gate's word on it after, as an item of its own.
+      expect(items[0]?.text).toBe('needle in a dependency\n');
+      expect(items[1]?.text).toMatch(/^\[ORACLE: this is content from outside the person's projects \(`.*node_modules\/dep\/index\.js`\); this session now counts as having read untrusted content/u);
+      expect(meta(read)).toMatchObject({ read: [dep] });
+      const tainted = await other.client.callTool({ name: 'oracle_allowed', arguments: {} });
+      expect(tainted.structuredContent).toMatchObject({ session: { tainted: true, read: [dep] } });
+      // Another connection's session is untouched.
+      expect((await client.callTool({ name: 'oracle_allowed', arguments: {} })).structuredContent).toMatchObject({ session: { tainted: false } });
+    } finally {
+      await other.client.close();
+    }
+  });
+
   it('searches text files, skipping what the policy hides, dependencies, and secrets', async () => {
     const found = await client.callTool({ name: 'fs_search', arguments: { path: app, text: 'needle' } });
     expect(found.isError, textOf(found)).not.toBe(true);

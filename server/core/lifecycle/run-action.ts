@@ -78,6 +78,12 @@ export type RunResult = Decision & {
   readonly approval_id?: string;
   /** For a pending one: who could see its card when the caller stopped waiting (counted by the gate). */
   readonly asked?: Asked;
+  /**
+   * What running it brought into the session from outside the person's projects (a fetched page,
+   * a dependency's file), each joining the session's taint (SPEC §4): an agent is told, not left to
+   * find out from the next card.
+   */
+  readonly read?: readonly string[];
 } & Omit<ExecutionResult, 'ok'>;
 
 /** Omit over each member of a union (Decision is one), keeping it a union. */
@@ -115,7 +121,7 @@ async function lifecycle(action: unknown, deps: LifecycleDeps): Promise<Answer> 
     const executed = await deps.execute(
       prepareAction(tool, args, { actionId, paths: evaluation.paths, decision, ...(evaluation.session === undefined ? {} : { session: evaluation.session }), ...(deps.signal === undefined ? {} : { signal: deps.signal }) }),
     );
-    readByRunning(evaluation, executed, deps);
+    const read = readByRunning(evaluation, executed, deps);
     try {
       await Promise.all([deps.audit(decisionBody), deps.audit(dispatchedBody()), deps.audit(terminalBody(base, executed, deps.now().getTime() - started, deps.now()))]);
     } catch (e) {
@@ -123,7 +129,7 @@ async function lifecycle(action: unknown, deps: LifecycleDeps): Promise<Answer> 
       return { ...line, executed: false, error: auditError(e) };
     }
     const { ok: _ok, ...result } = executed.result;
-    return { ...line, executed: true, ...result };
+    return { ...line, executed: true, ...result, ...read };
   }
   const decided = deps.audit(decisionBody);
   // An allowed action's `dispatched` goes with its decision, in the same group commit (one
@@ -170,7 +176,7 @@ async function lifecycle(action: unknown, deps: LifecycleDeps): Promise<Answer> 
           ...(deps.signal === undefined ? {} : { signal: deps.signal }),
         }),
       );
-  readByRunning(evaluation, executed, deps);
+  const read = readByRunning(evaluation, executed, deps);
   const { ok: _ok, ...result } = executed.result;
   const terminal = terminalBody(base, executed, deps.now().getTime() - started, deps.now());
   // It ran: its answer waits until what happened is durable (a full disk delays it, never drops it).
@@ -190,22 +196,29 @@ async function lifecycle(action: unknown, deps: LifecycleDeps): Promise<Answer> 
     // It ran; say plainly that its terminal record is missing.
     return { ...line, executed: true, ...result, error: { code: 'AUDIT_WRITE_FAILED', message: `it ran, but its terminal audit record could not be written: ${e instanceof Error ? e.message : 'unknown error'}` } };
   }
-  return { ...line, executed: !withdrawn && executed.refused !== true, ...result };
+  return { ...line, executed: !withdrawn && executed.refused !== true, ...result, ...read };
 }
 
-/** What an action read by running (a fetched page, a dependency's file) joins its session's taint. */
-function readByRunning(evaluation: Evaluation, executed: Executed, deps: LifecycleDeps): void {
+/**
+ * What an action read by running (a fetched page, a dependency's file) joins its session's taint;
+ * its sources, as the result names them (`read`), when there were any.
+ */
+function readByRunning(evaluation: Evaluation, executed: Executed, deps: LifecycleDeps): { readonly read?: readonly string[] } {
   const { tool, args } = evaluation;
-  if (tool === null || args === null) return;
+  if (tool === null || args === null) return {};
   // A delegate the gate ran answers with what a model wrote: foreign, whether it succeeded or not
-  // (what it printed before failing is returned too).
-  if (tool === 'agent.delegate') {
-    deps.read?.(evaluation.session, [{ kind: 'external', source: `the delegate agent's answer to: ${String(args['description']).slice(0, 200)}` }]);
-    return;
-  }
-  // A failure can carry what was read too (a 404 page's body, a test run's output): it reaches
-  // the agent all the same, so it taints all the same (red team, session 31).
-  if (executed.result.ok || carriesContent(executed.result)) deps.read?.(evaluation.session, provenanceOfResult(tool, args));
+  // (what it printed before failing is returned too). A failure can carry what was read too (a
+  // 404 page's body, a test run's output): it reaches the agent all the same, so it taints all the
+  // same (red team, session 31).
+  const read =
+    tool === 'agent.delegate'
+      ? [{ kind: 'external' as const, source: `the delegate agent's answer to: ${String(args['description']).slice(0, 200)}` }]
+      : executed.result.ok || carriesContent(executed.result)
+        ? provenanceOfResult(tool, args)
+        : [];
+  if (read.length === 0) return {};
+  deps.read?.(evaluation.session, read);
+  return { read: read.map((r) => r.source) };
 }
 
 function carriesContent(result: ExecutionResult): boolean {

@@ -27,6 +27,11 @@ export interface AgentView {
   readonly egress: { readonly allow: readonly string[]; readonly other_hosts: 'deny' | 'confirm' };
   /** The stored secrets an action may name (`net.fetch` and `exec.run_with_secrets`): empty unless the ceiling has `secret.read`. */
   readonly secrets: readonly string[];
+  /**
+   * The asking session's taint (SPEC §4), when it named its session: whether it has read content
+   * from outside the person's projects, and what, as the gate counts it.
+   */
+  readonly session?: { readonly id: string; readonly tainted: boolean; readonly read: readonly string[] };
 }
 
 /** `secretNames`: the names in the secret store (the caller reads them; this module does no I/O). */

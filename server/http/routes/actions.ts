@@ -18,7 +18,7 @@ export interface ActionsService {
   /** Claude Code's hook payload (http hook, or forwarded by the command hook): the JSON it reads back. */
   claudeCodeHook(payload: unknown, agent: string, client: ClientProcess): Promise<Readonly<Record<string, unknown>>>;
   /** What this agent may use: scopes, programs, egress hosts, its ceiling (the policy's text), the secrets it may name. */
-  allowed(agent: string): Promise<AgentView>;
+  allowed(agent: string, session?: string): Promise<AgentView>;
   /** An ORACLE client (`oracle mcp`) says which process it is, so HALT reaches the agent above it. */
   registerClient(client: ClientProcess, session: string): void;
   /** A session read foreign or external content (SPEC §4 taint). */
@@ -156,7 +156,9 @@ export function allowedRoutes(service: ActionsService): Hono<{ Variables: { call
   app.get('/allowed', async (c) => {
     const caller = c.get('caller');
     if (caller.kind !== 'agent') return fail(c, 'FORBIDDEN', 'an agent asks what it may use; people see the policy on the desktop');
-    return c.json(await service.allowed(caller.name));
+    // `?session=` adds that session's taint (an MCP server asks for its own).
+    const session = c.req.query('session');
+    return c.json(await service.allowed(caller.name, session !== undefined && session !== '' && session.length <= 256 ? session : undefined));
   });
   return app;
 }
