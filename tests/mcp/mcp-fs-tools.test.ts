@@ -186,6 +186,17 @@ describe('oracle mcp: edit, search, mkdir, move and what the agent may use', () 
     expect(negated.isError).toBe(true);
     expect(textOf(negated)).toContain('a negation');
   });
+  it('says an edit is of a missing file, changes nothing, or would make a file too large to write, in its own terms', async () => {
+    const missing = await client.callTool({ name: 'fs_edit', arguments: { path: `${app}/nope.ts`, edits: [{ old_string: 'a', new_string: 'b' }] } });
+    expect(textOf(missing)).toMatch(/EDIT_NOT_APPLIED.*`.*nope\.ts` does not exist \(an edit with an empty `old_string` creates it\)/u);
+    const same = await client.callTool({ name: 'fs_edit', arguments: { path: `${app}/notes.md`, edits: [{ old_string: 'no match', new_string: 'no match' }] } });
+    expect(textOf(same)).toMatch(/the edits leave the file as it is, so nothing is written/u);
+    tree.file('projects/app/big.txt', `${'x'.repeat(999_990)}\n`);
+    const grown = await client.callTool({ name: 'fs_edit', arguments: { path: `${app}/big.txt`, edits: [{ old_string: '\n', new_string: '0123456789abcdef\n' }] } });
+    expect(textOf(grown)).toMatch(/the edited file would be 1000007 characters, and ORACLE writes at most 1000000 in one go/u);
+    expect(textOf(grown)).not.toContain('`content`');
+  });
+
   it('refuses an edit that would grow the file past the limit, and the gate lives on', async () => {
     tree.file('projects/app/seed.txt', 'a');
     const doubling = Array.from({ length: 30 }, () => ({ old_string: 'a', new_string: 'aa', replace_all: true }));

@@ -1,6 +1,7 @@
 import { deny } from '../../../shared/decision.js';
 import { applyEdits, type TextEdit } from '../hook/edits.js';
 import type { Evaluation } from '../decide/decide.js';
+import { MAX_WRITE_CHARS } from './registry.js';
 
 /**
  * `fs.replace` (issue 13, the MCP `fs_edit`): exact string replacements in one file, which the gate
@@ -53,8 +54,15 @@ export function editAsWrite(action: unknown, deps: EditDeps): Evaluation | undef
   if (writing.decision.decision === 'deny' || real === undefined) return { ...writing, tool: EDIT_TOOL };
   const current = deps.read(real);
   if (current.kind === 'unavailable') return refused(`\`${path}\`: ${current.reason}`, 'EDIT_NOT_APPLIED');
+  // A missing file is created only by an edit with an empty old_string: say it is missing, not
+  // that the text "does not occur in the file" (MCP probe, session 36).
+  if (current.kind === 'absent' && edits.some((e) => e.old_string !== '')) return refused(`\`${path}\` does not exist (an edit with an empty \`old_string\` creates it)`, 'EDIT_NOT_APPLIED');
   const applied = applyEdits(current.kind === 'text' ? current.text : null, edits);
   if (!applied.ok) return refused(`\`${path}\`: ${applied.reason}`, 'EDIT_NOT_APPLIED');
+  if (current.kind === 'text' && applied.text === current.text) return refused(`\`${path}\`: the edits leave the file as it is, so nothing is written`, 'EDIT_NOT_APPLIED');
+  // Said in the edit's own terms: the write it becomes would be refused for its `content`, an
+  // argument fs_edit does not have.
+  if (applied.text.length > MAX_WRITE_CHARS) return refused(`\`${path}\`: the edited file would be ${String(applied.text.length)} characters, and ORACLE writes at most ${String(MAX_WRITE_CHARS)} in one go, so a file this large cannot be edited through it`, 'EDIT_NOT_APPLIED');
   return deps.judge({ ...request, tool: 'fs.write', args: { path, content: applied.text, expect_before: current.kind === 'text' ? current.digest : 'absent' } });
 }
 

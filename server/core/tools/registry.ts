@@ -38,7 +38,9 @@ export interface PathArg {
   readonly list?: boolean;
 }
 
-const text = z.string().max(1_000_000);
+/** The most characters one fs.write (and so one edit) writes. */
+export const MAX_WRITE_CHARS = 1_000_000;
+const text = z.string().max(MAX_WRITE_CHARS);
 /** Secret names as the secret store accepts them. */
 export const SECRET_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/u;
 /**
