@@ -37,6 +37,8 @@ export const EXEC_ERROR_CODES = [
   'HALTED',
   /** The caller withdrew the action while it ran or waited; its job was killed. */
   'CANCELLED',
+  /** Nothing is at the path (FS_NOT_A_FILE is for something of another kind there). */
+  'FS_NOT_FOUND',
   'FS_NOT_A_FILE',
   'FS_TOO_LARGE',
   'FS_NOT_TEXT',

@@ -154,6 +154,9 @@ export class ApprovalDesk {
       this.record([{ op: 'rules', value: this.remembered }]);
       return { kind: 'approved', approvalId: rule.id };
     }
+    const replaced = this.replaced(tool, evaluation);
+    // A delete of nothing could only fail: no card for it (MCP probe, session 36).
+    if ((replaced['target'] as CardSubject | undefined)?.kind === 'missing') return { kind: 'refused', code: 'FS_NOT_FOUND', message: `nothing is at \`${evaluation.paths[0]?.real ?? ''}\`, so there is nothing to delete; no person was asked` };
     const approval = requestApproval(
       {
         approvalId: `ap_${randomBytes(12).toString('hex')}`,
@@ -164,7 +167,7 @@ export class ApprovalDesk {
         // The reasons quote arguments (a host, a header): a stored value among them stays hidden too.
         reason: redact(decision.reasons.join('; '), this.knownSecrets()).text,
         // The card shows the resolved arguments, redacted: it travels to phones and events.
-        preview: cardPreview(tool, args, this.replaced(tool, evaluation), this.knownSecrets()),
+        preview: cardPreview(tool, args, replaced, this.knownSecrets()),
         provenance: this.taintOf(evaluation.session).provenance.map((p) => p.source).filter((s) => s !== ''),
         nonce: randomBytes(16).toString('base64url'),
         session,

@@ -186,6 +186,16 @@ describe('oracle mcp: edit, search, mkdir, move and what the agent may use', () 
     expect(negated.isError).toBe(true);
     expect(textOf(negated)).toContain('a negation');
   });
+  it('asks no person to delete what is not there, and says a missing folder is missing', async () => {
+    const pending = () => running.runtime.desk.list().filter((a) => a.state === 'pending').length;
+    const before = pending();
+    const gone = await client.callTool({ name: 'fs_delete', arguments: { path: `${app}/never-existed.txt` } });
+    expect(gone.isError).toBe(true);
+    expect(textOf(gone)).toMatch(/FS_NOT_FOUND: nothing is at `.*never-existed\.txt`, so there is nothing to delete; no person was asked/u);
+    expect(pending()).toBe(before);
+    expect(textOf(await client.callTool({ name: 'fs_list', arguments: { path: `${app}/nope` } }))).toMatch(/FS_NOT_FOUND: .*nope` does not exist/u);
+  });
+
   it('says an edit is of a missing file, changes nothing, or would make a file too large to write, in its own terms', async () => {
     const missing = await client.callTool({ name: 'fs_edit', arguments: { path: `${app}/nope.ts`, edits: [{ old_string: 'a', new_string: 'b' }] } });
     expect(textOf(missing)).toMatch(/EDIT_NOT_APPLIED.*`.*nope\.ts` does not exist \(an edit with an empty `old_string` creates it\)/u);

@@ -158,7 +158,7 @@ describe('oracle mcp', () => {
     expect(read._meta?.[GATE_META_KEY]).toMatchObject({ decision: 'allow', tier: 'T0', executed: true, action_id: expect.stringMatching(/^ac_/u) as unknown });
     const missing = await client.callTool({ name: 'fs_read', arguments: { path: `${app}/nothing-here.txt` } });
     expect(missing.isError).toBe(true);
-    expect(textOf(missing)).toMatch(/^failed: FS_NOT_A_FILE: .*nothing-here\.txt/u);
+    expect(textOf(missing)).toMatch(/^failed: FS_NOT_FOUND: .*nothing-here\.txt/u);
     expect(textOf(missing)).toContain('does not exist');
     expect(textOf(missing)).not.toContain('done');
     // A byte-order mark is part of the file's text.

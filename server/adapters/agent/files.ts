@@ -11,7 +11,7 @@ import { Pacer } from './pacer.js';
  * refuse to follow a link on the final component.
  */
 
-export class FileOpError extends OracleError<'FS_NOT_A_FILE' | 'FS_TOO_LARGE' | 'FS_IO' | 'FS_EXISTS' | 'PATH_CHANGED'> {}
+export class FileOpError extends OracleError<'FS_NOT_FOUND' | 'FS_NOT_A_FILE' | 'FS_TOO_LARGE' | 'FS_IO' | 'FS_EXISTS' | 'PATH_CHANGED'> {}
 
 export const sha256Bytes = (bytes: Uint8Array): string => `sha256:${sha256Hex(bytes)}`;
 
@@ -86,7 +86,7 @@ export function readNoFollow(path: string, max: number, check: 'none' | 'exact' 
   // runs minutes later. O_NONBLOCK covers the moment between this look and the open (a FIFO then
   // opens at once and fstat refuses it; O_NOCTTY keeps a terminal from becoming the gate's).
   const kind = probe(path);
-  if (kind === 'missing') throw new FileOpError('FS_NOT_A_FILE', `\`${path}\` does not exist`);
+  if (kind === 'missing') throw new FileOpError('FS_NOT_FOUND', `\`${path}\` does not exist`);
   if (kind === 'link') throw new FileOpError('FS_NOT_A_FILE', `\`${path}\` is a symbolic link; links are never followed`);
   if (kind !== 'file') throw new FileOpError('FS_NOT_A_FILE', `\`${path}\` is not a regular file`);
   let fd: number;
@@ -94,7 +94,7 @@ export function readNoFollow(path: string, max: number, check: 'none' | 'exact' 
     fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK | constants.O_NOCTTY);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') throw new FileOpError('FS_NOT_A_FILE', `\`${path}\` does not exist`);
+    if (code === 'ENOENT') throw new FileOpError('FS_NOT_FOUND', `\`${path}\` does not exist`);
     // O_NOFOLLOW refuses a final link with ELOOP.
     if (code === 'ELOOP') throw new FileOpError('FS_NOT_A_FILE', `\`${path}\` is a symbolic link; links are never followed`);
     throw new FileOpError('FS_NOT_A_FILE', `cannot open \`${path}\`: ${code ?? 'error'}`);
@@ -123,7 +123,9 @@ export function readNoFollow(path: string, max: number, check: 'none' | 'exact' 
  * descriptor), so a folder swapped for a link after the decision lists nothing.
  */
 export function listNoFollow(path: string, check: 'none' | 'exact' = 'none'): { name: string; type: 'file' | 'dir' | 'link' | 'other' }[] {
-  if (probe(path) !== 'dir') throw new FileOpError('FS_NOT_A_FILE', `\`${path}\` is not a directory`);
+  const kind = probe(path);
+  if (kind === 'missing') throw new FileOpError('FS_NOT_FOUND', `\`${path}\` does not exist`);
+  if (kind !== 'dir') throw new FileOpError('FS_NOT_A_FILE', `\`${path}\` is not a directory`);
   if (check === 'none' || !OPENED_PATH_CHECKED) return entriesOf(path);
   const fd = openSync(path, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
   try {

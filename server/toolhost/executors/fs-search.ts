@@ -101,7 +101,7 @@ export async function fsSearch(action: PreparedAction<'fs.search'>, env: Toolhos
     // A HALT or the caller gone while it searched: what it found so far is not an answer.
     if (signal?.aborted === true) return abortedBy(signal) === 'halt' ? failed('HALTED', 'HALT stopped the search') : failed('CANCELLED', 'the caller withdrew the search; it was stopped');
     if (!walk.complete) cut ??= `more than ${String(MAX_ENTRIES)} entries under the folder`;
-  } else return failed('FS_NOT_A_FILE', `\`${root}\` ${kind === 'missing' ? 'does not exist' : 'is neither a file nor a folder'}`);
+  } else return failed(kind === 'missing' ? 'FS_NOT_FOUND' : 'FS_NOT_A_FILE', `\`${root}\` ${kind === 'missing' ? 'does not exist' : 'is neither a file nor a folder'}`);
 
   const count = (n: number, what: string): string => `${String(n)} ${what}${n === 1 ? '' : 's'}`;
   const unsearched = [

@@ -57,7 +57,7 @@ export async function fsMkdir(action: PreparedAction<'fs.mkdir'>, env: ToolhostE
 export async function fsMove(action: PreparedAction<'fs.move'>, env: ToolhostEnv): Promise<ExecutionResult> {
   const { from, to } = action.args;
   const source = probe(from);
-  if (source === 'missing') return failed('FS_NOT_A_FILE', `\`${from}\` does not exist`);
+  if (source === 'missing') return failed('FS_NOT_FOUND', `\`${from}\` does not exist`);
   if (source === 'other') return failed('FS_NOT_A_FILE', `\`${from}\` is neither a file, a folder nor a link`);
   const exists = failed('FS_EXISTS', `\`${to}\` exists; a move never replaces anything (delete it first, or pick another name)`);
   if (probe(to) !== 'missing') return exists;

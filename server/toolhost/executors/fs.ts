@@ -140,7 +140,7 @@ function undoKeep(env: ToolhostEnv, write: { path: string; content: Uint8Array; 
 export async function fsDelete(action: PreparedAction<'fs.delete'>, env: ToolhostEnv): Promise<ExecutionResult> {
   const { path } = action.args;
   const kind = probe(path);
-  if (kind === 'missing') return failed('FS_NOT_A_FILE', `\`${path}\` does not exist`);
+  if (kind === 'missing') return failed('FS_NOT_FOUND', `\`${path}\` does not exist`);
   if (kind === 'link' || kind === 'other') return failed('FS_NOT_A_FILE', `\`${path}\` is a ${kind}; only files and directories are deleted`);
   // Deleting a folder must not take with it what the gate would never let be deleted alone.
   const tree = await treeVerdict(env.gate, { kind: 'delete', path }, { signal: action.signal, current: () => env.gate });
