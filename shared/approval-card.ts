@@ -37,6 +37,12 @@ export interface ApprovalCard {
   readonly decided_at: string | null;
   /** A person's message to the agent with a denial. */
   readonly message: string | null;
+  /**
+   * How an approved action ORACLE ran ended (`code`: its error's, null when it succeeded); absent
+   * while it runs, and for a call the agent's own runtime runs (Claude Code's), whose end ORACLE
+   * does not see. A phone had said "approved · ran" of a push that failed (phone probe, session 36).
+   */
+  readonly outcome?: { readonly ok: boolean; readonly code: string | null };
 }
 
 export type SignedCard = ApprovalCard & { readonly card_sig: string };

@@ -284,7 +284,14 @@ export function createActions(deps: ActionsDeps): Actions {
       await lookUp(action),
     );
     const result = await runAction(action, signal === undefined ? steps : { ...steps, signal });
+    endedApproval(result);
     return result.tool === 'agent.delegate' ? writeBack(result, action, agent) : result;
+  };
+
+  /** An approved action that ran (or was refused at the boundary): its card says how it ended. */
+  const endedApproval = (result: RunResult): void => {
+    if (result.approval_id === undefined || result.status === 'pending') return;
+    desk.finished(result.approval_id, { ok: result.executed && result.error === undefined, code: result.error?.code ?? null });
   };
 
   /**
@@ -332,6 +339,7 @@ export function createActions(deps: ActionsDeps): Actions {
       const evaluation = saved.evaluation;
       const steps = { ...lifecycle(() => Promise.resolve(grant)), evaluate: () => evaluation, newActionId: () => saved.actionId };
       const ran = await runAction(null, signal === undefined ? steps : { ...steps, signal });
+      endedApproval(ran);
       // An approved delegation writes its files back as one that needed nobody would.
       const result = ran.tool === 'agent.delegate' ? await writeBack(ran, { session: evaluation.session }, agent) : ran;
       if (grant.kind !== 'pending') finished.keep(approvalId, agent, result, now());

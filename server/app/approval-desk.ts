@@ -342,6 +342,13 @@ export class ApprovalDesk {
     return result;
   }
 
+  /** An approved action ORACLE ran has ended: its card says how (shared/approval-card.ts `outcome`). */
+  finished(id: string, outcome: { readonly ok: boolean; readonly code: string | null }): void {
+    const approval = this.get(id);
+    if (approval?.state !== 'consumed' || approval.outcome !== undefined) return;
+    this.settle([{ ...approval, outcome }]);
+  }
+
   /**
    * Why what a delete's card showed is not what is at the path now, if it is not (red team,
    * session 32: an approved delete of a file removed the folder the agent then moved there).

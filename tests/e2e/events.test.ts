@@ -42,6 +42,7 @@ describe('live events over SSE', () => {
     const first = await listen(`${running.url}/api/v1/events`, ca, { authorization: `Bearer ${phoneToken}` });
     await until(() => (running.runtime.events.subscribers > 0 ? true : undefined));
     const secret = `ghp_${'AbCdEf0123456789'.repeat(2)}abcd`;
+    writeFileSync(`${tree.root}/projects/app/x-${secret}`, 'x'); // a delete of nothing gets no card
     void call(`${running.url}/api/v1/actions?wait=0`, { ca, method: 'POST', headers: { authorization: `Bearer ${agentToken}` }, body: JSON.stringify({ tool: 'fs.delete', args: { path: `${tree.root}/projects/app/x-${secret}` } }) });
     const card = await until(() => first.events.find((e) => e.event === 'approval.pending'));
     expect(card.id).toMatch(/^\d+$/u);

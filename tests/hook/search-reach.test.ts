@@ -54,8 +54,8 @@ describe('searches that reach what the policy hides', () => {
     expect(left.permissionDecision, left.permissionDecisionReason).toBe('allow');
     expect(left.updatedInput).toEqual({ command: 'grep --exclude=.env --exclude-dir=.git -rn API_KEY .' });
     expect(left.permissionDecisionReason).toContain('leaving out `.env`, `.git`, which no agent may read');
-    // The real grep, run as Claude Code runs the changed command, prints nothing of the secret.
-    const ran = spawnSync('sh', ['-c', left.updatedInput?.command ?? 'false'], { cwd: app, encoding: 'utf8' });
+    // The real grep, run with the changed command's words, prints nothing of the secret.
+    const ran = spawnSync('grep', (left.updatedInput?.command ?? '').split(' ').slice(1), { cwd: app, encoding: 'utf8' });
     expect(ran.stdout).toContain('src/a.ts');
     expect(ran.stdout).not.toContain('sk-live-secret');
     // The same with no folder named: grep -r searches the working directory.

@@ -134,6 +134,7 @@ describe('approvals through the lifecycle (SPEC §7)', () => {
   });
 
   it('cancels every waiting action on HALT, each with its last audit record', async () => {
+    writeFileSync(`${app}/c.txt`, 'x'); // (a delete of nothing gets no card)
     const submitted = runtime.submit({ tool: 'fs.delete', args: { path: `${app}/c.txt` } }, 10_000);
     const card = await pendingOn(runtime, 'fs.delete');
     await runtime.halt('stop', 'desktop');
@@ -215,6 +216,7 @@ describe('approvals through the lifecycle (SPEC §7)', () => {
   });
 
   it('ends a card its caller withdrew with an audit record, not at `requested`', async () => {
+    writeFileSync(`${app}/d.txt`, 'x');
     const caller = new AbortController();
     const submitted = runtime.submit({ tool: 'fs.delete', args: { path: `${app}/d.txt` } }, 10_000, undefined, caller.signal);
     const card = await pendingOn(runtime, 'fs.delete');

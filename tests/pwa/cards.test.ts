@@ -102,7 +102,10 @@ describe('approval cards in the PWA', () => {
   });
 
   it('says what a decision came to in words', () => {
-    expect(stateWords({ state: 'consumed', message: null }, 'Pixel 8')).toBe('approved by Pixel 8 · ran');
+    expect(stateWords({ state: 'consumed', message: null, outcome: { ok: true, code: null } }, 'Pixel 8')).toBe('approved by Pixel 8 · ran');
+    expect(stateWords({ state: 'consumed', message: null, outcome: { ok: false, code: 'EXIT_NONZERO' } }, 'Pixel 8')).toBe('approved by Pixel 8 · failed (EXIT_NONZERO)');
+    // Still running, or run by the agent's own runtime: nothing claimed about how it ended.
+    expect(stateWords({ state: 'consumed', message: null }, 'Pixel 8')).toBe('approved by Pixel 8');
     expect(stateWords({ state: 'cancelled', message: 'HALT: test' }, 'Pixel 8')).toBe('cancelled by HALT from Pixel 8');
     expect(stateWords({ state: 'expired', message: null }, 'nobody')).toBe('expired unanswered · denied');
   });

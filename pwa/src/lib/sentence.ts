@@ -94,14 +94,16 @@ export function riskWords(tier: 'T2' | 'T3'): string {
 }
 
 /** What a decided card's state means, in words ("approved · ran", "cancelled by HALT from Pixel 8"). */
-export function stateWords(card: Pick<ApprovalCard, 'state' | 'message'>, by: string): string {
+export function stateWords(card: Pick<ApprovalCard, 'state' | 'message' | 'outcome'>, by: string): string {
   switch (card.state) {
     case 'pending':
       return 'waiting';
     case 'approved':
       return `approved by ${by} · not run yet`;
     case 'consumed':
-      return `approved by ${by} · ran`;
+      // How it ended, when ORACLE ran it and it has ended; otherwise only what is known.
+      if (card.outcome === undefined) return `approved by ${by}`;
+      return card.outcome.ok ? `approved by ${by} · ran` : `approved by ${by} · failed (${card.outcome.code ?? 'error'})`;
     case 'denied':
       return `denied by ${by}`;
     case 'expired':

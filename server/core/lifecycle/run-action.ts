@@ -153,14 +153,16 @@ async function lifecycle(action: unknown, deps: LifecycleDeps): Promise<Answer> 
   } else if (decision.decision !== 'allow') {
     return { ...line, executed: false };
   }
-  if (tool === null || args === null || !isToolName(tool)) return { ...line, executed: false };
+  // The approval that granted it travels with every answer from here on (RunResult `approval_id`).
+  const granted = approvalId === undefined ? line : { ...line, approval_id: approvalId };
+  if (tool === null || args === null || !isToolName(tool)) return { ...granted, executed: false };
   // INVARIANT: nothing runs unless `dispatched` is durable in the audit log (for an allowed action
   // it was written with the decision above).
   if (dispatched === undefined) {
     try {
       await deps.audit({ ...base, ts: deps.now().toISOString(), kind: 'dispatched', tier: decision.tier, rule: decision.rule, ...(approvalId === undefined ? {} : { detail: { approval_id: approvalId } }) });
     } catch (e) {
-      return { ...line, executed: false, error: auditError(e) };
+      return { ...granted, executed: false, error: auditError(e) };
     }
   }
   const withdrawn = deps.signal?.aborted === true;
@@ -194,9 +196,9 @@ async function lifecycle(action: unknown, deps: LifecycleDeps): Promise<Answer> 
     await Promise.all(audits);
   } catch (e) {
     // It ran; say plainly that its terminal record is missing.
-    return { ...line, executed: true, ...result, error: { code: 'AUDIT_WRITE_FAILED', message: `it ran, but its terminal audit record could not be written: ${e instanceof Error ? e.message : 'unknown error'}` } };
+    return { ...granted, executed: true, ...result, error: { code: 'AUDIT_WRITE_FAILED', message: `it ran, but its terminal audit record could not be written: ${e instanceof Error ? e.message : 'unknown error'}` } };
   }
-  return { ...line, executed: !withdrawn && executed.refused !== true, ...result, ...read };
+  return { ...granted, executed: !withdrawn && executed.refused !== true, ...result, ...read };
 }
 
 /**
