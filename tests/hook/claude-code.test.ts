@@ -153,6 +153,9 @@ const rows: Row[] = [
   ['printenv through env', () => bash('env FOO=1 printenv'), 'ask'],
   ['printenv of plain variables', () => bash('printenv HOME PATH LC_ALL'), 'allow'],
   ['env -i without a program', () => bash('env -i'), 'allow'],
+  ['jq printing the environment', () => bash('jq -n env'), 'ask'],
+  ['jq reading a variable of the environment', () => bash("jq -rn '$ENV.GITHUB_TOKEN'"), 'ask'],
+  ['jq reading a file', () => bash("jq '.scripts' package.json"), 'allow'],
   // An assignment's value is never a glob (bash; zsh without GLOB_ASSIGN): DEBUG is `app:*`
   ['a glob character in an assignment', () => bash('DEBUG=app:* npm test'), 'allow'],
   ['a risky variable with a glob character', () => bash('NODE_OPTIONS=* npm test'), 'ask'],

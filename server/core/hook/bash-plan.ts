@@ -411,7 +411,13 @@ const READERS: Readonly<Record<string, Reader>> = Object.assign(Object.create(nu
     unsafe: ['-f', '--from-file', '-L', '--library-path', '--arg', '--argjson', '--argfile', '--slurpfile', '--rawfile', '--args', '--jsonargs', '--run-tests'],
     // jq takes long options only in full: `--slurp` is not `--slurpfile`.
     flags: ['--slurp', '--raw-output', '--raw-input', '--raw-output0', '--ascii-output', '--join-output', '--sort-keys', '--null-input', '--exit-status', '--compact-output', '--tab', '--seq', '--stream', '--color-output', '--monochrome-output'],
-    unsafePattern: (filter: string) => (/\b(?:import|include|modulemeta)\b/u.test(filter) ? 'a jq filter with `import`, `include` or `modulemeta` reads modules and data files from its search path' : undefined),
+    unsafePattern: (filter: string) =>
+      /\b(?:import|include|modulemeta)\b/u.test(filter)
+        ? 'a jq filter with `import`, `include` or `modulemeta` reads modules and data files from its search path'
+        : // `env` and `$ENV` are the environment, which can hold credentials (review, session 36)
+          /(?<![.\w$])env\b|\$ENV\b/u.test(filter)
+          ? 'a jq filter with `env` or `$ENV` prints the environment, which can hold credentials (tokens, API keys) the model would see'
+          : undefined,
     // answered before jq loads ~/.jq or any file
     printsAlone: ['--version', '--help', '-h'],
   },
