@@ -143,15 +143,22 @@ describe.skipIf(process.env['ORACLE_SKIP_BROWSER'] === '1')('a card that ends wh
     await desk.locator('oracle-card', { hasText: 'sixth.txt' }).locator('button.deny').click();
   });
 
-  it('halts on "Deny and HALT" even when the denial does not go through', async () => {
+  it('halts on "Deny and HALT" first and alone: HALT cancels the card, no denial races it', async () => {
     ask('t3.txt');
     await card().locator('h3.sentence', { hasText: 't3.txt' }).waitFor({ timeout: 10_000 });
-    await ph.route('**/api/v1/approvals/**', (route) => route.abort());
+    // A denial sent beside HALT could overtake it and have HALT refused as out of counter order.
+    let denials = 0;
+    await ph.route('**/api/v1/approvals/*/deny', (route) => {
+      denials += 1;
+      return route.abort();
+    });
     try {
       await card().locator('button.deny-halt').click();
       await expect.poll(() => running.runtime.mode(), { timeout: 10_000 }).toBe('halted');
+      await ph.locator('p[role=status]', { hasText: 'Halted: every agent action is stopped, and delete app/t3.txt with them.' }).waitFor({ timeout: 10_000 });
+      expect(denials).toBe(0);
     } finally {
-      await ph.unroute('**/api/v1/approvals/**');
+      await ph.unroute('**/api/v1/approvals/*/deny');
     }
   });
 

@@ -11,7 +11,7 @@ import { attestInput } from '../../../shared/attest.js';
 import { openLive } from '../lib/live.js';
 import type { Answer, CardCheck } from '../ui/approval-card.js';
 import { base } from '../ui/styles.js';
-import { Settle } from '../ui/settle.js';
+import { movedUnderPointer, Settle } from '../ui/settle.js';
 import '../ui/approval-card.js';
 import '../ui/halt-button.js';
 import '../ui/recent-decisions.js';
@@ -74,7 +74,6 @@ export class OracleDesktop extends LitElement {
     live: { state: true },
     keyProblem: { state: true },
     down: { state: true },
-    settling: { state: true },
     revoking: { state: true },
   };
   static override styles = [
@@ -171,10 +170,9 @@ export class OracleDesktop extends LitElement {
   declare down: boolean;
   /** The device whose revoke waits for its confirmation. */
   declare revoking: string | undefined;
-  /** A card left the list and the rest closed up under the pointer: their buttons wait a moment (settle.ts). */
-  declare settling: boolean;
-  private readonly settle = new Settle((on) => {
-    this.settling = on;
+  /** Cards that moved to where another one was (the list closed up under the pointer): their buttons wait a moment (settle.ts). */
+  private readonly settle = new Settle(() => {
+    this.requestUpdate();
   });
   private serverKey: CryptoKey | undefined;
   private stream: { close: () => void } | undefined;
@@ -202,13 +200,13 @@ export class OracleDesktop extends LitElement {
     this.keyProblem = '';
     this.down = false;
     this.revoking = undefined;
-    this.settling = false;
   }
 
   /** A card gone from the list moves the ones below it up, where the pointer may be waiting to click. */
   override willUpdate(changed: Map<PropertyKey, unknown>): void {
     const before = changed.get('cards') as readonly SignedCard[] | undefined;
-    if (before !== undefined && before.some((c) => !this.cards.some((now) => now.approval_id === c.approval_id))) this.settle.start();
+    if (before === undefined) return;
+    for (const id of movedUnderPointer(before.map((c) => c.approval_id), this.cards.map((c) => c.approval_id))) this.settle.start(id);
   }
 
   override connectedCallback(): void {
@@ -390,7 +388,7 @@ export class OracleDesktop extends LitElement {
           this.cards,
           (card) => card.approval_id,
           (card) =>
-            html`<oracle-card .card=${card} screen="desktop" check=${this.checks[card.approval_id] ?? 'checking'} ?busy=${this.busy} ?settling=${this.settling} problem=${this.problems[card.approval_id] ?? ''} @answer=${(e: CustomEvent<Answer>) => void this.answer(card, e.detail)}></oracle-card>`,
+            html`<oracle-card .card=${card} screen="desktop" check=${this.checks[card.approval_id] ?? 'checking'} ?busy=${this.busy} ?settling=${this.settle.holds(card.approval_id)} problem=${this.problems[card.approval_id] ?? ''} @answer=${(e: CustomEvent<Answer>) => void this.answer(card, e.detail)}></oracle-card>`,
         )}
       </section>
       <oracle-candidates-panel @policy-changed=${() => void this.refresh()}></oracle-candidates-panel>

@@ -43,7 +43,6 @@ export class OraclePhone extends LitElement {
     offline: { state: true },
     spoken: { state: true },
     gone: { state: true },
-    settling: { state: true },
   };
   static override styles = [
     base,
@@ -115,9 +114,8 @@ export class OraclePhone extends LitElement {
    */
   declare gone: { readonly what: string; readonly outcome: string } | undefined;
   /** The card on screen just changed: its buttons wait a moment (settle.ts). */
-  declare settling: boolean;
-  private readonly settle = new Settle((on) => {
-    this.settling = on;
+  private readonly settle = new Settle(() => {
+    this.requestUpdate();
   });
   /** The card whose arrival on screen last started `settle`. */
   private settledFor: string | undefined;
@@ -147,7 +145,6 @@ export class OraclePhone extends LitElement {
     this.notice = '';
     this.current = undefined;
     this.offline = false;
-    this.settling = false;
     this.spoken = '';
     this.gone = undefined;
     this.link = location.pathname === '/pair' && location.hash.length > 1 ? location.href : '';
@@ -225,7 +222,7 @@ export class OraclePhone extends LitElement {
     const shown = this.screen.kind === 'home' ? this.shownCard()?.approval_id : undefined;
     if (shown === this.settledFor) return;
     this.settledFor = shown;
-    if (shown !== undefined) this.settle.start();
+    if (shown !== undefined) this.settle.start(shown);
   }
 
   private async refresh(): Promise<void> {
@@ -294,21 +291,32 @@ export class OraclePhone extends LitElement {
     if (client === undefined) return;
     this.busy = true;
     this.answering = card.approval_id;
-    // "Deny and HALT" halts whatever becomes of the denial (a card that ended meanwhile, a stale
-    // connection): the emergency stop never waits on the answer (phone probe, session 36).
-    const halting = answer.halt === true ? this.halt() : undefined;
+    // "Deny and HALT" halts first, whatever becomes of the denial (phone probe, session 36), and
+    // alone: the gate takes a device's signed requests in counter order, so a HALT sent beside the
+    // denial could be refused as out of order (review, session 36). HALT cancels the card with
+    // every other waiting one; the denial is sent only if HALT did not go through.
+    if (answer.halt === true) {
+      await this.halt();
+      if (this.mode === 'halted') {
+        const what = sentenceOf(card);
+        await this.refresh();
+        this.busy = false;
+        this.notice = `Halted: every agent action is stopped, and ${what.verb} ${what.object} with them.`;
+        return;
+      }
+    }
     let refused = false;
     try {
       await client.post(`/api/v1/approvals/${encodeURIComponent(card.approval_id)}/${answer.verdict}`, { nonce: card.nonce, arg_hash: card.arg_hash, ...(answer.message === undefined ? {} : { message: answer.message }), ...(answer.remember === undefined ? {} : { remember_seconds: answer.remember.seconds, remember_scope: answer.remember.scope }) });
       this.problems = { ...this.problems, [card.approval_id]: '' };
       const what = sentenceOf(card);
-      this.notice = `${answer.verdict === 'approve' ? 'Approved' : 'Denied'}: ${what.verb} ${what.object}.`;
+      // (Here after "Deny and HALT" only when HALT did not go through: said first.)
+      this.notice = `${answer.halt === true ? 'HALT did not go through: press HALT again. ' : ''}${answer.verdict === 'approve' ? 'Approved' : 'Denied'}: ${what.verb} ${what.object}.`;
     } catch (e) {
       this.problems = { ...this.problems, [card.approval_id]: e instanceof ApiError ? `${e.code}: ${e.message}` : 'the answer was not delivered' };
       this.offline = e instanceof ApiError && (e.code === 'OFFLINE' || e.code === 'TIMEOUT');
       refused = true;
     } finally {
-      await halting;
       // Busy until the list is fresh: the answered card's buttons never come back in between.
       await this.refresh();
       this.busy = false;
@@ -318,7 +326,7 @@ export class OraclePhone extends LitElement {
     if (refused && !this.cards.some((c) => c.approval_id === card.approval_id)) {
       const ended = this.recent.find((c) => c.approval_id === card.approval_id);
       const what = sentenceOf(card);
-      const halted = answer.halt !== true ? '' : this.mode === 'halted' ? ' HALT went through: the gate is halted.' : ' HALT did not go through: press HALT again.';
+      const halted = answer.halt === true ? ' HALT did not go through either: press HALT again.' : '';
       this.notice = `Your ${answer.verdict === 'approve' ? 'approval' : 'denial'} did not count: ${what.verb} ${what.object} — ${ended === undefined ? 'no longer waiting' : stateWords(ended, deciderName(ended.device, this.devices))}.${halted}`;
     }
   }
@@ -402,7 +410,7 @@ export class OraclePhone extends LitElement {
         [card],
         (c) => c.approval_id,
         (c) =>
-          html`<oracle-card .card=${c} screen="phone" check=${this.checks[c.approval_id] ?? 'checking'} ?busy=${this.busy} ?settling=${this.settling} problem=${this.problems[c.approval_id] ?? ''} @answer=${(e: CustomEvent<Answer>) => void this.answer(c, e.detail)}></oracle-card>`,
+          html`<oracle-card .card=${c} screen="phone" check=${this.checks[c.approval_id] ?? 'checking'} ?busy=${this.busy || this.halting} ?settling=${this.settle.holds(c.approval_id)} problem=${this.problems[c.approval_id] ?? ''} @answer=${(e: CustomEvent<Answer>) => void this.answer(c, e.detail)}></oracle-card>`,
       )}`;
   }
 

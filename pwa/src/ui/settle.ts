@@ -1,29 +1,55 @@
 /**
- * How long a card's answer buttons stay disabled after cards moved under the person's finger: a
- * new card taking the place of the one just answered on the phone, or the desktop's list closing
- * up after a card left it. The probe of session 36 approved a delete that had slid under the
- * pointer (the desktop) and two deletes with one double tap 264 ms apart (the phone). Longer than
- * a double tap and a reaction to what moved; short enough not to slow a person reading a card.
+ * How long a card's answer buttons stay disabled after it came under the person's finger: a new
+ * card taking the place of the one just answered on the phone, or a card of the desktop's list
+ * that moved to where another one was. The probe of session 36 approved a delete that had slid
+ * under the pointer (the desktop) and two deletes with one double tap 264 ms apart (the phone).
+ * Longer than a double tap and a reaction to what moved; short enough not to slow a person
+ * reading a card.
  */
 export const SETTLE_MS = 800;
 
-/** Turns `settling` on for SETTLE_MS after each `start()`, restarting the wait on every call. */
+/**
+ * Which cards are held, each for SETTLE_MS after it moved. Held card by card: an agent that keeps
+ * withdrawing and asking again moves only its own cards, never holds the older ones a person is
+ * answering (review, session 36). `changed` is called when a hold ends, to draw the buttons again.
+ */
 export class Settle {
+  private readonly until = new Map<string, number>();
   private timer: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(private readonly set: (on: boolean) => void) {}
+  constructor(private readonly changed: () => void) {}
 
-  start(): void {
-    this.set(true);
-    clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      this.set(false);
-    }, SETTLE_MS);
+  start(key: string): void {
+    this.until.set(key, Date.now() + SETTLE_MS);
+    this.schedule();
+  }
+
+  holds(key: string): boolean {
+    return (this.until.get(key) ?? 0) > Date.now();
   }
 
   stop(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
   }
+
+  private schedule(): void {
+    clearTimeout(this.timer);
+    const now = Date.now();
+    for (const [key, at] of this.until) if (at <= now) this.until.delete(key);
+    if (this.until.size === 0) return;
+    const next = Math.min(...this.until.values());
+    this.timer = setTimeout(() => {
+      this.schedule();
+      this.changed();
+    }, next - now + 1);
+  }
+}
+
+/**
+ * The cards of `now` that took a place another card held in `before` (moved up, or new in a place
+ * that was taken): what the pointer may be resting on. A card added past the end moved nothing.
+ */
+export function movedUnderPointer(before: readonly string[], now: readonly string[]): string[] {
+  return now.filter((id, at) => at < before.length && before[at] !== id);
 }
