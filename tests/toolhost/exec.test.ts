@@ -1,4 +1,5 @@
 import { prepareAction } from '../../server/toolhost/types.js';
+import { spawnSync } from 'node:child_process';
 import { chmodSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -31,7 +32,7 @@ describe('exec.run in the toolhost', () => {
     runtime = await runtimeFor(
       tree,
       `scopes:\n  projects: { roots: [{ path: "${tree.root}/projects", mode: rw }] }\n` +
-        'programs:\n  env: { allow_args_matching: ["*"] }\n  sh: { allow_args_matching: ["-c *"] }\n  tool1: {}\n  node: { allow_args_matching: ["-e *"] }\n' +
+        'programs:\n  git: { subcommands: { allow: [add] } }\n  env: { allow_args_matching: ["*"] }\n  sh: { allow_args_matching: ["-c *"] }\n  tool1: {}\n  node: { allow_args_matching: ["-e *"] }\n' +
         'tiers:\n  - { tool: exec.run, program: tool1, tier: T1 }\n',
       { path: `${decoyDir}:${tree.root}/bin/real:/usr/local/bin:/usr/bin:/bin`, extraEnv: { ORACLE_TEST_CANARY: 'canary-6f1c2e' } },
     );
@@ -65,6 +66,26 @@ describe('exec.run in the toolhost', () => {
     expect(await seen('mono/packages/a', 3, ['other', 'secret.txt'])).toBe('ENOENT\n');
     // Outside a work tree, the folder itself and nothing above it.
     expect(await seen('app', 1, [])).toBe('app\n');
+  });
+
+  it('lets that job write its own folder only (and git its .git), never the rest of the work tree the decision did not cover', async () => {
+    const mono = `${tree.root}/projects/wt`;
+    tree.file('projects/wt/package.json', '{}\n');
+    tree.dir('projects/wt/packages/a');
+    tree.dir('projects/wt/packages/b');
+    expect(spawnSync('git', ['init', '-q', mono]).status).toBe(0);
+    // Writable to anyone on the host: only the sandbox's binds can stop the job (a root gate runs it as its own account).
+    expect(spawnSync('chmod', ['-R', 'a+rwX', mono]).status).toBe(0);
+    const write = (rel: string): string => `const fs=require('fs'),p=require('path');try{fs.writeFileSync(p.resolve(process.cwd(),...${JSON.stringify(rel.split('/'))}.map(s=>s==='UP'?'.'+'.':s)),'x');console.log('wrote')}catch(e){console.log(e.code)}`;
+    const run = async (rel: string): Promise<unknown> => (await runtime.run({ tool: 'exec.run', args: { program: 'node', args: ['-e', write(rel)], cwd: `${mono}/packages/a` } })).stdout;
+    expect(await run('made.txt')).toBe('wrote\n');
+    expect(await run('UP/UP/package.json')).toBe('EROFS\n');
+    expect(await run('UP/b/index.js')).toBe('EROFS\n');
+    expect(readFileSync(`${mono}/package.json`, 'utf8')).toBe('{}\n');
+    // git writes the repository's own .git from the package's folder.
+    const added = await runtime.run({ tool: 'exec.run', args: { program: 'git', args: ['add', 'made.txt'], cwd: `${mono}/packages/a` } });
+    expect(added, JSON.stringify(added)).toMatchObject({ exit_code: 0 });
+    expect(spawnSync('git', ['-C', mono, 'ls-files'], { encoding: 'utf8' }).stdout).toBe('packages/a/made.txt\n');
   });
 
   it('reports the isolation it really has', () => {

@@ -11,8 +11,8 @@ import { dirname, join } from 'node:path';
 
 /**
  * exec.run (SPEC §6): the pinned program from the decision, the model's argv untouched, the
- * working directory the gate resolved, inside a job. Of the user's files the child sees only the
- * folder `boundFolder` names, less what the policy hides there.
+ * working directory the gate resolved, inside a job. Of the user's files the child sees only what
+ * `jobFolders` gives it, less what the policy hides there.
  */
 export function execRun(action: PreparedAction<'exec.run'>, env: ToolhostEnv): Promise<JobOutcome> {
   return runProgram(action, env, {});
@@ -37,13 +37,10 @@ export async function execRunWithSecrets(action: PreparedAction<'exec.run_with_s
 }
 
 /**
- * The folder a job in `cwd` is given: the top of the git work tree holding it (the nearest folder
- * with a `.git`, never above the scope root), else `cwd` itself. Given only `cwd`, a job in a
- * package of a monorepo had no repository (`git log`: "not a git repository"), no `../tests` and
- * no root `node_modules` (MCP probe, session 36). The work tree lies in the same scope root, whose
- * mode it gets, and what the policy hides in it is masked as in any job's tree.
+ * The top of the git work tree holding `cwd` (the nearest folder with a `.git`, never above the
+ * scope root), else `cwd` itself.
  */
-function boundFolder(cwd: ScopedPath): string {
+function workTree(cwd: ScopedPath): string {
   const top = cwd.root.real;
   for (let dir = cwd.real; dir === top || dir.startsWith(`${top}/`); dir = dirname(dir)) {
     const git = probe(join(dir, '.git'));
@@ -51,6 +48,30 @@ function boundFolder(cwd: ScopedPath): string {
     if (dir === top || dirname(dir) === dir) break;
   }
   return cwd.real;
+}
+
+type Bind = { readonly path: string; readonly mode: 'ro' | 'rw' };
+
+/**
+ * What a job in `cwd` sees of the user's files, and what hides in it: the whole git work tree
+ * holding `cwd`, read only, with `cwd` itself in its root's mode (and, for git, the repository's
+ * own `.git` folder, which git writes). Given only `cwd`, a job in a package of a monorepo had no
+ * repository (`git log`: "not a git repository"), no `../tests` and no root `node_modules` (MCP
+ * probe, session 36); given the work tree to write, it could change what the decision never
+ * covered, such as a root `package.json` a write of it waits for a person for (review, session 36).
+ * A work tree too large to mask falls back to `cwd` alone.
+ */
+async function jobFolders(env: ToolhostEnv, cwd: ScopedPath, isGit: boolean): Promise<{ readonly tree: string; readonly binds: readonly Bind[]; readonly view: Awaited<ReturnType<typeof sandboxView>> }> {
+  const own: Bind = { path: cwd.real, mode: cwd.root.mode };
+  const tree = workTree(cwd);
+  if (tree !== cwd.real) {
+    const view = await sandboxView(env.gate, tree, { gitVisible: isGit });
+    if (!('incomplete' in view)) {
+      const gitDir = isGit && probe(join(tree, '.git')) === 'dir' ? [{ path: join(tree, '.git'), mode: cwd.root.mode }] : [];
+      return { tree, binds: [{ path: tree, mode: 'ro' }, own, ...gitDir], view };
+    }
+  }
+  return { tree: cwd.real, binds: [own], view: await sandboxView(env.gate, cwd.real, { gitVisible: isGit }) };
 }
 
 async function runProgram(action: PreparedAction<'exec.run' | 'exec.run_with_secrets'>, env: ToolhostEnv, secrets: Readonly<Record<string, string>>): Promise<JobOutcome> {
@@ -67,9 +88,10 @@ async function runProgram(action: PreparedAction<'exec.run' | 'exec.run_with_sec
   const diffing = isGit && ['diff', 'log', 'show'].includes(args[0] ?? '');
   const gitArgs = diffing ? [args[0] ?? '', '--no-ext-diff', '--no-textconv', ...args.slice(1)] : args;
   // The child sees the working directory's tree, minus what the gate would refuse there.
-  const bound = cwd === undefined ? undefined : boundFolder(cwd);
-  const view = bound === undefined ? { masks: [], readOnly: [] } : await sandboxView(env.gate, bound, { gitVisible: isGit });
+  const folders = cwd === undefined ? undefined : await jobFolders(env, cwd, isGit);
+  const view = folders === undefined ? { masks: [], readOnly: [] } : folders.view;
   if ('incomplete' in view) return { result: failed('NOT_ALLOWED', `ORACLE cannot tell what to hide from the job: ${view.incomplete}; run it in a smaller folder`) };
+  const bound = folders?.tree;
   // What no agent may write in the tree now, to tell afterwards what the job made (planted.ts).
   const before = bound === undefined ? undefined : await hiddenNames(env, bound, isGit);
   const outcome = await runJob(
@@ -78,7 +100,7 @@ async function runProgram(action: PreparedAction<'exec.run' | 'exec.run_with_sec
       args: isGit ? [...NEUTRAL, ...gitArgs] : args,
       cwd: cwd?.real,
       view,
-      binds: cwd === undefined || bound === undefined ? [] : [{ path: bound, mode: cwd.root.mode }],
+      binds: folders?.binds ?? [],
       // exec.run is not granted net.egress (SPEC §4 table): no `egress`, no network at all.
       timeoutMs: timeout * 1000,
       extraEnv: { ...(isGit ? { GIT_CONFIG_NOSYSTEM: '1', GIT_TERMINAL_PROMPT: '0', GIT_LITERAL_PATHSPECS: '1' } : {}), ...secrets },
