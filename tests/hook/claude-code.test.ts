@@ -166,11 +166,10 @@ const rows: Row[] = [
   ['git restore --staged', () => bash('git restore --staged src/a.ts'), 'allow'],
   ['git stash, merge, rebase', () => bash('git stash && git merge main && git rebase main && git stash pop'), 'allow'],
   ['git clean -n', () => bash('git clean -n'), 'allow'],
-  // git rm removes only what HEAD holds (it refuses a changed file) unless forced
+  // git rm --cached only untracks; a plain git rm deletes files the hook does not weigh (review)
   ['git rm --cached', () => bash('git rm --cached src/a.ts'), 'allow'],
-  ['git rm', () => bash('git rm -r src'), 'allow'],
-  ['git rm -rf', () => bash('git rm -rf src'), 'person'],
-  ['git rm --force', () => bash('git rm -r --force src'), 'person'],
+  ['git rm', () => bash('git rm -r src'), 'deny'],
+  ['git rm -rf', () => bash('git rm -rf src'), 'deny'],
   ['git rm of .env', () => bash('git rm --cached .env'), 'deny'],
   ['git reflog lists', () => bash('git reflog -5 && git show-branch'), 'allow'],
   ['git reflog expire', () => bash('git reflog expire --expire=now --all'), 'deny'],
