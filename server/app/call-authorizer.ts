@@ -152,7 +152,8 @@ async function authorizeParts(deps: CallDeps, call: CallRequest, how: { waitMs: 
     if (search !== undefined && start !== undefined && evaluation.decision.decision !== 'deny') {
       const reach = await deps.searchReach(start, search);
       evaluation = weighReach(evaluation, search, reach);
-      if (reach.hidden.length > 0 && (search.by === 'grep' || search.by === 'rg')) hiddenBy = reach.hidden.map((e) => ({ name: e.name, kind: e.kind }));
+      // Offered left out only when each is hidden by its name wherever it is (tree-search.ts `anywhere`).
+      if (reach.hidden.length > 0 && (search.by === 'grep' || search.by === 'rg') && reach.hidden.every((e) => e.anywhere === true)) hiddenBy = reach.hidden.map((e) => ({ name: e.name, kind: e.kind }));
       if (reach.foreign !== undefined) searched.push({ kind: 'local_foreign', source: reach.foreign });
       if (reach.unknown !== undefined) unknown.push(`ORACLE cannot tell what ${searcherName(search.by)} reaches below \`${start.real}\`: ${reach.unknown}${search.assumed === undefined ? '' : ` (${search.assumed})`}`);
     }

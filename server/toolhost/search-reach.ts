@@ -44,7 +44,7 @@ export async function searchReach(start: ScopedPath, search: TreeSearch, env: To
       if (searcherSkips(search, { name: entry.name, kind: entry.kind })) return 'skip';
       const hides = whyUnread(env.gate, entry.path);
       if (hides !== undefined) {
-        hidden.push({ path: entry.path, name: entry.name, kind: entry.kind, ...hides });
+        hidden.push({ path: entry.path, name: entry.name, kind: entry.kind, ...hides, ...(byName(env.gate.denied(entry.path)?.pattern) ? { anywhere: true } : {}) });
         return 'skip';
       }
       if (entry.kind === 'dir' && !inside && foreignFolder(entry.name)) {
@@ -77,4 +77,17 @@ function hasRgIgnoreAbove(start: ScopedPath): boolean {
     if ([...RG_IGNORE_FILES].some((name) => probe(join(dir, name)) !== 'missing')) return true;
     if (dirname(dir) === dir) return false;
   }
+}
+
+/**
+ * Whether a deny_always pattern names entries by their name alone, wherever they are: a name or a
+ * glob of one (`.env`, `*.pem`), bare or after a leading `**` folder. A pattern with a folder in it
+ * (`.claude/settings.json` below any folder, anything below `.ssh`) does not: another entry of
+ * that name may be readable (review, session 36: `settings.json` of src/ had been left out of a
+ * search).
+ */
+function byName(pattern: string | undefined): boolean {
+  if (pattern === undefined) return false;
+  const name = pattern.startsWith('**/') ? pattern.slice(3) : pattern;
+  return name !== '' && !name.includes('/') && name !== '**';
 }

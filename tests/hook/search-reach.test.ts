@@ -33,7 +33,7 @@ describe('searches that reach what the policy hides', () => {
     policy = join(tree.root, 'policy.yaml');
     writeFileSync(
       policy,
-      `scopes:\n  projects: { roots: [{ path: "${tree.root}/projects", mode: rw }] }\ndeny_always: ["**/.env", ".git", "**/*.pem"]\nprincipals:\n  agents:\n    claude-code: { capabilities: [fs.read, fs.write, proc.spawn] }\n`,
+      `scopes:\n  projects: { roots: [{ path: "${tree.root}/projects", mode: rw }] }\ndeny_always: ["**/.env", ".git", "**/*.pem", "**/.claude/settings.json"]\nprincipals:\n  agents:\n    claude-code: { capabilities: [fs.read, fs.write, proc.spawn] }\n`,
     );
   });
   afterAll(async () => {
@@ -74,6 +74,13 @@ describe('searches that reach what the policy hides', () => {
     expect(many.permissionDecision).toBe('deny');
     expect(many.permissionDecisionReason).toContain('and 8 more');
     spawnSync('rm', ['-r', join(app, 'keys')]);
+    // A name hidden only in one place (`.claude/settings.json`) is not left out everywhere: refused as written.
+    tree.file('projects/app/.claude/settings.json', '{"API_KEY":"x"}\n');
+    tree.file('projects/app/src/settings.json', '{"API_KEY":"readable"}\n');
+    const placed = await bash('grep -rn API_KEY .');
+    expect(placed.permissionDecision).toBe('deny');
+    expect(placed.permissionDecisionReason).toContain('settings.json');
+    spawnSync('rm', ['-r', join(app, '.claude'), join(app, 'src', 'settings.json')]);
     // The advice, followed, runs as written.
     const advised = await bash('grep -rn --exclude=.env --exclude-dir=.git API_KEY .');
     expect(advised.permissionDecision).toBe('allow');

@@ -28,8 +28,10 @@ describe('searchWithout', () => {
     expect(await rewrite(command)).toBeUndefined();
   });
 
-  it('quotes a name that is not plain, and gives up past MAX_LEFT_OUT names', async () => {
-    expect(await rewrite('grep -r x .', [{ name: "it's.pem", kind: 'file' }])).toBe("grep --exclude='it*s.pem' -r x .");
+  it('offers nothing for a name a glob cannot say plainly, or past MAX_LEFT_OUT names', async () => {
+    expect(await rewrite('grep -r x .', [{ name: "it's.pem", kind: 'file' }])).toBeUndefined();
+    expect(await rewrite('grep -r x .', [{ name: 'ключ', kind: 'file' }])).toBeUndefined();
+    expect(await rewrite('grep -r x .', [{ name: 'id_rsa.pem', kind: 'file' }])).toBe('grep --exclude=id_rsa.pem -r x .');
     const many = Array.from({ length: MAX_LEFT_OUT + 1 }, (_, i) => ({ name: `k${String(i)}.pem`, kind: 'file' as const }));
     expect(await rewrite('grep -r x .', many)).toBeUndefined();
     expect(await rewrite('grep -r x .', [])).toBeUndefined();

@@ -1,5 +1,6 @@
 import { descendants, type BashTree } from './bash-ast.js';
 import { exclusionAdvice, type EntryKind } from './tree-search.js';
+import { plainGlob } from './search-glob.js';
 
 /** Past this many names to leave out, the search is refused as written: its advice says how. */
 export const MAX_LEFT_OUT = 12;
@@ -15,8 +16,8 @@ const SEARCHERS: Readonly<Record<string, 'grep' | 'rg'>> = { grep: 'grep', egrep
  * `egrep`, `fgrep` or `rg` that is a command's literal name gets them right after its name, where
  * every grep (GNU, BSD, ugrep) and rg read options. The gate judges the changed command afresh,
  * reach and all, and Claude Code runs it only when that is allowed (the hook's `updatedInput`), so
- * what runs is what was judged. Leaving out a name no agent may read changes no result the agent
- * could have had. Pure.
+ * what runs is what was judged. The gate offers only names hidden wherever they are (a deny_always
+ * rule on the name alone), so leaving them out changes no result the agent could have had. Pure.
  *
  * Undefined when no searcher qualifies or too many names would be left out.
  */
@@ -24,6 +25,8 @@ export function searchWithout(tree: BashTree, hidden: readonly { readonly name: 
   if (hidden.length === 0) return undefined;
   const unique = new Set(hidden.map((e) => `${e.kind}:${e.name}`));
   if (unique.size > MAX_LEFT_OUT) return undefined;
+  // A name a glob cannot say plainly would be advised as a wider `*` glob: not offered.
+  if (hidden.some((e) => plainGlob(e.name) !== e.name)) return undefined;
   const at: { readonly end: number; readonly options: string }[] = [];
   for (const node of descendants(tree.root)) {
     if (node.type !== 'command') continue;

@@ -43,6 +43,12 @@ export interface HiddenReach {
   readonly kind: EntryKind;
   readonly why: string;
   readonly rule: string;
+  /**
+   * Hidden by a deny_always rule on its name alone (`.env`, `*.pem`, `.git`, also after a leading
+   * `**` folder): every entry of
+   * that name is hidden wherever it is, so leaving the name out of a search loses nothing readable.
+   */
+  readonly anywhere?: boolean;
 }
 
 /**
