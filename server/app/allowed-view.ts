@@ -10,7 +10,7 @@ import type { RuntimeState } from '../core/decide/context.js';
  * names one then says why it is missing. With the asking session named, its taint too.
  */
 export async function allowedView(policy: Policy, secrets: SecretStore | undefined, agent: string, session?: { readonly id: string; readonly state: RuntimeState }): Promise<AgentView> {
-  const named = session === undefined ? {} : { session: { id: session.id, tainted: session.state.tainted, read: session.state.provenance.map((p) => p.source) } };
+  const named = session === undefined ? {} : { session: { id: session.id, tainted: session.state.tainted, sources: session.state.provenance.length } };
   const view = agentView(policy, agent);
   if (secrets === undefined || !view.capabilities.includes('secret.read')) return { ...view, ...named };
   return { ...agentView(policy, agent, await secrets.names().catch(() => [])), ...named };

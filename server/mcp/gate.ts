@@ -38,7 +38,7 @@ const MAX_WAIT_S = MAX_ACTION_WAIT_SECONDS;
 const ANSWER_MS = 30_000;
 /** The longest run time an action can be given (exec.run's `timeout`, core/tools/registry.ts). */
 const LONGEST_RUN_S = 3600;
-/** What the gate's own jobs may take: up to four git runs of 120 s (a commit), a delegate's limit. */
+/** What the gate's own jobs may take: up to four git runs of 120 s (a commit). */
 const GATE_JOBS_S = 600;
 
 /**
@@ -54,6 +54,8 @@ export function answerMs(action: Record<string, unknown> | undefined): number {
   if (typeof action['tool'] === 'string' && action['tool'].startsWith('exec.')) {
     return (typeof timeout === 'number' && timeout > 0 ? Math.min(timeout, LONGEST_RUN_S) : 60) * 1000 + ANSWER_MS;
   }
+  // A delegate runs for as long as the policy's `delegate.timeout` says, up to the longest run.
+  if (action['tool'] === 'agent.delegate') return LONGEST_RUN_S * 1000 + ANSWER_MS;
   return GATE_JOBS_S * 1000 + ANSWER_MS;
 }
 

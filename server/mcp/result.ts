@@ -28,14 +28,16 @@ export function toolResult(result: RunResult, canAsk = true): CallToolResult {
     case 'allow':
       break;
   }
+  const tainted = taintNote(result);
+  const after = tainted === undefined ? [] : [{ type: 'text' as const, text: tainted }];
   if (!result.executed || result.error !== undefined) {
     const error = result.error === undefined ? 'it did not run' : `${result.error.code}: ${result.error.message}`;
-    return { ...failure([`failed: ${error}`, ...outputs(result, false)].join('\n')), _meta };
+    // A failure that carried what was read (a 404 page, a test run's output) taints all the same: said too.
+    const failed = failure([`failed: ${error}`, ...outputs(result, false)].join('\n'));
+    return { ...failed, content: [...failed.content, ...after], _meta };
   }
   // A file's text, alone: byte for byte what the toolhost read (and redacted). Where a page ends
   // before the file does, a second item says so: no line of the file can pass for it.
-  const tainted = taintNote(result);
-  const after = tainted === undefined ? [] : [{ type: 'text' as const, text: tainted }];
   if (typeof result.output === 'string' && outputs(result, false).length === 1) {
     const more = pageNote(result);
     return { content: [{ type: 'text', text: result.output }, ...(more === undefined ? [] : [{ type: 'text' as const, text: more }]), ...after], _meta };

@@ -120,7 +120,7 @@ export function createMcpServer(gate: McpGate, options: Pick<McpOptions, 'agent'
     'oracle_allowed',
     {
       description:
-        'What this agent may use, from the policy the person wrote: the folders (scopes) with their mode (ro: read only, rw: read and write), the names always refused (deny_always), the programs with their allow/confirm/deny rules, the hosts egress may reach, the capabilities of this agent and, when it has secret.read, the names of the stored secrets it may name (never their values), and whether this session has read content from outside the person’s projects (tainted, and what). Every call is still judged; this tells where to look, not what will be allowed.',
+        'What this agent may use, from the policy the person wrote: the folders (scopes) with their mode (ro: read only, rw: read and write), the names always refused (deny_always), the programs with their allow/confirm/deny rules, the hosts egress may reach, the capabilities of this agent and, when it has secret.read, the names of the stored secrets it may name (never their values), and whether this session has read content from outside the person’s projects (tainted). Every call is still judged; this tells where to look, not what will be allowed.',
       inputSchema: z.strictObject({}),
       annotations: { readOnlyHint: true, destructiveHint: false, openWorldHint: false },
     },

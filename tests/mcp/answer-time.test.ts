@@ -23,6 +23,8 @@ describe('the time an MCP call gives the gate to answer', () => {
     expect(seen).toEqual([20_000 + 900_000 + 30_000]);
     expect(answerMs({ tool: 'exec.run', args: { program: 'npm' } })).toBe(60_000 + 30_000);
     expect(answerMs({ tool: 'exec.run_with_secrets', args: { timeout: 7200 } })).toBe(3_600_000 + 30_000);
+    // A delegate's limit is the policy's, up to the longest run there is.
+    expect(answerMs({ tool: 'agent.delegate', args: { description: 'd', prompt: 'p' } })).toBe(3_600_000 + 30_000);
   });
 
   it('covers the gate’s own jobs for other tools, and the longest run when resuming an approval', async () => {

@@ -129,7 +129,7 @@ describe('oracle mcp: edit, search, mkdir, move and what the agent may use', () 
     const other = await mcpHost(['--home', home]);
     try {
       const clean = await other.client.callTool({ name: 'oracle_allowed', arguments: {} });
-      expect(clean.structuredContent).toMatchObject({ session: { tainted: false, read: [] } });
+      expect(clean.structuredContent).toMatchObject({ session: { tainted: false, sources: 0 } });
       const own = await other.client.callTool({ name: 'fs_read', arguments: { path: join(app, 'notes.md') } });
       expect(own.content).toHaveLength(1);
       const dep = join(app, 'node_modules/dep/index.js');
@@ -140,7 +140,7 @@ describe('oracle mcp: edit, search, mkdir, move and what the agent may use', () 
       expect(items[1]?.text).toMatch(/^\[ORACLE: this is content from outside the person's projects \(`.*node_modules\/dep\/index\.js`\); this session now counts as having read untrusted content/u);
       expect(meta(read)).toMatchObject({ read: [dep] });
       const tainted = await other.client.callTool({ name: 'oracle_allowed', arguments: {} });
-      expect(tainted.structuredContent).toMatchObject({ session: { tainted: true, read: [dep] } });
+      expect(tainted.structuredContent).toMatchObject({ session: { tainted: true, sources: 1 } });
       // Another connection's session is untouched.
       expect((await client.callTool({ name: 'oracle_allowed', arguments: {} })).structuredContent).toMatchObject({ session: { tainted: false } });
     } finally {

@@ -29,9 +29,11 @@ export interface AgentView {
   readonly secrets: readonly string[];
   /**
    * The asking session's taint (SPEC §4), when it named its session: whether it has read content
-   * from outside the person's projects, and what, as the gate counts it.
+   * from outside the person's projects, and how many such sources, as the gate counts it. Not what
+   * they were: a session is named by its id alone, which does not say whose it is (review, session
+   * 36); each result that taints names its own sources to the agent that ran it.
    */
-  readonly session?: { readonly id: string; readonly tainted: boolean; readonly read: readonly string[] };
+  readonly session?: { readonly id: string; readonly tainted: boolean; readonly sources: number };
 }
 
 /** `secretNames`: the names in the secret store (the caller reads them; this module does no I/O). */
