@@ -1,11 +1,26 @@
 import { describe, expect, it } from 'vitest';
 import type { RunResult } from '../core/lifecycle/run-action.js';
-import { toolResult } from './result.js';
+import { LISTED_MAX, toolResult } from './result.js';
 
 const ran = (over: Partial<RunResult>): RunResult =>
   ({ decision: 'allow', tier: 'T1', approver: null, code: null, rule: 'egress.allow[0]', reasons: [], action_id: 'ac_1', tool: 'net.fetch', args: {}, status: 'ran', executed: true, ...over }) as RunResult;
 
 /** What an MCP result says of taint (SPEC §4): whenever the gate counted what came back as foreign, failed or not. */
+describe('a listing in an MCP result', () => {
+  const list = (output: unknown): string => (toolResult(ran({ tool: 'fs.list', output })).content[0] as { text: string }).text;
+
+  it('is one sorted entry per line, folders with a slash, links and special files marked', () => {
+    expect(list([{ name: 'src', type: 'dir' }, { name: 'b.ts', type: 'file' }, { name: 'latest', type: 'link' }, { name: 'fifo', type: 'other' }])).toBe('b.ts\nfifo (special)\nlatest (link)\nsrc/');
+    expect(list([])).toBe('(empty)');
+  });
+
+  it('shows at most LISTED_MAX entries and counts the rest', () => {
+    const lines = list(Array.from({ length: LISTED_MAX + 5 }, (_, i) => ({ name: `f${String(i).padStart(5, '0')}`, type: 'file' }))).split('\n');
+    expect(lines).toHaveLength(LISTED_MAX + 1);
+    expect(lines.at(-1)).toBe('[ORACLE: 5 more entries not shown; list a folder inside this one, or find files with fs_search]');
+  });
+});
+
 describe('the taint note of an MCP result', () => {
   it('follows the content, as an item of its own, when the call succeeded', () => {
     const result = toolResult(ran({ output: '<html>page</html>', read: ['https://example.com/a'] }));

@@ -98,7 +98,8 @@ function notApproved(result: RunResult, why: string, canAsk: boolean): string {
 /** The tool's own output: file text, a listing or response as JSON, the streams of a program; `done` when it ran and said nothing. */
 function outputs(result: RunResult, ran: boolean): string[] {
   const parts: string[] = [];
-  if (typeof result.output === 'string') parts.push(result.output);
+  if (result.tool === 'fs.list' && Array.isArray(result.output)) parts.push(listing(result.output as readonly ListedEntry[]));
+  else if (typeof result.output === 'string') parts.push(result.output);
   else if (result.output !== undefined) parts.push(JSON.stringify(result.output, null, 2));
   if (result.stdout !== undefined && result.stdout !== '') parts.push(result.stdout);
   if (result.stderr !== undefined && result.stderr !== '') parts.push(`stderr:\n${result.stderr}`);
@@ -107,6 +108,27 @@ function outputs(result: RunResult, ran: boolean): string[] {
   if (ran && parts.length === 0) parts.push(result.digest === undefined ? 'done' : `done, ${result.digest}`);
   if (result.undo_id !== undefined) parts.push(`undo id ${result.undo_id}`);
   return parts;
+}
+
+interface ListedEntry {
+  readonly name: string;
+  readonly type: 'file' | 'dir' | 'link' | 'other';
+}
+
+/** A listing shows this many entries at most; the rest is counted. */
+export const LISTED_MAX = 2000;
+
+/**
+ * A folder's entries one per line, sorted, as a model reads `ls -p`: `name/` a folder, `name` a
+ * file, `name (link)` a link (never followed), `name (special)` anything else. As indented JSON a
+ * 20,000-entry folder had come back as 1.1 million characters in one item (MCP probe, session 36).
+ */
+function listing(entries: readonly ListedEntry[]): string {
+  const shown = [...entries].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)).slice(0, LISTED_MAX);
+  const lines = shown.map((e) => (e.type === 'dir' ? `${e.name}/` : e.type === 'link' ? `${e.name} (link)` : e.type === 'other' ? `${e.name} (special)` : e.name));
+  if (entries.length === 0) lines.push('(empty)');
+  if (entries.length > LISTED_MAX) lines.push(`[ORACLE: ${String(entries.length - LISTED_MAX)} more entries not shown; list a folder inside this one, or find files with fs_search]`);
+  return lines.join('\n');
 }
 
 function failure(text: string): CallToolResult {

@@ -31,11 +31,11 @@ export const MCP_TOOLS: readonly McpToolDef[] = [
   {
     name: 'fs_read',
     tool: 'fs.read',
-    description: `Read a text file: its text exactly, a page at a time (${String(MCP_READ_LINES)} lines or 256 KiB unless \`limit\` says otherwise; a note after the text says where the next page starts). Binary files are refused.${GATED}`,
+    description: `Read a text file: its text exactly, a page at a time (${String(MCP_READ_LINES)} lines or 256 KiB unless \`limit\` says otherwise; a note after the text says where the next page starts). Files over 8 MiB and binary files are refused.${GATED}`,
     fields: { path: PATH, offset: 'the first line to read, counting from 1 (default 1)', limit: `how many lines to read at most (default ${String(MCP_READ_LINES)})` },
     hints: READ,
   },
-  { name: 'fs_list', tool: 'fs.list', description: `List a directory (JSON entries).${GATED}`, fields: { path: PATH }, hints: READ },
+  { name: 'fs_list', tool: 'fs.list', description: `List a directory: one entry per line, sorted, folders ending in \`/\`, links marked \`(link)\` (never followed), at most 2000 entries. Names the policy hides (\`.env\`, \`.git\`, …) are left out.${GATED}`, fields: { path: PATH }, hints: READ },
   {
     name: 'fs_search',
     tool: 'fs.search',

@@ -223,7 +223,7 @@ describe('oracle mcp: edit, search, mkdir, move and what the agent may use', () 
     writeFileSync(join(tree.root, 'projects/other/blob.bin'), Buffer.from([0x6e, 0x65, 0x65, 0x64, 0x6c, 0x65, 0, 1, 2]));
     const found = textOf(await client.callTool({ name: 'fs_search', arguments: { path: `${tree.root}/projects/other`, text: 'needle' } }));
     expect(found).toContain(`${tree.root}/projects/other/config.txt:10: the needle on line 10`);
-    expect(found).toContain('1 match in 1 file searched; not searched: 1 file over 1 MiB (fs_read reads one a page at a time), 1 file that is not UTF-8 text');
+    expect(found).toContain('1 match in 1 file searched; not searched: 1 file over 1 MiB (fs_read reads one of up to 8 MiB a page at a time), 1 file that is not UTF-8 text');
     // fs_read shows the same numbering: the key's lines are blank after the marker, line 10 is line 10.
     const read = await client.callTool({ name: 'fs_read', arguments: { path: `${tree.root}/projects/other/config.txt`, offset: 10, limit: 1 } });
     expect(textOf(read)).toBe('the needle on line 10\n');
