@@ -86,7 +86,7 @@ describe('decide', () => {
   it('says what was read when taint escalates, and never runs T3 planned from it', () => {
     const d = decide({ tool: 'fs.write', args: { path: 'b.ts', content: 'x' }, provenance: [{ kind: 'local_foreign', source: 'node_modules/foo/README.md' }] }, ctx);
     expect(d).toMatchObject({ decision: 'needs-approval', tier: 'T2' });
-    expect(d.reasons.at(-1)).toBe('proposed after reading node_modules/foo/README.md: T1 → T2');
+    expect(d.reasons.at(-1)).toBe("proposed after reading node_modules/foo/README.md (content from outside the person's projects), so T1 becomes T2: a person decides");
     expect(decide({ tool: 'input.synth', args: { text: 'x' }, tainted: true }, ctx)).toMatchObject({ decision: 'deny', code: 'TIER_T4' });
     // user and local_trusted content do not taint
     expect(decide({ tool: 'fs.write', args: { path: 'b.ts', content: 'x' }, provenance: 'local_trusted' }, ctx).tier).toBe('T1');
@@ -99,11 +99,12 @@ describe('decide', () => {
     expect(d.reasons.at(-1)).toContain('proposed after reading https://x.test/');
     // The request naming what the session already holds says it once.
     const again = decide({ tool: 'net.fetch', args: { url: 'https://github.com/' }, provenance: [{ kind: 'external', source: 'https://x.test/' }] }, tainted);
-    expect(again.reasons.at(-1)).toBe('proposed after reading https://x.test/: T1 → T2');
+    expect(again.reasons.at(-1)).toBe("proposed after reading https://x.test/ (content from outside the person's projects), so T1 becomes T2: a person decides");
     // A read is not bumped, and says so rather than `T0 → T0`.
     const read = decide({ tool: 'fs.read', args: { path: '/p/app/a.ts' } }, tainted);
     expect(read).toMatchObject({ decision: 'allow', tier: 'T0' });
-    expect(read.reasons.at(-1)).toBe('proposed after reading https://x.test/: T0 stays T0 (taint bumps what is above T0)');
+    // A read stays T0 and says nothing of the taint.
+    expect(read.reasons.join('; ')).not.toContain('proposed after reading');
   });
 
   it('denies everything when halted, before reading the action', () => {

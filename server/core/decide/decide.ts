@@ -236,9 +236,13 @@ function applyTaint(outcome: Extract<Outcome, { ok: true }>, contract: ToolContr
   if (contract.capabilities.some((c) => TAINT_CONFIRM_CAPABILITIES.includes(c))) tier = maxTier(tier, 'T2');
   // The session and the request can both name the same source (a report then an action): once each.
   const read = [...new Set(sources.map((s) => s.source).filter((s) => s !== ''))];
-  const reason = read.length > 0 ? `proposed after reading ${read.join(', ')}` : 'proposed in a tainted session';
-  // T0 is never bumped: say so, not `T0 → T0`, on every read of a tainted session.
-  const reasons = [...outcome.reasons, tier === 'T0' ? `${reason}: T0 stays T0 (taint bumps what is above T0)` : `${reason}: ${outcome.tier} → ${tier}`];
+  // T0 is never bumped: a read of a tainted session says nothing of it (it had said "T0 stays T0"
+  // on every read, noise to a person reading the reasons: Claude Code probe, session 36).
+  if (tier === 'T0') return outcome;
+  const reason = read.length > 0 ? `proposed after reading ${read.join(', ')} (content from outside the person's projects)` : 'proposed in a session that read content from outside the person\'s projects';
+  // Said as what it comes to: `is on the allow list; …: T1 → T2` had read as a contradiction.
+  const who = tier === 'T2' ? 'a person decides' : tier === 'T3' ? 'only the desktop, with a typed phrase' : 'never run';
+  const reasons = [...outcome.reasons, `${reason}, so ${outcome.tier} becomes ${tier}: ${who}`];
   if (tierRank(tier) >= tierRank('T4')) return { ok: false, code: 'TIER_T4', rule: outcome.rule, reasons };
   return { ok: true, tier, rule: outcome.rule, reasons };
 }
