@@ -21,6 +21,13 @@ describe('a listing in an MCP result', () => {
   });
 });
 
+describe('a page of a file in an MCP result', () => {
+  it('says an offset is past the end of the file instead of answering nothing', () => {
+    const result = toolResult(ran({ tool: 'fs.read', output: '', page: { from: 5001, to: 5000, total_lines: 120 } }));
+    expect(result.content).toEqual([{ type: 'text', text: '' }, { type: 'text', text: '[ORACLE: the file has 120 lines; offset 5001 is past its end]' }]);
+  });
+});
+
 describe('the taint note of an MCP result', () => {
   it('follows the content, as an item of its own, when the call succeeded', () => {
     const result = toolResult(ran({ output: '<html>page</html>', read: ['https://example.com/a'] }));

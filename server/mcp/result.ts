@@ -58,6 +58,8 @@ function taintNote(result: RunResult): string | undefined {
 
 function pageNote(result: RunResult): string | undefined {
   const { page } = result;
+  // An offset past the end reads nothing: said, not left as an empty success (MCP probe, session 36).
+  if (page !== undefined && page.from > page.total_lines) return `[ORACLE: the file has ${String(page.total_lines)} lines; offset ${String(page.from)} is past its end]`;
   if (page?.next_offset === undefined && page?.cut_line !== true) return undefined;
   const cut = page.cut_line === true ? ` (line ${String(page.from)} is longer than a page and was cut)` : '';
   const next = page.next_offset === undefined ? '' : `; read on with offset ${String(page.next_offset)}`;
