@@ -107,7 +107,7 @@ export const MCP_TOOLS: readonly McpToolDef[] = [
   {
     name: 'git_commit',
     tool: 'git.commit',
-    description: `Commit in a repository (only the given paths when named); undoable.${GATED}`,
+    description: `Commit in a repository; undoable. With \`paths\`, those files are staged and only they are committed; without, what is already staged is committed (and nothing, with an error, when nothing is).${GATED}`,
     fields: { repo: REPO, message: 'the commit message', paths: 'commit only these files: paths inside the repository, relative to it (as `git status` prints them) or absolute' },
     hints: WRITE,
   },

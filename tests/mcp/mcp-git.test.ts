@@ -52,6 +52,15 @@ describe('oracle mcp git_commit', () => {
     expect(git(own, 'status', '--porcelain')).toContain('?? left.txt');
   });
 
+  it('says once, in git’s words, why a commit with nothing staged did not happen', async () => {
+    const result = await client.callTool({ name: 'git_commit', arguments: { repo: own, message: 'nothing' } });
+    expect(result.isError).toBe(true);
+    const text = textOf(result);
+    expect(text).toMatch(/^failed: GIT_FAILED: git commit failed \(exit 1; git's output follows\)/u);
+    const said = /nothing (?:added )?to commit/u;
+    expect(text.match(new RegExp(said.source, 'gu'))).toHaveLength(1);
+  });
+
   it('falls back to the user’s global identity (or a labelled one) where the repository has none', async () => {
     writeFileSync(join(plain, 'b.txt'), 'b\n');
     const result = await client.callTool({ name: 'git_commit', arguments: { repo: plain, message: 'add b', paths: ['b.txt'] } });

@@ -115,10 +115,11 @@ export async function gitCommit(action: PreparedAction<'git.commit'>, env: Toolh
   const before = was.sha;
   if (paths.length > 0) {
     const added = await git(action, env, { args: ['add', '--', ...paths] });
-    if (!added.ok) return failed('GIT_FAILED', `git add failed: ${str(added.stderr).trim()}`, added);
+    // What git said travels in the result's own stdout and stderr: not repeated in the message.
+    if (!added.ok) return failed('GIT_FAILED', `git add failed (exit ${String(added.exit_code ?? added.error?.code)}; git's output follows)`, added);
   }
   const committed = await git(action, env, { args: ['commit', '--no-verify', '-m', action.args.message, ...(paths.length > 0 ? ['--', ...paths] : [])] });
-  if (!committed.ok) return failed('GIT_FAILED', `git commit failed: ${(str(committed.stdout) + str(committed.stderr)).trim()}`, committed);
+  if (!committed.ok) return failed('GIT_FAILED', `git commit failed (exit ${String(committed.exit_code ?? committed.error?.code)}; git's output follows)`, committed);
   const now = await head(action, env);
   if (!now.ok) return failed(now.result.error?.code ?? 'GIT_FAILED', `the commit ran, but reading HEAD after it did not (${now.result.error?.message ?? 'git failed'}): see \`git log\`; no undo is kept`, now.result);
   const after = now.sha;
