@@ -197,6 +197,7 @@ async function serveRuntime(runtime: Runtime, hub: EventHub, reach: Reach, optio
       halt: (reason, by) => runtime.halt(reason, by),
       resume: (by) => runtime.resume(by),
       mode: () => runtime.status().mode,
+      haltedBy: () => runtime.haltedBy(),
       // The tray reads the queue with the desktop's local token; a screen uses its session cookie (and its stream).
       queueRead: (caller) => {
         if (caller.kind === 'desktop' && caller.via === 'token') reach.trayRead();

@@ -30,6 +30,8 @@ export interface HaltDeps {
  */
 export class HaltControl {
   private current: GateMode;
+  /** The HALT in force (who, when, why), for the screens to say; undefined when none is. */
+  private record: HaltRecord | undefined;
   private readonly unwatch: () => void;
 
   /** `halted`: the HALT on file when the gate opened (read once by the caller, for its load record). */
@@ -38,6 +40,7 @@ export class HaltControl {
     halted: HaltRecord | undefined,
   ) {
     this.current = halted === undefined ? deps.policyMode() : 'halted';
+    this.record = halted;
     this.unwatch = deps.file.watch(() => {
       this.onFileChange();
     });
@@ -48,12 +51,18 @@ export class HaltControl {
     return this.current;
   }
 
+  /** The HALT in force, when one is: who, when and why (a phone and the desktop say it). */
+  haltedBy(): Pick<HaltRecord, 'reason' | 'at' | 'by'> | undefined {
+    return this.current === 'halted' && this.record !== undefined ? { reason: this.record.reason, at: this.record.at, by: this.record.by } : undefined;
+  }
+
   /** Kills every process tree, denies everything, persists, audits. */
   async halt(reason: string, by: string): Promise<HaltRecord> {
     const running = { running_processes: this.deps.jobs.live(), in_flight: [...this.deps.jobs.inFlight()] };
     const reach = this.stopAll(by);
     const record: HaltRecord = { reason, at: this.deps.now().toISOString(), by, snapshot: { ...running, agent_processes: reach } };
     this.deps.file.write(record);
+    this.record = record;
     await this.auditHalt(record);
     return record;
   }
@@ -62,6 +71,7 @@ export class HaltControl {
   async resume(by: string): Promise<boolean> {
     if (!mayResume(by)) return false;
     this.deps.file.remove();
+    this.record = undefined;
     this.current = this.deps.policyMode();
     this.deps.approvals.reopen();
     this.deps.events.publish('resume', { mode: this.current });
@@ -95,11 +105,13 @@ export class HaltControl {
   private onFileChange(): void {
     const record = this.deps.file.read();
     if (record !== undefined && this.current !== 'halted') {
+      this.record = record;
       // What was in flight is what this gate had, not what the other process could know (it wrote -1).
       const running = { running_processes: this.deps.jobs.live(), in_flight: [...this.deps.jobs.inFlight()] };
       const reach = this.stopAll(record.by);
       void this.auditHalt({ ...record, snapshot: { ...record.snapshot, ...running, agent_processes: reach } }).catch(() => undefined);
     } else if (record === undefined && this.current === 'halted') {
+      this.record = undefined;
       this.current = this.deps.policyMode();
       this.deps.approvals.reopen();
       void this.deps.audit({ kind: 'resume', ts: this.deps.now().toISOString(), actor: 'cli', outcome: this.current }).catch(() => undefined);

@@ -58,6 +58,8 @@ export interface Runtime extends Actions {
   status(): { readonly mode: ShownMode; readonly audit: Unavailable | undefined };
   /** HALT (SPEC §8): kill every process tree, deny everything, persist, audit. */
   halt(reason: string, by: string): Promise<HaltRecord>;
+  /** The HALT in force, when one is: who, when and why. */
+  haltedBy(): Pick<HaltRecord, 'reason' | 'at' | 'by'> | undefined;
   /** Lift a HALT; only the desktop or the CLI may. */
   resume(by: string): Promise<boolean>;
   readonly desk: ApprovalDesk;
@@ -226,6 +228,7 @@ export async function openRuntime(options: GateOptions & { readonly actor: strin
     ...actions,
     taintOf: (session) => taint.state(session),
     halt: (reason, by) => haltControl.halt(reason, by),
+    haltedBy: () => haltControl.haltedBy(),
     resume: (by) => haltControl.resume(by),
     stopWaiting: () => {
       desk.releaseWaiters();

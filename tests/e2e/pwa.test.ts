@@ -255,8 +255,10 @@ describe.skipIf(process.env['ORACLE_SKIP_BROWSER'] === '1')('the PWA in Chromium
     expect(reply.body).not.toMatchObject({ exit_code: 0 });
     expect(running.runtime.toolhost.supervisor.live).toBe(0);
     expect(running.runtime.mode()).toBe('halted');
-    await ph.locator('text=Halted. Resume from the desktop.').waitFor();
+    // Who halted, when and why, on both screens.
+    await ph.locator('p.banner.halted', { hasText: /^Halted \(halted by Pixel test at .+: HALT from Pixel test\)\. Resume from the desktop\.$/u }).waitFor({ timeout: 10_000 });
     await shot(ph, 'phone-halted');
+    await desk.locator('p.halted-by', { hasText: /^halted by Pixel test at .+: HALT from Pixel test$/u }).waitFor({ timeout: 10_000 });
     // New work is refused while halted.
     expect((await agent('fs.read', { path: join(cwd, 'x') })).body).toMatchObject({ executed: false });
     await desk.locator('button.resume').waitFor({ timeout: 10_000 });
@@ -264,6 +266,7 @@ describe.skipIf(process.env['ORACLE_SKIP_BROWSER'] === '1')('the PWA in Chromium
     await desk.locator('button.resume').click();
     await expect.poll(() => running.runtime.mode()).toBe('normal');
     await ph.locator('oracle-halt button.halt').waitFor({ timeout: 10_000 });
+    expect(await desk.locator('p.halted-by').count()).toBe(0);
   });
 
   it('the desktop shows the audit chain verified and lists devices with revoke', async () => {

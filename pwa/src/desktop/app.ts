@@ -3,7 +3,7 @@ import { repeat } from 'lit/directives/repeat.js';
 import type { SignedCard } from '../../../shared/approval-card.js';
 import type { DeviceView } from '../../../shared/device-view.js';
 import { ApiError, json, request } from '../lib/api.js';
-import { deciderName, displayPin, verifyCard, when, type ApprovalsReply } from '../lib/cards.js';
+import { deciderName, displayPin, haltWords, verifyCard, when, type ApprovalsReply } from '../lib/cards.js';
 import { sentenceOf } from '../lib/sentence.js';
 import { fixedBytes, fromBase64Url, toBase64Url } from '../../../shared/pairing/bytes.js';
 import { ecdsaVerify, sha256 } from '../../../shared/pairing/protocol.js';
@@ -74,6 +74,7 @@ export class OracleDesktop extends LitElement {
     live: { state: true },
     keyProblem: { state: true },
     down: { state: true },
+    haltInfo: { state: true },
     revoking: { state: true },
   };
   static override styles = [
@@ -170,6 +171,8 @@ export class OracleDesktop extends LitElement {
   declare down: boolean;
   /** The device whose revoke waits for its confirmation. */
   declare revoking: string | undefined;
+  /** The HALT in force, when one is: who, when and why. */
+  declare haltInfo: ApprovalsReply['halt'];
   /** Cards that moved to where another one was (the list closed up under the pointer): their buttons wait a moment (settle.ts). */
   private readonly settle = new Settle(() => {
     this.requestUpdate();
@@ -200,6 +203,7 @@ export class OracleDesktop extends LitElement {
     this.keyProblem = '';
     this.down = false;
     this.revoking = undefined;
+    this.haltInfo = undefined;
   }
 
   /** A card gone from the list moves the ones below it up, where the pointer may be waiting to click. */
@@ -293,6 +297,7 @@ export class OracleDesktop extends LitElement {
       this.undoTotal = undo.body.total;
       this.checks = checks;
       this.cards = approvals.body.approvals;
+      this.haltInfo = approvals.body.halt;
       this.pendingTotal = approvals.body.pending_total ?? approvals.body.approvals.length;
       void this.renderRoot.querySelector<OracleRememberedPanel>('oracle-remembered-panel')?.load();
       void this.renderRoot.querySelector<OracleCandidatesPanel>('oracle-candidates-panel')?.load();
@@ -365,6 +370,7 @@ export class OracleDesktop extends LitElement {
         <div>
           <h1>ORACLE — desktop</h1>
           <p>Mode: <span class="mode ${mode}" role="status">${this.down ? 'unknown: the gate is not answering' : mode}</span> · <span class=${this.live ? 'ok' : 'muted'}>${this.live ? 'live' : 'not live'}</span></p>
+          ${halted && this.haltInfo !== undefined ? html`<p class="halted-by">${haltWords(this.haltInfo, this.devices)}</p>` : nothing}
         </div>
         <div class="controls">
           <oracle-halt ?halted=${halted} ?busy=${this.halting} @halt=${() => void this.act('HALT', '/api/v1/halt', { reason: 'HALT from the desktop' })}></oracle-halt>

@@ -12,6 +12,14 @@ export interface ApprovalsReply {
   readonly pending_total?: number;
   readonly recent: readonly SignedCard[];
   readonly mode: string;
+  /** The HALT in force, when one is: who (`desktop`, `cli`, `device:ID`), when and why. */
+  readonly halt?: { readonly reason: string; readonly at: string; readonly by: string };
+}
+
+/** A HALT in words: "HALT by Pixel 8 at 19:34: HALT from Pixel 8". */
+export function haltWords(halt: NonNullable<ApprovalsReply['halt']>, devices: readonly { readonly id: string; readonly name: string }[]): string {
+  const who = deciderName(halt.by.startsWith('device:') ? halt.by.slice('device:'.length) : halt.by, devices);
+  return `halted by ${who} at ${when(halt.at)}${halt.reason === '' ? '' : `: ${halt.reason}`}`;
 }
 
 /** SPEC §9a: a card is offered for approval only when the pinned server key signed exactly it. */

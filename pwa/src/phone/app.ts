@@ -3,7 +3,7 @@ import { repeat } from 'lit/directives/repeat.js';
 import type { SignedCard } from '../../../shared/approval-card.js';
 import type { DeviceView } from '../../../shared/device-view.js';
 import { ApiError } from '../lib/api.js';
-import { deciderName, displayPin, verifyCard, when, type ApprovalsReply } from '../lib/cards.js';
+import { deciderName, displayPin, haltWords, verifyCard, when, type ApprovalsReply } from '../lib/cards.js';
 import { sentenceOf, stateWords } from '../lib/sentence.js';
 import { DeviceClient } from '../lib/device-client.js';
 import { forgetDevice, loadDevice, type StoredDevice } from '../lib/device-store.js';
@@ -43,6 +43,7 @@ export class OraclePhone extends LitElement {
     offline: { state: true },
     spoken: { state: true },
     gone: { state: true },
+    haltInfo: { state: true },
   };
   static override styles = [
     base,
@@ -119,6 +120,8 @@ export class OraclePhone extends LitElement {
   });
   /** The card whose arrival on screen last started `settle`. */
   private settledFor: string | undefined;
+  /** The HALT in force, when one is: who, when and why. */
+  declare haltInfo: ApprovalsReply['halt'];
   /** The card this phone is answering: its end is the person's own doing, not news. */
   private answering: string | undefined;
   private client: DeviceClient | undefined;
@@ -144,6 +147,7 @@ export class OraclePhone extends LitElement {
     this.problems = {};
     this.notice = '';
     this.current = undefined;
+    this.haltInfo = undefined;
     this.offline = false;
     this.spoken = '';
     this.gone = undefined;
@@ -237,6 +241,7 @@ export class OraclePhone extends LitElement {
       if (generation !== this.generation) return;
       this.noteGone(approvals.body);
       this.mode = approvals.body.mode;
+      this.haltInfo = approvals.body.halt;
       this.recent = approvals.body.recent;
       this.devices = devices.body.devices;
       this.checks = checks;
@@ -362,7 +367,7 @@ export class OraclePhone extends LitElement {
       </header>
       ${this.mode === 'read-only' ? html`<p class="banner readonly">The gate runs read-only: its policy did not load.</p>` : nothing}
       ${this.mode === 'degraded' ? html`<p class="banner readonly" role="alert">The gate cannot write its audit log (a full disk?): it refuses every action until it can, and recovers by itself.</p>` : nothing}
-      ${halted ? html`<p class="banner halted">Halted. Resume from the desktop.</p>` : nothing}
+      ${halted ? html`<p class="banner halted">Halted${this.haltInfo === undefined ? '' : ` (${haltWords(this.haltInfo, this.devices)})`}. Resume from the desktop.</p>` : nothing}
       ${this.notice === '' ? nothing : html`<p class="muted notice" role="status" title=${this.notice}>${this.notice}</p>`}
       <oracle-notify .client=${this.client}></oracle-notify>
       <section aria-labelledby="pending-h">

@@ -15,6 +15,8 @@ export interface GateControl {
   halt(reason: string, by: string): Promise<unknown>;
   resume(by: string): Promise<boolean>;
   mode(): ShownMode;
+  /** The HALT in force, when one is: who (`desktop`, `cli`, `device:ID`), when and why. */
+  haltedBy?(): { readonly reason: string; readonly at: string; readonly by: string } | undefined;
   /** Someone read the approval queue (the desktop's tray polls it): who could see a card counts it. */
   queueRead?(caller: Caller): void;
 }
@@ -73,7 +75,8 @@ export function controlRoutes(control: GateControl, devices: DeviceRegistry, clo
       .filter((a) => a.state !== 'pending')
       .sort((a, b) => byTime(b.decided_at ?? b.requested_at, a.decided_at ?? a.requested_at))
       .slice(0, RECENT);
-    return c.json({ approvals, pending_total: pending.length, recent, mode: control.mode() });
+    const halt = control.haltedBy?.();
+    return c.json({ approvals, pending_total: pending.length, recent, mode: control.mode(), ...(halt === undefined ? {} : { halt }) });
   });
 
   for (const verdict of ['approve', 'deny'] as const) {
