@@ -51,7 +51,8 @@ export function notificationText(m: PushMessage): { readonly title: string; read
     case 'halt':
       return { title: 'ORACLE halted', body: 'Every agent action is stopped. Resume from the desktop.' };
     case 'settled':
-      return m.count === 0 ? { title: 'Nothing waiting', body: 'Every request was answered.' } : { title: waiting, body: 'Open ORACLE to decide.' };
+      // Not "every request was answered": one may have expired unanswered (denied) or been withdrawn.
+      return m.count === 0 ? { title: 'Nothing waiting', body: 'No request waits for you now: each was answered, withdrawn, or expired unanswered (denied). Open ORACLE for which.' } : { title: waiting, body: 'Open ORACLE to decide.' };
   }
 }
 

@@ -199,6 +199,19 @@ describe.skipIf(process.env['ORACLE_SKIP_BROWSER'] === '1')('approval cards at p
     expect((await notice.boundingBox())?.height ?? 0).toBeLessThan(80);
   });
 
+  it('shows the next card from its top after a long one was answered at its bottom', async () => {
+    const card = ph.locator('oracle-card');
+    for (let i = 0; i < 7 && !(await card.locator('h3.sentence').innerText()).includes('package.json'); i++) await ph.locator('button.next').click();
+    await card.locator('button.more', { hasText: 'show all' }).click();
+    await ph.evaluate('window.scrollTo(0, document.documentElement.scrollHeight)');
+    expect(await ph.evaluate('window.scrollY')).toBeGreaterThan(500);
+    await expect.poll(() => card.locator('button.deny').isEnabled(), { timeout: 5000 }).toBe(true);
+    await card.locator('button.deny').click();
+    await ph.locator('p[role=status]', { hasText: 'Denied: edit app/package.json' }).waitFor({ timeout: 10_000 });
+    // The next card's sentence is on the screen, not scrolled away above it.
+    await expect.poll(async () => (await card.locator('h3.sentence').boundingBox())?.y ?? -1, { timeout: 5000 }).toBeGreaterThanOrEqual(0);
+  });
+
   it('ends with every agent answered', async () => {
     await running.runtime.halt('end of test', 'desktop');
     await Promise.all(waiting);

@@ -120,6 +120,8 @@ export class OraclePhone extends LitElement {
   });
   /** The card whose arrival on screen last started `settle`. */
   private settledFor: string | undefined;
+  /** A card just came on screen: it is shown from its top (`updated`). */
+  private showTop = false;
   /** The HALT in force, when one is: who, when and why. */
   declare haltInfo: ApprovalsReply['halt'];
   /** The card this phone is answering: its end is the person's own doing, not news. */
@@ -226,7 +228,22 @@ export class OraclePhone extends LitElement {
     const shown = this.screen.kind === 'home' ? this.shownCard()?.approval_id : undefined;
     if (shown === this.settledFor) return;
     this.settledFor = shown;
-    if (shown !== undefined) this.settle.start(shown);
+    if (shown !== undefined) {
+      this.settle.start(shown);
+      this.showTop = true;
+    }
+  }
+
+  /**
+   * A new card starts at its top: the page had stayed scrolled where a long card's diff had taken
+   * it, so the next card's sentence, risk and countdown sat under the sticky HALT bar (phone
+   * probe, session 36).
+   */
+  override updated(): void {
+    if (!this.showTop) return;
+    this.showTop = false;
+    const card = this.renderRoot.querySelector('oracle-card');
+    if (card !== null && card.getBoundingClientRect().top < 0) window.scrollTo({ top: 0 });
   }
 
   private async refresh(): Promise<void> {
