@@ -145,7 +145,10 @@ export function createMcpServer(gate: McpGate, options: Pick<McpOptions, 'agent'
         guarded(async () => {
           const answer = await gate.propose(policy, reason);
           const ok = typeof answer['candidate'] === 'object';
-          return { content: [{ type: 'text', text: ok ? `Kept as a candidate; it takes effect only when the person activates it on the desktop.\n${JSON.stringify(answer['candidate'], null, 2)}` : `The proposal was refused:\n${JSON.stringify(answer, null, 2)}` }], structuredContent: { ...answer }, ...(ok ? {} : { isError: true }) };
+          const lost = ok ? losses(answer['candidate']) : [];
+          // A partial file (only the new program) drops everything else: said first, not left in the list (MCP probe, session 36).
+          const warning = lost.length === 0 ? '' : `\nNote: this candidate also REMOVES ${String(lost.length)} thing${lost.length === 1 ? '' : 's'} the policy has now (${lost.slice(0, 5).join('; ')}${lost.length > 5 ? '; …' : ''}). A proposal is the whole policy file: if you meant only to add, propose again with everything that is there kept (oracle_allowed lists the scopes, deny_always names, programs and hosts).`;
+          return { content: [{ type: 'text', text: ok ? `Kept as a candidate; it takes effect only when the person activates it on the desktop.${warning}\n${JSON.stringify(answer['candidate'], null, 2)}` : `The proposal was refused:\n${JSON.stringify(answer, null, 2)}` }], structuredContent: { ...answer }, ...(ok ? {} : { isError: true }) };
         }),
       ),
   );
@@ -189,6 +192,16 @@ function reportProgress(extra: Progressing): () => void {
   return () => {
     clearInterval(timer);
   };
+}
+
+/** What a candidate's changes take away (`effect: loses`), in the change list's own words. */
+function losses(candidate: unknown): string[] {
+  const changes = (candidate as { changes?: unknown } | null)?.changes;
+  if (!Array.isArray(changes)) return [];
+  return changes.flatMap((c: unknown) => {
+    const change = c as { effect?: unknown; what?: unknown } | null;
+    return change?.effect === 'loses' && typeof change.what === 'string' ? [change.what] : [];
+  });
 }
 
 /** A handler never throws: a failure is a tool error the agent can read. */

@@ -78,8 +78,14 @@ describe.skipIf(process.env['ORACLE_SKIP_BROWSER'] === '1')('policy candidates',
       const made = await client.callTool({ name: 'oracle_propose_policy', arguments: { policy: text(tree.root, 'fs.read', 'egress:\n  allow: [{ host: pypi.org }]\n'), reason: 'pip install' } });
       expect(made.isError).not.toBe(true);
       expect(textOf(made)).toContain('takes effect only when the person activates it on the desktop');
+      expect(textOf(made)).not.toContain('REMOVES');
       const id = (made.structuredContent as { candidate: { id: string } }).candidate.id;
       expect((await asDesktop(`/api/v1/policy/candidates/${id}/discard`, {})).status).toBe(200);
+      // A partial file (the new part only) would drop the scope the policy has: said first.
+      const partial = await client.callTool({ name: 'oracle_propose_policy', arguments: { policy: 'egress:\n  allow: [{ host: pypi.org }]\n', reason: 'pip install' } });
+      expect(textOf(partial)).toMatch(/Note: this candidate also REMOVES \d+ things? the policy has now \(path .*\/projects: was rw/u);
+      const dropped = (partial.structuredContent as { candidate?: { id: string } }).candidate?.id;
+      if (dropped !== undefined) expect((await asDesktop(`/api/v1/policy/candidates/${dropped}/discard`, {})).status).toBe(200);
     } finally {
       await client.close();
     }
@@ -102,6 +108,6 @@ describe.skipIf(process.env['ORACLE_SKIP_BROWSER'] === '1')('policy candidates',
     expect(readFileSync(policy, 'utf8')).toBe(text(tree.root, 'fs.read, fs.delete'));
     await desk.locator('article.candidate').waitFor({ state: 'detached', timeout: 10_000 });
     const records = auditRecords(running.runtime.gate.home).filter((r) => r['kind'] === 'policy.candidate').map((r) => r['outcome']);
-    expect(records).toEqual(['proposed', 'discarded', 'proposed', 'discarded', 'proposed', 'activated']);
+    expect(records).toEqual(['proposed', 'discarded', 'proposed', 'discarded', 'proposed', 'discarded', 'proposed', 'activated']);
   });
 });
