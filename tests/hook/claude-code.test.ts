@@ -166,8 +166,9 @@ const rows: Row[] = [
   ['git restore --staged', () => bash('git restore --staged src/a.ts'), 'allow'],
   ['git stash, merge, rebase', () => bash('git stash && git merge main && git rebase main && git stash pop'), 'allow'],
   ['git clean -n', () => bash('git clean -n'), 'allow'],
-  // git rm --cached only untracks; a plain git rm deletes files the hook does not weigh (review)
-  ['git rm --cached', () => bash('git rm --cached src/a.ts'), 'allow'],
+  // git rm deletes files the hook does not weigh, and a later --no-cached takes --cached back (review)
+  ['git rm --cached', () => bash('git rm --cached src/a.ts'), 'deny'],
+  ['git rm --cached --no-cached', () => bash('git rm --cached --no-cached -r src'), 'deny'],
   ['git rm', () => bash('git rm -r src'), 'deny'],
   ['git rm -rf', () => bash('git rm -rf src'), 'deny'],
   ['git rm of .env', () => bash('git rm --cached .env'), 'deny'],

@@ -32,7 +32,7 @@ describe('exec.run in the toolhost', () => {
     runtime = await runtimeFor(
       tree,
       `scopes:\n  projects: { roots: [{ path: "${tree.root}/projects", mode: rw }] }\n` +
-        'programs:\n  git: { subcommands: { allow: [add] } }\n  env: { allow_args_matching: ["*"] }\n  sh: { allow_args_matching: ["-c *"] }\n  tool1: {}\n  node: { allow_args_matching: ["-e *"] }\n' +
+        'programs:\n  git: { subcommands: { allow: [add, switch] } }\n  env: { allow_args_matching: ["*"] }\n  sh: { allow_args_matching: ["-c *"] }\n  tool1: {}\n  node: { allow_args_matching: ["-e *"] }\n' +
         'tiers:\n  - { tool: exec.run, program: tool1, tier: T1 }\n',
       { path: `${decoyDir}:${tree.root}/bin/real:/usr/local/bin:/usr/bin:/bin`, extraEnv: { ORACLE_TEST_CANARY: 'canary-6f1c2e' } },
     );
@@ -68,7 +68,7 @@ describe('exec.run in the toolhost', () => {
     expect(await seen('app', 1, [])).toBe('app\n');
   });
 
-  it('lets that job write its own folder only (and git its .git), never the rest of the work tree the decision did not cover', async () => {
+  it('lets that job write its own folder only, never the rest of the work tree the decision did not cover; git gets the work tree as from its top', async () => {
     const mono = `${tree.root}/projects/wt`;
     tree.file('projects/wt/package.json', '{}\n');
     tree.dir('projects/wt/packages/a');
@@ -86,6 +86,20 @@ describe('exec.run in the toolhost', () => {
     const added = await runtime.run({ tool: 'exec.run', args: { program: 'git', args: ['add', 'made.txt'], cwd: `${mono}/packages/a` } });
     expect(added, JSON.stringify(added)).toMatchObject({ exit_code: 0 });
     expect(spawnSync('git', ['-C', mono, 'ls-files'], { encoding: 'utf8' }).stdout).toBe('packages/a/made.txt\n');
+    // A switch from there changes the whole work tree, as it would from the top, never half of it.
+    const g = (...a: string[]) => spawnSync('git', ['-C', mono, '-c', 'user.name=t', '-c', 'user.email=t@e', ...a], { encoding: 'utf8' });
+    writeFileSync(`${mono}/packages/b/b.txt`, 'main\n');
+    expect(g('add', '-A').status).toBe(0);
+    expect(g('commit', '-qm', 'main').status).toBe(0);
+    expect(g('switch', '-qc', 'feat').status).toBe(0);
+    writeFileSync(`${mono}/packages/b/b.txt`, 'feat\n');
+    expect(g('commit', '-qam', 'feat').status).toBe(0);
+    expect(g('switch', '-q', '-').status).toBe(0);
+    expect(spawnSync('chmod', ['-R', 'a+rwX', mono]).status).toBe(0);
+    const switched = await runtime.run({ tool: 'exec.run', args: { program: 'git', args: ['switch', 'feat'], cwd: `${mono}/packages/a` } });
+    expect(switched, JSON.stringify(switched)).toMatchObject({ exit_code: 0 });
+    expect(readFileSync(`${mono}/packages/b/b.txt`, 'utf8')).toBe('feat\n');
+    expect(g('status', '--porcelain').stdout).toBe('');
   });
 
   it('reports the isolation it really has', () => {

@@ -54,22 +54,22 @@ type Bind = { readonly path: string; readonly mode: 'ro' | 'rw' };
 
 /**
  * What a job in `cwd` sees of the user's files, and what hides in it: the whole git work tree
- * holding `cwd`, read only, with `cwd` itself in its root's mode (and, for git, the repository's
- * own `.git` folder, which git writes). Given only `cwd`, a job in a package of a monorepo had no
- * repository (`git log`: "not a git repository"), no `../tests` and no root `node_modules` (MCP
- * probe, session 36); given the work tree to write, it could change what the decision never
- * covered, such as a root `package.json` a write of it waits for a person for (review, session 36).
- * A work tree too large to mask falls back to `cwd` alone.
+ * holding `cwd`, read only, with `cwd` itself in its root's mode. Given only `cwd`, a job in a
+ * package of a monorepo had no repository (`git log`: "not a git repository"), no `../tests` and
+ * no root `node_modules` (MCP probe, session 36); given the work tree to write, it could change
+ * what the decision never covered, such as a root `package.json` a write of waits for a person
+ * (review, session 36). git itself gets the work tree in its root's mode, as it would run from the
+ * top: a `git switch` from a package's folder had moved HEAD and the index and left the files
+ * outside that folder as they were, a half-switched repository (second review, session 36); what
+ * git may do is judged by its own argv, wherever it runs from. A work tree too large to mask falls
+ * back to `cwd` alone.
  */
 async function jobFolders(env: ToolhostEnv, cwd: ScopedPath, isGit: boolean): Promise<{ readonly tree: string; readonly binds: readonly Bind[]; readonly view: Awaited<ReturnType<typeof sandboxView>> }> {
   const own: Bind = { path: cwd.real, mode: cwd.root.mode };
   const tree = workTree(cwd);
   if (tree !== cwd.real) {
     const view = await sandboxView(env.gate, tree, { gitVisible: isGit });
-    if (!('incomplete' in view)) {
-      const gitDir = isGit && probe(join(tree, '.git')) === 'dir' ? [{ path: join(tree, '.git'), mode: cwd.root.mode }] : [];
-      return { tree, binds: [{ path: tree, mode: 'ro' }, own, ...gitDir], view };
-    }
+    if (!('incomplete' in view)) return { tree, binds: isGit ? [{ path: tree, mode: cwd.root.mode }] : [{ path: tree, mode: 'ro' }, own], view };
   }
   return { tree: cwd.real, binds: [own], view: await sandboxView(env.gate, cwd.real, { gitVisible: isGit }) };
 }
