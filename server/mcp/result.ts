@@ -127,10 +127,23 @@ export const LISTED_MAX = 2000;
  */
 function listing(entries: readonly ListedEntry[]): string {
   const shown = [...entries].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)).slice(0, LISTED_MAX);
-  const lines = shown.map((e) => (e.type === 'dir' ? `${e.name}/` : e.type === 'link' ? `${e.name} (link)` : e.type === 'other' ? `${e.name} (special)` : e.name));
+  const lines = shown.map((e) => {
+    const name = listedName(e.name);
+    return e.type === 'dir' ? `${name}/` : e.type === 'link' ? `${name} (link)` : e.type === 'other' ? `${name} (special)` : name;
+  });
   if (entries.length === 0) lines.push('(empty)');
   if (entries.length > LISTED_MAX) lines.push(`[ORACLE: ${String(entries.length - LISTED_MAX)} more entries not shown; list a folder inside this one, or find files with fs_search]`);
   return lines.join('\n');
+}
+
+/**
+ * A name as a listing line shows it: as a JSON string when it could pass for something else (a
+ * line break and a forged `[ORACLE: …]` line, a name ending in ` (link)`, a leading quote or
+ * space), so no file's name speaks for the gate (second review, session 36).
+ */
+function listedName(name: string): string {
+  const forges = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/u.test(name) || /^[["\s]|\s$|\/$| \((?:link|special)\)$/u.test(name);
+  return forges ? JSON.stringify(name) : name;
 }
 
 function failure(text: string): CallToolResult {

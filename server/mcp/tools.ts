@@ -35,7 +35,7 @@ export const MCP_TOOLS: readonly McpToolDef[] = [
     fields: { path: PATH, offset: 'the first line to read, counting from 1 (default 1)', limit: `how many lines to read at most (default ${String(MCP_READ_LINES)})` },
     hints: READ,
   },
-  { name: 'fs_list', tool: 'fs.list', description: `List a directory: one entry per line, sorted, folders ending in \`/\`, links marked \`(link)\` (never followed), at most 2000 entries. Names the policy hides (\`.env\`, \`.git\`, …) are left out.${GATED}`, fields: { path: PATH }, hints: READ },
+  { name: 'fs_list', tool: 'fs.list', description: `List a directory: one entry per line, sorted, folders ending in \`/\`, links marked \`(link)\` (never followed), at most 2000 entries; a name that could be misread (a line break in it, a leading quote, bracket or space) is shown as a JSON string. Names the policy hides (\`.env\`, \`.git\`, …) are left out.${GATED}`, fields: { path: PATH }, hints: READ },
   {
     name: 'fs_search',
     tool: 'fs.search',

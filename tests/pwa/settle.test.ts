@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { movedUnderPointer, Settle, SETTLE_MS } from '../../pwa/src/ui/settle.js';
+import { Places, Settle, SETTLE_MS } from '../../pwa/src/ui/settle.js';
 
 /**
  * Which cards wait before they can be answered (pwa/src/ui/settle.ts): those that took a place
@@ -12,11 +12,18 @@ describe('settling cards', () => {
   });
 
   it('holds the cards that moved to where another one was, and no other', () => {
-    expect(movedUnderPointer(['a', 'b', 'c'], ['b', 'c'])).toEqual(['b', 'c']);
-    expect(movedUnderPointer(['a', 'b'], ['a', 'b', 'c'])).toEqual([]);
-    // An agent withdrawing its newest card and asking again: only its new card takes that place.
-    expect(movedUnderPointer(['a', 'b'], ['a', 'c'])).toEqual(['c']);
-    expect(movedUnderPointer([], ['a'])).toEqual([]);
+    const seen = (lists: readonly (readonly string[])[], gap = 0): string[][] => {
+      const places = new Places();
+      return lists.map((ids, i) => places.next(ids, i * gap));
+    };
+    expect(seen([['a', 'b', 'c'], ['b', 'c']]).at(-1)).toEqual(['b', 'c']);
+    expect(seen([['a', 'b'], ['a', 'b', 'c']]).at(-1)).toEqual([]);
+    // An agent withdrawing its newest card and asking again: only its new card takes that place,
+    // also when the two arrive in two refreshes, and not once the place has been empty a while.
+    expect(seen([['a', 'b'], ['a', 'c']]).at(-1)).toEqual(['c']);
+    expect(seen([['a', 'b'], ['a'], ['a', 'c']], 100).at(-1)).toEqual(['c']);
+    expect(seen([['a', 'b'], ['a'], ['a', 'c']], SETTLE_MS).at(-1)).toEqual([]);
+    expect(seen([[], ['a']]).at(-1)).toEqual([]);
   });
 
   it('holds each card for SETTLE_MS from its own move, and says when a hold ends', () => {

@@ -11,7 +11,7 @@ import { attestInput } from '../../../shared/attest.js';
 import { openLive } from '../lib/live.js';
 import type { Answer, CardCheck } from '../ui/approval-card.js';
 import { base } from '../ui/styles.js';
-import { movedUnderPointer, Settle } from '../ui/settle.js';
+import { Places, Settle } from '../ui/settle.js';
 import '../ui/approval-card.js';
 import '../ui/halt-button.js';
 import '../ui/recent-decisions.js';
@@ -177,6 +177,7 @@ export class OracleDesktop extends LitElement {
   private readonly settle = new Settle(() => {
     this.requestUpdate();
   });
+  private readonly places = new Places();
   private serverKey: CryptoKey | undefined;
   private stream: { close: () => void } | undefined;
   /** Refreshes overlap (every event starts one): only the newest may write the screen. */
@@ -208,9 +209,8 @@ export class OracleDesktop extends LitElement {
 
   /** A card gone from the list moves the ones below it up, where the pointer may be waiting to click. */
   override willUpdate(changed: Map<PropertyKey, unknown>): void {
-    const before = changed.get('cards') as readonly SignedCard[] | undefined;
-    if (before === undefined) return;
-    for (const id of movedUnderPointer(before.map((c) => c.approval_id), this.cards.map((c) => c.approval_id))) this.settle.start(id);
+    if (!changed.has('cards')) return;
+    for (const id of this.places.next(this.cards.map((c) => c.approval_id), Date.now())) this.settle.start(id);
   }
 
   override connectedCallback(): void {

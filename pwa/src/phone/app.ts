@@ -310,15 +310,19 @@ export class OraclePhone extends LitElement {
 
   private async answer(card: SignedCard, answer: Answer): Promise<void> {
     const client = this.client;
-    if (client === undefined) return;
+    // A tap that came before the buttons were drawn disabled: nothing is signed while another
+    // answer or a HALT is on its way (a later counter could overtake HALT's).
+    if (client === undefined || this.busy || this.halting) return;
     this.busy = true;
     this.answering = card.approval_id;
     // "Deny and HALT" halts first, whatever becomes of the denial (phone probe, session 36), and
     // alone: the gate takes a device's signed requests in counter order, so a HALT sent beside the
     // denial could be refused as out of order (review, session 36). HALT cancels the card with
     // every other waiting one; the denial is sent only if HALT did not go through.
+    let haltFailed = '';
     if (answer.halt === true) {
       await this.halt();
+      haltFailed = this.notice;
       if (this.mode === 'halted') {
         const what = sentenceOf(card);
         await this.refresh();
@@ -333,7 +337,7 @@ export class OraclePhone extends LitElement {
       this.problems = { ...this.problems, [card.approval_id]: '' };
       const what = sentenceOf(card);
       // (Here after "Deny and HALT" only when HALT did not go through: said first.)
-      this.notice = `${answer.halt === true ? 'HALT did not go through: press HALT again. ' : ''}${answer.verdict === 'approve' ? 'Approved' : 'Denied'}: ${what.verb} ${what.object}.`;
+      this.notice = `${answer.halt === true ? `${haltFailed === '' ? 'HALT did not go through' : haltFailed}: press HALT again. ` : ''}${answer.verdict === 'approve' ? 'Approved' : 'Denied'}: ${what.verb} ${what.object}.`;
     } catch (e) {
       this.problems = { ...this.problems, [card.approval_id]: e instanceof ApiError ? `${e.code}: ${e.message}` : 'the answer was not delivered' };
       this.offline = e instanceof ApiError && (e.code === 'OFFLINE' || e.code === 'TIMEOUT');
@@ -348,7 +352,8 @@ export class OraclePhone extends LitElement {
     if (refused && !this.cards.some((c) => c.approval_id === card.approval_id)) {
       const ended = this.recent.find((c) => c.approval_id === card.approval_id);
       const what = sentenceOf(card);
-      const halted = answer.halt === true ? ' HALT did not go through either: press HALT again.' : '';
+      // (HALT may have gone through though its answer did not arrive: the mode, read afresh, says.)
+      const halted = answer.halt !== true ? '' : this.mode === 'halted' ? ' The gate is halted.' : ` ${haltFailed === '' ? 'HALT did not go through' : haltFailed}: press HALT again.`;
       this.notice = `Your ${answer.verdict === 'approve' ? 'approval' : 'denial'} did not count: ${what.verb} ${what.object} — ${ended === undefined ? 'no longer waiting' : stateWords(ended, deciderName(ended.device, this.devices))}.${halted}`;
     }
   }

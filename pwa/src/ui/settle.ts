@@ -47,9 +47,21 @@ export class Settle {
 }
 
 /**
- * The cards of `now` that took a place another card held in `before` (moved up, or new in a place
- * that was taken): what the pointer may be resting on. A card added past the end moved nothing.
+ * Where a list's cards were, and when each place last changed hands: a card now in a place that
+ * another card held within SETTLE_MS is what the pointer may be resting on (it moved up, or came
+ * in where one left). Remembered across refreshes: a card withdrawn and another asked a moment
+ * later arrive in two refreshes, the second "past the end" of the shorter list (second review,
+ * session 36). A card added where no card was moved nothing.
  */
-export function movedUnderPointer(before: readonly string[], now: readonly string[]): string[] {
-  return now.filter((id, at) => at < before.length && before[at] !== id);
+export class Places {
+  private ids: readonly string[] = [];
+  private readonly changed: number[] = [];
+
+  /** The list as drawn now; the cards that took a place another card held lately. */
+  next(now: readonly string[], at: number): string[] {
+    const before = this.ids;
+    for (let i = 0; i < Math.max(before.length, now.length); i++) if (i < before.length && before[i] !== now[i]) this.changed[i] = at;
+    this.ids = now;
+    return now.filter((id, i) => before[i] !== id && at - (this.changed[i] ?? -Infinity) < SETTLE_MS);
+  }
 }
