@@ -1,6 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { RunResult } from '../core/lifecycle/run-action.js';
 import { askedText } from '../../shared/asked.js';
+import { hasControl } from '../core/paths/characters.js';
 
 /** Where a result carries the gate's own account of it (`_meta`, beside what the tool produced). */
 export const GATE_META_KEY = 'oracle/gate';
@@ -142,7 +143,7 @@ function listing(entries: readonly ListedEntry[]): string {
  * space), so no file's name speaks for the gate (second review, session 36).
  */
 function listedName(name: string): string {
-  const forges = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/u.test(name) || /^[["\s]|\s$|\/$| \((?:link|special)\)$/u.test(name);
+  const forges = hasControl(name) || /^[["\s]|\s$|\/$| \((?:link|special)\)$/u.test(name);
   return forges ? JSON.stringify(name) : name;
 }
 
