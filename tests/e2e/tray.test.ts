@@ -13,8 +13,18 @@ import { join } from 'node:path';
 
 const DISPLAY = `:${String(40 + (process.pid % 50))}`;
 
-/** The X window tree of the virtual display, as xwininfo prints it. */
-const windows = (): string => execFileSync('xwininfo', ['-root', '-tree'], { env: { ...process.env, DISPLAY }, encoding: 'utf8' });
+/**
+ * The X window tree of the virtual display, as xwininfo prints it; empty when a window it was
+ * walking went away meanwhile ("Bad Window": the panel and the icon come and go as they start),
+ * so a caller polling for a window asks again.
+ */
+const windows = (): string => {
+  try {
+    return execFileSync('xwininfo', ['-root', '-tree'], { env: { ...process.env, DISPLAY }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  } catch {
+    return '';
+  }
+};
 
 /**
  * `oracle tray` (issue 16, seed 001) under a virtual X server (Xvfb): with no tray host it says
