@@ -2,6 +2,7 @@ import { OracleError } from '../../shared/oracle-error.js';
 import type { RunResult } from '../core/lifecycle/run-action.js';
 import type { AgentView } from '../core/policy/agent-view.js';
 import { MAX_ACTION_WAIT_SECONDS } from '../../shared/action-wait.js';
+import { EXEC_TIMEOUT_S } from '../core/tools/registry.js';
 
 /**
  * What the MCP server asks of a gate (SPEC §11, §12): the runtime of this process, or, when one
@@ -36,8 +37,8 @@ export type GateRequest = (call: { method: 'GET' | 'POST'; path: string; body?: 
 const MAX_WAIT_S = MAX_ACTION_WAIT_SECONDS;
 /** Beyond the wait and the action's own run time, how long the gate may take to answer. */
 const ANSWER_MS = 30_000;
-/** The longest run time an action can be given (exec.run's `timeout`, core/tools/registry.ts). */
-const LONGEST_RUN_S = 3600;
+/** The longest run time an action can be given (exec.run's `timeout`). */
+const LONGEST_RUN_S = EXEC_TIMEOUT_S.max;
 /** What the gate's own jobs may take: up to four git runs of 120 s (a commit). */
 const GATE_JOBS_S = 600;
 
@@ -52,7 +53,7 @@ export function answerMs(action: Record<string, unknown> | undefined): number {
   const args = action['args'];
   const timeout = typeof args === 'object' && args !== null ? (args as Record<string, unknown>)['timeout'] : undefined;
   if (typeof action['tool'] === 'string' && action['tool'].startsWith('exec.')) {
-    return (typeof timeout === 'number' && timeout > 0 ? Math.min(timeout, LONGEST_RUN_S) : 60) * 1000 + ANSWER_MS;
+    return (typeof timeout === 'number' && timeout > 0 ? Math.min(timeout, LONGEST_RUN_S) : EXEC_TIMEOUT_S.default) * 1000 + ANSWER_MS;
   }
   // A delegate runs for as long as the policy's `delegate.timeout` says, up to the longest run.
   if (action['tool'] === 'agent.delegate') return LONGEST_RUN_S * 1000 + ANSWER_MS;

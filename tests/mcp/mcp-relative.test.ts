@@ -1,13 +1,13 @@
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GATE_META_KEY } from '../../server/mcp/result.js';
 import { MCP_TOOLS } from '../../server/mcp/tools.js';
 import { lookupTool } from '../../server/core/tools/registry.js';
-import { startServer, type Running } from '../../server/main.js';
+import type { Running } from '../../server/main.js';
 import { auditRecords } from '../fixtures/audit-records.js';
-import { mcpHost, textOf } from '../fixtures/mcp-host.js';
+import { gateAndHost, mcpHost, textOf } from '../fixtures/mcp-host.js';
 import { tempTree, type TempTree } from '../fixtures/temp-tree.js';
 
 const actionId = (result: unknown): unknown => (result as { _meta?: Record<string, Record<string, unknown> | undefined> })._meta?.[GATE_META_KEY]?.['action_id'];
@@ -28,11 +28,8 @@ describe('oracle mcp: relative paths are the host folder’s', () => {
     app = tree.dir('projects/app');
     tree.file('projects/app/notes.md', 'notes of the app\n');
     tree.file('projects/other/notes.md', 'notes of another project\n');
-    const policy = join(tree.root, 'policy.yaml');
-    writeFileSync(policy, `scopes:\n  projects: { roots: [{ path: "${tree.root}/projects", mode: rw }] }\nprograms:\n  git: { subcommands: { allow: [status] } }\nprincipals:\n  agents:\n    mcp: { capabilities: [fs.read, fs.write, proc.spawn] }\n`);
     // The gate runs from somewhere else entirely, as a service would.
-    running = await startServer({ home: tree.dir('home'), policy, port: 0 });
-    ({ client } = await mcpHost(['--home', running.runtime.gate.home], app));
+    ({ running, client } = await gateAndHost(tree, `scopes:\n  projects: { roots: [{ path: "${tree.root}/projects", mode: rw }] }\nprograms:\n  git: { subcommands: { allow: [status] } }\nprincipals:\n  agents:\n    mcp: { capabilities: [fs.read, fs.write, proc.spawn] }\n`, app));
   });
   afterAll(async () => {
     await client.close();

@@ -1,11 +1,9 @@
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GATE_META_KEY } from '../../server/mcp/result.js';
-import { startServer, type Running } from '../../server/main.js';
+import type { Running } from '../../server/main.js';
 import { auditRecords } from '../fixtures/audit-records.js';
-import { mcpHost, textOf } from '../fixtures/mcp-host.js';
+import { gateAndHost, textOf } from '../fixtures/mcp-host.js';
 import { tempTree, type TempTree } from '../fixtures/temp-tree.js';
 
 const actionId = (result: unknown): unknown => (result as { _meta?: Record<string, Record<string, unknown> | undefined> })._meta?.[GATE_META_KEY]?.['action_id'];
@@ -23,10 +21,7 @@ describe('oracle mcp: a program ORACLE could never start', () => {
   beforeAll(async () => {
     tree = tempTree('oracle-mcp-unlisted-');
     const app = tree.dir('projects/app');
-    const policy = join(tree.root, 'policy.yaml');
-    writeFileSync(policy, `scopes:\n  projects: { roots: [{ path: "${tree.root}/projects", mode: rw }] }\nprograms:\n  default: confirm\n  git: { subcommands: { allow: [status] } }\nprincipals:\n  agents:\n    mcp: { capabilities: [fs.read, fs.write, proc.spawn] }\n`);
-    running = await startServer({ home: tree.dir('home'), policy, port: 0 });
-    ({ client } = await mcpHost(['--home', running.runtime.gate.home], app));
+    ({ running, client } = await gateAndHost(tree, `scopes:\n  projects: { roots: [{ path: "${tree.root}/projects", mode: rw }] }\nprograms:\n  default: confirm\n  git: { subcommands: { allow: [status] } }\nprincipals:\n  agents:\n    mcp: { capabilities: [fs.read, fs.write, proc.spawn] }\n`, app));
   });
   afterAll(async () => {
     await client.close();

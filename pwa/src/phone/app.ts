@@ -322,7 +322,7 @@ export class OraclePhone extends LitElement {
     let haltFailed = '';
     if (answer.halt === true) {
       await this.halt();
-      haltFailed = this.notice;
+      haltFailed = `${this.notice === '' ? 'HALT did not go through' : this.notice}: press HALT again.`;
       if (this.mode === 'halted') {
         const what = sentenceOf(card);
         await this.refresh();
@@ -337,7 +337,7 @@ export class OraclePhone extends LitElement {
       this.problems = { ...this.problems, [card.approval_id]: '' };
       const what = sentenceOf(card);
       // (Here after "Deny and HALT" only when HALT did not go through: said first.)
-      this.notice = `${answer.halt === true ? `${haltFailed === '' ? 'HALT did not go through' : haltFailed}: press HALT again. ` : ''}${answer.verdict === 'approve' ? 'Approved' : 'Denied'}: ${what.verb} ${what.object}.`;
+      this.notice = `${answer.halt === true ? `${haltFailed} ` : ''}${answer.verdict === 'approve' ? 'Approved' : 'Denied'}: ${what.verb} ${what.object}.`;
     } catch (e) {
       this.problems = { ...this.problems, [card.approval_id]: e instanceof ApiError ? `${e.code}: ${e.message}` : 'the answer was not delivered' };
       this.offline = e instanceof ApiError && (e.code === 'OFFLINE' || e.code === 'TIMEOUT');
@@ -353,7 +353,7 @@ export class OraclePhone extends LitElement {
       const ended = this.recent.find((c) => c.approval_id === card.approval_id);
       const what = sentenceOf(card);
       // (HALT may have gone through though its answer did not arrive: the mode, read afresh, says.)
-      const halted = answer.halt !== true ? '' : this.mode === 'halted' ? ' The gate is halted.' : ` ${haltFailed === '' ? 'HALT did not go through' : haltFailed}: press HALT again.`;
+      const halted = answer.halt !== true ? '' : this.mode === 'halted' ? ' The gate is halted.' : ` ${haltFailed}`;
       this.notice = `Your ${answer.verdict === 'approve' ? 'approval' : 'denial'} did not count: ${what.verb} ${what.object} — ${ended === undefined ? 'no longer waiting' : stateWords(ended, deciderName(ended.device, this.devices))}.${halted}`;
     }
   }

@@ -270,11 +270,7 @@ function braceCcl(cs: readonly Char[]): readonly string[] | undefined | string {
 
 /** The literal value of a word, or why it is not one: a glob too makes it depend on the file system. */
 export function literalWord(node: BashNode, home?: string): WordValue {
-  const word = shellWord(node, home);
-  if (!word.ok) return word;
-  if (word.glob !== undefined) return fail(`glob \`${node.text}\` could match files`);
-  if (word.ccl !== undefined) return fail(`zsh's BRACE_CCL reads \`${node.text}\` as ${word.ccl.words.map((w) => `\`${w}\``).join(' ')}`);
-  return { ok: true, value: word.value };
+  return wordValue(node, home, 'expanded');
 }
 
 /**
@@ -283,8 +279,13 @@ export function literalWord(node: BashNode, home?: string): WordValue {
  * `DEBUG=app:* npm test` sets DEBUG to `app:*` (Claude Code probe, session 36, had it asked about).
  */
 export function assignedWord(node: BashNode, home?: string): WordValue {
+  return wordValue(node, home, 'text');
+}
+
+function wordValue(node: BashNode, home: string | undefined, glob: 'expanded' | 'text'): WordValue {
   const word = shellWord(node, home);
   if (!word.ok) return word;
+  if (glob === 'expanded' && word.glob !== undefined) return fail(`glob \`${node.text}\` could match files`);
   if (word.ccl !== undefined) return fail(`zsh's BRACE_CCL reads \`${node.text}\` as ${word.ccl.words.map((w) => `\`${w}\``).join(' ')}`);
   return { ok: true, value: word.value };
 }

@@ -38,6 +38,8 @@ export interface PathArg {
   readonly list?: boolean;
 }
 
+/** An exec.run's `timeout` in seconds: its default and the most it may ask for. */
+export const EXEC_TIMEOUT_S = { default: 60, max: 3600 } as const;
 /** The most characters one fs.write (and so one edit) writes. */
 export const MAX_WRITE_CHARS = 1_000_000;
 const text = z.string().max(MAX_WRITE_CHARS);
@@ -187,7 +189,7 @@ const CONTRACTS = {
       program: name,
       args: z.array(z.string().max(32_768)).max(1024).default([]),
       cwd: z.string().optional(),
-      timeout: z.number().int().min(1).max(3600).default(60),
+      timeout: z.number().int().min(1).max(EXEC_TIMEOUT_S.max).default(EXEC_TIMEOUT_S.default),
     }),
     paths: [{ key: 'cwd', access: 'write', optional: true }],
   },
@@ -199,7 +201,7 @@ const CONTRACTS = {
       program: name,
       args: z.array(z.string().max(32_768)).max(1024).default([]),
       cwd: z.string().optional(),
-      timeout: z.number().int().min(1).max(3600).default(60),
+      timeout: z.number().int().min(1).max(EXEC_TIMEOUT_S.max).default(EXEC_TIMEOUT_S.default),
       /** Environment variable → secret name; values never pass through the gate or the model. */
       secrets: z.record(z.string().regex(ENV_NAME), z.string().regex(SECRET_NAME)).refine((m) => Object.keys(m).length > 0 && Object.keys(m).length <= 16, 'name 1 to 16 secrets'),
     }),

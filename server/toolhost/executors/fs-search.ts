@@ -105,7 +105,7 @@ export async function fsSearch(action: PreparedAction<'fs.search'>, env: Toolhos
 
   const count = (n: number, what: string): string => `${String(n)} ${what}${n === 1 ? '' : 's'}`;
   const unsearched = [
-    ...(tooLarge === 0 ? [] : [`${count(tooLarge, 'file')} over ${String(MAX_FILE_BYTES / (1024 * 1024))} MiB (fs_read reads one of up to 8 MiB a page at a time)`]),
+    ...(tooLarge === 0 ? [] : [`${count(tooLarge, 'file')} over ${String(MAX_FILE_BYTES / (1024 * 1024))} MiB (fs_read reads one of up to ${String(env.limits.maxReadBytes / (1024 * 1024))} MiB a page at a time)`]),
     ...(notText === 0 ? [] : [`${count(notText, 'file')} that ${notText === 1 ? 'is' : 'are'} not UTF-8 text`]),
   ];
   const summary = `${String(lines.length)} match${lines.length === 1 ? '' : 'es'} in ${count(files, 'file')} searched${unsearched.length === 0 ? '' : `; not searched: ${unsearched.join(', ')}`}${cut === undefined ? '' : `; stopped: ${cut} (narrow the folder or the glob)`}`;
