@@ -26,6 +26,7 @@ export async function lookUpFacts(action: unknown, on: { readonly gate: GateStat
     return { terminals: { running: views.filter((t) => t.exited === null).map((t) => t.name), ended: views.filter((t) => t.exited !== null).map((t) => t.name) } };
   }
   if (tool === 'net.fetch') return { storedSecrets: toolhost.env.knownSecrets().filter((v) => v.length >= MIN_REFUSED_SECRET) };
+  if (tool === 'fs.delete') return madeFact(action, on);
   if (tool !== 'git.push' && tool !== 'exec.run') return undefined;
   const first = evaluate(action, { ...gate.context, mode: on.mode });
   const repo = first.paths[0];
@@ -42,4 +43,14 @@ export async function lookUpFacts(action: unknown, on: { readonly gate: GateStat
   if (first.tool !== 'git.push') return undefined;
   if (first.decision.decision === 'deny' && first.decision.code !== 'GIT_REMOTE') return undefined;
   return { push: await pushTarget(repo, String(first.args['remote']), String(first.args['branch']), toolhost.env) };
+}
+
+/** A delete that would wait for a person: is its file one the action's session made itself (made-files.ts)? */
+function madeFact(action: object, on: { readonly gate: GateState; readonly toolhost: Toolhost; readonly mode: GateMode }): ActionFacts | undefined {
+  const session = (action as { session?: unknown }).session;
+  if (typeof session !== 'string' || !on.toolhost.env.made.madeAny(session)) return undefined;
+  const first = evaluate(action, { ...on.gate.context, mode: on.mode });
+  const path = first.paths[0]?.real;
+  if (path === undefined || first.decision.decision !== 'needs-approval') return undefined;
+  return on.toolhost.env.made.madeHere(session, path) ? { made: { path } } : undefined;
 }

@@ -244,10 +244,10 @@ export function createActions(deps: ActionsDeps): Actions {
     ...(obtainApproval === undefined ? {} : { obtainApproval }),
   });
   /** Before an agent's own runtime writes a whole file, what it replaces goes to the undo store. */
-  const keepUndo = async (path: string, content: string, actionId: string): Promise<{ ok: true; undoId: string } | { ok: false; reason: string }> => {
+  const keepUndo = async (path: string, content: string, actionId: string): Promise<{ ok: true; undoId: string; created: boolean } | { ok: false; reason: string }> => {
     try {
       const kept = await keepForAgentWrite(toolhost.env, { path, content: Buffer.from(content, 'utf8'), actionId });
-      return kept.ok ? { ok: true, undoId: kept.id } : { ok: false, reason: kept.result.error?.message ?? 'the undo store refused it' };
+      return kept.ok ? { ok: true, undoId: kept.id, created: kept.created } : { ok: false, reason: kept.result.error?.message ?? 'the undo store refused it' };
     } catch (e) {
       return { ok: false, reason: e instanceof Error ? e.message : 'the current file could not be read' };
     }
@@ -360,6 +360,7 @@ export function createActions(deps: ActionsDeps): Actions {
           dropChanges: (id) => {
             toolhost.env.undo.drop(id);
           },
+          made: toolhost.env.made,
           searchReach: (start, search) => searchReach(start, search, toolhost.env),
           treeChange: (change) => treeVerdict(toolhost.env.gate, change, { halted: () => mode() === 'halted', current: () => toolhost.env.gate }),
         },
@@ -367,7 +368,10 @@ export function createActions(deps: ActionsDeps): Actions {
         waitMs,
         agent,
       ),
-    confirmCall: (callId) => confirmChanges(toolhost.env, callId),
+    confirmCall: (callId) => {
+      toolhost.env.made.confirm(callId);
+      return confirmChanges(toolhost.env, callId);
+    },
     async recordCall(call, agent) {
       const args = { tool: call.agentTool, input: call.input };
       await audit.append({

@@ -7,6 +7,7 @@ import { weighReach } from '../core/hook/search-verdict.js';
 import type { ProvenanceEntry } from '../../shared/provenance.js';
 import type { CurrentText } from '../toolhost/preview.js';
 import type { PlannedChange } from '../toolhost/agent-changes.js';
+import type { MadeFiles } from '../toolhost/made-files.js';
 import { treeChangeOf, type TreeChange, type TreeVerdict } from '../toolhost/tree-reach.js';
 import { lookupTool } from '../core/tools/registry.js';
 import { bumpTier, maxTier, type Tier } from '../../shared/tiers.js';
@@ -79,13 +80,15 @@ export interface CallDeps {
    * Keeps what a file holds before the agent's own runtime writes `content` there, for undo (the
    * toolhost's store; undo restores only while the file holds exactly `content`).
    */
-  readonly keepUndo: (realPath: string, content: string, actionId: string) => Promise<{ readonly ok: true; readonly undoId: string } | { readonly ok: false; readonly reason: string }>;
+  readonly keepUndo: (realPath: string, content: string, actionId: string) => Promise<{ readonly ok: true; readonly undoId: string; readonly created: boolean } | { readonly ok: false; readonly reason: string }>;
   /** The current text at a resolved path (read by the toolhost: no final link, bounded, UTF-8). */
   readonly currentText: (realPath: string) => CurrentText;
   /** Keeps what the paths a call changes hold now, for undo (toolhost/agent-changes.ts). */
-  readonly keepChanges: (changes: readonly PlannedChange[], meta: { readonly actionId: string; readonly call: string; readonly summary: string }) => Promise<{ readonly ok: true; readonly id: string } | { readonly ok: false; readonly reason: string }>;
+  readonly keepChanges: (changes: readonly PlannedChange[], meta: { readonly actionId: string; readonly call: string; readonly summary: string }) => Promise<{ readonly ok: true; readonly id: string; readonly created: readonly string[] } | { readonly ok: false; readonly reason: string }>;
   /** Forgets kept changes of a call that was not allowed after all. */
   readonly dropChanges: (id: string) => void;
+  /** The files agent sessions made themselves (toolhost/made-files.ts): told what an allowed call creates. */
+  readonly made: Pick<MadeFiles, 'expect' | 'has'>;
   /** What a search the agent runs itself reaches below a folder (toolhost/search-reach.ts). */
   readonly searchReach: (start: ScopedPath, search: TreeSearch) => Promise<SearchReach>;
   /** What moving, copying or deleting a whole folder does to what the policy hides (toolhost/tree-reach.ts). */
@@ -171,7 +174,7 @@ async function authorizeParts(deps: CallDeps, call: CallRequest, how: { waitMs: 
   // What the call will change is kept before it runs, so it can be undone; what cannot be kept
   // is a person's call (a T1 change without its undo would be a lie, SPEC §1.6).
   const changes = plannedChanges(judged, call);
-  let undo: { readonly ok: true; readonly id: string } | { readonly ok: false; readonly reason: string } | undefined;
+  let undo: Awaited<ReturnType<CallDeps['keepChanges']>> | undefined;
   if (changes.length > 0) undo = await deps.keepChanges(changes, { actionId: actionIds[0] ?? '', call: call.callId ?? '', summary: summaryOf(call) });
   const persons = [...(call.person === undefined ? [] : [call.person]), ...unknown, ...(undo?.ok === false ? [`ORACLE cannot keep what this changes for undo: ${undo.reason}`] : [])];
   const asked = persons.length === 0 ? call : { ...call, person: persons.join('; ') };
@@ -181,6 +184,8 @@ async function authorizeParts(deps: CallDeps, call: CallRequest, how: { waitMs: 
     deps.dropChanges(undo.id);
     return answer;
   }
+  const created = new Set(undo.created);
+  expectMade(deps, call, madeBy(judged, call).filter((p) => created.has(p) || deps.made.has(call.session, p)));
   return { allowed: true, reason: `${answer.reason}; once it ran, undo with \`oracle undo ${undo.id}\`` };
 }
 
@@ -254,6 +259,7 @@ async function allowCall(deps: CallDeps, call: CallRequest, kept: { judged: read
   if (WHOLE_FILE_WRITES.has(call.agentTool) && kept.judged.length === 1 && write?.tool === 'fs.write' && typeof content === 'string' && path !== undefined) {
     const undo = await deps.keepUndo(path, content, kept.actionIds[0] ?? '');
     if (!undo.ok) return { allowed: false, reason: `ORACLE could not keep what this write replaces, so it may not run: ${undo.reason}` };
+    if (undo.created || deps.made.has(call.session, path)) expectMade(deps, call, [path]);
     answer = { allowed: true, reason: `${reason}; undo with \`oracle undo ${undo.undoId}\`` };
   }
   deps.taint.read(call.session, [...kept.judged.flatMap((e) => (e.tool === null || e.args === null ? [] : provenanceOfResult(e.tool, e.args))), ...kept.searched]);
@@ -315,6 +321,25 @@ function plannedChanges(judged: readonly Evaluation[], call: CallRequest): Plann
       return access === 'read' ? [] : [{ path: p.real, removes: access === 'delete' }];
     });
   });
+}
+
+/**
+ * What the agent itself put into a file in this call: a write or an in-place edit, a new empty
+ * file, a copy's landing place. A move's destination is not: it holds what was the person's
+ * file, and counting it would let a move and a delete, each unasked, throw that file away.
+ */
+const MAKES_CONTENT: ReadonlySet<string> = new Set(['fs.write', 'fs.edit', 'fs.touch', 'fs.copy']);
+
+function madeBy(judged: readonly Evaluation[], call: CallRequest): string[] {
+  return plannedChanges(
+    judged.filter((e) => e.tool !== null && MAKES_CONTENT.has(e.tool)),
+    call,
+  ).flatMap((c) => (c.removes ? [] : [c.path]));
+}
+
+/** Tells the ledger what this allowed call makes; the agent's report of the call's end confirms it. */
+function expectMade(deps: CallDeps, call: CallRequest, paths: readonly string[]): void {
+  if (call.callId !== undefined) deps.made.expect(call.callId, call.session, paths);
 }
 
 function summaryOf(call: CallRequest): string {

@@ -73,7 +73,7 @@ export const MCP_TOOLS: readonly McpToolDef[] = [
   {
     name: 'fs_delete',
     tool: 'fs.delete',
-    description: `Delete a file or directory (moved aside, undoable); in a project a person approves it.${GATED}`,
+    description: `Delete a file or directory (moved aside, undoable); in a project a person approves it, unless it is a file this session wrote where nothing was and nobody changed since.${GATED}`,
     fields: { path: PATH },
     hints: { ...WRITE, destructiveHint: true },
   },

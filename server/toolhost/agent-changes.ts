@@ -20,7 +20,8 @@ export interface PlannedChange {
 /** A tree larger than this is not copied for undo; the call then needs a person instead. */
 const MAX_KEPT_ENTRIES = 5_000;
 
-type Kept = { readonly ok: true; readonly id: string } | { readonly ok: false; readonly reason: string };
+/** `created`: the paths nothing was at before the call (the topmost of a missing chain). */
+type Kept = { readonly ok: true; readonly id: string; readonly created: readonly string[] } | { readonly ok: false; readonly reason: string };
 
 export async function keepChanges(env: ToolhostEnv, what: { readonly changes: readonly PlannedChange[]; readonly actionId: string; readonly call: string; readonly summary: string }): Promise<Kept> {
   const id = env.undo.newId();
@@ -44,7 +45,7 @@ export async function keepChanges(env: ToolhostEnv, what: { readonly changes: re
     // A fresh record: written and synced on libuv's pool, not on the thread every agent's answer waits for.
     await env.undo.saveDurably({ id, kind: 'change', action_id: what.actionId, created_at: env.now().toISOString(), summary: what.summary.slice(0, 500), call: what.call, entries });
     if (what.call !== '') env.undo.bindCall(what.call, id);
-    return { ok: true, id };
+    return { ok: true, id, created: entries.filter((e) => e.before === 'missing').map((e) => e.path) };
   } catch (e) {
     return drop(env, id, e instanceof Error ? e.message : 'the undo store refused it');
   }

@@ -6,6 +6,7 @@ import type { SandboxSupport } from '../adapters/agent/sandbox-probe.js';
 import type { UndoFiles } from '../adapters/agent/undo-files.js';
 import type { SecretStore } from '../adapters/secrets/index.js';
 import type { Terminals } from './terminals.js';
+import type { MadeFiles } from './made-files.js';
 
 /** Limits every executor honours. */
 export interface ToolhostLimits {
@@ -48,6 +49,8 @@ export interface ToolhostEnv {
   readonly resolve: (host: string) => Promise<string[]>;
   /** The gate's own terminals (term.write, term.read): none open in a process that only answers hooks. */
   readonly terminals: Terminals;
+  /** The files each agent session made itself and nobody changed since (made-files.ts). */
+  readonly made: MadeFiles;
   readonly now: () => Date;
 }
 

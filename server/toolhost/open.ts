@@ -11,6 +11,7 @@ import { openSecretStore, type SecretStore } from '../adapters/secrets/index.js'
 import type { CompiledPolicy } from '../core/policy/compile.js';
 import { ExecutionBoundary, type GrantVerifier } from './boundary.js';
 import { Terminals, type TerminalDeps } from './terminals.js';
+import { MadeFiles } from './made-files.js';
 import { DEFAULT_LIMITS, type GitIdentity, type Redactor, type ToolhostEnv } from './env.js';
 
 export interface ToolhostOptions {
@@ -106,6 +107,7 @@ export async function openToolhost(options: ToolhostOptions): Promise<Toolhost> 
     secretsReason,
     resolve: options.resolve ?? systemResolver(),
     terminals,
+    made: new MadeFiles(),
     now,
   };
   return { boundary: new ExecutionBoundary(env, options.grants), env, supervisor, sandbox };

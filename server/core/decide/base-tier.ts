@@ -62,12 +62,14 @@ export function baseTier(input: TierInput): TierResult {
       // The toolhost keeps the replaced content, so the write is undoable: run it and offer undo.
       return plain(tiered('T1', rule, `fs.write${where} keeps what it replaces and can be undone`));
     case 'fs.delete':
-      // In scratch a delete moves to the trash (undoable); in a project it waits for a person.
-      return plain(
-        primary?.root.scope === 'scratch'
-          ? tiered('T1', rule, 'fs.delete in scratch moves to the trash and can be undone')
-          : tiered('T2', rule, `fs.delete${where} is T2: a person confirms deleting a project's files`),
-      );
+      // In scratch a delete moves to the trash (undoable); in a project it waits for a person,
+      // unless the file is one the session made itself and nobody changed since: that takes
+      // nothing the person had, and a copy is kept for undo (SPEC §1.6).
+      if (primary?.root.scope === 'scratch') return plain(tiered('T1', rule, 'fs.delete in scratch moves to the trash and can be undone'));
+      if (primary !== undefined && ctx.facts?.made?.path === primary.real) {
+        return plain(tiered('T1', rule, `fs.delete${where} of a file this session made (nothing was there before it) and nobody changed since: kept for undo`));
+      }
+      return plain(tiered('T2', rule, `fs.delete${where} is T2: a person confirms deleting a project's files`));
     case 'fs.mkdir':
       return plain(tiered('T1', rule, `fs.mkdir${where}: undo removes the folders it made while they are empty`));
     case 'fs.touch':

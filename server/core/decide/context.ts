@@ -64,4 +64,9 @@ export interface ActionFacts {
    * reasons name where a value was found, never the value.
    */
   readonly storedSecrets?: readonly string[];
+  /**
+   * For fs.delete: the path is a regular file the action's own session made (nothing was there
+   * before its call) and that still holds what the session left in it (toolhost/made-files.ts).
+   */
+  readonly made?: { readonly path: string };
 }

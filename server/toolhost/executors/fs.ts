@@ -74,7 +74,10 @@ export function fsWrite(action: PreparedAction<'fs.write'>, env: ToolhostEnv): E
     const content = Buffer.from(action.args.content, 'utf8');
     const kept = keepForUndo(env, { path, content, actionId: action.actionId, ...(expect === undefined ? {} : { expect }) });
     if (!kept.ok) return kept.result;
+    const made = kept.created || env.made.has(action.session, path);
     commitFile(path, content, kept.mode);
+    // A file the session wrote where nothing was (or rewrote, having made it): its own to delete again.
+    if (made) env.made.add(action.session, path);
     return { ok: true, digest: kept.digest, undo_id: kept.id };
   });
 }
@@ -93,10 +96,11 @@ interface UndoKeep {
  * What a write to `path` replaces, kept with the digest of what the write leaves, so an undo
  * restores it only while the file still holds exactly that. Used by fs.write before it commits.
  */
-export function keepForUndo(env: ToolhostEnv, write: { path: string; content: Uint8Array; actionId: string; expect?: string }): { ok: true; id: string; mode: number; digest: string } | { ok: false; result: ExecutionResult } {
+export function keepForUndo(env: ToolhostEnv, write: { path: string; content: Uint8Array; actionId: string; expect?: string }): { ok: true; id: string; mode: number; digest: string; created: boolean } | { ok: false; result: ExecutionResult } {
   const kept = undoKeep(env, write);
-  if (kept.ok) env.undo.save(kept.record, kept.previous);
-  return kept;
+  if (!kept.ok) return kept;
+  env.undo.save(kept.record, kept.previous);
+  return { ...kept, created: kept.previous === undefined };
 }
 
 /**
@@ -104,10 +108,12 @@ export function keepForUndo(env: ToolhostEnv, write: { path: string; content: Ui
  * Write and Edit): the store's writes and syncs leave the event loop, overlapping the audit fsync
  * the answer waits for. If such a write never happens, the digest never matches and undo refuses.
  */
-export async function keepForAgentWrite(env: ToolhostEnv, write: { path: string; content: Uint8Array; actionId: string }): Promise<{ ok: true; id: string } | { ok: false; result: ExecutionResult }> {
+/** `created`: nothing was at the path before the write. */
+export async function keepForAgentWrite(env: ToolhostEnv, write: { path: string; content: Uint8Array; actionId: string }): Promise<{ ok: true; id: string; created: boolean } | { ok: false; result: ExecutionResult }> {
   const kept = undoKeep(env, write);
-  if (kept.ok) await env.undo.saveDurably(kept.record, kept.previous);
-  return kept;
+  if (!kept.ok) return kept;
+  await env.undo.saveDurably(kept.record, kept.previous);
+  return { ok: true, id: kept.id, created: kept.previous === undefined };
 }
 
 function undoKeep(env: ToolhostEnv, write: { path: string; content: Uint8Array; actionId: string; expect?: string }): UndoKeep | { ok: false; result: ExecutionResult } {
