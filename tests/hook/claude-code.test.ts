@@ -155,7 +155,15 @@ const rows: Row[] = [
   ['env -i without a program', () => bash('env -i'), 'allow'],
   ['jq printing the environment', () => bash('jq -n env'), 'ask'],
   ['jq reading a variable of the environment', () => bash("jq -rn '$ENV.GITHUB_TOKEN'"), 'ask'],
+  ["jq's `$ ENV`, spaced", () => bash("jq -n '$ ENV.GITHUB_TOKEN'"), 'ask'],
   ['jq reading a file', () => bash("jq '.scripts' package.json"), 'allow'],
+  // `npm run env` prints the environment, with npm's options anywhere (red team, session 37)
+  ['npm run env', () => bash('npm run env'), 'person'],
+  ['npm run -s env', () => bash('npm run -s env'), 'person'],
+  ['npm run -- env', () => bash('npm run -- env'), 'person'],
+  ['npm rum --silent env', () => bash('npm rum --silent env'), 'person'],
+  ['npm run-script --ignore-scripts env', () => bash('npm run-script --ignore-scripts env'), 'person'],
+  ['npm run -s build', () => bash('npm run -s build'), 'allow'],
   // An assignment's value is never a glob (bash; zsh without GLOB_ASSIGN): DEBUG is `app:*`
   ['a glob character in an assignment', () => bash('DEBUG=app:* npm test'), 'allow'],
   ['a risky variable with a glob character', () => bash('NODE_OPTIONS=* npm test'), 'ask'],

@@ -154,6 +154,24 @@ export function npmCommandWords(argv: readonly string[]): string[] {
   return out;
 }
 
+/**
+ * `npm run` takes its script from its first plain word, wherever npm's options put it (`npm run
+ * -s env`, `npm run -- env`, `npm run --ignore-scripts env`): the argv again with each word that
+ * may be the script moved right after `run`, so a list entry `run env` matches them all (red
+ * team, session 37: only `npm run env` as written had asked). The argv itself comes first.
+ */
+export function npmRunForms(words: readonly string[]): readonly (readonly string[])[] {
+  if (words[0] !== 'run' || words.length < 3 || !(words[1] ?? '').startsWith('-')) return [words];
+  const rest = words.slice(1);
+  const scripts = new Set(npmCommandWords(rest));
+  return [words, ...[...scripts].map((script) => ['run', script, ...withoutFirst(rest, script)])];
+}
+
+function withoutFirst(words: readonly string[], word: string): string[] {
+  const at = words.indexOf(word);
+  return [...words.slice(0, at), ...words.slice(at + 1)];
+}
+
 /** Whether the token before a plain word takes it as a value: 'switch' also when it is no option at all. */
 function optionTakes(before: string | undefined): 'value' | 'switch' | 'unknown' {
   if (before === undefined || !before.startsWith('-') || before.includes('=')) return 'switch';

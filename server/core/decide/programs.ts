@@ -6,7 +6,7 @@ import type { Pin } from './context.js';
 import { agentBypassRefusal, oracleCommandRefusal } from './agent-bypass.js';
 import { gitBuiltinRefusal, gitNeeds } from './git-rules.js';
 import { installNote } from './install-notes.js';
-import { npmArgv, npmCommand, npmCommandWords } from './npm-commands.js';
+import { npmArgv, npmCommand, npmCommandWords, npmRunForms } from './npm-commands.js';
 import { npxBuiltinRefusal } from './npx-rules.js';
 import { optionPresent } from './options.js';
 import { refused, tiered, type Outcome } from './outcome.js';
@@ -72,7 +72,10 @@ function judgeArgv(program: string, argv: readonly string[], policy: Pick<Policy
   const words = npm ? npmArgv(argv) : argv;
   const aka = words === argv ? '' : `npm runs \`${program} ${argv[0] ?? ''}\` as \`${program} ${words[0] ?? ''}\`; `;
   const listed = (entry: GrammarEntry): GrammarEntry => (npm ? npmEntry(entry) : entry);
-  const denied = rule.deny.find((entry) => matchesEntry(listed(entry), words, 'lenient'));
+  // Deny and confirm entries weigh every form npm may run (npm-commands.ts `npmRunForms`).
+  const forms = npm ? npmRunForms(words) : [words];
+  const lenient = (entry: GrammarEntry): boolean => forms.some((form) => matchesEntry(listed(entry), form, 'lenient'));
+  const denied = rule.deny.find(lenient);
   if (denied !== undefined) return refused('PROGRAM_DENIED', denied.rule, `${aka}\`${program} ${denied.text}\` is on the deny list`);
   if (npm) {
     const hidden = npmBehindOptions(argv, rule.deny.map(listed));
@@ -82,7 +85,7 @@ function judgeArgv(program: string, argv: readonly string[], policy: Pick<Policy
   const pattern = rule.argPatterns.find((p) => argsMatch(p.pattern, argv));
   if (pattern !== undefined) return tiered('T1', pattern.rule, `\`${joined}\` matches \`${pattern.pattern}\``);
   // Leniently too: a confirm rule can only send more to a person, never less.
-  const confirm = rule.confirm.find((entry) => matchesEntry(listed(entry), words, 'lenient'));
+  const confirm = rule.confirm.find(lenient);
   if (confirm !== undefined) return personsCall(confirm.rule, `${aka}\`${program} ${confirm.text}\` is on the confirm list`);
   const allow = rule.allow.find((entry) => matchesEntry(listed(entry), words));
   if (allow !== undefined) return tiered('T1', allow.rule, `${aka}\`${program} ${allow.text}\` is on the allow list`);

@@ -271,6 +271,9 @@ const ASK: [string, RegExp][] = [
   ['jq --arg v x .a a.json', /--arg/u],
   ['jq', /without a pattern/u],
   ['jq --run-tests .env', /--run-tests/u],
+  // jq 1.6 reads `$ ENV` and `$` then a comment then ENV as $ENV (red team, session 37)
+  ["jq -n '$ ENV.TOKEN'", /prints the environment/u],
+  ["jq -n '$#c\nENV'", /prints the environment/u],
   ['jq -n --argfile k a.json .', /--argfile/u],
   // variables that change what a program loads, reads or runs, in any case
   ['Npm_Config_Node_Options=--require=./x.cjs npm test', /Npm_Config_Node_Options/u],

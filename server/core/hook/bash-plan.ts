@@ -414,8 +414,9 @@ const READERS: Readonly<Record<string, Reader>> = Object.assign(Object.create(nu
     unsafePattern: (filter: string) =>
       /\b(?:import|include|modulemeta)\b/u.test(filter)
         ? 'a jq filter with `import`, `include` or `modulemeta` reads modules and data files from its search path'
-        : // `env` and `$ENV` are the environment, which can hold credentials (review, session 36)
-          /(?<![.\w$])env\b|\$ENV\b/u.test(filter)
+        : // `env` and `$ENV` are the environment, which can hold credentials (review, session 36).
+          // jq 1.6 also reads `$ ENV` and `$#…⏎ENV` (red team, session 37): any word ENV counts.
+          /(?<![.\w$])env\b|\bENV\b/u.test(filter)
           ? 'a jq filter with `env` or `$ENV` prints the environment, which can hold credentials (tokens, API keys) the model would see'
           : undefined,
     // answered before jq loads ~/.jq or any file

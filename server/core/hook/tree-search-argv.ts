@@ -12,9 +12,10 @@ function spells(given: GivenOption, option: string): boolean {
 }
 
 /**
- * grep, egrep, fgrep: a search of trees only with -r, -R or `-d recurse`. Recursion is read
- * leniently (any abbreviation counts); includes and excludes only when spelled in full, so an
- * abbreviation ORACLE might misread never hides a file.
+ * grep, egrep, fgrep: a search of trees only with -r, -R or `-d recurse`. Recursion and includes
+ * are read leniently (any abbreviation counts: `--inc='*'` after an exclude takes the excluded file
+ * back, since the last of them that names a file wins; red team, session 37); excludes only when
+ * spelled in full, so an abbreviation ORACLE might misread never hides a file.
  */
 export function grepSearch(options: readonly GivenOption[]): TreeSearch | undefined {
   const follows = options.some((o) => o.name === '-R' || spells(o, '--dereference-recursive'));
@@ -23,7 +24,7 @@ export function grepSearch(options: readonly GivenOption[]): TreeSearch | undefi
   if (!recursive) return undefined;
   const filters: SearchFilter[] = options.flatMap((o): SearchFilter[] => {
     if (o.value === undefined) return [];
-    if (o.name === '--include') return [{ kind: 'include', glob: o.value, applies: 'file' }];
+    if (spells(o, '--include')) return [{ kind: 'include', glob: o.value, applies: 'file' }];
     if (o.name === '--exclude') return [{ kind: 'exclude', glob: o.value, applies: 'file' }];
     if (o.name === '--exclude-dir') return [{ kind: 'exclude', glob: o.value, applies: 'dir' }];
     return [];
@@ -41,12 +42,20 @@ export function grepSearch(options: readonly GivenOption[]): TreeSearch | undefi
  */
 export function rgSearch(options: readonly GivenOption[]): TreeSearch {
   const unrestricted = options.filter((o) => o.name === '-u' || spells(o, '--unrestricted')).length;
+  // `--glob-case-insensitive` makes every -g glob an --iglob (`-g .ENV` then takes in `.env`; red
+  // team, session 37), and `--no-glob-case-insensitive` takes that back: the last one counts. An
+  // include is read without case if any of them asks for that (it then takes in more); an
+  // exclude only when the last one does (it then leaves out more).
+  const switches = options.filter((o) => o.name === '--glob-case-insensitive' || o.name === '--no-glob-case-insensitive');
+  const anyNocase = switches.some((o) => o.name === '--glob-case-insensitive');
+  const lastNocase = switches[switches.length - 1]?.name === '--glob-case-insensitive';
   const filters: SearchFilter[] = options.flatMap((o): SearchFilter[] => {
     if (o.value === undefined) return [];
-    const nocase = o.name === '--iglob';
-    if (o.name !== '-g' && o.name !== '--glob' && !nocase) return [];
-    const glob = o.value.startsWith('!') ? o.value.slice(1) : o.value;
-    return [{ kind: o.value.startsWith('!') ? 'exclude' : 'include', glob, applies: 'any', ...(nocase ? { nocase } : {}) }];
+    const iglob = o.name === '--iglob';
+    if (o.name !== '-g' && o.name !== '--glob' && !iglob) return [];
+    const exclude = o.value.startsWith('!');
+    const nocase = iglob || (exclude ? lastNocase : anyNocase);
+    return [{ kind: exclude ? 'exclude' : 'include', glob: exclude ? o.value.slice(1) : o.value, applies: 'any', ...(nocase ? { nocase } : {}) }];
   });
   const configured = !options.some((o) => o.name === '--no-config');
   if (configured) return { by: 'rg', follows: true, skipsHidden: false, honoursIgnores: false, filters, assumed: RG_CONFIG };

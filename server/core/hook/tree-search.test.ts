@@ -32,6 +32,26 @@ describe('what a tree search skips by itself, read so that doubt counts as reach
     const both = grepSearch([{ name: '-r' }, { name: '--include', value: '*' }, { name: '--exclude', value: '.env' }]);
     expect(both && skips(both, '.env')).toBe(false);
   });
+  it('grep takes an abbreviated include as one: the last option naming a file wins, so it takes back an excluded one', () => {
+    const taken = grepSearch([{ name: '-r' }, { name: '--exclude', value: '.env' }, { name: '--inc', value: '*' }]);
+    expect(taken && skips(taken, '.env')).toBe(false);
+    const spelled = grepSearch([{ name: '-r' }, { name: '--exclude', value: '.env' }, { name: '--includ', value: '.env' }]);
+    expect(spelled && skips(spelled, '.env')).toBe(false);
+  });
+  it('rg --glob-case-insensitive reads every glob without case; the last of it and --no-glob-case-insensitive counts', () => {
+    const upper = rgSearch([NO_CONFIG, { name: '--glob-case-insensitive' }, { name: '-g', value: '.ENV' }]);
+    expect(skips(upper, '.env')).toBe(false);
+    expect(skips(upper, 'a.ts')).toBe(true);
+    // Excluded without case only when that is the last word; an include is read without case if any word asks.
+    const excluded = rgSearch([NO_CONFIG, { name: '--hidden' }, { name: '--glob-case-insensitive' }, { name: '-g', value: '!.ENV' }]);
+    expect(skips(excluded, '.env')).toBe(true);
+    const undone = rgSearch([NO_CONFIG, { name: '--hidden' }, { name: '--glob-case-insensitive' }, { name: '--no-glob-case-insensitive' }, { name: '-g', value: '!.ENV' }]);
+    expect(skips(undone, '.env')).toBe(false);
+    const retaken = rgSearch([NO_CONFIG, { name: '--hidden' }, { name: '-g', value: '!.env' }, { name: '-g', value: '.ENV' }, { name: '--no-glob-case-insensitive' }, { name: '--glob-case-insensitive' }]);
+    expect(skips(retaken, '.env')).toBe(false);
+    // `--glob` is -g, not an abbreviation of --glob-case-insensitive.
+    expect(skips(rgSearch([NO_CONFIG, { name: '--hidden' }, { name: '--glob', value: '!.ENV' }]), '.env')).toBe(false);
+  });
   it('grep without recursion is no tree search; abbreviated excludes hide nothing', () => {
     expect(grepSearch([{ name: '-n' }])).toBeUndefined();
     expect(grepSearch([{ name: '-d', value: 'read' }])).toBeUndefined();
