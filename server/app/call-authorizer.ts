@@ -110,6 +110,10 @@ export async function authorizeCall(deps: CallDeps, call: CallRequest, waitMs: n
     ...deps,
     auditDecision: (evaluation, who) => {
       const audited = deps.auditDecision(evaluation, who);
+      // Awaited later (before a card, or with the answer), after other awaits: a record that fails
+      // meanwhile (a full disk) must not be an unhandled rejection, which ends the gate's process
+      // (fault probe, session 37). Its failure still denies the call where it is awaited.
+      audited.durable.catch(() => undefined);
       durables.push(audited.durable);
       return audited;
     },

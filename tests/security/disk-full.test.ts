@@ -120,6 +120,26 @@ describe.skipIf(skipping('the gate on a full disk', cannotMountTmpfs()))('the ga
     expect(repairs.length).toBeGreaterThan(0);
     for (const repair of repairs) expect(repair).toMatchObject({ outcome: 'recovered', detail: { reason: expect.stringMatching(/ENOSPC|no space/iu) as unknown, refused: expect.any(Number) as unknown } });
     expect((await act(2)).body).toMatchObject({ executed: true });
+
+    // Claude Code's hook while the disk is full: a Bash call of several parts, whose first
+    // decision record fails while the gate is still judging the second (fault probe, session 37:
+    // that rejection went unhandled and the gate exited). The gate refuses and stays up.
+    fill(join(mounted, 'filler'), 0);
+    const hook = (command: string) =>
+      call(`${running?.url ?? ''}/api/v1/hooks/claude-code`, {
+        ca,
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}` },
+        body: JSON.stringify({ session_id: 's', cwd: join(root, 'projects'), hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command }, tool_use_id: `tu-${command.length}` }),
+      });
+    for (const command of ['echo hi > f.txt', 'echo hi > g.txt', 'cat f1.txt > f4.txt && cat f5.txt > f6.txt']) {
+      const answer = await hook(command);
+      expect(JSON.stringify(answer.body)).toMatch(/"permissionDecision":"deny"/u);
+    }
+    expect((await health())['mode']).toBe('degraded');
+    rmSync(join(mounted, 'filler'));
+    for (let i = 0; i < 100 && (await health())['mode'] !== 'normal'; i++) await new Promise((r) => setTimeout(r, 100));
+    expect(await health()).toMatchObject({ mode: 'normal' });
     await running?.close();
     running = undefined;
     const verified = await runOracle(['audit', 'verify', '--home', home]);
