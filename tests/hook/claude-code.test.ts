@@ -281,6 +281,10 @@ const rows: Row[] = [
   ['uniq writing a file', () => bash('uniq src/a.ts .env'), 'deny'],
   ['sort -o', () => bash('sort -o .env src/a.ts'), 'not-allow'],
   ['date -s', () => bash('date -s "2020-01-01"'), 'not-allow'],
+  // date -f prints the lines of the file it reads (corpus probe, session 37)
+  ['date -f of a key outside the project', () => bash('date -f ~/.ssh/id_rsa 2>&1'), 'deny'],
+  ['date --file of .env', () => bash('date --file=.env'), 'deny'],
+  ['date -r of a project file', () => bash('date -r README.md +%s'), 'allow'],
   ['git checkout -- . destroys work', () => bash('git checkout -- .'), 'person'],
   ['git checkout of a name', () => bash('git checkout src/a.ts'), 'person'],
   // npm will not download with --no: the project's own tsc runs like npm run

@@ -62,6 +62,12 @@ const ACTIONS: [string, unknown[]][] = [
   ['fgrep --exclude-dir=.git -r x', [searched('/p/.', grepR([{ kind: 'exclude', glob: '.git', applies: 'dir' }]))]],
   ['grep -d rec x', [searched('/p/.', grepR())]],
   ['grep -d skip x a', [read('/p/a')]],
+  // date -f prints the lines of its file in its errors, -r reads its time: reads of that file
+  ['date -f ../.ssh/id_rsa', [read('/p/../.ssh/id_rsa')]],
+  ['date --file=.env -u', [read('/p/.env')]],
+  ['date -uf .env', [read('/p/.env')]],
+  ['date -r a.txt +%s', [read('/p/a.txt')]],
+  ['date -u +%F', []],
   // what a repository ignores is read before the command runs: a part that writes may change it
   ['rm -f .gitignore; rg --no-config x', [del('/p/.gitignore'), searched('/p/.', { ...RG, honoursIgnores: false })]],
   ['rg --no-config x | head', [searched('/p/.', RG)]],
@@ -270,6 +276,9 @@ const ASK: [string, RegExp][] = [
   ['jq -f prog.jq a.json', /jq -f/u],
   ['jq --arg v x .a a.json', /--arg/u],
   ['jq', /without a pattern/u],
+  ['date -s 2020-01-01', /changes the system/u],
+  ['date --set=now', /changes the system/u],
+  ['date --bogus', /does not follow/u],
   ['jq --run-tests .env', /--run-tests/u],
   // jq 1.6 reads `$ ENV` and `$` then a comment then ENV as $ENV (red team, session 37)
   ["jq -n '$ ENV.TOKEN'", /prints the environment/u],

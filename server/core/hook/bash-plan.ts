@@ -1,5 +1,6 @@
 import { spellsLongOption } from '../decide/options.js';
 import { argvArithmetic } from './arithmetic.js';
+import { parseOptions } from './argv-options.js';
 import { fsAction, isStandardInput, joinPath, type Assignment, type CommandContext, type Sink } from './bash-context.js';
 import type { TreeSearch } from './tree-search.js';
 import { diffSearch, grepSearch, rgSearch, type GivenOption } from './tree-search-argv.js';
@@ -584,14 +585,37 @@ function findCommand(args: readonly string[], ctx: CommandContext, run: (argv: r
 const PRINT_ONLY = table(['which', 'type', 'basename', 'dirname', 'realpath', 'readlink', 'tr', 'uname', 'whoami', 'id', 'nproc', 'arch', 'seq', 'yes', 'sleep', 'tty', 'groups', 'expr']);
 
 function printOnly(program: string, args: readonly string[], ctx: CommandContext): boolean {
-  if (program === 'date' || program === 'hostname') {
+  if (program === 'date') return dateCommand(args, ctx);
+  if (program === 'hostname') {
     // `date -s` sets the clock and `hostname NAME` renames the machine: not printing.
-    if (program === 'date' ? args.some((a) => /^-[^-]*s|^--set/u.test(a)) : args.some((a) => !a.startsWith('-') || a === '-F' || a.startsWith('--file'))) {
+    if (args.some((a) => !a.startsWith('-') || a === '-F' || a.startsWith('--file'))) {
       ctx.sink.ask(`\`${program} ${args.join(' ')}\` changes the system`);
       return true;
     }
   } else if (!PRINT_ONLY.has(program)) return false;
   ctx.sink.note(`\`${program}\` only prints`);
+  return true;
+}
+
+/**
+ * GNU date prints, but `-f FILE` prints each line of FILE it cannot read as a date, in its error
+ * (`date -f ~/.ssh/id_rsa` printed the key: corpus probe, session 37), and `-r FILE` its time: both
+ * are reads of FILE, judged as such. `-s` sets the clock. An option ORACLE does not know asks.
+ */
+function dateCommand(args: readonly string[], ctx: CommandContext): boolean {
+  const parsed = parseOptions(args, { flags: 'Ru', values: 'dfrs', optional: 'I', long: ['utc', 'universal', 'rfc-email', 'rfc-2822', 'debug', 'help', 'version'], longValues: ['date', 'file', 'reference', 'set', 'rfc-3339', 'resolution'], longOptional: ['iso-8601'] });
+  if (!parsed.ok) {
+    ctx.sink.ask(`\`date ${parsed.option}\` is an option ORACLE does not follow`);
+    return true;
+  }
+  const { options } = parsed.value;
+  if (options.has('s') || options.has('set')) {
+    ctx.sink.ask(`\`date ${args.join(' ')}\` changes the system`);
+    return true;
+  }
+  const files = ['f', 'file', 'r', 'reference'].flatMap((name) => options.get(name) ?? []).filter((v): v is string => typeof v === 'string');
+  for (const file of files) if (!isStandardInput(file)) fsAction('fs.read', file, ctx);
+  if (files.length === 0) ctx.sink.note('`date` only prints');
   return true;
 }
 
