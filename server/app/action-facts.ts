@@ -5,6 +5,8 @@ import { fetchRemoteArg, isGitFetch } from '../core/decide/git-fetch.js';
 import { stagingQuery } from '../core/decide/git-stage.js';
 import { fetchSource, pushTarget, untrackedFiles } from '../toolhost/executors/git.js';
 import type { Toolhost } from '../toolhost/open.js';
+import { configuredHooksPath } from '../toolhost/git-hooks.js';
+import { isGit } from '../core/decide/programs.js';
 import type { GateState } from './gate-policy.js';
 
 /**
@@ -34,11 +36,15 @@ export async function lookUpFacts(action: unknown, on: { readonly gate: GateStat
   if (first.tool === 'exec.run') {
     const argv = Array.isArray(first.args['args']) ? first.args['args'].map(String) : [];
     if (first.decision.decision === 'deny') return undefined;
-    const staging = stagingQuery(String(first.args['program']), argv, gate.context.pins);
-    if (staging !== undefined && !('unclear' in staging)) return { staging: await untrackedFiles(repo, staging, toolhost.env) };
-    if (!isGitFetch(String(first.args['program']), argv, gate.context.pins)) return undefined;
+    const program = String(first.args['program']);
+    const pin = gate.context.pins.get(program);
+    const hooks = pin?.ok === true && isGit(program, pin.path) ? gitHooksFact(repo.real, on) : undefined;
+    const withHooks = (facts: ActionFacts | undefined): ActionFacts | undefined => (hooks === undefined ? facts : { ...facts, gitHooks: hooks });
+    const staging = stagingQuery(program, argv, gate.context.pins);
+    if (staging !== undefined && !('unclear' in staging)) return withHooks({ staging: await untrackedFiles(repo, staging, toolhost.env) });
+    if (!isGitFetch(program, argv, gate.context.pins)) return withHooks(undefined);
     const named = fetchRemoteArg(argv);
-    return 'unclear' in named ? undefined : { remote: await fetchSource(repo, named.remote, toolhost.env) };
+    return withHooks('unclear' in named ? undefined : { remote: await fetchSource(repo, named.remote, toolhost.env) });
   }
   if (first.tool !== 'git.push') return undefined;
   if (first.decision.decision === 'deny' && first.decision.code !== 'GIT_REMOTE') return undefined;
@@ -53,4 +59,12 @@ function madeFact(action: object, on: { readonly gate: GateState; readonly toolh
   const path = first.paths[0]?.real;
   if (path === undefined || first.decision.decision !== 'needs-approval') return undefined;
   return on.toolhost.env.made.madeHere(session, path) ? { made: { path } } : undefined;
+}
+
+/** The folder git takes hooks from here (toolhost/git-hooks.ts), and whether a write there would run unasked. */
+function gitHooksFact(cwd: string, on: { readonly gate: GateState; readonly mode: GateMode }): ActionFacts['gitHooks'] {
+  const hooks = configuredHooksPath(cwd, on.gate.context.gate.host.reader);
+  if (hooks === undefined || 'unsure' in hooks) return hooks;
+  const write = evaluate({ tool: 'fs.write', args: { path: `${hooks.dir}/pre-commit`, content: '' } }, { ...on.gate.context, mode: on.mode });
+  return { dir: hooks.dir, writable: write.decision.decision === 'allow' };
 }

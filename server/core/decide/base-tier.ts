@@ -15,7 +15,7 @@ import { isGit, judgeProgram } from './programs.js';
 import { judgePush } from './push.js';
 import { isGitFetch, judgeGitFetch } from './git-fetch.js';
 import { judgeStaging, stagingQuery, stagingUnclear } from './git-stage.js';
-import { judgeGitRepository } from './git-discovery.js';
+import { judgeGitHooks, judgeGitRepository } from './git-discovery.js';
 
 export interface TierInput {
   readonly tool: ToolName;
@@ -91,7 +91,9 @@ export function baseTier(input: TierInput): TierResult {
       const text = git ? commitMessageArgs(argv) : new Set<number>();
       const argvChecked = judged.outcome.ok ? judgeArgvPaths(judged.outcome, { argv, cwd: primary?.real, text, weighsWrites: !git }, ctx) : judged.outcome;
       // Any git command reads the config of the repository it finds: a planted bare one runs code.
-      const pathsChecked = argvChecked.ok && git ? judgeGitRepository(argvChecked, primary?.real, ctx.gate.host.reader) : argvChecked;
+      const repoChecked = argvChecked.ok && git ? judgeGitRepository(argvChecked, primary?.real, ctx.gate.host.reader) : argvChecked;
+      // Hooks from a folder agents write run with any git command (core.hooksPath, looked up by the runtime).
+      const pathsChecked = repoChecked.ok && git ? judgeGitHooks(repoChecked, ctx.facts?.gitHooks) : repoChecked;
       // A fetch or pull is egress to the remote's host (looked up by the runtime), like a push.
       const fetched = pathsChecked.ok && isGitFetch(str(args['program']), argv, ctx.pins) ? judgeGitFetch(pathsChecked, argv, ctx.facts?.remote, ctx.gate.policy.egress) : pathsChecked;
       // An add or stash -u puts untracked files into the repository, where git prints them.

@@ -69,4 +69,10 @@ export interface ActionFacts {
    * before its call) and that still holds what the session left in it (toolhost/made-files.ts).
    */
   readonly made?: { readonly path: string };
+  /**
+   * For a git command: the folder a config names as git's hooks (core.hooksPath), and whether an
+   * agent may write there unasked (toolhost/git-hooks.ts); `unsure` when the config could not be
+   * read whole.
+   */
+  readonly gitHooks?: { readonly dir: string; readonly writable: boolean } | { readonly unsure: string };
 }

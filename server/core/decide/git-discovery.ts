@@ -49,3 +49,17 @@ export function judgeGitRepository(granted: Extract<Outcome, { ok: true }>, cwd:
   const why = `git would use \`${found.at}\` as a bare repository: its config and hooks are plain files any write there can plant, and git runs the programs they name, so a person decides`;
   return { ...granted, tier: maxTier(granted.tier, 'T2'), floor: maxTier(granted.floor ?? 'T0', 'T2'), reasons: [...granted.reasons, why] };
 }
+
+/**
+ * An allowed git command is a person's call (T2, a floor) when git would run hooks from a folder
+ * agents may write unasked (core.hooksPath naming a project folder), or from a config ORACLE
+ * could not read whole: what runs there is whatever an agent last wrote.
+ */
+export function judgeGitHooks(granted: Extract<Outcome, { ok: true }>, hooks: { readonly dir: string; readonly writable: boolean } | { readonly unsure: string } | undefined): Outcome {
+  if (hooks === undefined || ('writable' in hooks && !hooks.writable)) return granted;
+  const why =
+    'unsure' in hooks
+      ? `git may run hooks from a folder ORACLE cannot see (${hooks.unsure}), so a person decides`
+      : `git runs the hooks in \`${hooks.dir}\` (core.hooksPath), which agents may change unasked, so a person decides each git command; to run git unasked again, make writes there wait for a person (a policy tier rule \`{ tool: fs.write, path: "${hooks.dir}/**", tier: T2 }\`)`;
+  return { ...granted, tier: maxTier(granted.tier, 'T2'), floor: maxTier(granted.floor ?? 'T0', 'T2'), reasons: [...granted.reasons, why] };
+}

@@ -1,0 +1,79 @@
+import { spawnSync } from 'node:child_process';
+import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type Running } from '../../server/main.js';
+import { REPO } from '../arch/source-files.js';
+import { runOracle } from '../cli/run-oracle.js';
+import { tempTree, type TempTree } from '../fixtures/temp-tree.js';
+
+/**
+ * git runs hooks from the folder core.hooksPath names, with any command (red team, session 37:
+ * an Edit of `.githooks/pre-commit` and a `git commit`, each T1, ran the agent's code). Through
+ * the built hook, a running gate and the shipped default policy: where agents may write that folder
+ * unasked, every git command waits for a person (nobody watches here, so it is refused at once);
+ * where writes there wait for a person already (the shipped `.githooks` rule), git runs as ever.
+ */
+describe('git commands in a repository whose hooks live in the project', () => {
+  let tree: TempTree;
+  let oracleHome = '';
+  let policy = '';
+  let running: Running | undefined;
+  const repo = (name: string, hooksPath: string | undefined): string => {
+    const dir = tree.dir(`home/projects/${name}`);
+    const git = (...args: string[]) => {
+      const run = spawnSync('git', args, { cwd: dir, encoding: 'utf8' });
+      expect(run.status, run.stderr).toBe(0);
+    };
+    git('init', '-q');
+    if (hooksPath !== undefined) {
+      git('config', 'core.hooksPath', hooksPath);
+      const hook = tree.file(`home/projects/${name}/${hooksPath}/pre-commit`, '#!/bin/sh\nexit 0\n');
+      chmodSync(hook, 0o755);
+    }
+    return dir;
+  };
+  let plain = '';
+  let tools = '';
+  let dotted = '';
+  beforeAll(async () => {
+    tree = tempTree('oracle-git-hooks-');
+    const home = tree.dir('home');
+    plain = repo('plain', undefined);
+    tools = repo('tools', 'tools/hooks');
+    dotted = repo('dotted', '.githooks');
+    oracleHome = tree.dir('oracle-home');
+    policy = join(tree.root, 'policy.yaml');
+    writeFileSync(policy, readFileSync(join(REPO, 'config', 'policy.yaml'), 'utf8').replaceAll('"~/', `"${home}/`));
+    for (const project of [plain, tools, dotted]) expect((await runOracle(['integrate', 'claude-code', '--project', project, '--home', oracleHome, '--policy', policy])).code).toBe(0);
+    running = await startServer({ home: oracleHome, policy, port: 0 });
+  });
+  afterAll(async () => {
+    await running?.close();
+    tree.dispose();
+  });
+
+  const bash = async (cwd: string, command: string) => {
+    const run = await runOracle(['hook', 'claude-code', '--home', oracleHome, '--policy', policy], JSON.stringify({ session_id: 's', cwd, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command }, tool_use_id: `tu-${command}` }));
+    expect(run.code, run.stderr).toBe(0);
+    return (JSON.parse(run.stdout) as { hookSpecificOutput: { permissionDecision: string; permissionDecisionReason: string } }).hookSpecificOutput;
+  };
+
+  it('asks before any git command when agents may rewrite the hooks git runs, and says how to end that', async () => {
+    for (const command of ['git status', 'git commit --allow-empty -m wip']) {
+      const answer = await bash(tools, command);
+      expect(answer.permissionDecision, command).toBe('deny');
+      expect(answer.permissionDecisionReason).toContain(`git runs the hooks in \`${join(tools, 'tools/hooks')}\` (core.hooksPath)`);
+      expect(answer.permissionDecisionReason).toContain('tier: T2');
+    }
+    // The hook file itself is an ordinary project file there: writing it runs unasked.
+    expect((await bash(tools, 'echo "exit 0" > tools/hooks/pre-commit')).permissionDecision).toBe('allow');
+  });
+
+  it('runs git unasked where there is no hooks path, or where writes to it wait for a person', async () => {
+    for (const cwd of [plain, dotted]) expect((await bash(cwd, 'git status')).permissionDecision, cwd).toBe('allow');
+    const write = await bash(dotted, 'echo "exit 0" > .githooks/pre-commit');
+    expect(write.permissionDecision).toBe('deny');
+    expect(write.permissionDecisionReason).toContain('git hooks');
+  });
+});
