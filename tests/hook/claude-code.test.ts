@@ -281,6 +281,11 @@ const rows: Row[] = [
   ['uniq writing a file', () => bash('uniq src/a.ts .env'), 'deny'],
   ['sort -o', () => bash('sort -o .env src/a.ts'), 'not-allow'],
   ['date -s', () => bash('date -s "2020-01-01"'), 'not-allow'],
+  // a rename or copy over another branch loses it, as a forced delete does (red team, session 37)
+  ['git branch -M over another branch', () => bash('git branch -M main'), 'person'],
+  ['git branch -C', () => bash('git branch -C main other'), 'person'],
+  ['git switch -C', () => bash('git switch -C main'), 'person'],
+  ['git branch -m renames only a free name', () => bash('git branch -m topic'), 'allow'],
   // date -f prints the lines of the file it reads (corpus probe, session 37)
   ['date -f of a key outside the project', () => bash('date -f ~/.ssh/id_rsa 2>&1'), 'deny'],
   ['date --file of .env', () => bash('date --file=.env'), 'deny'],
