@@ -65,6 +65,8 @@ function madeFact(action: object, on: { readonly gate: GateState; readonly toolh
 function gitHooksFact(cwd: string, on: { readonly gate: GateState; readonly mode: GateMode }): ActionFacts['gitHooks'] {
   const hooks = configuredHooksPath(cwd, on.gate.context.gate.host.reader);
   if (hooks === undefined || 'unsure' in hooks) return hooks;
-  const write = evaluate({ tool: 'fs.write', args: { path: `${hooks.dir}/pre-commit`, content: '' } }, { ...on.gate.context, mode: on.mode });
-  return { dir: hooks.dir, writable: write.decision.decision === 'allow' };
+  const writable = (dir: string): boolean => evaluate({ tool: 'fs.write', args: { path: `${dir}/pre-commit`, content: '' } }, { ...on.gate.context, mode: on.mode }).decision.decision === 'allow';
+  // Any folder a config names may be the one git uses (toolhost/git-hooks.ts): the first an agent may write decides.
+  const open = hooks.dirs.find(writable);
+  return { dir: open ?? hooks.dirs[0] ?? '', writable: open !== undefined };
 }

@@ -62,7 +62,7 @@ export interface Actions {
   /** Marks a session as having read foreign or external content (a PostToolUse report). */
   taint(session: string, read: readonly ProvenanceEntry[]): void;
   /** The agent reports a call done (PostToolUse): its kept changes now know what it left. */
-  confirmCall(callId: string): Promise<boolean>;
+  confirmCall(callId: string, session?: string): Promise<boolean>;
   undo(id: string): Promise<ExecutionResult>;
 }
 
@@ -368,8 +368,8 @@ export function createActions(deps: ActionsDeps): Actions {
         waitMs,
         agent,
       ),
-    confirmCall: (callId) => {
-      toolhost.env.made.confirm(callId);
+    confirmCall: (callId, session) => {
+      toolhost.env.made.confirm(callId, session);
       return confirmChanges(toolhost.env, callId);
     },
     async recordCall(call, agent) {

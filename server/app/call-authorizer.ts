@@ -88,7 +88,7 @@ export interface CallDeps {
   /** Forgets kept changes of a call that was not allowed after all. */
   readonly dropChanges: (id: string) => void;
   /** The files agent sessions made themselves (toolhost/made-files.ts): told what an allowed call creates. */
-  readonly made: Pick<MadeFiles, 'expect' | 'has'>;
+  readonly made: Pick<MadeFiles, 'expect' | 'madeHere' | 'forgetPath'>;
   /** What a search the agent runs itself reaches below a folder (toolhost/search-reach.ts). */
   readonly searchReach: (start: ScopedPath, search: TreeSearch) => Promise<SearchReach>;
   /** What moving, copying or deleting a whole folder does to what the policy hides (toolhost/tree-reach.ts). */
@@ -188,8 +188,7 @@ async function authorizeParts(deps: CallDeps, call: CallRequest, how: { waitMs: 
     deps.dropChanges(undo.id);
     return answer;
   }
-  const created = new Set(undo.created);
-  expectMade(deps, call, madeBy(judged, call).filter((p) => created.has(p) || deps.made.has(call.session, p)));
+  expectMade(deps, call, judged, undo.created);
   return { allowed: true, reason: `${answer.reason}; once it ran, undo with \`oracle undo ${undo.id}\`` };
 }
 
@@ -263,7 +262,7 @@ async function allowCall(deps: CallDeps, call: CallRequest, kept: { judged: read
   if (WHOLE_FILE_WRITES.has(call.agentTool) && kept.judged.length === 1 && write?.tool === 'fs.write' && typeof content === 'string' && path !== undefined) {
     const undo = await deps.keepUndo(path, content, kept.actionIds[0] ?? '');
     if (!undo.ok) return { allowed: false, reason: `ORACLE could not keep what this write replaces, so it may not run: ${undo.reason}` };
-    if (undo.created || deps.made.has(call.session, path)) expectMade(deps, call, [path]);
+    if (undo.created || deps.made.madeHere(call.session, path)) deps.made.expect(call.callId ?? '', call.session, [path]);
     answer = { allowed: true, reason: `${reason}; undo with \`oracle undo ${undo.undoId}\`` };
   }
   deps.taint.read(call.session, [...kept.judged.flatMap((e) => (e.tool === null || e.args === null ? [] : provenanceOfResult(e.tool, e.args))), ...kept.searched]);
@@ -333,17 +332,26 @@ function plannedChanges(judged: readonly Evaluation[], call: CallRequest): Plann
  * file, and counting it would let a move and a delete, each unasked, throw that file away.
  */
 const MAKES_CONTENT: ReadonlySet<string> = new Set(['fs.write', 'fs.edit', 'fs.touch', 'fs.copy']);
+/** What puts a file that was there (the person's, maybe) at another path. */
+const BRINGS_IN: ReadonlySet<string> = new Set(['fs.move', 'fs.link']);
 
-function madeBy(judged: readonly Evaluation[], call: CallRequest): string[] {
-  return plannedChanges(
+/**
+ * Tells the ledger what this allowed call makes (nothing was there, or the session's own file
+ * still as it left it); the agent's report of the call's end confirms it. A call that also moves
+ * or links anything makes nothing: a later part could put the person's file where an earlier
+ * part made one (`printf '' > t; mv thesis.md t`: review, session 37), and where a move or link
+ * lands is forgotten, whoever made it.
+ */
+function expectMade(deps: CallDeps, call: CallRequest, judged: readonly Evaluation[], created: readonly string[]): void {
+  const brings = judged.filter((e) => e.tool !== null && BRINGS_IN.has(e.tool));
+  for (const change of plannedChanges(brings, call)) if (!change.removes) deps.made.forgetPath(change.path);
+  if (call.callId === undefined || brings.length > 0) return;
+  const fresh = new Set(created);
+  const made = plannedChanges(
     judged.filter((e) => e.tool !== null && MAKES_CONTENT.has(e.tool)),
     call,
   ).flatMap((c) => (c.removes ? [] : [c.path]));
-}
-
-/** Tells the ledger what this allowed call makes; the agent's report of the call's end confirms it. */
-function expectMade(deps: CallDeps, call: CallRequest, paths: readonly string[]): void {
-  if (call.callId !== undefined) deps.made.expect(call.callId, call.session, paths);
+  deps.made.expect(call.callId, call.session, made.filter((p) => fresh.has(p) || deps.made.madeHere(call.session, p)));
 }
 
 function summaryOf(call: CallRequest): string {

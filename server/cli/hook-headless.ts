@@ -31,7 +31,7 @@ export async function answerHeadless(payload: unknown, where: { home: string; po
       taint: (session, read) => {
         runtime.taint(session, read);
       },
-      confirm: (callId) => runtime.confirmCall(callId),
+      confirm: (callId, session) => runtime.confirmCall(callId, session),
       record: (call) => runtime.recordCall(call, where.agent),
     });
   } finally {

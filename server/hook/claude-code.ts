@@ -8,6 +8,7 @@ import type { ProvenanceEntry } from '../../shared/provenance.js';
 import { HOOK_BUDGET_MS, preToolAnswer, type DecidedEvent, type HookAnswer, type HookDecision } from './answer.js';
 import { npxWithoutDownload } from '../core/hook/npx-rewrite.js';
 import { searchWithout } from '../core/hook/search-rewrite.js';
+import { rgWithoutDots } from '../core/hook/rg-dots.js';
 
 export { HOOK_BUDGET_MS, HOOK_TIMEOUT_S, preToolAnswer, type HookAnswer, type HookDecision } from './answer.js';
 
@@ -25,7 +26,7 @@ export interface HookGate {
   authorizeCall(call: CallRequest, waitMs: number): Promise<CallAnswer>;
   taint(session: string, read: readonly ProvenanceEntry[]): void;
   /** The agent reports the call `callId` done (PostToolUse): what it changed is now undoable. */
-  confirm(callId: string): Promise<unknown>;
+  confirm(callId: string, session: string | undefined): Promise<unknown>;
   /** Audits the answer to one call (every answer, asks included); rejects when it cannot be written. */
   record(call: RecordedCall): Promise<void>;
   /** The user's home, for `~` in commands. */
@@ -60,7 +61,7 @@ export async function answerHook(payload: unknown, gate: HookGate, budgetMs = HO
       const read = readProvenance(p);
       if (read.length > 0 && session !== undefined) gate.taint(session, read);
       // Awaited: what the paths hold now is recorded before the agent's next call can change them.
-      if (typeof p.tool_use_id === 'string' && p.tool_use_id.length <= 256) await gate.confirm(p.tool_use_id);
+      if (typeof p.tool_use_id === 'string' && p.tool_use_id.length <= 256) await gate.confirm(p.tool_use_id, session);
       return { output: {} };
     }
     // A skill's `!`command`` runs through Claude Code's shell tool without a PreToolUse: its own
@@ -96,7 +97,9 @@ async function judge(payload: HookPayload, session: string | undefined, gate: Ho
   const { budgetMs, event } = how;
   const cwd = typeof payload.cwd === 'string' ? payload.cwd : undefined;
   const agentTool = typeof payload.tool_name === 'string' ? payload.tool_name : '';
-  const input = plain(payload.tool_input) ? payload.tool_input : {};
+  let input = plain(payload.tool_input) ? payload.tool_input : {};
+  /** The command as the hook changed it before judging (rg-dots.ts): what is judged and what runs. */
+  let pinned: string | undefined;
   const mapped = mapToolCall(payload, gate.userHome);
   let actions: readonly GateAction[] = [];
   let edits: readonly TextEdit[] | undefined;
@@ -119,10 +122,19 @@ async function judge(payload: HookPayload, session: string | undefined, gate: Ho
       break;
     case 'bash': {
       const parse = await gate.parser();
-      const tree = parse(mapped.command);
-      if ('error' in tree) {
-        person = `the command could not be parsed (${tree.error})`;
+      const written = parse(mapped.command);
+      if ('error' in written) {
+        person = `the command could not be parsed (${written.error})`;
         break;
+      }
+      // rg's skip of dot-names made certain (rg-dots.ts); a skill's command runs as written, so
+      // its rg is weighed with every dot-name it reaches.
+      const noDots = event === 'PreToolUse' ? rgWithoutDots(written) : undefined;
+      const noDotsTree = noDots === undefined ? undefined : parse(noDots);
+      const tree = noDots !== undefined && noDotsTree !== undefined && !('error' in noDotsTree) ? noDotsTree : written;
+      if (tree !== written && noDots !== undefined) {
+        pinned = noDots;
+        input = { ...input, command: noDots };
       }
       // `bash -c "…"` is parsed again with the same parser, so its commands are judged too.
       // A glob is expanded only against a known working directory.
@@ -177,8 +189,9 @@ async function judge(payload: HookPayload, session: string | undefined, gate: Ho
   const second = without === undefined ? undefined : await gate.authorizeCall({ agentTool, input: { ...input, command: without.command }, parts: partsOf(without.actions), person: undefined, session, ...searchesOf(without.actions), ...(callId === undefined ? {} : { callId }) }, Math.max(0, budgetMs - (Date.now() - started)));
   const answer = without !== undefined && second?.allowed === true ? { ...second, updatedInput: { ...input, command: without.command }, durable: Promise.all([first.durable, second.durable]) } : second === undefined ? first : { ...first, durable: Promise.all([first.durable, second.durable]) };
   const note = mapped.kind === 'allow' ? mapped.reason : answer.reason;
-  const updated = answer.allowed ? answer.updatedInput : undefined;
+  const updated = answer.allowed ? (answer.updatedInput ?? (pinned === undefined ? undefined : input)) : undefined;
   const leftOut = without !== undefined && second?.allowed === true ? ` (run as \`${without.command.slice(0, 200)}\`, leaving out ${[...new Set(first.searchHidden?.map((e) => `\`${e.name}\``))].join(', ')}, which no agent may read)` : '';
-  const instead = leftOut !== '' ? leftOut : updated === undefined || alternative === undefined ? '' : ` (run as \`${alternative.command.slice(0, 200)}\`, which never downloads)`;
+  const noDotsNote = pinned === undefined ? '' : ` (run as \`${pinned.slice(0, 200)}\`: rg leaves out dot-names whatever an ignore file says)`;
+  const instead = leftOut !== '' ? leftOut : updated !== undefined && answer.updatedInput !== undefined && alternative !== undefined ? ` (run as \`${alternative.command.slice(0, 200)}\`, which never downloads)` : updated !== undefined ? noDotsNote : '';
   return { decision: answer.allowed ? 'allow' : 'deny', reason: `ORACLE: ${answer.allowed ? note : answer.reason}${instead}`, ...(answer.durable === undefined ? {} : { durable: answer.durable }), ...(updated === undefined ? {} : { updatedInput: updated }) };
 }

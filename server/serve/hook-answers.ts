@@ -30,7 +30,7 @@ export function hookAnswers(runtime: Runtime, options: { readonly hookBudgetMs?:
           taint: (session, read) => {
             runtime.taint(session, read);
           },
-          confirm: (callId) => runtime.confirmCall(callId),
+          confirm: (callId, session) => runtime.confirmCall(callId, session),
           record: (call) => runtime.recordCall(call, agent),
         },
         options.hookBudgetMs,

@@ -29,14 +29,22 @@ export class MadeFiles {
   }
 
   /** The call did not run after all: nothing it would have created counts. */
-  forget(call: string): void {
+  forgetCall(call: string): void {
     this.expected.delete(call);
   }
 
-  /** The agent reports `call` done: each expected path that now holds a regular file is made by its session. */
-  confirm(call: string): void {
+  /** Something else now stands at `path` (a move or a link landed there): no session made it. */
+  forgetPath(path: string): void {
+    for (const files of this.made.values()) files.delete(path);
+  }
+
+  /**
+   * The agent reports `call` done: each expected path that now holds a regular file is made by its
+   * session. Only the session that was told may confirm (call ids are the agent's, not ORACLE's).
+   */
+  confirm(call: string, session: string | undefined): void {
     const expected = this.expected.get(call);
-    if (expected === undefined) return;
+    if (expected === undefined || expected.session !== session) return;
     this.expected.delete(call);
     for (const path of expected.paths) this.add(expected.session, path);
   }
@@ -55,11 +63,6 @@ export class MadeFiles {
     // Most recently heard from last: the session quiet longest is forgotten first.
     this.made.set(session, files);
     while (this.made.size > MAX_SESSIONS) this.made.delete(this.made.keys().next().value ?? '');
-  }
-
-  /** Whether `session` made `path`, as far as ORACLE saw (what it holds now is not read). */
-  has(session: string | undefined, path: string): boolean {
-    return session !== undefined && this.made.get(session)?.has(path) === true;
   }
 
   /** Whether `session` made any file ORACLE still remembers. */

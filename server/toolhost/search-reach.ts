@@ -68,7 +68,11 @@ export async function searchReach(start: ScopedPath, search: TreeSearch, env: To
   const asked = (e: { path: string }): string => relative(start.real, e.path);
   const ignored = await ignoredByGit(start, weighed.map(asked), env);
   if (ignored === undefined) return unweighed('git could not say which of them the repository ignores (no repository here?)');
-  return { hidden: hidden.filter((e) => !ignored.has(asked(e))), foreign: foreign.find((e) => !ignored.has(asked(e)))?.path, unknown };
+  // git and rg read a few ignore globs differently (`dev.[[:alpha:]]ey`: git ignores it, rg searches
+  // it; red team, session 37): for a Bash rg, git's word spares only the dependency folders' taint,
+  // and what the policy hides is left out by the rg's own options (search-rewrite.ts) or refused.
+  const stillHidden = search.by === 'rg' ? hidden : hidden.filter((e) => !ignored.has(asked(e)));
+  return { hidden: stillHidden, foreign: foreign.find((e) => !ignored.has(asked(e)))?.path, unknown };
 }
 
 /** An .ignore or .rgignore in the starting folder's parents (rg reads those too). */

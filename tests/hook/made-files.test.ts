@@ -95,6 +95,20 @@ describe('deleting what the session made', () => {
     const moved = await rm('s3', 'moved.txt');
     expect(moved.permissionDecision).toBe('deny');
     expect(existsSync(join(app, 'moved.txt'))).toBe(true);
+    // Nor in one call: a later part may move the person's file where an earlier part made one (review, session 37).
+    writeFileSync(join(app, 'thesis.md'), 'the person’s thesis\n');
+    expect((await call('s3', 'Bash', { command: "printf '' > t.tmp; mv thesis.md t.tmp" }, () => { renameSync(join(app, 'thesis.md'), join(app, 't.tmp')); })).permissionDecision).toBe('allow');
+    expect((await rm('s3', 't.tmp')).permissionDecision).toBe('deny');
+    // Nor a move in a later call onto a file the session made, even of the very same bytes.
+    expect((await write('s3', 'mine.txt', 'same\n')).permissionDecision).toBe('allow');
+    writeFileSync(join(app, 'theirs.txt'), 'same\n');
+    expect((await call('s3', 'Bash', { command: 'mv -f theirs.txt mine.txt' }, () => { renameSync(join(app, 'theirs.txt'), join(app, 'mine.txt')); })).permissionDecision).toBe('allow');
+    expect((await rm('s3', 'mine.txt')).permissionDecision).toBe('deny');
+    // A person's edit is not the session's again after the session merely touches the file.
+    expect((await write('s3', 'notes2.md', 'agent\n')).permissionDecision).toBe('allow');
+    writeFileSync(join(app, 'notes2.md'), 'the person rewrote this\n');
+    expect((await call('s3', 'Bash', { command: 'touch notes2.md' }, () => undefined)).permissionDecision).toBe('allow');
+    expect((await rm('s3', 'notes2.md')).permissionDecision).toBe('deny');
     // A write over a file that was there does not make it the session's either.
     expect((await write('s3', 'moved.txt', 'replaced\n')).permissionDecision).toBe('allow');
     expect((await rm('s3', 'moved.txt')).permissionDecision).toBe('deny');

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { symlinkSync, writeFileSync } from 'node:fs';
+import { rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type Running } from '../../server/main.js';
@@ -103,15 +103,29 @@ describe('searches that reach what the policy hides', () => {
     expect(refusals[0]).toMatchObject({ code: 'PATH_DENY_ALWAYS' });
   });
 
-  it('rg skips hidden names by itself, but only with --no-config; asked to show them, it is refused like grep', async () => {
-    // A config file (RIPGREP_CONFIG_PATH) the hook cannot see could make rg show hidden names.
-    // Refused as written (the audit log says why), run with both names left out by rg's own globs,
-    // which a config file cannot take back (the command line's globs come after it).
-    const configured = await bash('rg API_KEY');
-    expect(configured.updatedInput).toEqual({ command: "rg -g '!.env' -g '!.git' API_KEY" });
-    const why = auditRecords(home).filter((r) => r['tool'] === 'fs.read' && r['decision'] === 'deny').map((r) => JSON.stringify(r['reasons']));
-    expect(why.some((r) => r.includes('RIPGREP_CONFIG_PATH'))).toBe(true);
-    expect((await bash('rg --no-config API_KEY')).permissionDecision).toBe('allow');
+  it('rg runs with its skip of dot-names made certain; asked to show them, it is refused like grep', async () => {
+    // rg's own skip is not counted on: an ignore file's `!.env` takes .env back (red team, session
+    // 37), and a config file (RIPGREP_CONFIG_PATH) the hook cannot see could show dot-names. The
+    // hook gives rg `-g '!.*'`, which rg weighs above both, and Claude Code runs that.
+    writeFileSync(join(app, '.rgignore'), '!.env\n');
+    try {
+      for (const [command, runs] of [
+        ['rg API_KEY', "rg -g '!.*' API_KEY"],
+        ['rg --no-config API_KEY', "rg -g '!.*' --no-config API_KEY"],
+      ] as const) {
+        const answer = await bash(command);
+        expect(answer.permissionDecision, command).toBe('allow');
+        expect(answer.updatedInput).toEqual({ command: runs });
+        expect(answer.permissionDecisionReason).toContain('rg leaves out dot-names whatever an ignore file says');
+      }
+      // What runs, by the real rg: .env stays out, though the ignore file takes it back for rg alone.
+      // (with `.` given: rg without a path reads a standard input that is not a terminal)
+      expect(spawnSync('rg', ['--no-config', 'API_KEY', '.'], { cwd: app, encoding: 'utf8' }).stdout).toContain('.env');
+      const pinned = spawnSync('rg', ['-g', '!.*', '--no-config', 'API_KEY', '.'], { cwd: app, encoding: 'utf8' });
+      expect(pinned.stdout).not.toContain('.env');
+    } finally {
+      rmSync(join(app, '.rgignore'));
+    }
     // no gate: git was not asked whether .env is ignored; left out all the same
     const hidden = await bash('rg --no-config --hidden API_KEY');
     expect(hidden.updatedInput).toEqual({ command: "rg -g '!.env' -g '!.git' --no-config --hidden API_KEY" });
@@ -179,6 +193,20 @@ describe('searches that reach what the policy hides', () => {
     writeFileSync(join(app, '.gitignore'), '');
     expect((await hook('foreign', 'Grep', { pattern: 'API_KEY', path: app, glob: '!.env' })).permissionDecision).toBe('allow');
     expect(running.runtime.taintOf('foreign')).toMatchObject({ tainted: true });
+    // git and rg read some ignore globs differently: git ignores `dev.[[:alpha:]]ey`, rg searches
+    // it (red team, session 37). For a Bash rg, git's word keeps out nothing the policy hides.
+    tree.file('projects/app/keys/dev.pem', 'KEYDATA dev-key-secret\n');
+    writeFileSync(join(app, '.gitignore'), '.env\nnode_modules/\ndev.[[:alpha:]]em\n');
+    expect(spawnSync('git', ['check-ignore', '-q', 'keys/dev.pem'], { cwd: app }).status).toBe(0);
+    try {
+      const keyed = await bash('rg --no-config KEYDATA');
+      expect(keyed.permissionDecision, keyed.permissionDecisionReason).toBe('allow');
+      expect(keyed.updatedInput).toEqual({ command: "rg -g '!dev.pem' -g '!.*' --no-config KEYDATA" });
+      expect(spawnSync('rg', ['--no-config', 'KEYDATA', '.'], { cwd: app, encoding: 'utf8' }).stdout).toContain('dev.pem');
+      expect(spawnSync('rg', ['-g', '!dev.pem', '-g', '!.*', '--no-config', 'KEYDATA', '.'], { cwd: app, encoding: 'utf8' }).stdout).toBe('');
+    } finally {
+      rmSync(join(app, 'keys'), { recursive: true });
+    }
     writeFileSync(join(app, '.gitignore'), '.env\nnode_modules/\n');
   }, 30_000);
 });

@@ -20,16 +20,19 @@ describe('MadeFiles', () => {
     made.expect('c1', 's1', [path]);
     writeFileSync(path, 'x');
     expect(made.madeHere('s1', path)).toBe(false);
-    made.confirm('c1');
+    // Only the session that was told may confirm.
+    made.confirm('c1', 's2');
+    expect(made.madeHere('s1', path)).toBe(false);
+    made.confirm('c1', 's1');
     expect(made.madeHere('s1', path)).toBe(true);
     expect(made.madeHere('s2', path)).toBe(false);
     expect(made.madeHere(undefined, path)).toBe(false);
     // A call that never ran (forgotten) makes nothing.
     const other = `${tree.root}/other.txt`;
     made.expect('c2', 's1', [other]);
-    made.forget('c2');
+    made.forgetCall('c2');
     writeFileSync(other, 'y');
-    made.confirm('c2');
+    made.confirm('c2', 's1');
     expect(made.madeHere('s1', other)).toBe(false);
   });
 

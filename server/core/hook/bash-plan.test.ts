@@ -21,7 +21,7 @@ const run = (program: string, args: string[], cwd = CWD) => ({ tool: 'exec.run',
 const read = (path: string) => ({ tool: 'fs.read', args: { path } });
 const searched = (path: string, search: TreeSearch) => ({ tool: 'fs.read', args: { path }, search });
 const grepR = (filters: TreeSearch['filters'] = [], follows = false): TreeSearch => ({ by: 'grep', follows, skipsHidden: false, honoursIgnores: false, filters });
-const RG: TreeSearch = { by: 'rg', follows: false, skipsHidden: true, honoursIgnores: true, filters: [] };
+const RG: TreeSearch = { by: 'rg', follows: false, skipsHidden: false, honoursIgnores: true, filters: [] };
 const list = (path: string) => ({ tool: 'fs.list', args: { path } });
 const write = (path: string) => ({ tool: 'fs.write', args: { path, content: '' } });
 const del = (path: string) => ({ tool: 'fs.delete', args: { path } });

@@ -603,7 +603,7 @@ function printOnly(program: string, args: readonly string[], ctx: CommandContext
  * are reads of FILE, judged as such. `-s` sets the clock. An option ORACLE does not know asks.
  */
 function dateCommand(args: readonly string[], ctx: CommandContext): boolean {
-  const parsed = parseOptions(args, { flags: 'Ru', values: 'dfrs', optional: 'I', long: ['utc', 'universal', 'rfc-email', 'rfc-2822', 'debug', 'help', 'version'], longValues: ['date', 'file', 'reference', 'set', 'rfc-3339', 'resolution'], longOptional: ['iso-8601'] });
+  const parsed = parseOptions(args, { flags: 'Ru', values: 'dfrs', optional: 'I', long: ['utc', 'universal', 'rfc-email', 'rfc-2822', 'debug', 'help', 'version', 'resolution'], longValues: ['date', 'file', 'reference', 'set', 'rfc-3339'], longOptional: ['iso-8601'] });
   if (!parsed.ok) {
     ctx.sink.ask(`\`date ${parsed.option}\` is an option ORACLE does not follow`);
     return true;

@@ -34,11 +34,12 @@ export function grepSearch(options: readonly GivenOption[]): TreeSearch | undefi
 
 /**
  * rg searches trees always. By default it skips hidden names and what the ignore files ignore;
- * `-u` (once) stops the ignoring, `-uu` shows hidden names too, `-L` follows links. Any
- * `--no-ignore…` option counts as ignoring nothing. Unless given `--no-config`, rg first reads
- * the options of the file RIPGREP_CONFIG_PATH names in the agent's environment, which the hook
- * cannot see: those could show hidden names, ignore nothing and follow links, so ORACLE assumes
- * they do.
+ * `-u` (once) stops the ignoring, `-L` follows links. Any `--no-ignore…` option counts as ignoring
+ * nothing. Its own skip of dot-names is never counted on: a `!name` line in an ignore file takes
+ * a dot-name back (red team, session 37); the hook gives rg `-g '!.*'` instead, which this reads
+ * as the exclude it is (rg-dots.ts). Unless given `--no-config`, rg first reads the options of the
+ * file RIPGREP_CONFIG_PATH names in the agent's environment, which the hook cannot see: those
+ * could ignore nothing and follow links, so ORACLE assumes they do.
  */
 export function rgSearch(options: readonly GivenOption[]): TreeSearch {
   const unrestricted = options.filter((o) => o.name === '-u' || spells(o, '--unrestricted')).length;
@@ -62,7 +63,7 @@ export function rgSearch(options: readonly GivenOption[]): TreeSearch {
   return {
     by: 'rg',
     follows: options.some((o) => o.name === '-L' || spells(o, '--follow')),
-    skipsHidden: unrestricted < 2 && !options.some((o) => o.name === '-.' || spells(o, '--hidden')),
+    skipsHidden: false,
     honoursIgnores: unrestricted < 1 && !options.some((o) => o.name.startsWith('--no-ignore') || (o.name.length >= 6 && '--no-ignore'.startsWith(o.name))),
     filters,
   };

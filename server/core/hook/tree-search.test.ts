@@ -58,14 +58,16 @@ describe('what a tree search skips by itself, read so that doubt counts as reach
     const abbreviated = grepSearch([{ name: '--recur' }, { name: '--exclude-d', value: '.git' }]);
     expect(abbreviated && skips(abbreviated, '.git', 'dir')).toBe(false);
   });
-  it('rg skips hidden names unless told otherwise; an include glob overrides that, so ORACLE trusts it no more', () => {
+  it('rg’s own skip of dot-names is not counted on (an ignore file can take one back); its `-g !.*` is', () => {
     const rg = rgSearch([NO_CONFIG]);
-    expect(skips(rg, '.env')).toBe(true);
+    expect(skips(rg, '.env')).toBe(false);
     expect(skips(rg, 'key.pem')).toBe(false);
-    expect(skips(rgSearch([NO_CONFIG, { name: '--hidden' }]), '.env')).toBe(false);
-    // without --no-config, a config file may show hidden names: nothing hidden is taken as skipped
-    expect(skips(rgSearch([]), '.env')).toBe(false);
-    expect(skips(rgSearch([NO_CONFIG, { name: '-u' }, { name: '-u' }]), '.env')).toBe(false);
+    const noDots = rgSearch([{ name: '-g', value: '!.*' }, NO_CONFIG]);
+    expect(skips(noDots, '.env')).toBe(true);
+    expect(skips(noDots, '.git', 'dir')).toBe(true);
+    expect(skips(noDots, 'a.ts')).toBe(false);
+    // without --no-config too: a config file's options come before the command line's globs
+    expect(skips(rgSearch([{ name: '-g', value: '!.*' }]), '.env')).toBe(true);
     const included = rgSearch([NO_CONFIG, { name: '-g', value: '.env*' }]);
     expect(skips(included, '.env')).toBe(false);
     expect(skips(included, 'a.ts')).toBe(true);

@@ -74,7 +74,7 @@ export function fsWrite(action: PreparedAction<'fs.write'>, env: ToolhostEnv): E
     const content = Buffer.from(action.args.content, 'utf8');
     const kept = keepForUndo(env, { path, content, actionId: action.actionId, ...(expect === undefined ? {} : { expect }) });
     if (!kept.ok) return kept.result;
-    const made = kept.created || env.made.has(action.session, path);
+    const made = kept.created || env.made.madeHere(action.session, path);
     commitFile(path, content, kept.mode);
     // A file the session wrote where nothing was (or rewrote, having made it): its own to delete again.
     if (made) env.made.add(action.session, path);
