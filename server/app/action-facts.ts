@@ -5,7 +5,9 @@ import { fetchRemoteArg, isGitFetch } from '../core/decide/git-fetch.js';
 import { stagingQuery } from '../core/decide/git-stage.js';
 import { fetchSource, pushTarget, untrackedFiles } from '../toolhost/executors/git.js';
 import type { Toolhost } from '../toolhost/open.js';
-import { configuredHooksPath } from '../toolhost/git-hooks.js';
+import { configuredHooksPath, repositoryOf } from '../toolhost/git-hooks.js';
+import { trackedHidden } from '../toolhost/tracked-hidden.js';
+import { gitRead } from '../core/decide/git-read-only.js';
 import { isGit } from '../core/decide/programs.js';
 import type { GateState } from './gate-policy.js';
 
@@ -38,8 +40,13 @@ export async function lookUpFacts(action: unknown, on: { readonly gate: GateStat
     if (first.decision.decision === 'deny') return undefined;
     const program = String(first.args['program']);
     const pin = gate.context.pins.get(program);
-    const hooks = pin?.ok === true && isGit(program, pin.path) ? gitHooksFact(repo.real, on) : undefined;
-    const withHooks = (facts: ActionFacts | undefined): ActionFacts | undefined => (hooks === undefined ? facts : { ...facts, gitHooks: hooks });
+    const git = pin?.ok === true && isGit(program, pin.path);
+    const hooks = git ? gitHooksFact(repo.real, on) : undefined;
+    // A git read runs as the read it is (T0) only where the repository tracks nothing the policy hides.
+    const repository = git && gitRead(argv) === 'text' ? repositoryOf(repo.real, gate.context.gate.host.reader) : undefined;
+    const hidden = repository === undefined || 'unsure' in repository ? undefined : await trackedHidden(repo, repository, toolhost.env);
+    const extra: ActionFacts = { ...(hooks === undefined ? {} : { gitHooks: hooks }), ...(hidden === undefined ? {} : { gitTracked: { hidden } }) };
+    const withHooks = (facts: ActionFacts | undefined): ActionFacts | undefined => (Object.keys(extra).length === 0 ? facts : { ...facts, ...extra });
     const staging = stagingQuery(program, argv, gate.context.pins);
     if (staging !== undefined && !('unclear' in staging)) return withHooks({ staging: await untrackedFiles(repo, staging, toolhost.env) });
     if (!isGitFetch(program, argv, gate.context.pins)) return withHooks(undefined);

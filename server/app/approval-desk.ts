@@ -94,6 +94,12 @@ export class ApprovalDesk {
     // opens then write nothing), and whenever it reaches COMPACT_AFTER while running.
     if (this.file.journalLength >= COMPACT_AT_OPEN) this.compact();
     if (deps.sweepMs !== undefined) {
+      // The serving gate opens after a stop: a card whose asker was waiting on the gate that
+      // stopped (killed mid-wait: a hook call, a submit that had no answer yet) kept no request,
+      // so nothing can ever run it. Withdrawn, each audited, rather than left for a person whose
+      // approval would run nothing (fault probe, session 37); a kept request stays, to continue.
+      const lost = [...this.approvals.values()].filter((a) => (a.state === 'pending' || a.state === 'approved') && !this.requests.has(a.approval_id) && Date.parse(a.expires_at) > now().getTime());
+      if (lost.length > 0) this.ended(lost.map((a) => cancel(a, now())), 'oracle', LOST);
       this.expireDueNow();
       this.sweeper = setInterval(() => this.expireDueNow(), deps.sweepMs);
       this.sweeper.unref();
@@ -473,6 +479,7 @@ export class ApprovalDesk {
 
 const EXPIRED = 'nobody answered before it expired; expiry means deny';
 const WITHDRAWN = 'withdrawn: its caller stopped waiting (cancelled, or its connection closed)';
+const LOST = 'withdrawn: the gate stopped while its caller waited, and that caller cannot come back for it';
 
 const STOPPED: Grant = { kind: 'refused', code: 'GATE_STOPPED', message: 'the gate stopped before anyone answered; denied' };
 

@@ -20,14 +20,24 @@ import type { LinkReader } from '../core/paths/resolve.js';
  */
 export type HooksPath = { readonly dirs: readonly string[] } | { readonly unsure: string };
 
-export function configuredHooksPath(cwd: string, reader: LinkReader, home: string = homedir()): HooksPath | undefined {
+/**
+ * The work tree's top and git's own folder for a command started in `cwd` (a `.git` file says
+ * where that is; a folder, or a link to one, is it), or why that cannot be said; undefined where
+ * git would find no repository of a work tree (none at all, or a bare one).
+ */
+export function repositoryOf(cwd: string, reader: LinkReader): { readonly top: string; readonly gitDir: string } | { readonly unsure: string } | undefined {
   const found = discoverRepository(cwd, reader);
-  // A bare repository already waits for a person (git-discovery.ts); no repository, no hooks.
   if (found.kind !== 'dotgit') return undefined;
   const top = dirname(found.at);
-  // A `.git` file says where the repository is; a folder, or a link to one, is it.
   const gitDir = probe(found.at) === 'file' ? linkedGitDir(found.at, top) : found.at;
-  if (gitDir === undefined) return { unsure: `\`${found.at}\` does not say where its repository is` };
+  return gitDir === undefined ? { unsure: `\`${found.at}\` does not say where its repository is` } : { top, gitDir };
+}
+
+export function configuredHooksPath(cwd: string, reader: LinkReader, home: string = homedir()): HooksPath | undefined {
+  // A bare repository already waits for a person (git-discovery.ts); no repository, no hooks.
+  const repo = repositoryOf(cwd, reader);
+  if (repo === undefined || 'unsure' in repo) return repo;
+  const { top, gitDir } = repo;
   const common = commonDir(gitDir);
   const xdg = process.env['XDG_CONFIG_HOME'];
   // git's own order: system, XDG, ~/.gitconfig, the repository's, the worktree's.

@@ -41,7 +41,8 @@ describe('oracle check', () => {
       (i) => [{ tool: 'fs.read', args: { path: `${app}/.env` }, session: `s${i}` }, 'deny:PATH_DENY_ALWAYS'],
       (i) => [{ tool: 'fs.read', args: { path: `${app}/out/secret` }, session: `s${i}` }, 'deny:PATH_OUTSIDE_SCOPE'],
       (i) => [{ tool: 'fs.read', args: { path: `${tree.root}/projects-evil/${i}` } }, 'deny:PATH_OUTSIDE_SCOPE'],
-      (i) => [{ tool: 'exec.run', args: { program: 'git', args: ['status'], cwd: app }, session: `s${i}` }, 'allow:T1'],
+      // git status prints names and states only: a read (core/decide/git-read-only.ts)
+      (i) => [{ tool: 'exec.run', args: { program: 'git', args: ['status'], cwd: app }, session: `s${i}` }, 'allow:T0'],
       (i) => [{ tool: 'exec.run', args: { program: 'git', args: ['push', 'origin', `b${i}`], cwd: app } }, 'needs-approval:T2'],
       (i) => [{ tool: 'net.fetch', args: { url: `https://evil.example/${i}` } }, 'deny:EGRESS_DENIED'],
       (i) => [{ tool: 'input.synth', args: { text: String(i) } }, 'needs-approval:T3'],

@@ -277,6 +277,28 @@ describe('the approval desk with a clock (expiry, remembering, restart)', () => 
     expect(open().get(id)?.state).toBe('expired');
   });
 
+  it('the gate’s desk withdraws at open a card whose caller was lost with the gate that stopped; a kept request stays', async () => {
+    const desk = open();
+    const lost = await desk.obtain(evaluation('T2', { program: 'npm', args: ['install', 'lost'] }), 'ac_lost', { waitMs: 0, project: '/p' });
+    const kept = await desk.obtain(evaluation('T2', { program: 'npm', args: ['install', 'kept'] }), 'ac_kept', { waitMs: 0, project: '/p' });
+    const lostId = lost.kind === 'pending' ? lost.approvalId : '';
+    const keptId = kept.kind === 'pending' ? kept.approvalId : '';
+    // A submit that got its answer keeps its request, to continue after a restart; a hook call never does.
+    desk.keepRequest(keptId, { action: { tool: 'exec.run', args: { program: 'npm', args: ['install', 'kept'] } }, agent: null, action_id: 'ac_kept' });
+    desk.close();
+    audits.length = 0;
+    // A desk that does not serve (a hook process's) only looks: both still wait there.
+    expect(open().get(lostId)?.state).toBe('pending');
+    const gate = new ApprovalDesk({ file: new ApprovalsFile(join(tree.root, 'data')), audit: (b) => Promise.resolve(audits.push(`${b.kind}:${b.outcome ?? ''}:${String(b.action_id)}`)), now, argHash: (a) => argHash(a, sha256Text), sweepMs: 60_000 });
+    expect(gate.get(lostId)?.state).toBe('cancelled');
+    expect(gate.get(keptId)?.state).toBe('pending');
+    const card = gate.get(lostId);
+    if (card === undefined) throw new Error('lost');
+    expect(await gate.answer(lostId, { approver: phone, verdict: 'approve', nonce: card.nonce, argHash: card.arg_hash })).toMatchObject({ ok: false, code: 'APPROVAL_NOT_PENDING' });
+    gate.close();
+    expect(audits).toContain('approval:cancelled:ac_lost');
+  });
+
   it('remembers a T2 answer for this session and project until the rule expires, never T3', async () => {
     const desk = open();
     const args = { program: 'npm', args: ['test'] };

@@ -301,6 +301,12 @@ export async function treeDigest(path: string, pacer: { breathe(): Promise<void>
   return `sha256:${hash.digest('hex')}`;
 }
 
+/** Which file `path` names and how it stands (device, inode, size, modification time), to see whether it was rewritten. */
+export function versionOf(path: string): string | undefined {
+  const stat = lstatSync(path, { bigint: true, throwIfNoEntry: false });
+  return stat === undefined ? undefined : `${String(stat.dev)}:${String(stat.ino)}:${String(stat.size)}:${String(stat.mtimeNs)}`;
+}
+
 /** Which file `path` names (device and inode, the link itself for a link), or undefined when nothing is there. */
 export function inodeOf(path: string): string | undefined {
   const stat = lstatSync(path, { bigint: true, throwIfNoEntry: false });

@@ -16,6 +16,7 @@ import { judgePush } from './push.js';
 import { isGitFetch, judgeGitFetch } from './git-fetch.js';
 import { judgeStaging, stagingQuery, stagingUnclear } from './git-stage.js';
 import { judgeGitHooks, judgeGitRepository } from './git-discovery.js';
+import { gitRead } from './git-read-only.js';
 
 export interface TierInput {
   readonly tool: ToolName;
@@ -93,7 +94,12 @@ export function baseTier(input: TierInput): TierResult {
       // Any git command reads the config of the repository it finds: a planted bare one runs code.
       const repoChecked = argvChecked.ok && git ? judgeGitRepository(argvChecked, primary?.real, ctx.gate.host.reader) : argvChecked;
       // Hooks from a folder agents write run with any git command (core.hooksPath, looked up by the runtime).
-      const pathsChecked = repoChecked.ok && git ? judgeGitHooks(repoChecked, ctx.facts?.gitHooks) : repoChecked;
+      const hooksChecked = repoChecked.ok && git ? judgeGitHooks(repoChecked, ctx.facts?.gitHooks) : repoChecked;
+      // A git read is a read (SPEC §4: git.status, git.diff, git.log are T0) where git can print
+      // nothing the policy hides: then a session's taint does not raise it (git-read-only.ts).
+      const read = git && hooksChecked.ok && hooksChecked.tier === 'T1' && hooksChecked.floor === undefined ? gitRead(argv) : undefined;
+      const readsOnly = read === 'names' || (read === 'text' && ctx.facts?.gitTracked?.hidden.length === 0);
+      const pathsChecked = readsOnly && hooksChecked.ok ? { ...hooksChecked, tier: 'T0' as const, reasons: [...hooksChecked.reasons, read === 'names' ? `\`git ${argv[0] ?? ''}\` prints names and states, never a file's text: a read (T0)` : `\`git ${argv[0] ?? ''}\` prints the text of tracked files, and the repository tracks none the policy hides: a read (T0)`] } : hooksChecked;
       // A fetch or pull is egress to the remote's host (looked up by the runtime), like a push.
       const fetched = pathsChecked.ok && isGitFetch(str(args['program']), argv, ctx.pins) ? judgeGitFetch(pathsChecked, argv, ctx.facts?.remote, ctx.gate.policy.egress) : pathsChecked;
       // An add or stash -u puts untracked files into the repository, where git prints them.

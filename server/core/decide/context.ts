@@ -75,4 +75,6 @@ export interface ActionFacts {
    * read whole.
    */
   readonly gitHooks?: { readonly dir: string; readonly writable: boolean } | { readonly unsure: string };
+  /** For a git read: the files the repository tracks that the policy hides (toolhost/tracked-hidden.ts, at most 20). */
+  readonly gitTracked?: { readonly hidden: readonly string[] };
 }

@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { gitRead } from './git-read-only.js';
+
+describe('gitRead', () => {
+  it.each([
+    ['status', 'names'],
+    ['status --short -- src', 'names'],
+    ['log --oneline -20', 'names'],
+    ['log --stat --format=%s main..HEAD', 'names'],
+    ['branch', 'names'],
+    ['branch -a -vv', 'names'],
+    ['tag --list', 'names'],
+    ['stash list', 'names'],
+    ['reflog', 'names'],
+    ['worktree list', 'names'],
+    ['rev-parse --show-toplevel', 'names'],
+    ['ls-files', 'names'],
+    ['diff', 'text'],
+    ['diff --cached --stat', 'text'],
+    ['diff -U5 -- src/a.ts', 'text'],
+  ])('`git %s` only reads: %s', (args, kind) => {
+    expect(gitRead(args.split(' '))).toBe(kind);
+  });
+
+  it.each([
+    'log -p',
+    'log --patch',
+    'log -Sneedle',
+    'log -G x',
+    'log -L 1,5:a.ts',
+    'log -np',
+    'log --word-diff',
+    'diff HEAD~1',
+    'diff main -- src',
+    'diff -S needle',
+    'diff --no-index a b',
+    'show',
+    'show HEAD',
+    'blame a.ts',
+    'cat-file -p HEAD',
+    'grep needle',
+    'branch topic',
+    'branch -D topic',
+    'branch --contains abc',
+    'tag v1',
+    'stash',
+    'stash show -p',
+    'reflog expire --all',
+    'commit -m x',
+    'add .',
+    'worktree add ../x',
+  ])('`git %s` keeps its tier (it prints older text, or changes something)', (args) => {
+    expect(gitRead(args.split(' '))).toBeUndefined();
+  });
+});

@@ -1,0 +1,66 @@
+import { join } from 'node:path';
+import { versionOf } from '../adapters/agent/files.js';
+import type { ScopedPath } from '../core/paths/scope.js';
+import type { ToolhostEnv } from './env.js';
+import { gitHomeFiles } from './env.js';
+import { NEUTRAL } from './executors/git.js';
+import { runJob } from './run-job.js';
+
+/** Paths named, at most, in what a repository tracks and the policy hides. */
+const MAX_NAMED = 20;
+/** Repositories remembered; the least recently asked goes first. */
+const MAX_REPOSITORIES = 64;
+
+/** Per policy (a reload hides other files): repository → the index version seen and what it tracks hidden. */
+const caches = new WeakMap<object, Map<string, { readonly version: string; readonly hidden: readonly string[] }>>();
+
+/**
+ * Which files a repository tracks that the policy hides (deny_always), as git's index lists them:
+ * git can print those (a diff, a grep, a log with patches) whatever the file system says, so a
+ * git read only reads what any agent may where this is empty. Kept by the index file's version,
+ * so a session's dozens of `git status` and `git diff` ask git once per change of the index.
+ * Undefined when git cannot say (no git, the repository above the scope root the job can see, a
+ * list too long to read whole). At most MAX_NAMED paths, relative to the top.
+ */
+export async function trackedHidden(at: ScopedPath, repo: { readonly top: string; readonly gitDir: string }, env: ToolhostEnv): Promise<readonly string[] | undefined> {
+  if (!env.git.ok) return undefined;
+  const inside = repo.top === at.root.real || repo.top.startsWith(`${at.root.real}/`);
+  if (!inside) return undefined;
+  const version = versionOf(join(repo.gitDir, 'index'));
+  // No index yet: nothing is tracked.
+  if (version === undefined) return [];
+  const gate = env.gate;
+  const cache = caches.get(gate) ?? new Map<string, { readonly version: string; readonly hidden: readonly string[] }>();
+  caches.set(gate, cache);
+  const key = repo.gitDir;
+  const known = cache.get(key);
+  if (known?.version === version) {
+    cache.delete(key);
+    cache.set(key, known);
+    return known.hidden;
+  }
+  const outcome = await runJob(
+    {
+      program: env.git.path,
+      args: [...NEUTRAL, '-c', 'core.quotePath=false', 'ls-files', '-z', '--cached'],
+      cwd: repo.top,
+      view: { masks: [], readOnly: [] },
+      binds: [{ path: at.root.real, mode: 'ro' }],
+      timeoutMs: 20_000,
+      extraEnv: { GIT_TERMINAL_PROMPT: '0', GIT_CONFIG_NOSYSTEM: '1', GIT_OPTIONAL_LOCKS: '0' },
+      homeFiles: gitHomeFiles(env.gitIdentity),
+      runAs: 'gate',
+    },
+    env,
+  );
+  const listed = outcome.result;
+  if (!listed.ok || listed.truncated === true) return undefined;
+  const hidden: string[] = [];
+  for (const path of (listed.stdout ?? '').split('\0')) {
+    if (path !== '' && gate.denied(join(repo.top, path)) !== undefined) hidden.push(path);
+    if (hidden.length >= MAX_NAMED) break;
+  }
+  cache.set(key, { version, hidden });
+  while (cache.size > MAX_REPOSITORIES) cache.delete(cache.keys().next().value ?? '');
+  return hidden;
+}
