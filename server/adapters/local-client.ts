@@ -21,6 +21,26 @@ export function localGate(home: string): LocalGate | undefined {
   }
 }
 
+/**
+ * Whether the gate answers its health route within `timeoutMs` (any HTTP answer counts: the
+ * process is alive and serving), trusting only this home's CA.
+ */
+export async function gateAnswers(home: string, gate: LocalGate, timeoutMs = 3_000): Promise<boolean> {
+  const ca = readFileSync(join(home, 'certs', 'ca.crt'), 'utf8');
+  const { request } = await import('node:https');
+  return new Promise((resolve) => {
+    const req = request(`${gate.url}/api/v1/health`, { method: 'GET', ca, timeout: timeoutMs }, (res) => {
+      res.resume();
+      resolve((res.statusCode ?? 0) > 0);
+    });
+    req.on('timeout', () => req.destroy(new Error('no answer in time')));
+    req.on('error', () => {
+      resolve(false);
+    });
+    req.end();
+  });
+}
+
 /** A request to the local gate as the desktop, trusting only this home's CA. */
 export function desktopRequest(home: string, gate: LocalGate, call: { method: string; path: string; body?: unknown }): Promise<{ status: number; body: Record<string, unknown> }> {
   return localRequest(home, gate, { ...call, authorization: `Desktop ${gate.token}` });

@@ -196,6 +196,11 @@ export function requestLocal(path: string, call: { authorization: string; body: 
       else socket.end(request);
     };
     const settle = (): void => {
+      // Nothing at all: the gate went away mid-call (killed), which is not an answer of any shape.
+      if (chunks.length === 0) {
+        reject(new Error('the gate closed the connection without answering (did it stop?)'));
+        return;
+      }
       try {
         const value: unknown = JSON.parse(Buffer.concat(chunks).toString('utf8'));
         if (typeof value === 'object' && value !== null && !Array.isArray(value)) resolve(value as Record<string, unknown>);

@@ -1,7 +1,8 @@
 import { parseArgs } from 'node:util';
 import type { Writable } from 'node:stream';
 import { resolveHome } from '../adapters/package-root.js';
-import { hookToken, localGate, localRequest } from '../adapters/local-client.js';
+import { gateAnswers, hookToken, localGate, localRequest } from '../adapters/local-client.js';
+import { watchGate } from './gate-watch.js';
 import { readStdin } from '../adapters/stdin.js';
 import { HOOK_BUDGET_MS, preToolAnswer, type DecidedEvent, type HookAnswer } from '../hook/answer.js';
 
@@ -56,14 +57,20 @@ async function hookAnswer(options: HookOptions): Promise<HookAnswer> {
     const token = hookToken(resolved, AGENT);
     if (token === undefined) return preToolAnswer('deny', 'ORACLE: no hook credential in this home; run `oracle integrate claude-code`', event());
     const authorization = `Bearer ${token}`;
+    // A wait for a person may take the whole budget; a gate that stopped answering is not waited for (gate-watch.ts).
+    const watch = watchGate(() => gateAnswers(resolved, gate));
+    const { signal } = watch;
     // The local channel when the gate has one (no TLS handshake per call), else its HTTPS API.
     const reply =
       gate.socket === undefined
-        ? await localRequest(resolved, gate, { method: 'POST', path: '/api/v1/hooks/claude-code', body: raw, authorization, timeoutMs: GATE_TIMEOUT_MS }).catch((e: unknown) => ({ status: 0, body: { error: e instanceof Error ? e.message : 'unreachable' } }))
-        : await (await import('../adapters/local-socket.js')).requestLocal(gate.socket, { authorization, body: raw, timeoutMs: GATE_TIMEOUT_MS }).then(
+        ? await localRequest(resolved, gate, { method: 'POST', path: '/api/v1/hooks/claude-code', body: raw, authorization, timeoutMs: GATE_TIMEOUT_MS, signal }).catch((e: unknown) => ({ status: 0, body: { error: e instanceof Error ? e.message : 'unreachable' } }))
+        : await (await import('../adapters/local-socket.js')).requestLocal(gate.socket, { authorization, body: raw, timeoutMs: GATE_TIMEOUT_MS, signal }).then(
             (body) => ({ status: 'error' in body ? 0 : 200, body }),
             (e: unknown) => ({ status: 0, body: { error: e instanceof Error ? e.message : 'unreachable' } }),
           );
+    watch.stop();
+    const gone = watch.reason();
+    if (gone !== undefined) return preToolAnswer('deny', `ORACLE: ${gone}; denied`, event());
     if (reply.status === 200) return { output: reply.body };
     return preToolAnswer('deny', `ORACLE: the running gate did not answer (${reply.status === 0 ? String(reply.body['error']) : `HTTP ${String(reply.status)}`}); denied`, event());
   }

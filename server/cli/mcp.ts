@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { agentCredential } from '../adapters/agent-credential.js';
-import { localGate, localRequest } from '../adapters/local-client.js';
+import { gateAnswers, localGate, localRequest } from '../adapters/local-client.js';
+import { watchGate } from './gate-watch.js';
 import { resolveHome } from '../adapters/package-root.js';
 import { answerMs, GateUnavailable, remoteGate, type GateRequest, type LocalSubmit, type McpGate } from '../mcp/gate.js';
 import { requestLocal } from '../adapters/local-socket.js';
@@ -122,7 +123,12 @@ async function gateClient(home: string, options: McpOptions): Promise<McpGate> {
     if (answer.status === 401) throw revoked();
     return answer;
   };
-  return remoteGate(http, local);
+  // A gate gone from the home (stopped, another started) counts as not answering.
+  const answers = (): Promise<boolean> => {
+    const now = localGate(home);
+    return now === undefined ? Promise.resolve(false) : gateAnswers(home, now);
+  };
+  return remoteGate(http, local, () => watchGate(answers));
 }
 
 /** Serves MCP on stdio until the client closes stdin or the process is told to stop. */

@@ -63,7 +63,25 @@ export function answerMs(action: Record<string, unknown> | undefined): number {
 /** An action sent over the gate's local channel instead (no TLS, no HTTP): the same answer shape. */
 export type LocalSubmit = (action: Record<string, unknown>, waitS: number, signal: AbortSignal | undefined) => Promise<{ status: number; body: Record<string, unknown> }>;
 
-export function remoteGate(request: GateRequest, local?: LocalSubmit): McpGate {
+/**
+ * `watch`: a look at the gate's health while a long answer is awaited (cli/gate-watch.ts): a gate
+ * that stops answering ends the wait with GATE_UNREACHABLE and why, instead of at the answer's
+ * full budget (up to 70 minutes for `oracle_await`).
+ */
+export function remoteGate(request: GateRequest, local?: LocalSubmit, watch?: () => { readonly signal: AbortSignal; readonly reason: () => string | undefined; stop(): void }): McpGate {
+  /** Runs `call` with the watch's signal joined to the caller's; a gone gate is said as such. */
+  const watched = async <T>(signal: AbortSignal | undefined, call: (signal: AbortSignal | undefined) => Promise<T>): Promise<T> => {
+    const looking = watch?.();
+    if (looking === undefined) return call(signal);
+    try {
+      return await call(signal === undefined ? looking.signal : AbortSignal.any([signal, looking.signal]));
+    } catch (e) {
+      const gone = looking.reason();
+      throw gone === undefined ? e : new GateUnavailable(`${gone}; whether the action ran is in its audit log, and a card that waited stays for the person (ask again with oracle_await once the gate answers)`);
+    } finally {
+      looking.stop();
+    }
+  };
   const seconds = (ms: number): number => Math.min(MAX_WAIT_S, Math.max(0, Math.ceil(ms / 1000)));
   const refusal = (answer: { status: number; body: Record<string, unknown> }): GateUnavailable => {
     const error = answer.body['error'];
@@ -78,11 +96,12 @@ export function remoteGate(request: GateRequest, local?: LocalSubmit): McpGate {
   return {
     canAsk: true,
     // A withdrawn call hangs up on the gate, which withdraws the action: its job killed, a `cancelled` record.
-    submit: async (action, waitMs, _agent, signal) => {
-      const wait = seconds(waitMs);
-      if (local !== undefined) return outcome(await local(action, wait, signal));
-      return outcome(await request({ method: 'POST', path: `/api/v1/actions?wait=${String(wait)}`, body: action, timeoutMs: wait * 1000 + answerMs(action), ...(signal === undefined ? {} : { signal }) }));
-    },
+    submit: (action, waitMs, _agent, given) =>
+      watched(given, async (signal) => {
+        const wait = seconds(waitMs);
+        if (local !== undefined) return outcome(await local(action, wait, signal));
+        return outcome(await request({ method: 'POST', path: `/api/v1/actions?wait=${String(wait)}`, body: action, timeoutMs: wait * 1000 + answerMs(action), ...(signal === undefined ? {} : { signal }) }));
+      }),
     allowed: async (_agent, session) => {
       const answer = await request({ method: 'GET', path: `/api/v1/allowed${session === undefined ? '' : `?session=${encodeURIComponent(session)}`}`, timeoutMs: ANSWER_MS });
       if (answer.status !== 200) throw refusal(answer);
@@ -95,10 +114,11 @@ export function remoteGate(request: GateRequest, local?: LocalSubmit): McpGate {
       if (answer.status === 400) return answer.body;
       throw refusal(answer);
     },
-    continueAction: async (approvalId, waitMs, _agent, signal) => {
-      const wait = seconds(waitMs);
-      const answer = await request({ method: 'GET', path: `/api/v1/actions/${encodeURIComponent(approvalId)}?wait=${String(wait)}`, timeoutMs: wait * 1000 + answerMs(undefined), ...(signal === undefined ? {} : { signal }) });
-      return answer.status === 404 ? undefined : outcome(answer);
-    },
+    continueAction: (approvalId, waitMs, _agent, given) =>
+      watched(given, async (signal) => {
+        const wait = seconds(waitMs);
+        const answer = await request({ method: 'GET', path: `/api/v1/actions/${encodeURIComponent(approvalId)}?wait=${String(wait)}`, timeoutMs: wait * 1000 + answerMs(undefined), ...(signal === undefined ? {} : { signal }) });
+        return answer.status === 404 ? undefined : outcome(answer);
+      }),
   };
 }
