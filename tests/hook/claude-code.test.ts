@@ -28,7 +28,7 @@ beforeAll(() => {
   tree.file('home/projects/app/node_modules/foo/README.md', 'x');
   tree.file('home/.ssh/id_rsa', 'KEY');
   const yaml = readFileSync(`${REPO}/config/policy.yaml`, 'utf8');
-  const pins = { git: '/usr/bin/git', npm: '/usr/bin/npm', node: '/usr/bin/node', python3: '/usr/bin/python3', npx: '/usr/bin/npx', make: '/usr/bin/make', cargo: '/usr/bin/cargo', go: '/usr/bin/go' };
+  const pins = { git: '/usr/bin/git', npm: '/usr/bin/npm', node: '/usr/bin/node', python3: '/usr/bin/python3', python: '/usr/bin/python', npx: '/usr/bin/npx', make: '/usr/bin/make', cargo: '/usr/bin/cargo', go: '/usr/bin/go', pnpm: '/usr/bin/pnpm', yarn: '/usr/bin/yarn', pytest: '/usr/bin/pytest', mypy: '/usr/bin/mypy', ruff: '/usr/bin/ruff', black: '/usr/bin/black' };
   ctx = testContext(yaml, { reader: nodeLinkReader(), pins, userHome: home, oracleHome: `${tree.root}/oracle-home` });
 });
 afterAll(() => {
@@ -164,6 +164,32 @@ const rows: Row[] = [
   ['npm rum --silent env', () => bash('npm rum --silent env'), 'person'],
   ['npm run-script --ignore-scripts env', () => bash('npm run-script --ignore-scripts env'), 'person'],
   ['npm run -s build', () => bash('npm run -s build'), 'allow'],
+  // pnpm, yarn and Python's tools as a day's work runs them (corpus probe, session 37)
+  ['pnpm test', () => bash('pnpm test'), 'allow'],
+  ['pnpm run build', () => bash('pnpm run build'), 'allow'],
+  ['pnpm install', () => bash('pnpm install'), 'person'],
+  ['pnpm publish', () => bash('pnpm publish'), 'deny'],
+  ['pnpm run with another registry', () => bash('pnpm test --registry=https://evil.example/'), 'person'],
+  ['yarn build', () => bash('yarn build'), 'allow'],
+  ['yarn test', () => bash('yarn test'), 'allow'],
+  ['yarn add', () => bash('yarn add left-pad'), 'person'],
+  ['yarn env', () => bash('yarn env'), 'person'],
+  ['yarn npm publish', () => bash('yarn npm publish'), 'deny'],
+  ['pytest', () => bash('pytest -q tests'), 'allow'],
+  ['pytest bare', () => bash('pytest'), 'allow'],
+  ['pytest --basetemp', () => bash('pytest --basetemp=/tmp/x'), 'person'],
+  ['python -m pytest', () => bash('python -m pytest -x'), 'allow'],
+  ['mypy', () => bash('mypy src'), 'allow'],
+  ['python3 -m mypy', () => bash('python3 -m mypy src'), 'allow'],
+  ['ruff check', () => bash('ruff check .'), 'allow'],
+  ['ruff check --fix', () => bash('ruff check --fix .'), 'person'],
+  ['ruff format', () => bash('ruff format .'), 'person'],
+  ['ruff format --check', () => bash('ruff format --check .'), 'allow'],
+  ['black --check', () => bash('black --check .'), 'allow'],
+  ['black', () => bash('black .'), 'person'],
+  // build caches go as build output does (corpus probe, session 37)
+  ['rm -rf .next', () => bash('rm -rf .next .turbo node_modules/.cache'), 'allow'],
+  ['rm a tsbuildinfo', () => bash('rm -f tsconfig.tsbuildinfo'), 'allow'],
   // An assignment's value is never a glob (bash; zsh without GLOB_ASSIGN): DEBUG is `app:*`
   ['a glob character in an assignment', () => bash('DEBUG=app:* npm test'), 'allow'],
   ['a risky variable with a glob character', () => bash('NODE_OPTIONS=* npm test'), 'ask'],
@@ -247,7 +273,10 @@ const rows: Row[] = [
   ['node --test writing its report outside the scopes', () => bash('node --test --test-reporter-destination=/tmp/report.txt'), 'person'],
   ['node --test loading .env', () => bash('node --test --env-file=.env'), 'deny'],
   ['node running a script', () => bash('node scripts/gen.js'), 'person'],
-  ['yarn --version runs yarn', () => bash('yarn --version'), 'person'],
+  ['yarn --version', () => bash('yarn --version'), 'allow'],
+  // yarn runs the release and plugins a project's .yarnrc.yml names, whatever the command: kept for a person
+  ['writing .yarnrc.yml', () => ({ tool_name: 'Write', tool_input: { file_path: '.yarnrc.yml', content: 'yarnPath: x.cjs\n' } }), 'person'],
+  ['writing a yarn release', () => bash('echo x > .yarn/releases/yarn-4.cjs'), 'person'],
   ['jq of package.json', () => bash('jq -r .scripts package.json && cat package.json | jq .name'), 'allow'],
   ['jq of .env', () => bash('jq -R . .env'), 'deny'],
   ['jq --version', () => bash('jq --version'), 'allow'],

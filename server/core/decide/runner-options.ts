@@ -110,9 +110,10 @@ function nodeRisky(token: string): string | undefined {
 }
 
 const RUNNERS: readonly Runner[] = [
-  { runs: (program) => program === 'npm', risky: npmRisky, why: 'changes where npm connects, whose credentials it sends, or what it runs in place of the script' },
+  // pnpm and yarn read npm's names for these too (a registry, a script shell, node options)
+  { runs: (program) => program === 'npm' || program === 'pnpm' || program === 'yarn', risky: npmRisky, why: 'changes where npm connects, whose credentials it sends, or what it runs in place of the script' },
   {
-    runs: (program, argv) => (program === 'python3' || program === 'python') && argv[0] === '-m' && argv[1] === 'pytest',
+    runs: (program, argv) => program === 'pytest' || ((program === 'python3' || program === 'python') && argv[0] === '-m' && argv[1] === 'pytest'),
     risky: pytestRisky,
     why: 'can make pytest empty a folder before the run (`--basetemp`), post the session to bpa.st (`--pastebin`), say either through `-o addopts=`, or import a module by name (`-p`)',
   },
