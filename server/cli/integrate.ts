@@ -1,6 +1,6 @@
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { Writable } from 'node:stream';
+import { Writable } from 'node:stream';
 import { CredentialStore } from '../adapters/credentials-store.js';
 import { ensureDir, ensurePrivateDir, fileExists, readOperatorFile, writePrivateFile } from '../adapters/files.js';
 import { hookEntryPath } from '../adapters/hook-bundle.js';
@@ -80,8 +80,22 @@ export async function runIntegrate(given: GateState, options: { project: string 
   writePrivateFile(settingsPath, `${JSON.stringify(next, null, 2)}\n`);
   out.write(`ORACLE's hooks are in ${settingsPath}\n  ${hook.kind === 'http' ? `http: ${hook.url}` : `command: ${hook.command} || exit 2`}\n`);
   if (sharedPath !== undefined && shared !== undefined) moveOutOfShared(sharedPath, shared, { caFile, token, tokenFile }, out);
+  if (project !== undefined) noteUserHooks(join(homedir(), '.claude', 'settings.json'), caFile, out);
   const checked = await checkInstalled(hook, { argv, home: gate.home, gateRuns: running !== undefined }, out);
   return reloaded ? checked : Math.max(checked, 1);
+}
+
+/**
+ * Claude Code runs the hooks of every settings file it reads: ORACLE's hooks left in the user's
+ * own settings by an integrate without --project run as well, and an http hook there blocks
+ * every call whenever the gate is down, whatever the project's hook says (newcomer probe, session
+ * 37). Said, with how to take them out; never changed behind the person's back.
+ */
+function noteUserHooks(path: string, caFile: string, out: Writable): void {
+  // Quietly: a user file that cannot be read is not this command's to report.
+  const user = readSettings(path, new Writable({ write: (_chunk, _encoding, done) => { done(); } }));
+  if (user === undefined || !user.exists || JSON.stringify(withoutOracleHooks(user.json, caFile)) === JSON.stringify(user.json)) return;
+  out.write(`  note: ${path} also holds ORACLE's hooks (from an integrate without --project); Claude Code runs those too, and an http hook there blocks every call while no gate runs: \`oracle integrate claude-code --remove\` takes them out of that file\n`);
 }
 
 interface SettingsRead {

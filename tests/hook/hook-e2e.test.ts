@@ -198,6 +198,21 @@ describe('the Claude Code hook', () => {
     expect(JSON.parse(readFileSync(join(project, '.claude', 'settings.json'), 'utf8'))).toEqual(shared);
   });
 
+  it('says so when the user’s own settings still hold ORACLE’s hooks from an integrate without --project', async () => {
+    const user = tree.dir('user-home');
+    const env = { ...process.env, HOME: user };
+    // An earlier `integrate --http` (no gate runs, so its check fails; the hook is written all the same).
+    await runOracle(['integrate', 'claude-code', '--http', '--home', home, '--policy', policy], '', env);
+    expect(readFileSync(join(user, '.claude', 'settings.json'), 'utf8')).toContain('/api/v1/hooks/claude-code');
+    const project = tree.dir('proj-noted');
+    const run = await runOracle(['integrate', 'claude-code', '--project', project, '--home', home, '--policy', policy], '', env);
+    expect(run.stdout).toContain(`note: ${join(user, '.claude', 'settings.json')} also holds ORACLE's hooks`);
+    expect(run.stdout).toContain('oracle integrate claude-code --remove');
+    // Taken out as the note says, the next integrate has nothing to say.
+    expect((await runOracle(['integrate', 'claude-code', '--remove', '--home', home, '--policy', policy], '', env)).code).toBe(0);
+    expect((await runOracle(['integrate', 'claude-code', '--project', project, '--home', home, '--policy', policy], '', env)).stdout).not.toContain('note:');
+  });
+
   it('with a gate running, waits for a person: a phone’s denial message reaches the agent, an approval lets it run', async () => {
     running = await startServer({ home, policy, port: 0 });
     // Someone can see the cards: the desktop screen's live stream is open (with nobody to see a
