@@ -1,5 +1,5 @@
 import { agentAbove, descendants, isOracleClient, processKey, toolTrees, type ProcessEntry, type RegisteredAgent } from '../core/agents/process-tree.js';
-import { argvOf, PROC_SUPPORTED, readProcess, readProcessTable, signalProcess, socketOwner, tcpPeerSocket } from './process-table.js';
+import { argvOf, gitWorkDir, PROC_SUPPORTED, readProcess, readProcessTable, signalProcess, socketOwner, tcpPeerSocket } from './process-table.js';
 
 /**
  * The agents this gate serves, by process (SPEC §8 (2), issue 13): every hook call and every
@@ -17,6 +17,8 @@ export interface HaltReach {
   readonly supported: boolean;
   readonly agents: number;
   readonly killed: number;
+  /** Where git ran among the processes killed (their lock files may be left behind). */
+  readonly gitDirs?: readonly string[];
 }
 
 /** A client locates the agent it serves: by its own pid, or by the TCP connection it calls from. */
@@ -164,9 +166,10 @@ export class AgentProcesses {
       if (fresh.length === 0) break;
       for (const p of fresh) if (signalProcess(p, 'SIGSTOP')) stopped.set(processKey(p), p);
     }
+    const gitDirs = [...new Set([...stopped.values()].flatMap((p) => gitWorkDir(p.pid) ?? []))];
     let killed = 0;
     for (const p of stopped.values()) if (signalProcess(p, 'SIGKILL')) killed += 1;
-    return { supported: true, agents: this.agents.size, killed };
+    return { supported: true, agents: this.agents.size, killed, ...(gitDirs.length === 0 ? {} : { gitDirs }) };
   }
 
   private locate(client: ClientLocator, socket: Parameters<typeof socketOwner>[0] | undefined): ProcessEntry | undefined {

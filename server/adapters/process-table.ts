@@ -124,8 +124,23 @@ export function killTree(pid: number): void {
 }
 
 /** killTree for many roots at once, with one read of the process table. */
-export function killTrees(pids: readonly number[]): void {
-  if (pids.length === 0) return;
+/**
+ * The working folder of a git process (its comm is `git`), read while it is stopped: HALT kills
+ * git with SIGKILL, which leaves its lock files (`.git/index.lock`) for every later git to trip
+ * on, so where it ran is kept (fault probe, session 37). Undefined for any other process.
+ */
+export function gitWorkDir(pid: number): string | undefined {
+  try {
+    if (readFileSync(`/proc/${String(pid)}/comm`, 'latin1').trim() !== 'git') return undefined;
+    return readlinkSync(`/proc/${String(pid)}/cwd`);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Stops and kills each tree; returns the working folders of the git processes among them. */
+export function killTrees(pids: readonly number[]): string[] {
+  if (pids.length === 0) return [];
   const send = (target: number, name: 'SIGSTOP' | 'SIGKILL'): void => {
     try {
       process.kill(target, name);
@@ -139,9 +154,11 @@ export function killTrees(pids: readonly number[]): void {
   // Verified once, when stopped: from then on every parent in the tree is stopped too, so none of
   // these pids can be reaped and reused before the kill lands.
   const stopped = trees.filter((p) => signalProcess(p, 'SIGSTOP'));
+  const gitDirs = [...pids, ...stopped.map((p) => p.pid)].flatMap((pid) => gitWorkDir(pid) ?? []);
   for (const p of stopped) send(p.pid, 'SIGKILL');
   for (const pid of pids) {
     send(-pid, 'SIGKILL');
     send(pid, 'SIGKILL');
   }
+  return [...new Set(gitDirs)];
 }

@@ -4,6 +4,7 @@ import type { AuditBody } from '../core/audit/record.js';
 import type { GateMode } from '../core/decide/context.js';
 import { mayResume, type HaltRecord } from '../core/halt.js';
 import type { EventHub } from './events.js';
+import type { GitLock } from '../toolhost/git-locks.js';
 
 /** What HALT reaches and where it is kept (SPEC §8). */
 export interface HaltDeps {
@@ -17,8 +18,10 @@ export interface HaltDeps {
   readonly now: () => Date;
   /** Every waiting caller is answered "halted"; a resume lets cards be asked for again. */
   readonly approvals: { cancelAll(by: string): void; reopen(): void };
-  /** The gate's own jobs: how many run, which actions are in flight, and kill them all. */
-  readonly jobs: { live(): number; inFlight(): readonly string[]; killAll(): void };
+  /** The gate's own jobs: how many run, which actions are in flight, and kill them all (answering where git ran among them). */
+  readonly jobs: { live(): number; inFlight(): readonly string[]; killAll(): readonly string[] };
+  /** The lock files git left where HALT killed it, and their removal at resume (toolhost/git-locks.ts). */
+  readonly gitLocks?: { find(dirs: readonly string[]): readonly GitLock[]; remove(locks: readonly GitLock[]): readonly string[] };
   /** The agents' own tool processes (adapters/agent-processes.ts). */
   readonly agents: { haltToolTrees(): HaltReach };
 }
@@ -59,8 +62,8 @@ export class HaltControl {
   /** Kills every process tree, denies everything, persists, audits. */
   async halt(reason: string, by: string): Promise<HaltRecord> {
     const running = { running_processes: this.deps.jobs.live(), in_flight: [...this.deps.jobs.inFlight()] };
-    const reach = this.stopAll(by);
-    const record: HaltRecord = { reason, at: this.deps.now().toISOString(), by, snapshot: { ...running, agent_processes: reach } };
+    const { reach, locks } = this.stopAll(by);
+    const record: HaltRecord = { reason, at: this.deps.now().toISOString(), by, snapshot: { ...running, agent_processes: reach, ...(locks.length === 0 ? {} : { git_locks: locks }) } };
     this.deps.file.write(record);
     this.record = record;
     await this.auditHalt(record);
@@ -70,12 +73,13 @@ export class HaltControl {
   /** Lifts a HALT; only the desktop or the CLI may (false for anyone else). */
   async resume(by: string): Promise<boolean> {
     if (!mayResume(by)) return false;
+    const locks = this.record?.snapshot.git_locks ?? [];
     this.deps.file.remove();
     this.record = undefined;
     this.current = this.deps.policyMode();
     this.deps.approvals.reopen();
     this.deps.events.publish('resume', { mode: this.current });
-    await this.deps.audit({ kind: 'resume', ts: this.deps.now().toISOString(), actor: by, outcome: this.current });
+    await this.deps.audit({ kind: 'resume', ts: this.deps.now().toISOString(), actor: by, outcome: this.current, ...this.unlocked(locks) });
     return true;
   }
 
@@ -88,13 +92,21 @@ export class HaltControl {
     this.unwatch();
   }
 
-  /** Stops everything this gate reaches; the caller persists and audits. */
-  private stopAll(by: string): HaltReach {
+  /** Stops everything this gate reaches, and finds the locks the git it killed left; the caller persists and audits. */
+  private stopAll(by: string): { readonly reach: HaltReach; readonly locks: readonly GitLock[] } {
     if (this.current !== 'halted') this.deps.events.publish('halt', { mode: 'halted' });
     this.current = 'halted';
     this.deps.approvals.cancelAll(by);
-    this.deps.jobs.killAll();
-    return this.deps.agents.haltToolTrees();
+    const jobGit = this.deps.jobs.killAll();
+    const { gitDirs, ...reach } = this.deps.agents.haltToolTrees();
+    const locks = this.deps.gitLocks?.find([...jobGit, ...(gitDirs ?? [])]) ?? [];
+    return { reach, locks };
+  }
+
+  /** The locks HALT's kills left, removed while still as HALT found them (the resume record names them). */
+  private unlocked(locks: readonly GitLock[]): { detail?: { removed_git_locks: readonly string[] } } {
+    const removed = locks.length === 0 ? [] : (this.deps.gitLocks?.remove(locks) ?? []);
+    return removed.length === 0 ? {} : { detail: { removed_git_locks: removed } };
   }
 
   private auditHalt(record: HaltRecord): Promise<unknown> {
@@ -108,13 +120,16 @@ export class HaltControl {
       this.record = record;
       // What was in flight is what this gate had, not what the other process could know (it wrote -1).
       const running = { running_processes: this.deps.jobs.live(), in_flight: [...this.deps.jobs.inFlight()] };
-      const reach = this.stopAll(record.by);
-      void this.auditHalt({ ...record, snapshot: { ...record.snapshot, ...running, agent_processes: reach } }).catch(() => undefined);
+      const { reach, locks } = this.stopAll(record.by);
+      const snapshot = { ...record.snapshot, ...running, agent_processes: reach, ...(locks.length === 0 ? {} : { git_locks: locks }) };
+      this.record = { ...record, snapshot };
+      void this.auditHalt(this.record).catch(() => undefined);
     } else if (record === undefined && this.current === 'halted') {
+      const locks = this.record?.snapshot.git_locks ?? [];
       this.record = undefined;
       this.current = this.deps.policyMode();
       this.deps.approvals.reopen();
-      void this.deps.audit({ kind: 'resume', ts: this.deps.now().toISOString(), actor: 'cli', outcome: this.current }).catch(() => undefined);
+      void this.deps.audit({ kind: 'resume', ts: this.deps.now().toISOString(), actor: 'cli', outcome: this.current, ...this.unlocked(locks) }).catch(() => undefined);
     }
   }
 }

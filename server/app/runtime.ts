@@ -25,6 +25,7 @@ import type { GateMode, ShownMode } from '../core/decide/context.js';
 import { ensurePrivateDir } from '../adapters/files.js';
 import { createActions, type Actions } from './actions.js';
 import type { Asked } from '../../shared/asked.js';
+import { gitLocksIn, removeLeftLocks } from '../toolhost/git-locks.js';
 
 /** What a reload did (issue 16): the new policy in force, or the old one kept because the file has errors. */
 export type PolicyReload =
@@ -168,11 +169,13 @@ export async function openRuntime(options: GateOptions & { readonly actor: strin
         killAll: () => {
           // Every running tree first, in one read of the process table; then what is in flight is
           // aborted, so nothing starts after HALT (its running job is already marked and killed).
-          toolhost.supervisor.killAll();
+          const { gitDirs } = toolhost.supervisor.killAll();
           for (const running of inFlight.values()) running.abort(HALT_ABORT);
           toolhost.env.terminals.killAll();
+          return gitDirs;
         },
       },
+      gitLocks: { find: (dirs) => gitLocksIn(dirs, toolhost.env.gate.host.reader), remove: removeLeftLocks },
       agents,
     },
     halted,

@@ -13,6 +13,8 @@ export interface HaltRecord {
     readonly in_flight: readonly string[];
     /** What HALT reached of the agents' own processes (their tool calls' process trees). */
     readonly agent_processes?: { readonly supported: boolean; readonly agents: number; readonly killed: number };
+    /** Lock files of git processes the HALT killed, as it found them; removed at resume while unchanged. */
+    readonly git_locks?: readonly { readonly path: string; readonly version: string }[];
   };
 }
 

@@ -1,4 +1,5 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type Running } from '../../server/main.js';
@@ -76,6 +77,31 @@ describe.runIf(process.platform === 'linux')('HALT and the agents’ own process
       expect(refused?.permissionDecisionReason).toMatch(/halt/iu);
     }, 30_000);
   }
+
+  it('removes at resume the index.lock of a git it killed, while nobody took the lock since', async () => {
+    const repo = tree.dir('projects/app/repo');
+    const git = (...args: string[]) => { expect(spawnSync('git', args, { cwd: repo }).status).toBe(0); };
+    git('init', '-q');
+    writeFileSync(join(repo, 'f.txt'), 'x\n');
+    // A clean filter that takes its time: git holds the index's lock while it runs.
+    writeFileSync(join(repo, '.gitattributes'), '* filter=slow\n');
+    const agent = await startStandInAgent({ home, url: running.url, ca, token });
+    agents.push(agent);
+    expect((await agent.ask({ via: 'command', payload: bash('s-git', 'sleep 1') }))?.permissionDecision).toBe('allow');
+    const tool = await agent.runGit(repo, ['-c', 'filter.slow.clean=sleep 60; cat', 'add', 'f.txt']);
+    const lock = join(repo, '.git', 'index.lock');
+    expect(await until(() => existsSync(lock), 5000), 'git took the lock').toBe(true);
+    expect((await phone.halt('git mid-add')).status).toBe(200);
+    expect(await until(() => !alive(tool), 5000)).toBe(true);
+    // SIGKILL: git could not remove it; every later git there would fail on it.
+    expect(existsSync(lock)).toBe(true);
+    const halt = auditRecords(home).filter((r) => r['kind'] === 'halt').at(-1);
+    expect(halt?.['detail']).toMatchObject({ git_locks: [{ path: lock }] });
+    await running.runtime.resume('desktop');
+    expect(existsSync(lock)).toBe(false);
+    expect(auditRecords(home).filter((r) => r['kind'] === 'resume').at(-1)?.['detail']).toEqual({ removed_git_locks: [lock] });
+    expect(spawnSync('git', ['status'], { cwd: repo }).status).toBe(0);
+  }, 30_000);
 
   it('leaves an agent that never asked alone', async () => {
     const agent = await startStandInAgent({ home, url: running.url, ca, token });

@@ -80,13 +80,13 @@ export class ProcessSupervisor {
     return this.groups.size;
   }
 
-  /** Kills every running process group (HALT, SPEC §8). Returns how many were signalled. */
-  killAll(): number {
+  /** Kills every running process group (HALT, SPEC §8): how many, and where git ran among them (process-table.ts). */
+  killAll(): { readonly count: number; readonly gitDirs: readonly string[] } {
     const jobs = [...this.groups.entries()];
     for (const [, job] of jobs) job.mark('halt');
     // One read of the process table for every tree (HALT with 50 jobs: one /proc walk, not 50).
-    killTrees(jobs.filter(([, job]) => job.running()).map(([pid]) => pid));
-    return jobs.length;
+    const gitDirs = killTrees(jobs.filter(([, job]) => job.running()).map(([pid]) => pid));
+    return { count: jobs.length, gitDirs };
   }
 
   run(spec: SpawnSpec): Promise<SpawnResult> {
