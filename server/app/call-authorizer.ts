@@ -2,6 +2,7 @@ import { decisionFromTier, deny, type Decision } from '../../shared/decision.js'
 import { applyEdits, type TextEdit } from '../core/hook/edits.js';
 import { provenanceOfResult } from '../core/lifecycle/provenance-of.js';
 import type { ScopedPath } from '../core/paths/scope.js';
+import { isUnderComparable } from '../core/paths/canonical.js';
 import { searcherName, type EntryKind, type SearchReach, type TreeSearch } from '../core/hook/tree-search.js';
 import { weighReach } from '../core/hook/search-verdict.js';
 import type { ProvenanceEntry } from '../../shared/provenance.js';
@@ -156,7 +157,12 @@ async function authorizeParts(deps: CallDeps, call: CallRequest, how: { waitMs: 
     const search = call.searches?.[index];
     const start = evaluation.paths[0];
     let hiddenBy: CallAnswer['searchHidden'];
-    if (search !== undefined && start !== undefined && evaluation.decision.decision !== 'deny') {
+    // An earlier part that links, copies or moves something into (or over) the searched folder
+    // changes what the search reaches, and the tree is walked as it is now, before any part runs
+    // (`ln -s .. src/up && grep -R KEY src`: review, session 37): a person's call.
+    const reshaped = search === undefined || start === undefined ? undefined : plannedChanges(judged.filter((e) => e.tool !== null && BRINGS_IN_OR_COPIES.has(e.tool)), call).find((c) => !c.removes && (isUnderComparable(c.path, start.real) || isUnderComparable(start.real, c.path)));
+    if (reshaped !== undefined && start !== undefined) unknown.push(`an earlier part of this command puts \`${reshaped.path}\` where the search below \`${start.real}\` reaches, and ORACLE weighs the tree as it is before the command runs`);
+    if (search !== undefined && start !== undefined && evaluation.decision.decision !== 'deny' && reshaped === undefined) {
       const reach = await deps.searchReach(start, search);
       evaluation = weighReach(evaluation, search, reach);
       // Offered left out only when each is hidden by its name wherever it is (tree-search.ts `anywhere`).
@@ -334,6 +340,8 @@ function plannedChanges(judged: readonly Evaluation[], call: CallRequest): Plann
 const MAKES_CONTENT: ReadonlySet<string> = new Set(['fs.write', 'fs.edit', 'fs.touch', 'fs.copy']);
 /** What puts a file that was there (the person's, maybe) at another path. */
 const BRINGS_IN: ReadonlySet<string> = new Set(['fs.move', 'fs.link']);
+/** What puts other content (a link, a copy, a moved tree) at a path. */
+const BRINGS_IN_OR_COPIES: ReadonlySet<string> = new Set(['fs.move', 'fs.link', 'fs.copy']);
 
 /**
  * Tells the ledger what this allowed call makes (nothing was there, or the session's own file

@@ -42,7 +42,9 @@ export async function trackedHidden(at: ScopedPath, repo: { readonly top: string
   const outcome = await runJob(
     {
       program: env.git.path,
-      args: [...NEUTRAL, '-c', 'core.quotePath=false', 'ls-files', '-z', '--cached'],
+      // With each entry's mode: a submodule (160000) is a repository of its own, whose files a
+      // diff can print (`--submodule=diff`, or diff.submodule in a config) and this index does not list.
+      args: [...NEUTRAL, '-c', 'core.quotePath=false', 'ls-files', '-z', '--cached', '--stage'],
       cwd: repo.top,
       view: { masks: [], readOnly: [] },
       binds: [{ path: at.root.real, mode: 'ro' }],
@@ -56,8 +58,13 @@ export async function trackedHidden(at: ScopedPath, repo: { readonly top: string
   const listed = outcome.result;
   if (!listed.ok || listed.truncated === true) return undefined;
   const hidden: string[] = [];
-  for (const path of (listed.stdout ?? '').split('\0')) {
-    if (path !== '' && gate.denied(join(repo.top, path)) !== undefined) hidden.push(path);
+  for (const entry of (listed.stdout ?? '').split('\0')) {
+    // `MODE OBJECT STAGE<TAB>PATH`
+    const tab = entry.indexOf('\t');
+    if (tab < 0) continue;
+    if (entry.startsWith('160000 ')) return undefined;
+    const path = entry.slice(tab + 1);
+    if (gate.denied(join(repo.top, path)) !== undefined) hidden.push(path);
     if (hidden.length >= MAX_NAMED) break;
   }
   cache.set(key, { version, hidden });

@@ -96,6 +96,8 @@ describe('git commands in a repository whose hooks live in the project', () => {
     for (const command of ['git show', 'git log -p', 'git commit --allow-empty -m x']) expect((await bash(plain, command, 'tainted')).permissionDecision, command).toBe('deny');
     // The repository tracks .env: a diff could print it, so it is no plain read; status prints only names.
     expect((await bash(leaky, 'git status', 'tainted')).permissionDecision).toBe('allow');
+    // (status -v prints the staged diff: no plain read there; review, session 37)
+    expect((await bash(leaky, 'git status -vv', 'tainted')).permissionDecision).toBe('deny');
     const diff = await bash(leaky, 'git diff --cached', 'tainted');
     expect(diff.permissionDecision).toBe('deny');
     expect(diff.permissionDecisionReason).toContain('T1 becomes T2');

@@ -142,6 +142,19 @@ describe('searches that reach what the policy hides', () => {
     expect((await hook('g', 'Grep', { pattern: 'API_KEY', glob: '*.ts' })).permissionDecision).toBe('allow');
   });
 
+  it('a search after a part that links, copies or moves into its folder cannot be judged from the tree as it is', async () => {
+    // (review, session 37: `ln -s .. src/up && grep -R API_KEY src` printed ../.env)
+    for (const command of ['ln -s .. src/up && grep -R API_KEY src', 'cp -r node_modules src/x && grep -r API_KEY src', 'ln -s .. src/up2; rg --no-config -L API_KEY src']) {
+      const answer = await bash(command);
+      expect(answer.permissionDecision, command).toBe('deny');
+      expect(answer.permissionDecisionReason).toContain('an earlier part of this command puts');
+    }
+    // A write of the agent's own text there changes nothing it could not have read (this session is
+    // tainted by the searches above, so the write itself is a person's call, for that reason only).
+    const written = await bash('echo x > src/new.txt && grep -r API_KEY src');
+    expect(written.permissionDecisionReason).not.toContain('an earlier part of this command puts');
+  });
+
   it('a search that follows links cannot be judged from the tree: a person decides (none here, so refused)', async () => {
     tree.dir('elsewhere');
     symlinkSync(join(tree.root, 'elsewhere'), join(app, 'src', 'out'));

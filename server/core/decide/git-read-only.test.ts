@@ -23,6 +23,18 @@ describe('gitRead', () => {
   });
 
   it.each([
+    'status -v',
+    'status -vv',
+    'status --verbose',
+    'log --binary',
+    'log --remerge-diff',
+    'log --diff-merges=cc',
+    'log --dd',
+    'log --check',
+    'log -m -p',
+    'reflog show --binary',
+    'diff --submodule=diff',
+    'diff --textconv',
     'log -p',
     'log --patch',
     'log -Sneedle',

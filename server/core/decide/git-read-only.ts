@@ -16,28 +16,42 @@
 export type GitRead = 'names' | 'text';
 
 const NAMES: ReadonlySet<string> = new Set([
-  'status', 'ls-files', 'rev-parse', 'describe', 'shortlog', 'show-ref', 'for-each-ref', 'merge-base', 'show-branch', 'rev-list', 'name-rev',
+  'ls-files', 'rev-parse', 'describe', 'shortlog', 'show-ref', 'for-each-ref', 'merge-base', 'show-branch', 'rev-list', 'name-rev',
   'count-objects', 'check-ignore',
 ]);
 
 /** Options of `git branch` and `git tag` that only choose what a listing shows. */
 const LISTING = /^(?:-[arvl]+|-vv|--all|--remotes|--verbose|--list|--show-current|--merged|--no-merged|--column|--no-column|--sort=.+|--format=.+|-n\d*|--ignore-case|--omit-empty)$/u;
 
-/** log options that print text of files: patches, pickaxe searches, line histories, combined diffs. */
-const LOG_TEXT = /^(?:-p|-u|--patch.*|-U.*|--unified.*|--word-diff.*|--color-words.*|-G.*|-S.*|-L.*|--cc|-c|--full-diff|--pickaxe.*|--find-object.*|--textconv|--function-context|-W|-[a-zA-Z]*[puGSLcW][a-zA-Z]*)$/u;
+/**
+ * Options of `git log` (and `reflog show`) that choose which commits and how their names, dates
+ * and messages show; any other (a patch in any spelling: -p, --binary, --remerge-diff,
+ * --diff-merges, --check, …) keeps its tier. A word that is no option is a revision or a path
+ * (paths are judged as paths).
+ */
+const LOG_NAMES = /^(?:--oneline|--graph|--decorate(?:=.+)?|--no-decorate|--all|--branches(?:=.+)?|--tags(?:=.+)?|--remotes(?:=.+)?|-n|-n\d+|-\d+|--max-count=\d+|--skip=\d+|--since=.+|--after=.+|--until=.+|--before=.+|--author=.+|--committer=.+|--grep=.+|--format=.+|--pretty(?:=.+)?|--stat(?:=.+)?|--shortstat|--numstat|--name-only|--name-status|--abbrev-commit|--no-abbrev-commit|--no-merges|--merges|--first-parent|--reverse|--date=.+|--color(?:=.+)?|--no-color|--follow|--relative-date|--date-order|--topo-order|--author-date-order|-i|--regexp-ignore-case|--left-right|--cherry-pick|--cherry-mark|--boundary|--source|--simplify-by-decoration|--no-walk|--summary|--abbrev=\d+|--)$/u;
+
+/** Options of `git diff` that choose how the work tree's or the index's changes show (no other tree). */
+const DIFF_TEXT = /^(?:--cached|--staged|--stat(?:=.+)?|--shortstat|--numstat|--name-only|--name-status|--compact-summary|--summary|--raw|--color(?:=.+)?|--no-color|-U\d+|--unified=\d+|-w|-b|--ignore-[a-z-]+|--word-diff(?:=.+)?|--minimal|--patience|--histogram|--diff-algorithm=.+|--check|-M\d*%?|--find-renames(?:=.+)?|--no-renames|-R|--exit-code|--quiet|--no-prefix|--abbrev(?:=\d+)?|--relative(?:=.+)?|--)$/u;
+
+/** Options of `git status` that print names and states, never a diff (its -v does). */
+const STATUS_NAMES = /^(?:-s|--short|-b|--branch|--porcelain(?:=.+)?|--long|-u\w*|--untracked-files(?:=.+)?|--ignored(?:=.+)?|--show-stash|--ahead-behind|--no-ahead-behind|--column|--no-column|--renames|--no-renames|-z|--)$/u;
 
 export function gitRead(argv: readonly string[]): GitRead | undefined {
   const [sub = '', ...rest] = argv;
   if (NAMES.has(sub)) return 'names';
+  const options = (allowed: RegExp): boolean => rest.every((a) => !a.startsWith('-') || allowed.test(a));
   switch (sub) {
+    case 'status':
+      return options(STATUS_NAMES) ? 'names' : undefined;
     case 'log':
-      return rest.some((a) => LOG_TEXT.test(a)) ? undefined : 'names';
+      return options(LOG_NAMES) ? 'names' : undefined;
     case 'diff': {
-      // The work tree against the index, or the index against HEAD (--cached): options written
-      // with their values attached, and pathspecs only after `--` (a bare word may be a revision).
+      // The work tree against the index, or the index against HEAD (--cached): pathspecs only
+      // after `--` (a bare word may be a revision, another tree's text).
       const end = rest.indexOf('--');
-      const options = end < 0 ? rest : rest.slice(0, end);
-      return options.every((a) => a.startsWith('-') && a !== '-' && !/^-[SGO]$/u.test(a) && !a.startsWith('--no-index')) ? 'text' : undefined;
+      const before = end < 0 ? rest : rest.slice(0, end);
+      return before.every((a) => DIFF_TEXT.test(a)) ? 'text' : undefined;
     }
     case 'branch':
     case 'tag':
@@ -46,7 +60,7 @@ export function gitRead(argv: readonly string[]): GitRead | undefined {
     case 'stash':
       return rest.length === 1 && rest[0] === 'list' ? 'names' : undefined;
     case 'reflog':
-      return rest.length === 0 || (rest[0] === 'show' && !rest.some((a) => LOG_TEXT.test(a))) ? 'names' : undefined;
+      return rest.length === 0 || (rest[0] === 'show' && rest.slice(1).every((a) => !a.startsWith('-') || LOG_NAMES.test(a))) ? 'names' : undefined;
     case 'worktree':
       return rest[0] === 'list' ? 'names' : undefined;
     default:

@@ -73,7 +73,8 @@ function judgeArgv(program: string, argv: readonly string[], policy: Pick<Policy
   const aka = words === argv ? '' : `npm runs \`${program} ${argv[0] ?? ''}\` as \`${program} ${words[0] ?? ''}\`; `;
   const listed = (entry: GrammarEntry): GrammarEntry => (npm ? npmEntry(entry) : entry);
   // Deny and confirm entries weigh every form npm may run (npm-commands.ts `npmRunForms`).
-  const forms = npm ? npmRunForms(words) : [words];
+  const scripted = npm || isProgram('pnpm', program, pin.path) || isProgram('yarn', program, pin.path);
+  const forms = scripted ? npmRunForms(words) : [words];
   const lenient = (entry: GrammarEntry): boolean => forms.some((form) => matchesEntry(listed(entry), form, 'lenient'));
   const denied = rule.deny.find(lenient);
   if (denied !== undefined) return refused('PROGRAM_DENIED', denied.rule, `${aka}\`${program} ${denied.text}\` is on the deny list`);

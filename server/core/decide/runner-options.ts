@@ -23,6 +23,8 @@ interface Runner {
   /** The option a token spells (with the argument after it) that this runner must not take unasked, or undefined. */
   readonly risky: (token: string, next: string | undefined) => string | undefined;
   readonly why: string;
+  /** argparse's `@FILE`: the runner reads more arguments from FILE, which ORACLE does not see (review, session 37). */
+  readonly fromFile?: boolean;
 }
 
 /** A token's long-option name (`--name=…` or, where the runner reads one dash so, `-name=…`), without dashes. */
@@ -115,7 +117,17 @@ const RUNNERS: readonly Runner[] = [
   {
     runs: (program, argv) => program === 'pytest' || ((program === 'python3' || program === 'python') && argv[0] === '-m' && argv[1] === 'pytest'),
     risky: pytestRisky,
-    why: 'can make pytest empty a folder before the run (`--basetemp`), post the session to bpa.st (`--pastebin`), say either through `-o addopts=`, or import a module by name (`-p`)',
+    why: 'can make pytest empty a folder before the run (`--basetemp`), post the session to bpa.st (`--pastebin`), say either through `-o addopts=` or an `@FILE` of arguments, or import a module by name (`-p`)',
+    fromFile: true,
+  },
+  {
+    runs: (program, argv) => program === 'mypy' || ((program === 'python3' || program === 'python') && argv[0] === '-m' && argv[1] === 'mypy'),
+    risky: (token) => {
+      const name = longName(token, false);
+      return name !== undefined && name.length >= 4 && 'install-types'.startsWith(name) ? '--install-types' : undefined;
+    },
+    why: 'makes mypy install packages from the network into Python (`--install-types`), or read arguments ORACLE does not see (`@FILE`)',
+    fromFile: true,
   },
   { runs: (program) => program === 'cargo', risky: cargoRisky, why: 'sets cargo configuration inline (a compiler wrapper, a build runner, a registry) or unlocks unstable behaviour' },
   { runs: (program) => program === 'go', risky: goRisky, why: 'makes go run a program of its caller’s choosing around the build' },
@@ -129,6 +141,7 @@ export function riskyRunnerOption(program: string, argv: readonly string[]): { r
   const end = argv.indexOf('--');
   const own = end < 0 ? argv : argv.slice(0, end);
   for (const [i, token] of own.entries()) {
+    if (runner.fromFile === true && token.startsWith('@')) return { option: token, why: runner.why };
     if (!token.startsWith('-') || token === '-') continue;
     const option = runner.risky(token, own[i + 1]);
     if (option !== undefined) return { option, why: runner.why };
