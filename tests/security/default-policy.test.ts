@@ -137,7 +137,11 @@ describe('the default policy', () => {
   });
 
   it('lists and makes tags and lists worktrees unasked; moving or deleting a tag, or a new worktree, waits', () => {
-    for (const argv of [['tag'], ['tag', '-l', 'v*'], ['tag', '-a', 'v1.2.0', '-m', 'release'], ['worktree', 'list']]) {
+    // A bare listing prints names only: a read (core/decide/git-read-only.ts).
+    for (const argv of [['tag'], ['worktree', 'list']]) {
+      expect(run('git', ...argv), argv.join(' ')).toMatchObject({ decision: 'allow', tier: 'T0' });
+    }
+    for (const argv of [['tag', '-l', 'v*'], ['tag', '-a', 'v1.2.0', '-m', 'release']]) {
       expect(run('git', ...argv), argv.join(' ')).toMatchObject({ decision: 'allow', tier: 'T1' });
     }
     for (const argv of [['tag', '-d', 'v1'], ['tag', '-fa', 'v1'], ['tag', '--delete', 'v1'], ['worktree', 'add', '../x'], ['worktree', 'remove', 'x'], ['worktree', 'prune']]) {
@@ -164,7 +168,7 @@ describe('the default policy', () => {
     ['write package.json', judge('fs.write', { path: 'package.json', content: '{}' }), 'needs-approval', 'T2'],
     ['delete in a project', judge('fs.delete', { path: 'src/a.ts' }), 'needs-approval', 'T2'],
     ['delete in scratch', judge('fs.delete', { path: '/home/u/oracle-scratch/x' }), 'allow', 'T1'],
-    ['git status', run('git', 'status'), 'allow', 'T1'],
+    ['git status', run('git', 'status'), 'allow', 'T0'],
     ['git commit', run('git', 'commit', '-m', 'x'), 'allow', 'T1'],
     ['git checkout . throws work away', run('git', 'checkout', '.'), 'needs-approval', 'T2'],
     ['git restore .', run('git', 'restore', '.'), 'needs-approval', 'T2'],

@@ -358,7 +358,7 @@ egress:
     ['read in a ro scope', 'fs.read', read(`${T}/home/u/docs/x.md`), 'T0'],
     ['delete in scratch', 'fs.delete', read(`${T}/home/u/scratch/tmp.txt`), 'T1'],
     ['delete in a project', 'fs.delete', read('src/a.ts'), 'T2'],
-    ['git status', 'exec.run', git('status'), 'T1'],
+    ['git status', 'exec.run', git('status'), 'T0'],
     ['git push', 'exec.run', git('push', 'origin', 'main'), 'T2'],
     ['npm test in the project', 'exec.run', { program: 'npm', args: ['test'], cwd: '.' }, 'T1'],
     ['argv path outside the scopes waits for a person', 'exec.run', { program: 'npm', args: ['test', '--', '../../secret.txt'], cwd: '.' }, 'T2'],
@@ -400,15 +400,16 @@ egress:
     // The gate itself runs in ORACLE's home (as `npm start` does); the program runs in a job folder.
     const gateInHome = { ...ctx, cwd: `${T}/oracle-home` };
     const run = (args: string[]): ReturnType<typeof evaluate>['decision'] => evaluate({ tool: 'exec.run', args: { program: 'git', args } }, gateInHome).decision;
-    expect(run(['log', '--oneline'])).toMatchObject({ decision: 'allow', tier: 'T1' });
-    expect(run(['status', 'config/policy.yaml'])).toMatchObject({ decision: 'allow', tier: 'T1' });
+    // (these print names only: reads, T0)
+    expect(run(['log', '--oneline'])).toMatchObject({ decision: 'allow', tier: 'T0' });
+    expect(run(['status', 'config/policy.yaml'])).toMatchObject({ decision: 'allow', tier: 'T0' });
     // A relative path names what the job makes in its folder, unless it climbs out of it.
     const climbing = run(['log', '--', '../../config/policy.yaml']);
     expect(climbing.tier).toBe('T2');
     expect(climbing.reasons.join(' ')).toContain('climbs out of the empty folder the program runs in');
     // Absolute paths are judged as ever.
     expect(run(['log', '--', `${T}/oracle-home/config/policy.yaml`])).toMatchObject({ decision: 'deny', code: 'PATH_DENY_ALWAYS' });
-    expect(run(['log', '--', `${T}/home/u/projects/app/src/a.ts`])).toMatchObject({ decision: 'allow', tier: 'T1' });
+    expect(run(['log', '--', `${T}/home/u/projects/app/src/a.ts`])).toMatchObject({ decision: 'allow', tier: 'T0' });
     // With a working directory, relative paths are that folder's.
     expect(evaluate({ tool: 'exec.run', args: { program: 'git', args: ['log', '--', '.env'], cwd: `${T}/home/u/projects/app` } }, gateInHome).decision).toMatchObject({ decision: 'deny', code: 'PATH_DENY_ALWAYS' });
   });
