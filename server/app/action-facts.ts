@@ -23,7 +23,9 @@ import type { GateState } from './gate-policy.js';
  */
 export async function lookUpFacts(action: unknown, on: { readonly gate: GateState; readonly toolhost: Toolhost; readonly mode: GateMode }): Promise<ActionFacts | undefined> {
   const { gate, toolhost } = on;
-  if (!toolhost.env.runs || typeof action !== 'object' || action === null) return undefined;
+  if (typeof action !== 'object' || action === null) return undefined;
+  // Headless, only what the files say: which folder git takes hooks from (read, never run).
+  if (!toolhost.env.runs) return headlessFacts(action, on);
   const tool = (action as { tool?: unknown }).tool;
   if (tool === 'term.write' || tool === 'term.read') {
     const views = toolhost.env.terminals.list();
@@ -56,6 +58,19 @@ export async function lookUpFacts(action: unknown, on: { readonly gate: GateStat
   if (first.tool !== 'git.push') return undefined;
   if (first.decision.decision === 'deny' && first.decision.code !== 'GIT_REMOTE') return undefined;
   return { push: await pushTarget(repo, String(first.args['remote']), String(first.args['branch']), toolhost.env) };
+}
+
+/** What a runtime that runs nothing (the headless hook) still learns: a git command's hooks folder. */
+function headlessFacts(action: object, on: { readonly gate: GateState; readonly mode: GateMode }): ActionFacts | undefined {
+  if ((action as { tool?: unknown }).tool !== 'exec.run') return undefined;
+  const first = evaluate(action, { ...on.gate.context, mode: on.mode });
+  const named = first.args?.['program'];
+  const program = typeof named === 'string' ? named : '';
+  const pin = on.gate.context.pins.get(program);
+  const cwd = first.paths[0]?.real;
+  if (cwd === undefined || first.decision.decision === 'deny' || pin?.ok !== true || !isGit(program, pin.path)) return undefined;
+  const hooks = gitHooksFact(cwd, on);
+  return hooks === undefined ? undefined : { gitHooks: hooks };
 }
 
 /** A delete that would wait for a person: is its file one the action's session made itself (made-files.ts)? */

@@ -76,6 +76,17 @@ describe('git commands in a repository whose hooks live in the project', () => {
     expect((await bash(tools, 'echo "exit 0" > tools/hooks/pre-commit')).permissionDecision).toBe('allow');
   });
 
+  it('asks without a gate too: the hooks folder is read from the config files, not looked up by a running gate', async () => {
+    const headless = tree.dir('headless-home');
+    const run = await runOracle(['hook', 'claude-code', '--home', headless, '--policy', policy], JSON.stringify({ session_id: 'h', cwd: tools, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'git commit --allow-empty -m wip' } }));
+    const answer = (JSON.parse(run.stdout) as { hookSpecificOutput: { permissionDecision: string; permissionDecisionReason: string } }).hookSpecificOutput;
+    // No gate to ask a person: refused, saying why a person was needed.
+    expect(answer.permissionDecision).toBe('deny');
+    expect(answer.permissionDecisionReason).toContain('(core.hooksPath)');
+    const plainRun = await runOracle(['hook', 'claude-code', '--home', headless, '--policy', policy], JSON.stringify({ session_id: 'h', cwd: plain, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'git status' } }));
+    expect(JSON.parse(plainRun.stdout)).toMatchObject({ hookSpecificOutput: { permissionDecision: 'allow' } });
+  });
+
   it('runs git unasked where there is no hooks path, or where writes to it wait for a person', async () => {
     for (const cwd of [plain, dotted]) expect((await bash(cwd, 'git status')).permissionDecision, cwd).toBe('allow');
     const write = await bash(dotted, 'echo "exit 0" > .githooks/pre-commit');
