@@ -266,7 +266,8 @@ describe.skipIf(process.env['ORACLE_SKIP_BROWSER'] === '1')('the PWA in Chromium
     await desk.locator('button.resume').click();
     await expect.poll(() => running.runtime.mode()).toBe('normal');
     await ph.locator('oracle-halt button.halt').waitFor({ timeout: 10_000 });
-    expect(await desk.locator('p.halted-by').count()).toBe(0);
+    // The desktop hears of the resume on its own event stream, a moment after the phone may.
+    await expect.poll(() => desk.locator('p.halted-by').count(), { timeout: 10_000 }).toBe(0);
   });
 
   it('the desktop shows the audit chain verified and lists devices with revoke', async () => {
