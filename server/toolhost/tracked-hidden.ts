@@ -2,9 +2,7 @@ import { join } from 'node:path';
 import { versionOf } from '../adapters/agent/files.js';
 import type { ScopedPath } from '../core/paths/scope.js';
 import type { ToolhostEnv } from './env.js';
-import { gitHomeFiles } from './env.js';
-import { NEUTRAL } from './executors/git.js';
-import { runJob } from './run-job.js';
+import { gitLook } from './executors/git.js';
 
 /** Paths named, at most, in what a repository tracks and the policy hides. */
 const MAX_NAMED = 20;
@@ -39,23 +37,9 @@ export async function trackedHidden(at: ScopedPath, repo: { readonly top: string
     cache.set(key, known);
     return known.hidden;
   }
-  const outcome = await runJob(
-    {
-      program: env.git.path,
-      // With each entry's mode: a submodule (160000) is a repository of its own, whose files a
-      // diff can print (`--submodule=diff`, or diff.submodule in a config) and this index does not list.
-      args: [...NEUTRAL, '-c', 'core.quotePath=false', 'ls-files', '-z', '--cached', '--stage'],
-      cwd: repo.top,
-      view: { masks: [], readOnly: [] },
-      binds: [{ path: at.root.real, mode: 'ro' }],
-      timeoutMs: 20_000,
-      extraEnv: { GIT_TERMINAL_PROMPT: '0', GIT_CONFIG_NOSYSTEM: '1', GIT_OPTIONAL_LOCKS: '0' },
-      homeFiles: gitHomeFiles(env.gitIdentity),
-      runAs: 'gate',
-    },
-    env,
-  );
-  const listed = outcome.result;
+  // With each entry's mode: a submodule (160000) is a repository of its own, whose files a
+  // diff can print (`--submodule=diff`, or diff.submodule in a config) and this index does not list.
+  const listed = await gitLook(env.git.path, ['-c', 'core.quotePath=false', 'ls-files', '-z', '--cached', '--stage'], { cwd: repo.top, root: at.root.real }, env);
   if (!listed.ok || listed.truncated === true) return undefined;
   const hidden: string[] = [];
   for (const entry of (listed.stdout ?? '').split('\0')) {

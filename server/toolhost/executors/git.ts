@@ -242,21 +242,7 @@ export function gitSoftReset(action: InRepo, env: ToolhostEnv, to: string | null
  */
 export async function untrackedFiles(cwd: ScopedPath, query: StagingQuery, env: ToolhostEnv): Promise<StagingFacts> {
   if (!env.git.ok) return { ok: false, reason: `git is not available to list untracked files: ${env.git.reason}` };
-  const outcome = await runJob(
-    {
-      program: env.git.path,
-      args: [...NEUTRAL, 'ls-files', '-z', '--others', ...(query.ignored ? [] : ['--exclude-standard']), '--', ...query.pathspecs],
-      cwd: cwd.real,
-      view: { masks: [], readOnly: [] },
-      binds: [{ path: cwd.root.real, mode: 'ro' }],
-      timeoutMs: 20_000,
-      extraEnv: { GIT_TERMINAL_PROMPT: '0', GIT_CONFIG_NOSYSTEM: '1', GIT_OPTIONAL_LOCKS: '0' },
-      homeFiles: gitHomeFiles(env.gitIdentity),
-      runAs: 'gate',
-    },
-    env,
-  );
-  const listed = outcome.result;
+  const listed = await gitLook(env.git.path, ['ls-files', '-z', '--others', ...(query.ignored ? [] : ['--exclude-standard']), '--', ...query.pathspecs], { cwd: cwd.real, root: cwd.root.real }, env);
   if (!listed.ok) return { ok: false, reason: `git could not list the untracked files here (${str(listed.stderr).trim().split('\n')[0] ?? 'no reason given'})` };
   if (listed.truncated === true) return { ok: false, reason: 'the list of untracked files was too long to read whole' };
   return { ok: true, files: str(listed.stdout).split('\0').filter((f) => f !== '') };
@@ -271,16 +257,28 @@ export async function untrackedFiles(cwd: ScopedPath, query: StagingQuery, env: 
  */
 export async function ignoredByGit(dir: ScopedPath, paths: readonly string[], env: ToolhostEnv): Promise<ReadonlySet<string> | undefined> {
   if (!env.git.ok || paths.length === 0) return undefined;
+  // One path a line (`-z` needs --stdin, which a job has not); a name git must quote matches
+  // none of `paths`, so it counts as not ignored: the safe side. rg matches case-sensitively
+  // and may not read the global excludes file this user's git reads: git must not either.
+  const result = await gitLook(env.git.path, ['-c', 'core.quotePath=false', '-c', 'core.ignoreCase=false', '-c', 'core.excludesFile=/dev/null', 'check-ignore', '--', ...paths], { cwd: dir.real, root: dir.root.real }, env);
+  // 0: some are ignored, 1: none is; anything else (128: no repository) says nothing.
+  if (result.truncated === true || !(result.ok || result.exit_code === 1)) return undefined;
+  return new Set(str(result.stdout).split('\n').filter((p) => p !== ''));
+}
+
+/**
+ * A git run that only looks (lists, checks) for a judgement of the gate: hooks, pagers and
+ * fsmonitor off (NEUTRAL), the scope root bound read-only, nothing masked, as the gate's own
+ * user, and no output that reaches an agent.
+ */
+export async function gitLook(git: string, args: readonly string[], where: { readonly cwd: string; readonly root: string }, env: ToolhostEnv): Promise<ExecutionResult> {
   const outcome = await runJob(
     {
-      program: env.git.path,
-      // One path a line (`-z` needs --stdin, which a job has not); a name git must quote matches
-      // none of `paths`, so it counts as not ignored: the safe side. rg matches case-sensitively
-      // and may not read the global excludes file this user's git reads: git must not either.
-      args: [...NEUTRAL, '-c', 'core.quotePath=false', '-c', 'core.ignoreCase=false', '-c', 'core.excludesFile=/dev/null', 'check-ignore', '--', ...paths],
-      cwd: dir.real,
+      program: git,
+      args: [...NEUTRAL, ...args],
+      cwd: where.cwd,
       view: { masks: [], readOnly: [] },
-      binds: [{ path: dir.root.real, mode: 'ro' }],
+      binds: [{ path: where.root, mode: 'ro' }],
       timeoutMs: 20_000,
       extraEnv: { GIT_TERMINAL_PROMPT: '0', GIT_CONFIG_NOSYSTEM: '1', GIT_OPTIONAL_LOCKS: '0' },
       homeFiles: gitHomeFiles(env.gitIdentity),
@@ -288,8 +286,5 @@ export async function ignoredByGit(dir: ScopedPath, paths: readonly string[], en
     },
     env,
   );
-  const { result } = outcome;
-  // 0: some are ignored, 1: none is; anything else (128: no repository) says nothing.
-  if (result.truncated === true || !(result.ok || result.exit_code === 1)) return undefined;
-  return new Set(str(result.stdout).split('\n').filter((p) => p !== ''));
+  return outcome.result;
 }
