@@ -141,6 +141,9 @@ describe.skipIf(process.env['ORACLE_SKIP_BROWSER'] === '1')('a card that ends wh
     expect(await firstSight).toEqual({ approve: true, deny: true });
     await expect.poll(() => desk.locator('oracle-card', { hasText: 'sixth.txt' }).locator('button.approve').isEnabled(), { timeout: 5000 }).toBe(true);
     await desk.locator('oracle-card', { hasText: 'sixth.txt' }).locator('button.deny').click();
+    // The phone showed sixth.txt after its own answer: it says the desktop's answer in its status
+    // line. A request that arrived before the phone saw that answer would wait behind a "gone" note.
+    await ph.locator('p[role=status]', { hasText: 'No longer waiting: delete app/sixth.txt — denied by the desktop' }).waitFor({ timeout: 10_000 });
   });
 
   it('halts on "Deny and HALT" first and alone: HALT cancels the card, no denial races it', async () => {
