@@ -6,8 +6,9 @@ import { stagingQuery } from '../core/decide/git-stage.js';
 import { fetchSource, pushTarget, untrackedFiles } from '../toolhost/executors/git.js';
 import type { Toolhost } from '../toolhost/open.js';
 import { configuredHooksPath, repositoryOf } from '../toolhost/git-hooks.js';
-import { trackedHidden } from '../toolhost/tracked-hidden.js';
-import { gitRead } from '../core/decide/git-read-only.js';
+import { printedHidden } from '../toolhost/git-printed.js';
+import { existsFrom, gitPrints } from '../core/decide/git-prints.js';
+import type { ScopedPath } from '../core/paths/scope.js';
 import { isGit } from '../core/decide/programs.js';
 import type { GateState } from './gate-policy.js';
 
@@ -19,9 +20,10 @@ import type { GateState } from './gate-policy.js';
  * asked; the executor checks again at send time). A first, pure evaluation under the local
  * ceiling gives the repository as the gate resolved it; an action it already refuses for its
  * shape or paths is not looked up at all. A runtime that runs nothing (the headless hook)
- * looks nothing up: what needs the facts then goes to a person.
+ * looks nothing up: what needs the facts then goes to a person. `agentRuns`: the action is a part
+ * of an agent's own tool call (Claude Code runs it), not one ORACLE runs.
  */
-export async function lookUpFacts(action: unknown, on: { readonly gate: GateState; readonly toolhost: Toolhost; readonly mode: GateMode }): Promise<ActionFacts | undefined> {
+export async function lookUpFacts(action: unknown, on: { readonly gate: GateState; readonly toolhost: Toolhost; readonly mode: GateMode; readonly agentRuns?: boolean }): Promise<ActionFacts | undefined> {
   const { gate, toolhost } = on;
   if (typeof action !== 'object' || action === null) return undefined;
   // Headless, only what the files say: which folder git takes hooks from (read, never run).
@@ -44,10 +46,9 @@ export async function lookUpFacts(action: unknown, on: { readonly gate: GateStat
     const pin = gate.context.pins.get(program);
     const git = pin?.ok === true && isGit(program, pin.path);
     const hooks = git ? gitHooksFact(repo.real, on) : undefined;
-    // A git read runs as the read it is (T0) only where the repository tracks nothing the policy hides.
-    const repository = git && gitRead(argv) === 'text' ? repositoryOf(repo.real, gate.context.gate.host.reader) : undefined;
-    const hidden = repository === undefined || 'unsure' in repository ? undefined : await trackedHidden(repo, repository, toolhost.env);
-    const extra: ActionFacts = { ...(hooks === undefined ? {} : { gitHooks: hooks }), ...(hidden === undefined ? {} : { gitTracked: { hidden } }) };
+    // What a git command that prints stored text would print, as git says (git-prints.ts).
+    const printed = git ? await gitPrintedFact(argv, repo, on) : undefined;
+    const extra: ActionFacts = { ...(hooks === undefined ? {} : { gitHooks: hooks }), ...(printed === undefined ? {} : { gitPrinted: printed }) };
     const withHooks = (facts: ActionFacts | undefined): ActionFacts | undefined => (Object.keys(extra).length === 0 ? facts : { ...facts, ...extra });
     const staging = stagingQuery(program, argv, gate.context.pins);
     if (staging !== undefined && !('unclear' in staging)) return withHooks({ staging: await untrackedFiles(repo, staging, toolhost.env) });
@@ -58,6 +59,20 @@ export async function lookUpFacts(action: unknown, on: { readonly gate: GateStat
   if (first.tool !== 'git.push') return undefined;
   if (first.decision.decision === 'deny' && first.decision.code !== 'GIT_REMOTE') return undefined;
   return { push: await pushTarget(repo, String(first.args['remote']), String(first.args['branch']), toolhost.env) };
+}
+
+/** What git says a command that prints stored text would print of the files the policy hides; undefined for any other command. */
+async function gitPrintedFact(argv: readonly string[], cwd: ScopedPath, on: { readonly gate: GateState; readonly toolhost: Toolhost; readonly agentRuns?: boolean }): Promise<ActionFacts['gitPrinted']> {
+  const reader = on.gate.context.gate.host.reader;
+  const prints = gitPrints(argv, existsFrom(cwd.real, reader));
+  if (prints === undefined || 'unclear' in prints) return undefined;
+  const repository = repositoryOf(cwd.real, reader);
+  if (repository === undefined) return { unsure: 'no repository was found here' };
+  if ('unsure' in repository) return repository;
+  // ORACLE's own git reads pathspecs literally (executors/exec.ts): an exclusion leaves nothing out there.
+  const literalPathspecs = on.agentRuns !== true;
+  const printed = await printedHidden(cwd, repository, prints, { env: on.toolhost.env, literalPathspecs });
+  return 'hidden' in printed && printed.hidden.length > 0 && literalPathspecs ? { ...printed, literal: true } : printed;
 }
 
 /** What a runtime that runs nothing (the headless hook) still learns: a git command's hooks folder. */

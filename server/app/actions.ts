@@ -138,6 +138,8 @@ export function createActions(deps: ActionsDeps): Actions {
 
   /** Facts only I/O learns for this action (action-facts.ts). */
   const lookUp = (action: unknown): Promise<ActionFacts | undefined> => lookUpFacts(action, { gate: gate(), toolhost, mode: mode() });
+  /** The same for a part of an agent's tool call, which the agent's runtime runs (Claude Code). */
+  const lookUpForAgent = (action: unknown): Promise<ActionFacts | undefined> => lookUpFacts(action, { gate: gate(), toolhost, mode: mode(), agentRuns: true });
 
   /**
    * The session's sticky taint feeds every decision, with what the action says it read (the
@@ -350,7 +352,7 @@ export function createActions(deps: ActionsDeps): Actions {
         {
           mode,
           judge,
-          lookUp,
+          lookUp: lookUpForAgent,
           auditDecision,
           desk,
           taint,

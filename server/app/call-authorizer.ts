@@ -66,6 +66,12 @@ export interface CallAnswer {
    * those entries, which the hook may offer to leave out (core/hook/search-rewrite.ts).
    */
   readonly searchHidden?: readonly { readonly name: string; readonly kind: EntryKind }[];
+  /**
+   * Set when the call was refused because a git command in it would print files the policy hides
+   * from what git stores: those paths from the repository's top, which the hook may offer to
+   * leave out (core/hook/git-rewrite.ts).
+   */
+  readonly gitHidden?: readonly string[];
 }
 
 export interface CallDeps {
@@ -152,7 +158,8 @@ async function authorizeParts(deps: CallDeps, call: CallRequest, how: { waitMs: 
   const searched: ProvenanceEntry[] = [];
   const unknown: string[] = [];
   for (const [index, part] of call.parts.entries()) {
-    const first = deps.judge(part, agent, await deps.lookUp?.(part));
+    const facts = await deps.lookUp?.(part);
+    const first = deps.judge(part, agent, facts);
     let evaluation = call.edits === undefined || first.decision.decision === 'deny' ? first : asEdited(deps, { part, judged: first, edits: call.edits, agent });
     const search = call.searches?.[index];
     const start = evaluation.paths[0];
@@ -178,7 +185,10 @@ async function authorizeParts(deps: CallDeps, call: CallRequest, how: { waitMs: 
     }
     actionIds.push(deps.auditDecision(evaluation, agent).actionId);
     const { decision } = evaluation;
-    if (decision.decision === 'deny') return { allowed: false, reason: `${decision.code}: ${decision.reasons.join('; ')}`, ...(hiddenBy === undefined ? {} : { searchHidden: hiddenBy }) };
+    if (decision.decision === 'deny') {
+      const printed = facts?.gitPrinted !== undefined && 'hidden' in facts.gitPrinted && facts.gitPrinted.hidden.length > 0 ? facts.gitPrinted.hidden : undefined;
+      return { allowed: false, reason: `${decision.code}: ${decision.reasons.join('; ')}`, ...(hiddenBy === undefined ? {} : { searchHidden: hiddenBy }), ...(printed === undefined ? {} : { gitHidden: printed }) };
+    }
     judged.push(evaluation);
   }
   // What the call will change is kept before it runs, so it can be undone; what cannot be kept

@@ -8,6 +8,7 @@ import type { ProvenanceEntry } from '../../shared/provenance.js';
 import { HOOK_BUDGET_MS, preToolAnswer, type DecidedEvent, type HookAnswer, type HookDecision } from './answer.js';
 import { npxWithoutDownload } from '../core/hook/npx-rewrite.js';
 import { searchWithout } from '../core/hook/search-rewrite.js';
+import { gitWithout } from '../core/hook/git-rewrite.js';
 import { rgWithoutDots } from '../core/hook/rg-dots.js';
 
 export { HOOK_BUDGET_MS, HOOK_TIMEOUT_S, preToolAnswer, type HookAnswer, type HookDecision } from './answer.js';
@@ -106,7 +107,7 @@ async function judge(payload: HookPayload, session: string | undefined, gate: Ho
   let person: string | undefined;
   let alternative: { readonly command: string; readonly actions: readonly GateAction[] } | undefined;
   /** The command with what a refused search reached left out, judged as the hook would judge it. */
-  let leavingOut: ((hidden: NonNullable<CallAnswer['searchHidden']>) => { readonly command: string; readonly actions: readonly GateAction[] } | undefined) | undefined;
+  let leavingOut: ((hidden: Pick<CallAnswer, 'searchHidden' | 'gitHidden'>) => { readonly command: string; readonly actions: readonly GateAction[] } | undefined) | undefined;
   switch (mapped.kind) {
     case 'deny':
       return { decision: 'deny', reason: `ORACLE: ${mapped.reason}` };
@@ -157,7 +158,7 @@ async function judge(payload: HookPayload, session: string | undefined, gate: Ho
       if (event === 'PreToolUse') {
         leavingOut = (hidden) => {
           const from = alternative === undefined ? tree : rewrittenTree;
-          const command = from === undefined || 'error' in from ? undefined : searchWithout(from, hidden);
+          const command = from === undefined || 'error' in from ? undefined : hidden.searchHidden !== undefined ? searchWithout(from, hidden.searchHidden) : gitWithout(from, hidden.gitHidden ?? [], gate.userHome);
           const changed = command === undefined ? undefined : parse(command);
           if (command === undefined || changed === undefined || 'error' in changed) return undefined;
           const other = bashVerdict(changed, how);
@@ -185,12 +186,12 @@ async function judge(payload: HookPayload, session: string | undefined, gate: Ho
   );
   // A search refused for what it reaches, asked again with that left out (search-rewrite.ts); the
   // refusal stands when the changed command is not allowed as it is.
-  const without = first.allowed || first.searchHidden === undefined ? undefined : leavingOut?.(first.searchHidden);
+  const without = first.allowed || (first.searchHidden === undefined && first.gitHidden === undefined) ? undefined : leavingOut?.(first);
   const second = without === undefined ? undefined : await gate.authorizeCall({ agentTool, input: { ...input, command: without.command }, parts: partsOf(without.actions), person: undefined, session, ...searchesOf(without.actions), ...(callId === undefined ? {} : { callId }) }, Math.max(0, budgetMs - (Date.now() - started)));
   const answer = without !== undefined && second?.allowed === true ? { ...second, updatedInput: { ...input, command: without.command }, durable: Promise.all([first.durable, second.durable]) } : second === undefined ? first : { ...first, durable: Promise.all([first.durable, second.durable]) };
   const note = mapped.kind === 'allow' ? mapped.reason : answer.reason;
   const updated = answer.allowed ? (answer.updatedInput ?? (pinned === undefined ? undefined : input)) : undefined;
-  const leftOut = without !== undefined && second?.allowed === true ? ` (run as \`${without.command.slice(0, 200)}\`, leaving out ${[...new Set(first.searchHidden?.map((e) => `\`${e.name}\``))].join(', ')}, which no agent may read)` : '';
+  const leftOut = without !== undefined && second?.allowed === true ? ` (run as \`${without.command.slice(0, 200)}\`, leaving out ${[...new Set([...(first.searchHidden?.map((e) => e.name) ?? []), ...(first.gitHidden ?? [])])].map((n) => `\`${n}\``).join(', ')}, which no agent may read)` : '';
   const noDotsNote = pinned === undefined ? '' : ` (run as \`${pinned.slice(0, 200)}\`: rg leaves out dot-names whatever an ignore file says)`;
   const instead = leftOut !== '' ? leftOut : updated !== undefined && answer.updatedInput !== undefined && alternative !== undefined ? ` (run as \`${alternative.command.slice(0, 200)}\`, which never downloads)` : updated !== undefined ? noDotsNote : '';
   return { decision: answer.allowed ? 'allow' : 'deny', reason: `ORACLE: ${answer.allowed ? note : answer.reason}${instead}`, ...(answer.durable === undefined ? {} : { durable: answer.durable }), ...(updated === undefined ? {} : { updatedInput: updated }) };

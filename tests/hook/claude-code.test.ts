@@ -5,6 +5,7 @@ import type { DecideContext } from '../../server/core/decide/context.js';
 import { REPO } from '../arch/source-files.js';
 import { testContext } from '../fixtures/context.js';
 import { tempTree, type TempTree } from '../fixtures/temp-tree.js';
+import { git } from '../fixtures/git.js';
 import { judgePayload, type Outcome } from './judge.js';
 
 /**
@@ -24,7 +25,15 @@ beforeAll(() => {
   tree.file('home/projects/app/README.md', '# app');
   tree.file('home/projects/app/src/a.ts', 'export {}');
   tree.file('home/projects/app/.env', 'SECRET=1');
-  tree.file('home/projects/app/.git/HEAD', 'ref: refs/heads/main');
+  tree.file('home/projects/app/.gitignore', '.env\n');
+  // a real repository (git prints what it stores: the gate asks it which files, judge.ts)
+  git(app, 'init', '-q', '-b', 'main');
+  git(app, 'add', '-A');
+  git(app, 'commit', '-qm', 'start');
+  // the files the recorded session's git commands name, and a commit before the last
+  tree.file('home/projects/app/src/util/parse.ts', 'export const parse = (s: string) => s;\n');
+  git(app, 'add', '-A');
+  git(app, 'commit', '-qm', 'parse');
   tree.file('home/projects/app/node_modules/foo/README.md', 'x');
   tree.file('home/.ssh/id_rsa', 'KEY');
   const yaml = readFileSync(`${REPO}/config/policy.yaml`, 'utf8');

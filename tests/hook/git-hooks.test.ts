@@ -37,6 +37,8 @@ describe('git commands in a repository whose hooks live in the project', () => {
   let tools = '';
   let dotted = '';
   let leaky = '';
+  let history = '';
+  let envBlob = '';
   beforeAll(async () => {
     tree = tempTree('oracle-git-hooks-');
     const home = tree.dir('home');
@@ -48,10 +50,24 @@ describe('git commands in a repository whose hooks live in the project', () => {
     tree.file('home/projects/leaky/.env', 'API_KEY=committed\n');
     tree.file('home/projects/leaky/a.txt', 'a\n');
     expect(spawnSync('git', ['add', '-A'], { cwd: leaky }).status).toBe(0);
+    // a repository whose history holds a .env a later commit removed: the index tracks none
+    history = repo('history', undefined);
+    const commit = (...args: string[]): void => {
+      expect(spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: history }).status).toBe(0);
+    };
+    tree.file('home/projects/history/a.txt', 'plain text\n');
+    tree.file('home/projects/history/.env', 'API_KEY=from-history\n');
+    commit('add', '-A');
+    commit('commit', '-qm', 'with the key');
+    commit('rm', '-q', '--cached', '.env');
+    commit('commit', '-qm', 'key gone');
+    tree.file('home/projects/history/a.txt', 'plain text, again\n');
+    commit('commit', '-qam', 'plain change');
+    envBlob = spawnSync('git', ['rev-parse', 'HEAD~2:.env'], { cwd: history, encoding: 'utf8' }).stdout.trim();
     oracleHome = tree.dir('oracle-home');
     policy = join(tree.root, 'policy.yaml');
     writeFileSync(policy, readFileSync(join(REPO, 'config', 'policy.yaml'), 'utf8').replaceAll('"~/', `"${home}/`));
-    for (const project of [plain, tools, dotted, leaky]) expect((await runOracle(['integrate', 'claude-code', '--project', project, '--home', oracleHome, '--policy', policy])).code).toBe(0);
+    for (const project of [plain, tools, dotted, leaky, history]) expect((await runOracle(['integrate', 'claude-code', '--project', project, '--home', oracleHome, '--policy', policy])).code).toBe(0);
     running = await startServer({ home: oracleHome, policy, port: 0 });
   });
   afterAll(async () => {
@@ -62,7 +78,7 @@ describe('git commands in a repository whose hooks live in the project', () => {
   const bash = async (cwd: string, command: string, session = 's') => {
     const run = await runOracle(['hook', 'claude-code', '--home', oracleHome, '--policy', policy], JSON.stringify({ session_id: session, cwd, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command }, tool_use_id: `tu-${command}` }));
     expect(run.code, run.stderr).toBe(0);
-    return (JSON.parse(run.stdout) as { hookSpecificOutput: { permissionDecision: string; permissionDecisionReason: string } }).hookSpecificOutput;
+    return (JSON.parse(run.stdout) as { hookSpecificOutput: { permissionDecision: string; permissionDecisionReason: string; updatedInput?: unknown } }).hookSpecificOutput;
   };
 
   it('asks before any git command when agents may rewrite the hooks git runs, and says how to end that', async () => {
@@ -103,14 +119,52 @@ describe('git commands in a repository whose hooks live in the project', () => {
       const answer = await bash(plain, command, 'tainted');
       expect(answer.permissionDecision, `${command}: ${answer.permissionDecisionReason}`).toBe('allow');
     }
-    // What prints older text, or changes something, is raised by the taint as ever (nobody watches: refused).
+    // A commit is raised by the taint as ever, and so is what git cannot say it prints (no commit
+    // yet to show): nobody watches, so refused.
     for (const command of ['git show', 'git log -p', 'git commit --allow-empty -m x']) expect((await bash(plain, command, 'tainted')).permissionDecision, command).toBe('deny');
     // The repository tracks .env: a diff could print it, so it is no plain read; status prints only names.
     expect((await bash(leaky, 'git status', 'tainted')).permissionDecision).toBe('allow');
     // (status -v prints the staged diff: no plain read there; review, session 37)
     expect((await bash(leaky, 'git status -vv', 'tainted')).permissionDecision).toBe('deny');
+    // The index's diff would print the staged .env: it runs with .env left out.
     const diff = await bash(leaky, 'git diff --cached', 'tainted');
-    expect(diff.permissionDecision).toBe('deny');
-    expect(diff.permissionDecisionReason).toContain('T1 becomes T2');
+    expect(diff.permissionDecision).toBe('allow');
+    expect(diff.updatedInput).toEqual({ command: "git diff --cached -- ':(top,exclude).env'" });
+    // The work tree's diff prints no .env (it matches the index): a read.
+    expect((await bash(leaky, 'git diff', 'tainted')).permissionDecision).toBe('allow');
+  });
+
+  it('runs a git command that would print a file the policy hides from what git stores with that file left out', async () => {
+    // (HEAD~1 deleted it from the index: its patch prints the lines it took away)
+    for (const command of ['git show HEAD~2', 'git show HEAD~1', 'git log -p', 'git diff HEAD~2 HEAD', 'git grep API_KEY HEAD~2', 'git log -p --all -- .', 'git log -p | head -50']) {
+      const answer = await bash(history, command);
+      expect(answer.permissionDecision, `${command}: ${answer.permissionDecisionReason}`).toBe('allow');
+      const leftOut = command.includes(' -- ') ? command.replace(' -- .', " -- . ':(top,exclude).env'") : command.replace(/^git [^|]+?(?= \||$)/u, (git) => `${git} -- ':(top,exclude).env'`);
+      expect(answer.updatedInput, command).toEqual({ command: leftOut });
+      expect(answer.permissionDecisionReason, command).toContain("leaving out `.env`, which no agent may read");
+    }
+    // What runs prints no key.
+    const shown = spawnSync('git', ['show', 'HEAD~2', '--', ':(top,exclude).env'], { cwd: history, encoding: 'utf8' });
+    expect(shown.stdout).toContain('plain text');
+    expect(shown.stdout).not.toContain('from-history');
+    // What prints none of it runs as written, a tainted session included (a read).
+    for (const command of ['git show', 'git show HEAD', 'git log -p -1', 'git log -p -- a.txt', 'git diff HEAD~2 HEAD -- a.txt', 'git grep -n plain HEAD~2', 'git cat-file -p HEAD', 'git show HEAD~2:a.txt']) {
+      const answer = await bash(history, command, 'tainted');
+      expect(answer.permissionDecision, command).toBe('allow');
+      expect(answer.updatedInput, command).toBeUndefined();
+    }
+  });
+
+  it("asks a person when git cannot say what it would print: a blob's id, an option ORACLE does not know, no gate", async () => {
+    for (const command of [`git show ${envBlob}`, `git cat-file -p ${envBlob}`, `git diff ${envBlob} HEAD:a.txt`, 'git log -p --exotic-option']) {
+      const answer = await bash(history, command);
+      expect(answer.permissionDecision, command).toBe('deny');
+      expect(answer.permissionDecisionReason, command).toMatch(/cannot tell which it prints|hides/u);
+    }
+    const headless = tree.dir('headless-prints');
+    const run = await runOracle(['hook', 'claude-code', '--home', headless, '--policy', policy], JSON.stringify({ session_id: 'h', cwd: history, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'git show HEAD' } }));
+    const answer = (JSON.parse(run.stdout) as { hookSpecificOutput: { permissionDecision: string; permissionDecisionReason: string } }).hookSpecificOutput;
+    expect(answer.permissionDecision).toBe('deny');
+    expect(answer.permissionDecisionReason).toContain('no running gate could ask git');
   });
 });

@@ -4,7 +4,10 @@ import { bashVerdict } from '../../server/core/hook/bash-actions.js';
 import { mapToolCall, type GateAction, type HookPayload } from '../../server/core/hook/claude-code-map.js';
 import { npxWithoutDownload } from '../../server/core/hook/npx-rewrite.js';
 import { evaluate } from '../../server/core/decide/decide.js';
-import type { DecideContext } from '../../server/core/decide/context.js';
+import type { ActionFacts, DecideContext } from '../../server/core/decide/context.js';
+import { existsFrom, gitPrints } from '../../server/core/decide/git-prints.js';
+import { hiddenInPrinted } from '../../server/core/decide/git-printed-names.js';
+import { spawnSync } from 'node:child_process';
 
 /** What the hook would answer before asking anyone: allow, deny, ask (opaque), or person (needs approval). */
 export type Outcome = 'allow' | 'deny' | 'ask' | 'person';
@@ -45,10 +48,28 @@ function decideAll(actions: readonly GateAction[], cwd: string, ctx: DecideConte
   const reasons: string[] = [];
   // What a search reaches below its folder is weighed by the running gate (toolhost/search-reach.ts), not here.
   for (const { search: _search, ...action } of actions) {
-    const { decision } = evaluate({ ...action, cwd, agent: 'claude-code' }, ctx);
+    const facts = gitPrintedFacts(action, cwd, ctx);
+    const { decision } = evaluate({ ...action, cwd, agent: 'claude-code' }, facts === undefined ? ctx : { ...ctx, facts });
     reasons.push(`${action.tool}: ${decision.decision} ${decision.code ?? decision.tier} ${decision.reasons.join('; ')}`);
     if (decision.decision === 'deny') return { outcome: 'deny', reason: reasons.join(' | ') };
     if (decision.decision === 'needs-approval') outcome = 'person';
   }
   return { outcome, reason: reasons.join(' | ') };
+}
+
+/**
+ * As a running gate looks up (toolhost/git-printed.ts), with the test's own git outside any
+ * sandbox: what a git command that prints stored text would print of the files the policy hides.
+ */
+function gitPrintedFacts(action: GateAction, cwd: string, ctx: DecideContext): ActionFacts | undefined {
+  const args = action.args as { program?: unknown; args?: unknown; cwd?: unknown };
+  if (action.tool !== 'exec.run' || args.program !== 'git' || !Array.isArray(args.args)) return undefined;
+  const dir = typeof args.cwd === 'string' ? args.cwd : cwd;
+  const query = gitPrints(args.args.map(String), existsFrom(dir, ctx.gate.host.reader));
+  if (query === undefined || 'unclear' in query) return undefined;
+  const top = spawnSync('git', ['rev-parse', '--show-toplevel'], { cwd: dir, encoding: 'utf8' });
+  const asked = spawnSync('git', ['-c', 'core.quotePath=false', '--no-pager', ...query.ask], { cwd: dir, encoding: 'utf8' });
+  const noMatch = query.output === 'names' && asked.status === 1 && asked.stdout === '' && asked.stderr === '';
+  if (query.ask.length > 0 && !noMatch && (top.status !== 0 || asked.status !== 0)) return { gitPrinted: { unsure: `git: ${asked.stderr.trim()}` } };
+  return { gitPrinted: hiddenInPrinted(asked.stdout, query.output, (name) => ctx.gate.denied(`${top.stdout.trim()}/${name}`) !== undefined) };
 }

@@ -16,7 +16,7 @@ import { judgePush } from './push.js';
 import { isGitFetch, judgeGitFetch } from './git-fetch.js';
 import { judgeStaging, stagingQuery, stagingUnclear } from './git-stage.js';
 import { judgeGitHooks, judgeGitRepository } from './git-discovery.js';
-import { gitRead } from './git-read-only.js';
+import { judgeGitPrints } from './git-print-judge.js';
 
 export interface TierInput {
   readonly tool: ToolName;
@@ -90,16 +90,14 @@ export function baseTier(input: TierInput): TierResult {
       const pin = ctx.pins.get(str(args['program']));
       const git = pin?.ok === true && isGit(str(args['program']), pin.path);
       const text = git ? commitMessageArgs(argv) : new Set<number>();
-      const argvChecked = judged.outcome.ok ? judgeArgvPaths(judged.outcome, { argv, cwd: primary?.real, text, weighsWrites: !git }, ctx) : judged.outcome;
+      const argvChecked = judged.outcome.ok ? judgeArgvPaths(judged.outcome, { argv, cwd: primary?.real, text, weighsWrites: !git, pathspecs: git }, ctx) : judged.outcome;
       // Any git command reads the config of the repository it finds: a planted bare one runs code.
       const repoChecked = argvChecked.ok && git ? judgeGitRepository(argvChecked, primary?.real, ctx.gate.host.reader) : argvChecked;
       // Hooks from a folder agents write run with any git command (core.hooksPath, looked up by the runtime).
       const hooksChecked = repoChecked.ok && git ? judgeGitHooks(repoChecked, ctx.facts?.gitHooks) : repoChecked;
-      // A git read is a read (SPEC §4: git.status, git.diff, git.log are T0) where git can print
-      // nothing the policy hides: then a session's taint does not raise it (git-read-only.ts).
-      const read = git && hooksChecked.ok && hooksChecked.tier === 'T1' && hooksChecked.floor === undefined ? gitRead(argv) : undefined;
-      const readsOnly = read === 'names' || (read === 'text' && ctx.facts?.gitTracked?.hidden.length === 0);
-      const pathsChecked = readsOnly && hooksChecked.ok ? { ...hooksChecked, tier: 'T0' as const, reasons: [...hooksChecked.reasons, read === 'names' ? `\`git ${argv[0] ?? ''}\` prints names and states, never a file's text: a read (T0)` : `\`git ${argv[0] ?? ''}\` prints the text of tracked files, and the repository tracks none the policy hides: a read (T0)`] } : hooksChecked;
+      // A git command that prints what the repository stores is judged by what git says it
+      // prints (a committed .env is refused); a read of nothing hidden is T0 (git-print-judge.ts).
+      const pathsChecked = git && hooksChecked.ok ? judgeGitPrints(hooksChecked, argv, primary?.real, ctx) : hooksChecked;
       // A fetch or pull is egress to the remote's host (looked up by the runtime), like a push.
       const fetched = pathsChecked.ok && isGitFetch(str(args['program']), argv, ctx.pins) ? judgeGitFetch(pathsChecked, argv, ctx.facts?.remote, ctx.gate.policy.egress) : pathsChecked;
       // An add or stash -u puts untracked files into the repository, where git prints them.

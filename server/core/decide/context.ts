@@ -75,6 +75,10 @@ export interface ActionFacts {
    * read whole.
    */
   readonly gitHooks?: { readonly dir: string; readonly writable: boolean } | { readonly unsure: string };
-  /** For a git read: the files the repository tracks that the policy hides (toolhost/tracked-hidden.ts, at most 20). */
-  readonly gitTracked?: { readonly hidden: readonly string[] };
+  /**
+   * For a git command that prints what the repository stores: the files git says it would print
+   * that the policy hides (toolhost/git-printed.ts, at most 20), or why git could not say;
+   * `literal` where ORACLE runs git, which reads pathspecs literally (no exclusions).
+   */
+  readonly gitPrinted?: { readonly hidden: readonly string[]; readonly literal?: true } | { readonly unsure: string };
 }

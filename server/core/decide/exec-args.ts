@@ -22,9 +22,17 @@ export interface JudgedArgv {
    * git, whose paths are pathspecs it reads or stages; its writes are judged as their own actions.
    */
   readonly weighsWrites: boolean;
+  /**
+   * Whether the program is git, whose excluding pathspec (`:!x`, `:^x`, `:(top,exclude)x`) reads
+   * nothing: it only leaves files out (the way the gate tells an agent to leave a hidden one out).
+   */
+  readonly pathspecs?: boolean;
 }
 
-export function judgeArgvPaths(outcome: Extract<Outcome, { ok: true }>, { argv, cwd, text, weighsWrites }: JudgedArgv, ctx: DecideContext): Outcome {
+/** A git pathspec that only excludes. */
+const EXCLUDING = /^:(?:[!^]|\([^)]*\bexclude\b[^)]*\))/u;
+
+export function judgeArgvPaths(outcome: Extract<Outcome, { ok: true }>, { argv, cwd, text, weighsWrites, pathspecs = false }: JudgedArgv, ctx: DecideContext): Outcome {
   let tier = outcome.tier;
   let escalated = false;
   const reasons = [...outcome.reasons];
@@ -34,7 +42,7 @@ export function judgeArgvPaths(outcome: Extract<Outcome, { ok: true }>, { argv, 
       // What a person approves must be what runs: no bidi, invisible or cursor-moving characters.
       return refused('ARG_SHAPE', 'exec.run', 'an argument contains invisible, bidi or terminal control characters');
     }
-    if (text.has(index)) continue;
+    if (text.has(index) || (pathspecs && EXCLUDING.test(token))) continue;
     if (token.includes('\n')) {
       // A second line in one argument (make --eval, python -c) is code a card must show whole.
       tier = maxTier(tier, 'T2');

@@ -15,9 +15,6 @@ describe('gitRead', () => {
     ['worktree list', 'names'],
     ['rev-parse --show-toplevel', 'names'],
     ['ls-files', 'names'],
-    ['diff', 'text'],
-    ['diff --cached --stat', 'text'],
-    ['diff -U5 -- src/a.ts', 'text'],
   ])('`git %s` only reads: %s', (args, kind) => {
     expect(gitRead(args.split(' '))).toBe(kind);
   });
@@ -42,6 +39,8 @@ describe('gitRead', () => {
     'log -L 1,5:a.ts',
     'log -np',
     'log --word-diff',
+    'diff',
+    'diff --cached --stat',
     'diff HEAD~1',
     'diff main -- src',
     'diff -S needle',
@@ -61,7 +60,7 @@ describe('gitRead', () => {
     'commit -m x',
     'add .',
     'worktree add ../x',
-  ])('`git %s` keeps its tier (it prints older text, or changes something)', (args) => {
+  ])('`git %s` is no names-only read (it prints file text, judged by git-prints.ts, or changes something)', (args) => {
     expect(gitRead(args.split(' '))).toBeUndefined();
   });
 });

@@ -1,19 +1,14 @@
 /**
- * The git commands that only read the repository (SPEC §4: git.status, git.diff and git.log are
- * T0, as every read is): run by an agent's own runtime they are the same reads, so a session's
- * taint, which raises every tier above T0 (a dependency's README read an hour ago), does not put
- * them before a person. Only argv ORACLE reads whole counts, in two kinds:
- *
- * - `names`: what git prints is names, states and messages, never a file's text (status, a log
- *   without patches, listings of branches, tags, refs, files);
- * - `text`: a diff of the work tree or the index, which prints the text of tracked files: a read
- *   only where the repository tracks nothing the policy hides (the runtime looks that up).
- *
- * Anything that prints older text (show, blame, cat-file, grep, a log with patches, a diff against
- * a revision) is neither, and keeps its tier. The gate's own git refusals (--output, --ext-diff,
- * -O, …) come first. Pure.
+ * The git commands that only read the repository's names (SPEC §4: git.status, git.diff and
+ * git.log are T0, as every read is): run by an agent's own runtime they are the same reads, so a
+ * session's taint, which raises every tier above T0 (a dependency's README read an hour ago),
+ * does not put them before a person. Only argv ORACLE reads whole counts: what git prints is
+ * names, states and messages, never a file's text (status, a log without patches, listings of
+ * branches, tags, refs, files). What prints a file's text (a diff, show, grep, a log with
+ * patches) is judged by what git says it prints (git-prints.ts). The gate's own git refusals
+ * (--output, --ext-diff, -O, …) come first. Pure.
  */
-export type GitRead = 'names' | 'text';
+export type GitRead = 'names';
 
 const NAMES: ReadonlySet<string> = new Set([
   'ls-files', 'rev-parse', 'describe', 'shortlog', 'show-ref', 'for-each-ref', 'merge-base', 'show-branch', 'rev-list', 'name-rev',
@@ -31,9 +26,6 @@ const LISTING = /^(?:-[arvl]+|-vv|--all|--remotes|--verbose|--list|--show-curren
  */
 const LOG_NAMES = /^(?:--oneline|--graph|--decorate(?:=.+)?|--no-decorate|--all|--branches(?:=.+)?|--tags(?:=.+)?|--remotes(?:=.+)?|-n|-n\d+|-\d+|--max-count=\d+|--skip=\d+|--since=.+|--after=.+|--until=.+|--before=.+|--author=.+|--committer=.+|--grep=.+|--format=.+|--pretty(?:=.+)?|--stat(?:=.+)?|--shortstat|--numstat|--name-only|--name-status|--abbrev-commit|--no-abbrev-commit|--no-merges|--merges|--first-parent|--reverse|--date=.+|--color(?:=.+)?|--no-color|--follow|--relative-date|--date-order|--topo-order|--author-date-order|-i|--regexp-ignore-case|--left-right|--cherry-pick|--cherry-mark|--boundary|--source|--simplify-by-decoration|--no-walk|--summary|--abbrev=\d+|--)$/u;
 
-/** Options of `git diff` that choose how the work tree's or the index's changes show (no other tree). */
-const DIFF_TEXT = /^(?:--cached|--staged|--stat(?:=.+)?|--shortstat|--numstat|--name-only|--name-status|--compact-summary|--summary|--raw|--color(?:=.+)?|--no-color|-U\d+|--unified=\d+|-w|-b|--ignore-[a-z-]+|--word-diff(?:=.+)?|--minimal|--patience|--histogram|--diff-algorithm=.+|--check|-M\d*%?|--find-renames(?:=.+)?|--no-renames|-R|--exit-code|--quiet|--no-prefix|--abbrev(?:=\d+)?|--relative(?:=.+)?|--)$/u;
-
 /** Options of `git status` that print names and states, never a diff (its -v does). */
 const STATUS_NAMES = /^(?:-s|--short|-b|--branch|--porcelain(?:=.+)?|--long|-u\w*|--untracked-files(?:=.+)?|--ignored(?:=.+)?|--show-stash|--ahead-behind|--no-ahead-behind|--column|--no-column|--renames|--no-renames|-z|--)$/u;
 
@@ -46,13 +38,6 @@ export function gitRead(argv: readonly string[]): GitRead | undefined {
       return options(STATUS_NAMES) ? 'names' : undefined;
     case 'log':
       return options(LOG_NAMES) ? 'names' : undefined;
-    case 'diff': {
-      // The work tree against the index, or the index against HEAD (--cached): pathspecs only
-      // after `--` (a bare word may be a revision, another tree's text).
-      const end = rest.indexOf('--');
-      const before = end < 0 ? rest : rest.slice(0, end);
-      return before.every((a) => DIFF_TEXT.test(a)) ? 'text' : undefined;
-    }
     case 'branch':
     case 'tag':
       // a listing: options that choose what it shows, and no name (a name makes or moves one)
