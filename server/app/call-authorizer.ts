@@ -72,6 +72,13 @@ export interface CallAnswer {
    * leave out (core/hook/git-rewrite.ts).
    */
   readonly gitHidden?: readonly string[];
+  /**
+   * Set when no person could be asked (no gate running) and all that stood in the way was what
+   * only a running gate can ask git (what a git command would print, git-prints.ts): ORACLE
+   * cannot judge the call, so the hook hands it to the agent's own prompt, as it does a command
+   * it cannot parse.
+   */
+  readonly unjudged?: true;
 }
 
 export interface CallDeps {
@@ -157,6 +164,8 @@ async function authorizeParts(deps: CallDeps, call: CallRequest, how: { waitMs: 
   const actionIds: string[] = [];
   const searched: ProvenanceEntry[] = [];
   const unknown: string[] = [];
+  /** Parts that need a person only because git was not asked what they print (no gate runs). */
+  let unlooked = 0;
   for (const [index, part] of call.parts.entries()) {
     const facts = await deps.lookUp?.(part);
     const first = deps.judge(part, agent, facts);
@@ -189,6 +198,7 @@ async function authorizeParts(deps: CallDeps, call: CallRequest, how: { waitMs: 
       const printed = facts?.gitPrinted !== undefined && 'hidden' in facts.gitPrinted && facts.gitPrinted.hidden.length > 0 ? facts.gitPrinted.hidden : undefined;
       return { allowed: false, reason: `${decision.code}: ${decision.reasons.join('; ')}`, ...(hiddenBy === undefined ? {} : { searchHidden: hiddenBy }), ...(printed === undefined ? {} : { gitHidden: printed }) };
     }
+    if (decision.decision === 'needs-approval' && facts?.gitPrinted === undefined && deps.judge(part, agent, { ...facts, gitPrinted: { hidden: [] } }).decision.decision === 'allow') unlooked += 1;
     judged.push(evaluation);
   }
   // What the call will change is kept before it runs, so it can be undone; what cannot be kept
@@ -198,7 +208,7 @@ async function authorizeParts(deps: CallDeps, call: CallRequest, how: { waitMs: 
   if (changes.length > 0) undo = await deps.keepChanges(changes, { actionId: actionIds[0] ?? '', call: call.callId ?? '', summary: summaryOf(call) });
   const persons = [...(call.person === undefined ? [] : [call.person]), ...unknown, ...(undo?.ok === false ? [`ORACLE cannot keep what this changes for undo: ${undo.reason}`] : [])];
   const asked = persons.length === 0 ? call : { ...call, person: persons.join('; ') };
-  const answer = await decideCall(deps, asked, { judged, actionIds, waitMs, agent, durables, searched });
+  const answer = await decideCall(deps, asked, { judged, actionIds, waitMs, agent, durables, searched, unlooked });
   if (undo?.ok !== true) return answer;
   if (!answer.allowed) {
     deps.dropChanges(undo.id);
@@ -211,7 +221,7 @@ async function authorizeParts(deps: CallDeps, call: CallRequest, how: { waitMs: 
 async function decideCall(
   deps: CallDeps,
   call: CallRequest,
-  kept: { judged: readonly Evaluation[]; actionIds: readonly string[]; waitMs: number; agent: string; durables: readonly Promise<unknown>[]; searched: readonly ProvenanceEntry[] },
+  kept: { judged: readonly Evaluation[]; actionIds: readonly string[]; waitMs: number; agent: string; durables: readonly Promise<unknown>[]; searched: readonly ProvenanceEntry[]; unlooked: number },
 ): Promise<CallAnswer> {
   const { judged, actionIds, waitMs, agent } = kept;
   const asking = judged.filter((e) => e.decision.decision === 'needs-approval');
@@ -227,7 +237,10 @@ async function decideCall(
   const hidden = hiddenCode(args);
   if (hidden !== undefined) return { allowed: false, reason: `SECRET_SHAPE: ${hidden}: its card would hide it, so a person cannot be asked; a real secret belongs in ORACLE's secret store` };
   // Nobody can be asked (no gate running, SPEC §12): no card that nobody would see.
-  if (waitMs <= 0) return { allowed: false, reason: `${decision.tier} needs a person and no ORACLE gate is running to ask one (start \`oracle serve\`, or \`oracle service install\` to keep it running, and pair a phone with \`oracle pair\`): ${decision.reasons.join('; ')}` };
+  if (waitMs <= 0) {
+    const unjudged = call.person === undefined && asking.length > 0 && kept.unlooked === asking.length;
+    return { allowed: false, reason: `${decision.tier} needs a person and no ORACLE gate is running to ask one (start \`oracle serve\`, or \`oracle service install\` to keep it running, and pair a phone with \`oracle pair\`): ${decision.reasons.join('; ')}`, ...(unjudged ? { unjudged: true as const } : {}) };
+  }
   // The card's own decision record for a whole call; a single part already has its record.
   const actionId = single === undefined ? deps.auditDecision(evaluation, agent).actionId : (actionIds[0] ?? '');
   // INVARIANT: a person is asked only about decisions already durable in the audit log.

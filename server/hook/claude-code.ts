@@ -194,5 +194,7 @@ async function judge(payload: HookPayload, session: string | undefined, gate: Ho
   const leftOut = without !== undefined && second?.allowed === true ? ` (run as \`${without.command.slice(0, 200)}\`, leaving out ${[...new Set([...(first.searchHidden?.map((e) => e.name) ?? []), ...(first.gitHidden ?? [])])].map((n) => `\`${n}\``).join(', ')}, which no agent may read)` : '';
   const noDotsNote = pinned === undefined ? '' : ` (run as \`${pinned.slice(0, 200)}\`: rg leaves out dot-names whatever an ignore file says)`;
   const instead = leftOut !== '' ? leftOut : updated !== undefined && answer.updatedInput !== undefined && alternative !== undefined ? ` (run as \`${alternative.command.slice(0, 200)}\`, which never downloads)` : updated !== undefined ? noDotsNote : '';
+  // What only a running gate could judge goes to Claude Code's own prompt when none runs.
+  if (!answer.allowed && answer.unjudged === true && !gate.canAsk) return { decision: 'ask', reason: `ORACLE: ${answer.reason}`, ...(answer.durable === undefined ? {} : { durable: answer.durable }) };
   return { decision: answer.allowed ? 'allow' : 'deny', reason: `ORACLE: ${answer.allowed ? note : answer.reason}${instead}`, ...(answer.durable === undefined ? {} : { durable: answer.durable }), ...(updated === undefined ? {} : { updatedInput: updated }) };
 }

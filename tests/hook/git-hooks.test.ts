@@ -155,7 +155,7 @@ describe('git commands in a repository whose hooks live in the project', () => {
     }
   });
 
-  it("asks a person when git cannot say what it would print: a blob's id, an option ORACLE does not know, no gate", async () => {
+  it("asks a person when git cannot say what it would print: a blob's id, an option ORACLE does not know; no gate: Claude Code's prompt", async () => {
     for (const command of [`git show ${envBlob}`, `git cat-file -p ${envBlob}`, `git diff ${envBlob} HEAD:a.txt`, 'git log -p --exotic-option']) {
       const answer = await bash(history, command);
       expect(answer.permissionDecision, command).toBe('deny');
@@ -164,7 +164,14 @@ describe('git commands in a repository whose hooks live in the project', () => {
     const headless = tree.dir('headless-prints');
     const run = await runOracle(['hook', 'claude-code', '--home', headless, '--policy', policy], JSON.stringify({ session_id: 'h', cwd: history, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'git show HEAD' } }));
     const answer = (JSON.parse(run.stdout) as { hookSpecificOutput: { permissionDecision: string; permissionDecisionReason: string } }).hookSpecificOutput;
-    expect(answer.permissionDecision).toBe('deny');
+    // Without a gate nothing asks git: ORACLE cannot judge it, so Claude Code's own prompt decides.
+    expect(answer.permissionDecision).toBe('ask');
     expect(answer.permissionDecisionReason).toContain('no running gate could ask git');
+    // What is refused for another reason stays refused.
+    const both = await runOracle(['hook', 'claude-code', '--home', headless, '--policy', policy], JSON.stringify({ session_id: 'h', cwd: history, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'git show HEAD && git push --force' } }));
+    expect(JSON.parse(both.stdout)).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny' } });
+    // and so is what needs a person for another reason (an install), which a gate would ask about
+    const install = await runOracle(['hook', 'claude-code', '--home', headless, '--policy', policy], JSON.stringify({ session_id: 'h', cwd: history, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'git show HEAD && npm install' } }));
+    expect(JSON.parse(install.stdout)).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny' } });
   });
 });
