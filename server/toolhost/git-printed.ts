@@ -6,7 +6,6 @@ import type { ToolhostEnv } from './env.js';
 import { gitLook } from './executors/git.js';
 import { trackedHidden } from './tracked-hidden.js';
 
-
 /**
  * Asks git the query core/decide/git-prints.ts made of a command, in the repository the command
  * runs in, as the gate's own look-only run (no output reaches an agent), and judges each file it
@@ -17,17 +16,20 @@ import { trackedHidden } from './tracked-hidden.js';
  */
 export async function printedHidden(cwd: ScopedPath, repo: { readonly top: string; readonly gitDir: string }, query: PrintsQuery, how: { readonly env: ToolhostEnv; readonly literalPathspecs: boolean }): Promise<PrintedFacts> {
   const { env, literalPathspecs } = how;
-  if (query.ask.length === 0) return { hidden: [] };
+  if (query.asks.length === 0) return { hidden: [] };
   if (!env.git.ok) return { unsure: `git is not available to ask what it would print: ${env.git.reason}` };
   if (query.worktreeOnly && (await trackedHidden(cwd, repo, env))?.length === 0) return { hidden: [] };
-  const asked = await gitLook(env.git.path, query.ask, { cwd: cwd.real, root: cwd.root.real, literalPathspecs }, env);
-  // grep's exit 1 is "no file matches": it prints nothing.
-  if (query.output === 'names' && asked.exit_code === 1 && (asked.stdout ?? '') === '' && (asked.stderr ?? '').trim() === '') return { hidden: [] };
-  if (!asked.ok) {
-    const said = (asked.stderr ?? '').trim().split('\n').find((l) => l.startsWith('fatal:') || l.startsWith('error:'));
-    return { unsure: `git could not say which files it would print${said === undefined ? '' : ` (${said})`}` };
+  const outputs: string[] = [];
+  for (const ask of query.asks) {
+    const asked = await gitLook(env.git.path, ask, { cwd: cwd.real, root: cwd.root.real, literalPathspecs }, env);
+    // grep's exit 1 is "no file listed": it prints nothing.
+    if (query.output === 'names' && asked.exit_code === 1 && (asked.stdout ?? '') === '' && (asked.stderr ?? '').trim() === '') continue;
+    if (!asked.ok) {
+      const said = (asked.stderr ?? '').trim().split('\n').find((l) => l.startsWith('fatal:') || l.startsWith('error:'));
+      return { unsure: `git could not say which files it would print${said === undefined ? '' : ` (${said.slice(0, 200)})`}` };
+    }
+    if (asked.truncated === true) return { unsure: 'the list of files git would print was too long to read whole' };
+    outputs.push(asked.stdout ?? '');
   }
-  if (asked.truncated === true) return { unsure: 'the list of files git would print was too long to read whole' };
-  return hiddenInPrinted(asked.stdout ?? '', query.output, (name) => env.gate.denied(join(repo.top, name)) !== undefined);
+  return hiddenInPrinted(outputs, query, (name) => env.gate.denied(join(repo.top, name)) !== undefined);
 }
-

@@ -136,7 +136,9 @@ describe('git commands in a repository whose hooks live in the project', () => {
 
   it('runs a git command that would print a file the policy hides from what git stores with that file left out', async () => {
     // (HEAD~1 deleted it from the index: its patch prints the lines it took away)
-    for (const command of ['git show HEAD~2', 'git show HEAD~1', 'git log -p', 'git diff HEAD~2 HEAD', 'git grep API_KEY HEAD~2', 'git log -p --all -- .', 'git log -p | head -50']) {
+    // A grep or a pickaxe is weighed by what it searches, not by what matches: the answer is the
+    // same whether the key matches or not, so it says nothing about the key (red team, session 38).
+    for (const command of ['git show HEAD~2', 'git show HEAD~1', 'git log -p', 'git diff HEAD~2 HEAD', 'git grep API_KEY HEAD~2', 'git grep -n plain HEAD~2', 'git log -p --all -- .', 'git log -p | head -50', 'git grep -l from-history HEAD~2', 'git grep -l nothing-like-it HEAD~2', 'git log -Gfrom-history --oneline', 'git log -Gnothing-like-it --oneline']) {
       const answer = await bash(history, command);
       expect(answer.permissionDecision, `${command}: ${answer.permissionDecisionReason}`).toBe('allow');
       const leftOut = command.includes(' -- ') ? command.replace(' -- .', " -- . ':(top,exclude).env'") : command.replace(/^git [^|]+?(?= \||$)/u, (git) => `${git} -- ':(top,exclude).env'`);
@@ -148,7 +150,7 @@ describe('git commands in a repository whose hooks live in the project', () => {
     expect(shown.stdout).toContain('plain text');
     expect(shown.stdout).not.toContain('from-history');
     // What prints none of it runs as written, a tainted session included (a read).
-    for (const command of ['git show', 'git show HEAD', 'git log -p -1', 'git log -p -- a.txt', 'git diff HEAD~2 HEAD -- a.txt', 'git grep -n plain HEAD~2', 'git cat-file -p HEAD', 'git show HEAD~2:a.txt']) {
+    for (const command of ['git show', 'git show HEAD', 'git log -p -1', 'git log -p -- a.txt', 'git diff HEAD~2 HEAD -- a.txt', 'git grep -n plain HEAD', 'git cat-file -p HEAD', 'git show HEAD~2:a.txt']) {
       const answer = await bash(history, command, 'tainted');
       expect(answer.permissionDecision, command).toBe('allow');
       expect(answer.updatedInput, command).toBeUndefined();
@@ -156,7 +158,7 @@ describe('git commands in a repository whose hooks live in the project', () => {
   });
 
   it("asks a person when git cannot say what it would print: a blob's id, an option ORACLE does not know; no gate: Claude Code's prompt", async () => {
-    for (const command of [`git show ${envBlob}`, `git cat-file -p ${envBlob}`, `git diff ${envBlob} HEAD:a.txt`, 'git log -p --exotic-option']) {
+    for (const command of [`git show ${envBlob}`, `git show --stat ${envBlob}`, `git cat-file -p ${envBlob}`, `git diff ${envBlob} HEAD:a.txt`, 'git log -p --exotic-option', 'git reflog HEAD -p', 'git diff . ../leaky']) {
       const answer = await bash(history, command);
       expect(answer.permissionDecision, command).toBe('deny');
       expect(answer.permissionDecisionReason, command).toMatch(/cannot tell which it prints|hides/u);

@@ -67,9 +67,14 @@ function gitPrintedFacts(action: GateAction, cwd: string, ctx: DecideContext): A
   const dir = typeof args.cwd === 'string' ? args.cwd : cwd;
   const query = gitPrints(args.args.map(String), existsFrom(dir, ctx.gate.host.reader));
   if (query === undefined || 'unclear' in query) return undefined;
+  if (query.asks.length === 0) return { gitPrinted: { hidden: [] } };
   const top = spawnSync('git', ['rev-parse', '--show-toplevel'], { cwd: dir, encoding: 'utf8' });
-  const asked = spawnSync('git', ['-c', 'core.quotePath=false', '--no-pager', ...query.ask], { cwd: dir, encoding: 'utf8' });
-  const noMatch = query.output === 'names' && asked.status === 1 && asked.stdout === '' && asked.stderr === '';
-  if (query.ask.length > 0 && !noMatch && (top.status !== 0 || asked.status !== 0)) return { gitPrinted: { unsure: `git: ${asked.stderr.trim()}` } };
-  return { gitPrinted: hiddenInPrinted(asked.stdout, query.output, (name) => ctx.gate.denied(`${top.stdout.trim()}/${name}`) !== undefined) };
+  const outputs: string[] = [];
+  for (const ask of query.asks) {
+    const asked = spawnSync('git', ['-c', 'core.quotePath=false', '--no-pager', ...ask], { cwd: dir, encoding: 'utf8' });
+    if (query.output === 'names' && asked.status === 1 && asked.stdout === '' && asked.stderr === '') continue;
+    if (top.status !== 0 || asked.status !== 0) return { gitPrinted: { unsure: `git: ${asked.stderr.trim()}` } };
+    outputs.push(asked.stdout);
+  }
+  return { gitPrinted: hiddenInPrinted(outputs, query, (name) => ctx.gate.denied(`${top.stdout.trim()}/${name}`) !== undefined) };
 }

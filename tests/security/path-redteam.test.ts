@@ -46,6 +46,9 @@ describe('POSIX paths on a real file system', () => {
     tree.file('home/u/projects/app/src/café.ts');
     tree.file('home/u/projects/app/src/[id].tsx');
     tree.file('home/u/projects/app/src/a:b.txt');
+    // folders an agent may make, named like excluding pathspecs (red team, session 38)
+    tree.dir('home/u/projects/app/:!');
+    tree.dir('home/u/projects/app/:^');
     tree.file('home/u/projects/app/.git/hooks/pre-commit');
     tree.file('home/u/projects/app/.git/config');
     tree.file('home/u/projects/app/.env');
@@ -283,6 +286,13 @@ egress:
     ['a remote branch’s deny_always file', 'exec.run', git('diff', 'origin/main:src/.ssh/id_rsa', 'HEAD'), 'PATH_DENY_ALWAYS'],
     ['an index entry (as git cat-file -p takes it)', 'exec.run', git('diff', ':0:.ssh/id_rsa', 'HEAD:x'), 'PATH_DENY_ALWAYS'],
     ['git diff with a top-level pathspec', 'exec.run', git('diff', '--cached', '--', ':(top).ssh/id_rsa'), 'PATH_DENY_ALWAYS'],
+    // git splits REV:path at the first colon outside braces (red team, session 38)
+    ['REV:path after a colon in braces', 'exec.run', git('diff', 'HEAD@{2099-01-01 00:00 ?}~2:.ssh/id_rsa'), 'PATH_DENY_ALWAYS'],
+    ['REV:path after a colon in a message search', 'exec.run', git('diff', 'HEAD~2^{/:|}:.ssh/id_rsa'), 'PATH_DENY_ALWAYS'],
+    ['REV:path after an escaped-looking brace', 'exec.run', git('diff', 'HEAD', 'HEAD@{12:00\\}~2:.ssh/id_rsa'), 'PATH_DENY_ALWAYS'],
+    // an excluding pathspec is no path only after the `--` of a show, log, diff or grep
+    ['an option value spelled as an excluding pathspec', 'exec.run', git('blame', '--contents', ':!/../../../.ssh/id_rsa', 'a.txt'), 'PATH_DENY_ALWAYS'],
+    ['a commit message file spelled as an excluding pathspec', 'exec.run', git('commit', '-F', ':^/../.env'), 'PATH_DENY_ALWAYS'],
     ['response file', 'exec.run', { program: 'python3', args: ['-m', 'pytest', `@${T}/home/u/.ssh/id_rsa`] }, 'PATH_DENY_ALWAYS'],
     ['KEY=value naming a deny_always file', 'exec.run', { program: 'make', args: ['test', `MAKEFILES=${T}/etc/passwd`] }, 'PATH_DENY_ALWAYS'],
     ['a value the program expands with ~', 'exec.run', { program: 'npm', args: ['test', '--userconfig=~/.ssh/id_rsa'] }, 'PATH_EXPANSION'],

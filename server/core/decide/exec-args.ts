@@ -2,6 +2,7 @@ import { maxTier, tierRank, type Tier } from '../../../shared/tiers.js';
 import { hasConfusable, hasHidingControl } from '../paths/characters.js';
 import { canonicalize } from '../paths/canonicalize.js';
 import type { DecideContext } from './context.js';
+import { PATHSPEC_TAKERS, revisionColon } from './git-prints.js';
 import { refused, type Outcome } from './outcome.js';
 
 /**
@@ -23,8 +24,10 @@ export interface JudgedArgv {
    */
   readonly weighsWrites: boolean;
   /**
-   * Whether the program is git, whose excluding pathspec (`:!x`, `:^x`, `:(top,exclude)x`) reads
-   * nothing: it only leaves files out (the way the gate tells an agent to leave a hidden one out).
+   * Whether the program is git, whose excluding pathspec (`:!x`, `:^x`, `:(top,exclude)x`) after
+   * the `--` of a show, log, diff or grep reads nothing: it only leaves files out (the way the
+   * gate has an agent leave a hidden one out). Anywhere else it is a path like any word
+   * (`blame --contents ':!/../.env'` reads that file; red team, session 38).
    */
   readonly pathspecs?: boolean;
 }
@@ -37,12 +40,14 @@ export function judgeArgvPaths(outcome: Extract<Outcome, { ok: true }>, { argv, 
   let escalated = false;
   const reasons = [...outcome.reasons];
   const win = ctx.gate.host.flavor.kind === 'win32';
+  /** Where the pathspecs of a printing git command start (after its `--`), if it has them. */
+  const excludes = pathspecs && PATHSPEC_TAKERS.has(argv[0] ?? '') && argv.includes('--') ? argv.indexOf('--') : undefined;
   for (const [index, token] of argv.entries()) {
     if (hasConfusable(token) || hasHidingControl(token)) {
       // What a person approves must be what runs: no bidi, invisible or cursor-moving characters.
       return refused('ARG_SHAPE', 'exec.run', 'an argument contains invisible, bidi or terminal control characters');
     }
-    if (text.has(index) || (pathspecs && EXCLUDING.test(token))) continue;
+    if (text.has(index) || (excludes !== undefined && index > excludes && EXCLUDING.test(token))) continue;
     if (token.includes('\n')) {
       // A second line in one argument (make --eval, python -c) is code a card must show whole.
       tier = maxTier(tier, 'T2');
@@ -115,8 +120,10 @@ export function candidates(token: string, depth = 0): string[] {
     const assignment = /^[A-Za-z_][A-Za-z0-9_]*=(.*)$/su.exec(token);
     if (assignment?.[1] !== undefined) inner(assignment[1]);
     if (token.startsWith('@')) out.add(token.slice(1)); // response files
-    const named = afterColon(token);
-    if (named !== undefined) out.add(named);
+    for (const colon of new Set([token.indexOf(':'), revisionColon(token)])) {
+      const named = afterColon(token, colon);
+      if (named !== undefined) out.add(named);
+    }
   }
   return [...out].filter((v) => v !== '' && v !== '-');
 }
@@ -126,10 +133,10 @@ export function candidates(token: string, depth = 0): string[] {
  * entry (`:0:.env`, `:.env`) or a pathspec with magic (`:/.env`, `:(top,glob).env`): what comes
  * after the colon, taken from the working directory (a repository-root path is judged from there
  * too, which deny_always's name patterns still match). A drive letter (`C:\x`) is not one, and an
- * excluding pathspec (`:!x`, `:^x`, `:(exclude)x`) reads nothing.
+ * excluding pathspec (`:!x`, `:^x`, `:(exclude)x`) reads nothing. Read at the first colon and at
+ * the first outside braces, where git splits (`HEAD@{12:00}:.env`).
  */
-function afterColon(token: string): string | undefined {
-  const colon = token.indexOf(':');
+function afterColon(token: string, colon: number): string | undefined {
   if (colon === -1 || /^[A-Za-z]:[\\/]/u.test(token)) return undefined;
   const rest = token.slice(colon + 1);
   if (colon === 0 && /^(?:[!^]|\([^)]*\bexclude\b)/u.test(rest)) return undefined;

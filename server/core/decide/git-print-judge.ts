@@ -1,14 +1,11 @@
 import { maxTier } from '../../../shared/tiers.js';
 import type { LinkReader } from '../paths/resolve.js';
 import type { ActionFacts } from './context.js';
-import { excludedFromTop, existsFrom, gitPrints } from './git-prints.js';
+import { excludedFromTop, existsFrom, gitPrints, PATHSPEC_TAKERS } from './git-prints.js';
 import { gitRead } from './git-read-only.js';
 import { refused, type Outcome } from './outcome.js';
 
 type Granted = Extract<Outcome, { ok: true }>;
-
-/** The printing subcommands that take pathspecs after `--` (the refusal's hint, the hook's rewrite). */
-export const PATHSPEC_TAKERS: ReadonlySet<string> = new Set(['show', 'log', 'diff', 'grep']);
 
 /** The hidden files a refusal names, at most. */
 const NAMED = 5;
@@ -30,7 +27,7 @@ export function judgeGitPrints(granted: Granted, argv: readonly string[], cwd: s
     return plain && gitRead(argv) === 'names' ? { ...granted, tier: 'T0', reasons: [...granted.reasons, `\`${sub}\` prints names and states, never a file's text: a read (T0)`] } : granted;
   }
   // (an empty query prints only what its `REV:path` arguments name, judged already as paths)
-  const printed = 'ask' in prints && prints.ask.length === 0 ? { hidden: [] } : facts?.gitPrinted;
+  const printed = 'asks' in prints && prints.asks.length === 0 ? { hidden: [] } : facts?.gitPrinted;
   const unsure = 'unclear' in prints ? prints.unclear : printed === undefined ? 'no running gate could ask git' : 'unsure' in printed ? printed.unsure : undefined;
   if (unsure !== undefined || printed === undefined || 'unsure' in printed) {
     return personDecides(granted, `\`${sub}\` may print files the policy hides (deny_always), and ORACLE cannot tell which it prints (${unsure ?? 'no answer'}), so a person decides`);

@@ -1,54 +1,72 @@
 import { describe, expect, it } from 'vitest';
-import { gitPrints, peeled } from './git-prints.js';
+import { gitPrints, peeled, revisionColon } from './git-prints.js';
 
 /** Words that exist as files here (git reads them as paths). */
-const FILES = new Set(['src', 'src/a.ts', 'README.md']);
-const prints = (line: string) => gitPrints(line.split(' '), (w) => FILES.has(w));
+const FILES = new Set(['src', 'src/a.ts', 'README.md', '.', '../sibling']);
+const prints = (line: string) => gitPrints(line.split(' '), (w) => FILES.has(w) || (/[*?[]/u.test(w) && !/[@^~:{}]/u.test(w)));
+const RAW_LOG = ['--raw', '-z', '--format=', '--no-relative', '--no-renames'];
+const RAW = ['--raw', '-z', '--no-relative', '--no-renames'];
 
 describe('gitPrints', () => {
-  it.each([
-    // names, states, messages: nothing to ask
-    'status', 'log --oneline -5', 'log --stat main..HEAD', 'show --stat', 'show -s HEAD', 'show --name-only abc',
-    'diff --stat', 'diff --name-only main', 'grep -l KEY', 'grep -c KEY HEAD', 'grep -e -x -l',
-    'stash show', 'stash list', 'cat-file -t HEAD', 'commit -m patch', 'commit -mpatch', 'add -A', 'blame src/a.ts',
-    'log -p -s', 'reflog', 'reflog show --oneline',
-  ])('`git %s` prints no stored file text', (line) => {
-    expect(prints(line)).toBeUndefined();
-  });
+  it.each(['status', 'status -s', 'stash list', 'cat-file -t HEAD', 'commit -m patch', 'commit -mpatch', 'add -A', 'blame src/a.ts', 'reflog', 'reflog show --oneline', 'reflog expire --all', 'for-each-ref --format=%(refname)', 'tag -n5'])(
+    '`git %s` prints no stored file text',
+    (line) => {
+      expect(prints(line)).toBeUndefined();
+    },
+  );
+
+  it.each(['log --oneline -5', 'log --stat main..HEAD', 'show --stat', 'diff --stat', 'diff --name-only main', 'stash show', 'log -p -s', 'show HEAD:src/a.ts', 'show HEAD~1:src main:README.md', 'cat-file -p HEAD:src/a.ts', 'show HEAD@{1}:README.md', 'show HEAD@{2099-01-01:00}:.env', 'show HEAD^{/:|}:.env', 'cat-file -p HEAD@{12:00\\}~2:.env'])(
+    '`git %s` prints names or only what its REV:path names (judged as a path, where git splits it): nothing to ask',
+    (line) => {
+      expect(prints(line)).toEqual({ asks: [], output: 'none', worktreeOnly: false });
+    },
+  );
 
   it.each([
-    ['show', ['show', '--raw', '-z', '--format=', '--no-relative', '--no-renames', '--end-of-options', '--']],
-    ['show HEAD~1', ['show', '--raw', '-z', '--format=', '--no-relative', '--no-renames', '--end-of-options', 'HEAD~1^{commit}', '--']],
-    ['log -p -3 -- src', ['log', '-3', '--raw', '-z', '--format=', '--no-relative', '--no-renames', '--end-of-options', '--', 'src']],
-    ['log -p src/a.ts', ['log', '--raw', '-z', '--format=', '--no-relative', '--no-renames', '--end-of-options', '--', 'src/a.ts']],
-    ['log --author x -p main..topic', ['log', '--author', 'x', '--raw', '-z', '--format=', '--no-relative', '--no-renames', '--end-of-options', 'main^{commit}..topic^{commit}', '--']],
-    ['log --cc -1', ['log', '--cc', '-1', '--raw', '-z', '--format=', '--no-relative', '--no-renames', '--end-of-options', '--']],
-    ['diff', ['diff', '--raw', '-z', '--no-relative', '--no-renames', '--']],
-    ['diff main...HEAD', ['diff', '--raw', '-z', '--no-relative', '--no-renames', 'main^{commit}...HEAD^{commit}', '--']],
-    ['diff --cached -M', ['diff', '--cached', '-M', '--raw', '-z', '--no-relative', '--no-renames', '--']],
-    ['grep -in KEY', ['grep', '-l', '-z', '--full-name', '-i', '-e', 'KEY', '--']],
-    ['grep -e KEY HEAD~2 -- src', ['grep', '-l', '-z', '--full-name', '-e', 'KEY', 'HEAD~2^{tree}', '--', 'src']],
-    ['grep KEY src', ['grep', '-l', '-z', '--full-name', '-e', 'KEY', '--', 'src']],
-    ['stash show -p stash@{1}', ['stash', 'show', '--raw', '-z', '--no-renames', 'stash@{1}']],
-    ['cat-file -p HEAD', ['cat-file', '-e', 'HEAD^{tree}']],
-    // only what REV:path names, judged as a path: nothing to ask
-    ['show HEAD:src/a.ts', []],
-    ['show HEAD~1:src main:README.md', []],
-    ['cat-file -p HEAD:src/a.ts', []],
-  ])('`git %s` is asked as %j', (line, ask) => {
-    expect(prints(line)).toMatchObject({ ask });
+    ['show', [['show', ...RAW_LOG, '--end-of-options', '--']]],
+    ['show HEAD~1', [['show', ...RAW_LOG, '--end-of-options', 'HEAD~1^{commit}', '--']]],
+    // a names format still prints a blob whole: each object must be a commit
+    ['show --stat abc123', [['log', '--no-walk', '--format=', '--end-of-options', 'abc123^{commit}', '--']]],
+    ['show --check HEAD', [['show', ...RAW_LOG, '--end-of-options', 'HEAD^{commit}', '--']]],
+    ['log -p -3 -- src', [['log', '-3', ...RAW_LOG, '--end-of-options', '--', 'src'], ['log', '-3', ...RAW_LOG, '--follow', '-M', '--end-of-options', '--', 'src']]],
+    ['log -p src/a.ts', [['log', ...RAW_LOG, '--end-of-options', '--', 'src/a.ts'], ['log', ...RAW_LOG, '--follow', '-M', '--end-of-options', '--', 'src/a.ts']]],
+    ["log -p *.ts", [['log', ...RAW_LOG, '--end-of-options', '--', '*.ts'], ['log', ...RAW_LOG, '--follow', '-M', '--end-of-options', '--', '*.ts']]],
+    ['log --author x -p main..topic', [['log', '--author=x', ...RAW_LOG, '--end-of-options', 'main^{commit}..topic^{commit}', '--']]],
+    ['log --cc -1', [['log', '--cc', '-1', ...RAW_LOG, '--end-of-options', '--']]],
+    // a pickaxe is left out: which commits it keeps says what a file holds
+    ['log -G SECRET --oneline --all', [['log', '--all', ...RAW_LOG, '--end-of-options', '--']]],
+    ['log --check', [['log', ...RAW_LOG, '--end-of-options', '--']]],
+    ['diff', [['diff', ...RAW, '--']]],
+    ['diff main...HEAD', [['diff', ...RAW, 'main^{commit}...HEAD^{commit}', '--']]],
+    ['diff --cached -M', [['diff', '--cached', '-M', ...RAW, '--']]],
+    ['diff -Sx --name-only', [['diff', ...RAW, '--']]],
+    ['grep -in KEY', [['grep', '-l', '-z', '--full-name', '--recurse-submodules', '-e', '', '--']]],
+    ['grep -l KEY', [['grep', '-l', '-z', '--full-name', '--recurse-submodules', '-e', '', '--']]],
+    ['grep -e KEY HEAD~2 -- src', [['grep', '-l', '-z', '--full-name', '--recurse-submodules', '-e', '', 'HEAD~2^{commit}', '--', 'src']]],
+    ['grep -- KEY HEAD~2', [['grep', '-l', '-z', '--full-name', '--recurse-submodules', '-e', '', 'HEAD~2^{commit}', '--']]],
+    ['grep -A 3 -- KEY', [['grep', '-l', '-z', '--full-name', '--recurse-submodules', '-e', '', '--']]],
+    ['grep KEY src', [['grep', '-l', '-z', '--full-name', '--recurse-submodules', '-e', '', '--', 'src']]],
+    ['grep --cached -e a --and ( -e b --or -e c )', [['grep', '-l', '-z', '--full-name', '--recurse-submodules', '--cached', '-e', '', '--']]],
+    ['stash show -p stash@{1}', [['stash', 'show', '--raw', '-z', '--no-renames', 'stash@{1}']]],
+    ['cat-file -p HEAD', [['cat-file', '-e', 'HEAD^{tree}']]],
+    ['status -v', [['diff', '--cached', ...RAW]]],
+  ])('`git %s` is asked as %j', (line, asks) => {
+    expect(prints(line)).toMatchObject({ asks });
   });
 
-  it('says which queries need only the work tree and the index', () => {
+  it('says which queries need only what the index lists, and what a grep of a revision names first', () => {
     expect(prints('diff')).toMatchObject({ worktreeOnly: true });
     expect(prints('grep KEY')).toMatchObject({ worktreeOnly: true });
-    for (const line of ['diff --cached', 'diff HEAD', 'grep KEY HEAD', 'grep --cached KEY', 'show']) expect(prints(line), line).toMatchObject({ worktreeOnly: false });
+    for (const line of ['diff --cached', 'diff HEAD', 'grep KEY HEAD', 'show']) expect(prints(line), line).toMatchObject({ worktreeOnly: false });
+    expect(prints('grep KEY HEAD')).toMatchObject({ output: 'names', strip: 'HEAD^{commit}:' });
   });
 
   it.each([
-    'log -p --exotic', 'show --remerge-diff', 'diff --submodule=diff', 'log -L 1,5:src/a.ts', 'diff HEAD:src HEAD~1:src', 'grep KEY HEAD:src',
-    'show :/fix the bug', 'cat-file --batch', 'cat-file blob', 'archive HEAD', 'format-patch -1', 'reflog -p', 'add -p', 'add -ip', 'checkout -p', 'commit --patch',
-    'stash -p', 'stash show -p --include-untracked', 'stash list -p', 'log --pat', 'grep --recurse-submodules KEY',
+    'log -p --exotic', 'show --remerge-diff', 'diff --submodule=diff', 'log -L 1,5:src/a.ts', 'diff HEAD:src HEAD~1:src', 'grep KEY HEAD:src', 'grep KEY HEAD main',
+    'show :/fix the bug', 'show HEAD:.e?v', 'cat-file --batch', 'cat-file blob',
+    'archive HEAD', 'format-patch -1', 'reflog -p', 'reflog HEAD -p', 'reflog main --patch', 'add -p', 'add -ip', 'checkout -p', 'commit --patch', 'commit --dry-run -v --amend',
+    'stash -p', 'stash show -p --include-untracked', 'stash show -p -u', 'stash list -p', 'log --pat', 'grep --recurse-submodules KEY', 'status -vv', 'diff . ../sibling',
+    'for-each-ref --format=%(raw)', 'tag -l --format=%(*raw)', 'log --notes',
   ])('`git %s` is unclear: a person decides', (line) => {
     expect(prints(line)).toHaveProperty('unclear');
   });
@@ -61,5 +79,13 @@ describe('gitPrints', () => {
     expect(peeled('HEAD^!', 'commit')).toBe('HEAD^{commit}^!');
     expect(peeled('HEAD^-2', 'tree')).toBe('HEAD^{tree}^-2');
     expect(peeled('HEAD:src', 'tree')).toBeUndefined();
+  });
+
+  it('splits REV:path where git does, at the first colon outside braces', () => {
+    expect(revisionColon('HEAD:a')).toBe(4);
+    expect(revisionColon('HEAD@{12:00}:a')).toBe(12);
+    expect(revisionColon('HEAD^{/:|}:.env')).toBe(10);
+    expect(revisionColon('HEAD@{12:00\\}~2:.env')).toBe(15);
+    expect(revisionColon('HEAD')).toBe(-1);
   });
 });

@@ -4,48 +4,60 @@ import type { LinkReader } from '../paths/resolve.js';
  * Which files' text a git command prints, asked of git itself. deny_always hides files, and git
  * keeps what it ever tracked: in a repository that committed a `.env` (or still tracks one),
  * `git show`, `git log -p`, `git diff main...HEAD` and `git grep KEY HEAD` print it, Claude Code
- * running git itself outside any sandbox. So a command that prints stored text gets a second git
- * run made from it that prints only the names of the files whose text the first would print
- * (`--name-only`, `grep -l`), with revisions peeled to commits or trees so a blob's id (which
- * `git ls-tree` shows) cannot pass as one; the runtime runs it (toolhost/git-printed.ts) and the
- * gate judges the names. Built only from options this file knows: any other makes the command
- * `unclear`, and a person decides. Pure.
+ * running git itself outside any sandbox. So a command that prints stored text gets look-only git
+ * runs made from it that list the files whose text it could print (`--raw` for a diff, the
+ * searched tree for a grep, whatever its pattern), with revisions peeled to commits or trees so a
+ * blob's id (which `git ls-tree` shows) cannot pass as one; the runtime runs them
+ * (toolhost/git-printed.ts) and the gate judges the names. A pattern that only some files match
+ * (`grep -l`, `log -G`) is left out of the runs, so whether the command is allowed says nothing
+ * about what a hidden file holds. Built only from options this file knows: any other makes the
+ * command `unclear`, and a person decides. Pure.
  */
 
 /**
- * A second git run that prints, NUL-separated and relative to the top, the files the command
- * prints: `raw` entries (modes, so a submodule shows) for diffs, `names` for grep (`REV:path` with
- * a revision), `none` when it prints nothing and its success is the answer (a cat-file object
- * that peels to a tree). An empty `ask` needs no run: the command prints only what its `REV:path`
- * arguments name, each judged as a path.
+ * Look-only git runs whose outputs, NUL-separated and relative to the top, list the files the
+ * command could print: `raw` entries of a diff (modes, so a submodule shows; both paths of a
+ * rename or copy), `names` a grep lists (after `strip`, the revision it searched), or `none`
+ * when a run prints nothing and its success is the answer (an object that peels to a commit or a
+ * tree). No runs at all: the command prints only what its `REV:path` arguments name, each judged
+ * as a path, or only names.
  */
 export interface PrintsQuery {
-  readonly ask: readonly string[];
+  readonly asks: readonly (readonly string[])[];
   readonly output: 'raw' | 'names' | 'none';
+  /** What each listed name starts with (a grep's `REV:`), taken off before it is judged. */
+  readonly strip?: string;
   /**
-   * Only the work tree and the index are printed (a diff or grep with no revision): the
-   * runtime may answer from what the index tracks without running the query.
+   * Only what the index lists is printed (a diff or grep of the work tree): the runtime may
+   * answer from the index's list of hidden files without running the query.
    */
   readonly worktreeOnly: boolean;
 }
 
 export type GitPrints = PrintsQuery | { readonly unclear: string };
 
-/** A command that prints only the files its `REV:path` arguments name (judged as paths), or their folders' names. */
-const NOTHING_TO_ASK: PrintsQuery = { ask: [], output: 'none', worktreeOnly: false };
+/** A command that prints names, or only the files its `REV:path` arguments name (judged as paths). */
+const NOTHING_TO_ASK: PrintsQuery = { asks: [], output: 'none', worktreeOnly: false };
+
+/** Whether a word names a file or folder that exists from the command's working directory (git reads those as paths). */
+export type IsPath = (word: string) => boolean;
+
+/** The printing subcommands that take pathspecs after `--` (the refusal's hint, the hook's rewrite, exclusions read as no path). */
+export const PATHSPEC_TAKERS: ReadonlySet<string> = new Set(['show', 'log', 'diff', 'grep']);
 
 /** An excluding pathspec for a path from the repository's top, quoted for a shell. */
 export function excludedFromTop(path: string): string {
   return `':(top,exclude)${path.replaceAll("'", "'\\''")}'`;
 }
 
-/** Whether a word names a file or folder that exists from the command's working directory (git reads those as paths). */
-export type IsPath = (word: string) => boolean;
-
-/** Whether a word names something that exists from `cwd` (git reads such a word as a path). */
+/**
+ * Whether git reads a word as a path: it exists from `cwd`, or it has a wildcard and nothing of a
+ * revision (git takes `'*.ts'` as a pathspec unasked).
+ */
 export function existsFrom(cwd: string, reader: LinkReader): IsPath {
   return (word) => {
     if (word === '' || word.includes('\0')) return false;
+    if (/[*?[]/u.test(word) && !/[@^~:{}]/u.test(word)) return true;
     const segments: string[] = [];
     for (const part of (word.startsWith('/') ? word : `${cwd}/${word}`).split('/')) {
       if (part === '' || part === '.') continue;
@@ -57,36 +69,102 @@ export function existsFrom(cwd: string, reader: LinkReader): IsPath {
   };
 }
 
+/**
+ * Where git splits `REV:path`: at the first colon outside braces (`HEAD@{12:00}:a.txt`), -1 when
+ * there is none. git matches braces without escapes, as this does.
+ */
+export function revisionColon(word: string): number {
+  let depth = 0;
+  for (let i = 0; i < word.length; i += 1) {
+    const c = word.charAt(i);
+    if (c === '{') depth += 1;
+    else if (c === '}' && depth > 0) depth -= 1;
+    else if (c === ':' && depth === 0) return i;
+  }
+  return -1;
+}
+
+/**
+ * A `REV:path` word whose path ORACLE judges as git reads it: one colon outside braces, no
+ * search (`:/text`), and a path with no character the path judge cannot read (`*`, `?`, `[`,
+ * `\`). Any other word with a colon is no such word.
+ */
+function plainRevisionPath(word: string): boolean {
+  const at = revisionColon(word);
+  if (at < 0) return false;
+  const path = word.slice(at + 1);
+  return !word.startsWith(':/') && path !== '' && !/[*?[\]\\]/u.test(path) && (at === 0 ? !/^[0-3]:/u.test(path) || revisionColon(path.slice(2)) < 0 : true);
+}
 
 /** Options that only change how what is printed looks (dropped from the query), as given. */
 const FORMAT =
-  /^(?:-p|-u|--patch|-U\d+|--unified=\d+|-s|--no-patch|--stat(?:=\S+)?|--shortstat|--numstat|--dirstat(?:=\S+)?|--name-only|--name-status|--raw|--summary|--compact-summary|--patch-with-stat|--patch-with-raw|--color(?:=\w+)?|--no-color|--color-moved(?:=[\w-]+)?|--no-color-moved|--color-words(?:=.+)?|--word-diff(?:=\w+)?|-w|-b|--ignore-space-change|--ignore-all-space|--ignore-space-at-eol|--ignore-blank-lines|--ignore-cr-at-eol|--minimal|--patience|--histogram|--diff-algorithm=\w+|--indent-heuristic|--no-indent-heuristic|--full-index|--binary|-a|--text|--no-prefix|--default-prefix|--abbrev(?:=\d+)?|--no-abbrev|-W|--function-context|--check|--exit-code|--quiet|--oneline|--graph|--decorate(?:=\w+)?|--no-decorate|--format=.*|--pretty(?:=.*)?|--abbrev-commit|--no-abbrev-commit|--date=.+|--relative-date|--notes|--no-notes|--show-signature|--source|--expand-tabs(?:=\d+)?|--no-expand-tabs|--log-size|--no-ext-diff|--no-textconv|-z|--)$/u;
+  /^(?:-p|-u|--patch|-U\d+|--unified=\d+|-s|--no-patch|--stat(?:=\S+)?|--shortstat|--numstat|--dirstat(?:=\S+)?|--name-only|--name-status|--raw|--summary|--compact-summary|--patch-with-stat|--patch-with-raw|--color(?:=\w+)?|--no-color|--color-moved(?:=[\w-]+)?|--no-color-moved|--color-words(?:=.+)?|--word-diff(?:=\w+)?|-w|-b|--ignore-space-change|--ignore-all-space|--ignore-space-at-eol|--ignore-blank-lines|--ignore-cr-at-eol|--minimal|--patience|--histogram|--diff-algorithm=\w+|--indent-heuristic|--no-indent-heuristic|--full-index|--binary|-a|--text|--no-prefix|--default-prefix|--abbrev(?:=\d+)?|--no-abbrev|-W|--function-context|--check|--exit-code|--quiet|--oneline|--graph|--decorate(?:=\w+)?|--no-decorate|--format=.*|--pretty(?:=.*)?|--abbrev-commit|--no-abbrev-commit|--date=.+|--relative-date|--show-signature|--source|--expand-tabs(?:=\d+)?|--no-expand-tabs|--log-size|--no-ext-diff|--no-textconv|-z)$/u;
+/** Format options that print lines of files (the rest print names, counts, commits). */
+const TEXT_FORMAT = /^(?:-p|-u|--patch|-U\d+|--unified=\d+|-W|--function-context|--patch-with-stat|--patch-with-raw|--word-diff(?:=\w+)?|--color-words(?:=.+)?|--binary|--check)$/u;
+/** Options that search files' text (pickaxe): which commits or files they keep says what a file holds. */
+const PICKAXE = /^(?:-S.+|-G.+|--pickaxe-all|--pickaxe-regex)$/u;
 
-/** Options of log and show that choose which commits and files, passed to the query as given. */
+/** Options of log and show that choose which commits and files, passed to the query as given (a pickaxe is left out). */
 const LOG_SELECT =
-  /^(?:-\d+|-n\d+|--max-count=\d+|--skip=\d+|--since=.+|--after=.+|--until=.+|--before=.+|--author=.+|--committer=.+|--grep=.+|-i|--regexp-ignore-case|--all-match|--invert-grep|--all|--branches(?:=.+)?|--tags(?:=.+)?|--remotes(?:=.+)?|--no-merges|--merges|--first-parent|--reverse|--no-walk|--do-walk|--date-order|--topo-order|--author-date-order|--left-right|--cherry-pick|--cherry-mark|--boundary|--simplify-by-decoration|--full-history|--dense|--sparse|--ancestry-path|--follow|-m|-c|--cc|--diff-merges=[\w-]+|--no-diff-merges|-M\d*%?|--find-renames(?:=\d+%?)?|-C\d*%?|--find-copies(?:=\d+%?)?|--no-renames|--diff-filter=[ACDMRTUXBacdmrtuxb*]+|-S.+|-G.+|--pickaxe-all|--pickaxe-regex|-R|--relative(?:=.+)?|--no-relative)$/u;
-
+  /^(?:-\d+|-n\d+|--max-count=\d+|--skip=\d+|--since=.+|--after=.+|--until=.+|--before=.+|--author=.+|--committer=.+|--grep=.+|-i|--regexp-ignore-case|--all-match|--invert-grep|--all|--branches(?:=.+)?|--tags(?:=.+)?|--remotes(?:=.+)?|--no-merges|--merges|--first-parent|--reverse|--no-walk|--do-walk|--date-order|--topo-order|--author-date-order|--left-right|--cherry-pick|--cherry-mark|--boundary|--simplify-by-decoration|--full-history|--dense|--sparse|--ancestry-path|--follow|-m|-c|--cc|--diff-merges=[\w-]+|--no-diff-merges|-M\d*%?|--find-renames(?:=\d+%?)?|-C\d*%?|--find-copies(?:=\d+%?)?|--no-renames|--diff-filter=[ACDMRTUXBacdmrtuxb*]+|-R|--relative(?:=.+)?|--no-relative|-S.+|-G.+|--pickaxe-all|--pickaxe-regex)$/u;
 /** Log and show options whose value may come as the next word. */
 const LOG_VALUE = new Set(['-n', '--max-count', '--skip', '--since', '--after', '--until', '--before', '--author', '--committer', '--grep', '-S', '-G']);
+/** Options after which a log or show prints merges' patches with no -p (git 2.39; -m is counted too). */
+const MERGE_PATCH = /^(?:-c|--cc|-m|--diff-merges=[\w-]+)$/u;
 
-/** Options of diff that choose which trees and files, passed as given. */
-const DIFF_SELECT = /^(?:--cached|--staged|--merge-base|-M\d*%?|--find-renames(?:=\d+%?)?|-C\d*%?|--find-copies(?:=\d+%?)?|--no-renames|--diff-filter=[ACDMRTUXBacdmrtuxb*]+|-S.+|-G.+|--pickaxe-all|--pickaxe-regex|-R|--relative(?:=.+)?|--no-relative)$/u;
+/** Options of diff that choose which trees and files, passed as given (a pickaxe is left out). */
+const DIFF_SELECT = /^(?:--cached|--staged|--merge-base|-M\d*%?|--find-renames(?:=\d+%?)?|-C\d*%?|--find-copies(?:=\d+%?)?|--no-renames|--diff-filter=[ACDMRTUXBacdmrtuxb*]+|-R|--relative(?:=.+)?|--no-relative|-S.+|-G.+|--pickaxe-all|--pickaxe-regex)$/u;
 
-/** Options of grep that choose what matches, passed as given; a value may come as the next word after the bare ones in GREP_VALUE. */
-const GREP_SELECT = /^(?:-[iIwvEGFPar]|--ignore-case|--word-regexp|--invert-match|--extended-regexp|--basic-regexp|--fixed-strings|--perl-regexp|--text|--recursive|--no-recursive|--all-match|--and|--or|--not|--cached|--max-depth=-?\d+|-e.+|--regexp=.+)$/u;
-/** Options of grep that change only how matches print (dropped). */
+/** Options of grep that choose how the pattern matches (no part of the query: it lists every file searched). */
+const GREP_SELECT = /^(?:-[iIwvEGFPar]|--ignore-case|--word-regexp|--invert-match|--extended-regexp|--basic-regexp|--fixed-strings|--perl-regexp|--text|--recursive|--no-recursive|--all-match|--and|--or|--not|--cached|--max-depth=-?\d+|-e.+|--regexp=.+|-f.+|--file=.+)$/u;
+/** Options of grep that change only how matches print, or print names, counts or nothing. */
 const GREP_FORMAT =
-  /^(?:-[nhHozWlLcq]|--files-with-matches|--name-only|--files-without-match|--count|--quiet|--line-number|--column|--full-name|--only-matching|--break|--heading|-p|--show-function|-W|--function-context|--color(?:=\w+)?|--no-color|-z|--null|-[ABC]\d+|--(?:after-|before-)?context=\d+|-m\d+|--max-count=\d+|--threads=\d+|--no-textconv|--)$/u;
-/** Options after which grep prints no file's text at all: names, counts, nothing. */
-const GREP_NO_TEXT = /^(?:-[lLcq]|--files-with-matches|--name-only|--files-without-match|--count|--quiet)$/u;
-const GREP_VALUE = new Set(['-e', '--regexp', '-A', '-B', '-C', '--context', '--after-context', '--before-context', '-m', '--max-count', '--max-depth', '--threads']);
-/** Grep's value options that select (kept with their value); the rest only format. */
-const GREP_VALUE_SELECT = new Set(['-e', '--regexp', '--max-depth']);
+  /^(?:-[nhHozWlLcq]|--files-with-matches|--name-only|--files-without-match|--count|--quiet|--line-number|--column|--full-name|--only-matching|--break|--heading|-p|--show-function|--function-context|--color(?:=\w+)?|--no-color|--null|-[ABC]\d+|--(?:after-|before-)?context=\d+|-m\d+|--max-count=\d+|--threads=\d+|--no-textconv)$/u;
+const GREP_VALUE = new Set(['-e', '--regexp', '-f', '--file', '-A', '-B', '-C', '--context', '--after-context', '--before-context', '-m', '--max-count', '--max-depth', '--threads']);
 
 /** Subcommands that print what the repository stores, with no query ORACLE can make of them. */
 const PRINTS_UNASKED = new Set(['whatchanged', 'archive', 'format-patch', 'bundle', 'fast-export', 'range-diff', 'merge-tree', 'diff-tree', 'diff-index', 'diff-files', 'request-pull', 'notes', 'show-index', 'unpack-file', 'difftool']);
 /** Subcommands whose `-p`/`--patch` (or `-i`, `-e`) shows hunks of tracked files. */
 const HUNK_PICKERS = new Set(['add', 'checkout', 'restore', 'reset', 'stash', 'commit']);
+/** Listings whose `--format` can print an object's raw bytes (`%(raw)`: a tag of a blob prints the blob). */
+const FORMATTED_LISTINGS = new Set(['for-each-ref', 'tag', 'branch']);
+
+/** Names only, for a diff query: NUL-separated, paths from the top, renames off (a rename's patch prints the old file's lines). */
+const RAW = ['--raw', '-z', '--no-relative', '--no-renames'];
+const RAW_LOG = ['--raw', '-z', '--format=', '--no-relative', '--no-renames'];
+
+/**
+ * What a git argv (after `git`) prints of stored files: undefined when it prints none (names,
+ * states, messages: gitRead's reads, git-read-only.ts) or is no reading command at all, a query
+ * when git can be asked which files, `unclear` otherwise.
+ */
+export function gitPrints(argv: readonly string[], isPath: IsPath): GitPrints | undefined {
+  const [sub = '', ...rest] = argv;
+  if (FORMATTED_LISTINGS.has(sub) && rest.some((a) => /%\(\*?raw\b/u.test(a))) return { unclear: `\`git ${sub}\` with \`%(raw)\` prints the objects its refs name, a file's text among them` };
+  switch (sub) {
+    case 'show':
+      return showPrints(rest, isPath);
+    case 'log':
+      return logPrints(rest, isPath);
+    case 'diff':
+      return diffPrints(rest, isPath);
+    case 'grep':
+      return grepPrints(rest, isPath);
+    case 'stash':
+      return rest[0] !== 'show' && rest[0] !== 'list' && picksHunks(sub, rest) ? hunksUnclear(sub) : stashPrints(rest);
+    case 'cat-file':
+      return catFilePrints(rest);
+    case 'reflog':
+      return reflogPrints(rest);
+    case 'status':
+      return statusPrints(rest);
+    default:
+      if (picksHunks(sub, rest)) return hunksUnclear(sub);
+      // `commit --dry-run -v` prints the staged diff, as `status -v` does.
+      if (sub === 'commit' && rest.some((a) => a === '--dry-run') && rest.some((a) => a === '--verbose' || /^-[a-zA-Z]*v/u.test(a))) return { unclear: '`git commit --dry-run -v` prints the diff it would commit' };
+      return PRINTS_UNASKED.has(sub) ? { unclear: `\`git ${sub}\` can print what the repository stores, and ORACLE cannot ask git which files` } : undefined;
+  }
+}
 
 const hunksUnclear = (sub: string): GitPrints => ({ unclear: `\`git ${sub}\` with a hunk picker (\`-p\`) shows hunks of tracked files, and ORACLE cannot ask git which` });
 
@@ -107,90 +185,38 @@ function picksHunks(sub: string, rest: readonly string[]): boolean {
   });
 }
 
-/**
- * `cat-file -p|commit|tree|tag OBJECT`: a `REV:path` prints that path (judged as a path) or a
- * folder's names; any other object prints no file's text when it peels to a tree (a commit, a
- * tag, a tree), which the query checks; a blob fails it.
- */
-function catFilePrints(rest: readonly string[]): GitPrints | undefined {
-  const [how = '', object, ...more] = rest;
-  if (/^-[tse]$/u.test(how) && object !== undefined && more.length === 0) return undefined;
-  if (!/^(?:-p|commit|tree|tag)$/u.test(how) || object === undefined || more.length > 0 || object.startsWith('-')) return { unclear: '`git cat-file` can print any object the repository stores' };
-  if (object.includes(':')) return NOTHING_TO_ASK;
-  return { ask: ['cat-file', '-e', `${object}^{tree}`], worktreeOnly: false, output: 'none' };
-}
-
-/** `git reflog [show] [log options] [REF]` is a log of where a ref has been: a patch option prints text. */
-function reflogPrints(rest: readonly string[]): GitPrints | undefined {
-  if (rest[0] !== undefined && !rest[0].startsWith('-') && rest[0] !== 'show') return undefined; // expire, delete, exists: no text
-  const options = (rest[0] === 'show' ? rest.slice(1) : rest).filter((a) => a.startsWith('-'));
-  const names = /^(?:--oneline|--format=.*|--pretty(?:=.*)?|--date=.+|--abbrev-commit|--no-abbrev-commit|--decorate(?:=\w+)?|--no-decorate|--color(?:=\w+)?|--no-color|--stat(?:=\S+)?|--name-only|--name-status)$/u;
-  return options.every((a) => names.test(a) || (LOG_SELECT.test(a) && !/^(?:-c|--cc|-m|--diff-merges=[\w-]+)$/u.test(a))) ? undefined : { unclear: '`git reflog` with a patch option prints what ORACLE cannot ask git about' };
-}
-
-/** Names only, for the query: NUL-separated, paths from the top, no pager. */
-// Renames off: a rename's patch prints the old file's lines, and --raw would name only the new one.
-const NAMES_LOG = ['--raw', '-z', '--format=', '--no-relative', '--no-renames'];
-const NAMES_DIFF = ['--raw', '-z', '--no-relative', '--no-renames'];
-
-/**
- * What a git argv (after `git`) prints of stored files: undefined when it prints none (names,
- * states, messages) or is no reading command at all, a query when git can be asked which files,
- * `unclear` otherwise. gitRead's names-only commands (git-read-only.ts) are undefined here too.
- */
-export function gitPrints(argv: readonly string[], isPath: IsPath): GitPrints | undefined {
-  const [sub = '', ...rest] = argv;
-  switch (sub) {
-    case 'show':
-      return logQuery('show', rest, isPath);
-    case 'log':
-      return logQuery('log', rest, isPath);
-    case 'diff':
-      return diffQuery(rest, isPath);
-    case 'grep':
-      return grepQuery(rest, isPath);
-    case 'stash':
-      return rest[0] !== 'show' && rest[0] !== 'list' && picksHunks(sub, rest) ? hunksUnclear(sub) : stashPrints(rest);
-    case 'cat-file':
-      return catFilePrints(rest);
-    default:
-      if (picksHunks(sub, rest)) return hunksUnclear(sub);
-      if (sub === 'reflog') return reflogPrints(rest);
-      return PRINTS_UNASKED.has(sub) ? { unclear: `\`git ${sub}\` can print what the repository stores, and ORACLE cannot ask git which files` } : undefined;
-  }
-}
-
 /** Options, words and pathspecs of a command line, each option checked against what a query may keep. */
 interface Split {
   readonly keep: string[];
   readonly words: string[];
   readonly pathspecs: string[];
-  readonly unknown?: string;
-  /** Options that mean nothing is printed but names (no patch). */
   readonly formats: string[];
+  readonly unknown?: string;
+  /** Where the `--` that ended the options stood, when one did. */
+  readonly dashes?: number;
 }
 
 /** What a subcommand's options are: kept by the query, taking a value, only formatting. */
 interface Grammar {
   readonly select: RegExp;
   readonly values: ReadonlySet<string>;
-  readonly keepValue: (option: string) => boolean;
   readonly format: RegExp;
 }
 
-function split(rest: readonly string[], { select, values, keepValue, format }: Grammar): Split {
+function split(rest: readonly string[], { select, values, format }: Grammar): Split {
   const out: Split = { keep: [], words: [], pathspecs: [], formats: [] };
   for (let i = 0; i < rest.length; i += 1) {
     const token = rest[i] ?? '';
     if (token === '--') {
       out.pathspecs.push(...rest.slice(i + 1));
-      return out;
+      return { ...out, dashes: i };
     }
     if (!token.startsWith('-') || token === '-') out.words.push(token);
     else if (values.has(token)) {
       const value = rest[i + 1];
       if (value === undefined) return { ...out, unknown: token };
-      if (keepValue(token)) out.keep.push(token, value);
+      // attached, as git also reads it, so later steps see one token
+      out.keep.push(token.startsWith('--') ? `${token}=${value}` : `${token}${value}`);
       i += 1;
     } else if (select.test(token)) out.keep.push(token);
     else if (format.test(token)) out.formats.push(token);
@@ -202,9 +228,9 @@ function split(rest: readonly string[], { select, values, keepValue, format }: G
 const unknownOption = (sub: string, option: string): GitPrints => ({ unclear: `ORACLE does not know what \`${option}\` makes \`git ${sub}\` print` });
 
 /**
- * A revision word peeled to what it must be (`^{commit}`, or `^{tree}` for grep): a blob's id
- * then fails the query instead of printing nothing in it. Ranges and `^` prefixes keep their
- * shape; a word with a colon (`REV:path`, `:/message`) is undefined (the caller decides).
+ * A revision word peeled to what it must be (`^{commit}`, or `^{tree}`): a blob's id then fails
+ * the query instead of printing nothing in it. Ranges and `^` prefixes keep their shape; a word
+ * with a colon (`REV:path`, `:/message`) is undefined (the caller decides).
  */
 export function peeled(word: string, to: 'commit' | 'tree'): string | undefined {
   if (word.includes(':')) return undefined;
@@ -220,7 +246,7 @@ export function peeled(word: string, to: 'commit' | 'tree'): string | undefined 
   return peel(word);
 }
 
-/** Words git would read as paths (they exist here) go after `--`; the rest are revisions, peeled. */
+/** Words git would read as paths go after `--`; the rest are revisions, peeled. */
 function revisionsAndPaths(words: readonly string[], isPath: IsPath, to: 'commit' | 'tree'): { revisions: string[]; paths: string[] } | { colon: string } {
   const revisions: string[] = [];
   const paths: string[] = [];
@@ -237,41 +263,74 @@ function revisionsAndPaths(words: readonly string[], isPath: IsPath, to: 'commit
   return { revisions, paths };
 }
 
-function logQuery(sub: 'log' | 'show', rest: readonly string[], isPath: IsPath): GitPrints | undefined {
-  const parts = split(rest, { select: LOG_SELECT, values: LOG_VALUE, keepValue: () => true, format: FORMAT });
-  if (parts.unknown !== undefined) return unknownOption(sub, parts.unknown);
-  // `-s`/`--no-patch` (and, for log, no patch asked) print no file's text; a later -p would.
-  const patch = (a: string): boolean => /^(?:-p|-u|--patch|-U\d+|--unified=\d+|-W|--function-context|--patch-with-stat|--patch-with-raw|--word-diff(?:=\w+)?|--color-words(?:=.+)?|--binary)$/u.test(a);
-  // `-c`, `--cc` and `--diff-merges` print merges' patches with no -p (git 2.39); -m is counted too.
-  const mergePatch = parts.keep.some((a) => /^(?:-c|--cc|-m|--diff-merges=[\w-]+)$/u.test(a));
-  const lastPatch = mergePatch ? parts.formats.length : parts.formats.findLastIndex(patch);
-  const lastNoPatch = parts.formats.findLastIndex((a) => /^(?:-s|--no-patch)$/u.test(a));
-  const namesOnlyFormat = parts.formats.some((a) => /^(?:--stat(?:=\S+)?|--shortstat|--numstat|--dirstat(?:=\S+)?|--name-only|--name-status|--raw|--summary|--compact-summary|--check)$/u.test(a));
-  if (lastNoPatch > lastPatch && lastNoPatch >= 0) return undefined;
-  if (lastPatch < 0 && (sub === 'log' || namesOnlyFormat)) return undefined;
-  if (sub === 'show') {
-    // `REV:path` prints that path (judged as a path) or a folder's names; `:/text` finds a commit.
-    const plain = parts.words.filter((w) => !w.includes(':') || w.startsWith(':/'));
-    if (plain.length === 0 && parts.words.length > 0) return NOTHING_TO_ASK;
-    if (parts.words.some((w) => w.startsWith(':/'))) return { unclear: '`git show :/TEXT` shows the commit its message finds' };
-    const sorted = revisionsAndPaths(plain, isPath, 'commit');
-    if ('colon' in sorted) return { unclear: `ORACLE cannot ask git what \`${sorted.colon}\` prints` };
-    return { ask: ['show', ...parts.keep, ...NAMES_LOG, '--end-of-options', ...sorted.revisions, '--', ...sorted.paths, ...parts.pathspecs], worktreeOnly: false, output: 'raw' };
+const colonUnclear = (word: string): GitPrints => ({ unclear: `ORACLE cannot ask git what \`${word}\` prints` });
+
+/**
+ * `git show`: every object it names prints (a blob's text whatever the format, a commit's patch
+ * unless the format prints names only); a `REV:path` prints that path, judged as one.
+ */
+function showPrints(rest: readonly string[], isPath: IsPath): GitPrints | undefined {
+  const parts = split(rest, { select: LOG_SELECT, values: LOG_VALUE, format: FORMAT });
+  if (parts.unknown !== undefined) return unknownOption('show', parts.unknown);
+  const colons = parts.words.filter((w) => w.includes(':'));
+  const odd = colons.find((w) => !plainRevisionPath(w));
+  if (odd !== undefined) return colonUnclear(odd);
+  const sorted = revisionsAndPaths(parts.words.filter((w) => !w.includes(':')), isPath, 'commit');
+  if ('colon' in sorted) return colonUnclear(sorted.colon);
+  if (sorted.revisions.length === 0 && colons.length > 0) return NOTHING_TO_ASK;
+  const keep = parts.keep.filter((a) => !PICKAXE.test(a));
+  const pathspecs = [...sorted.paths, ...parts.pathspecs];
+  if (!printsText(parts, 'show')) {
+    // Names only: still, each revision must name a commit (a blob prints whole).
+    return sorted.revisions.length === 0 ? NOTHING_TO_ASK : { asks: [['log', '--no-walk', '--format=', '--end-of-options', ...sorted.revisions, '--']], output: 'none', worktreeOnly: false };
   }
-  const sorted = revisionsAndPaths(parts.words, isPath, 'commit');
-  if ('colon' in sorted) return { unclear: `ORACLE cannot ask git what \`${sorted.colon}\` prints` };
-  return { ask: ['log', ...parts.keep, ...NAMES_LOG, '--end-of-options', ...sorted.revisions, '--', ...sorted.paths, ...parts.pathspecs], worktreeOnly: false, output: 'raw' };
+  return { asks: [['show', ...keep, ...RAW_LOG, '--end-of-options', ...sorted.revisions, '--', ...pathspecs]], output: 'raw', worktreeOnly: false };
 }
 
-function diffQuery(rest: readonly string[], isPath: IsPath): GitPrints | undefined {
-  const parts = split(rest, { select: DIFF_SELECT, values: new Set(), keepValue: () => true, format: FORMAT });
-  if (parts.unknown !== undefined) return unknownOption('diff', parts.unknown);
-  const namesOnly = parts.formats.some((a) => /^(?:--stat(?:=\S+)?|--shortstat|--numstat|--dirstat(?:=\S+)?|--name-only|--name-status|--raw|--summary|--compact-summary|--quiet|--check)$/u.test(a));
-  const patch = parts.formats.some((a) => /^(?:-p|-u|--patch|-U\d+|--unified=\d+|-W|--function-context|--patch-with-stat|--patch-with-raw|--word-diff(?:=\w+)?|--color-words(?:=.+)?|--binary)$/u.test(a));
-  if (namesOnly && !patch) return undefined;
+/** Whether a log, show or diff prints lines of files: a text format, merges' patches, or (show) its default patch; a pickaxe counts (what it keeps says what a file holds). */
+function printsText(parts: Split, sub: 'log' | 'show' | 'diff'): boolean {
+  if (parts.keep.some((a) => PICKAXE.test(a))) return true;
+  const lastText = parts.keep.some((a) => MERGE_PATCH.test(a)) ? parts.formats.length : parts.formats.findLastIndex((a) => TEXT_FORMAT.test(a));
+  const lastNoPatch = parts.formats.findLastIndex((a) => /^(?:-s|--no-patch)$/u.test(a));
+  if (lastNoPatch > lastText) return false;
+  if (lastText >= 0) return true;
+  // With no text format: a log prints commits, a show or diff its patch unless a names format is asked for.
+  return sub !== 'log' && !parts.formats.some((a) => /^(?:--stat(?:=\S+)?|--shortstat|--numstat|--dirstat(?:=\S+)?|--name-only|--name-status|--raw|--summary|--compact-summary|--quiet|--exit-code)$/u.test(a));
+}
+
+/**
+ * `git log`: a log that prints lines of files (a patch, a pickaxe) is asked about what it walks.
+ * With one pathspec (exclusions count), git follows that file back through renames where the
+ * user's config says `log.follow`, which the look-only run does not read: that run is made both ways.
+ */
+function logPrints(rest: readonly string[], isPath: IsPath): GitPrints | undefined {
+  const parts = split(rest, { select: LOG_SELECT, values: LOG_VALUE, format: FORMAT });
+  if (parts.unknown !== undefined) return unknownOption('log', parts.unknown);
+  if (!printsText(parts, 'log')) return NOTHING_TO_ASK;
   const sorted = revisionsAndPaths(parts.words, isPath, 'commit');
-  if ('colon' in sorted) return { unclear: `ORACLE cannot ask git what \`${sorted.colon}\` prints` };
-  return { ask: ['diff', ...parts.keep, ...NAMES_DIFF, ...sorted.revisions, '--', ...sorted.paths, ...parts.pathspecs], worktreeOnly: sorted.revisions.length === 0 && !parts.keep.some((a) => a === '--cached' || a === '--staged' || a === '--merge-base'), output: 'raw' };
+  if ('colon' in sorted) return colonUnclear(sorted.colon);
+  const keep = parts.keep.filter((a) => !PICKAXE.test(a) && a !== '--follow');
+  const pathspecs = [...sorted.paths, ...parts.pathspecs];
+  const ask = ['log', ...keep, ...RAW_LOG, '--end-of-options', ...sorted.revisions, '--', ...pathspecs];
+  // --follow after --no-renames: the rename is what it follows, and --raw then names both paths.
+  // (an exclusion alone is two to git, which then follows nothing)
+  const followed = pathspecs.length === 1 && !/^:(?:[!^]|\([^)]*\bexclude\b)/u.test(pathspecs[0] ?? '') ? [[...ask.slice(0, ask.indexOf('--end-of-options')), '--follow', '-M', ...ask.slice(ask.indexOf('--end-of-options'))]] : [];
+  return { asks: [ask, ...followed], output: 'raw', worktreeOnly: false };
+}
+
+/** A path word that leaves the repository: git then compares files with no repository (an implicit `--no-index`). */
+const leavesRepository = (word: string): boolean => word.startsWith('/') || word.split('/').includes('..');
+
+function diffPrints(rest: readonly string[], isPath: IsPath): GitPrints | undefined {
+  const parts = split(rest, { select: DIFF_SELECT, values: new Set(), format: FORMAT });
+  if (parts.unknown !== undefined) return unknownOption('diff', parts.unknown);
+  const sorted = revisionsAndPaths(parts.words, isPath, 'commit');
+  if ('colon' in sorted) return colonUnclear(sorted.colon);
+  if (sorted.paths.some(leavesRepository)) return { unclear: '`git diff` of a path outside the repository compares files as `--no-index` does' };
+  if (!printsText(parts, 'diff')) return NOTHING_TO_ASK;
+  const keep = parts.keep.filter((a) => !PICKAXE.test(a));
+  const index = keep.some((a) => a === '--cached' || a === '--staged' || a === '--merge-base');
+  return { asks: [['diff', ...keep, ...RAW, ...sorted.revisions, '--', ...sorted.paths, ...parts.pathspecs]], output: 'raw', worktreeOnly: sorted.revisions.length === 0 && !index };
 }
 
 /** grep's short options that take a value: in a bundle, what follows one is its value. */
@@ -295,18 +354,33 @@ function unbundled(rest: readonly string[]): string[] {
   return out;
 }
 
-function grepQuery(given: readonly string[], isPath: IsPath): GitPrints | undefined {
-  const parts = split(unbundled(given), { select: GREP_SELECT, values: GREP_VALUE, keepValue: (o) => GREP_VALUE_SELECT.has(o), format: GREP_FORMAT });
+/**
+ * `git grep`: asked about every file it searches, whatever its pattern and output (`-l`, `-c` and
+ * `-q` tell what a file holds too): a grep of the same revision or index and paths for an empty
+ * pattern, which every line matches, into submodules too (a user's `submodule.recurse` sends the
+ * real one there).
+ */
+function grepPrints(given: readonly string[], isPath: IsPath): GitPrints | undefined {
+  const grammar = { select: GREP_SELECT, values: GREP_VALUE, format: GREP_FORMAT };
+  const tokens = unbundled(given);
+  const first = split(tokens, grammar);
+  if (first.unknown !== undefined) return unknownOption('grep', first.unknown);
+  const patterned = first.keep.some((a) => /^(?:-e|--regexp=|-f|--file=)/u.test(a));
+  // git skips a `--` that comes before any pattern (it cannot separate revisions from paths yet).
+  const skipped = !patterned && first.words.length === 0 && first.dashes !== undefined;
+  const parts = skipped ? split([...tokens.slice(0, first.dashes), ...tokens.slice((first.dashes ?? 0) + 1)], grammar) : first;
   if (parts.unknown !== undefined) return unknownOption('grep', parts.unknown);
-  // (an option's value, `-e -l`, is no option: split has taken it)
-  if (parts.formats.some((a) => GREP_NO_TEXT.test(a))) return undefined;
-  const patterned = parts.keep.some((a) => a === '-e' || a === '--regexp' || a.startsWith('--regexp=') || /^-e./u.test(a));
-  const [pattern, ...words] = patterned ? ['', ...parts.words] : parts.words;
-  if (pattern === undefined) return undefined;
-  const sorted = revisionsAndPaths(words, isPath, 'tree');
-  if ('colon' in sorted) return { unclear: `ORACLE cannot ask git what \`${sorted.colon}\` prints` };
-  const named = patterned ? [] : ['-e', pattern];
-  return { ask: ['grep', '-l', '-z', '--full-name', ...parts.keep, ...named, ...sorted.revisions, '--', ...sorted.paths, ...parts.pathspecs], worktreeOnly: sorted.revisions.length === 0 && !parts.keep.includes('--cached'), output: 'names' };
+  // (with -e, the words are revisions and paths; `(` and `)` group patterns)
+  const words = (patterned ? parts.words : parts.words.slice(1)).filter((w) => w !== '(' && w !== ')');
+  if (!patterned && parts.words.length === 0) return undefined;
+  const sorted = revisionsAndPaths(words, isPath, 'commit');
+  if ('colon' in sorted) return colonUnclear(sorted.colon);
+  const pathspecs = [...sorted.paths, ...parts.pathspecs];
+  const [revision, ...more] = sorted.revisions;
+  if (more.length > 0) return { unclear: '`git grep` of several revisions is asked about one at a time' };
+  const cached = parts.keep.includes('--cached') ? ['--cached'] : [];
+  const ask = ['grep', '-l', '-z', '--full-name', '--recurse-submodules', ...cached, '-e', '', ...(revision === undefined ? [] : [revision]), '--', ...pathspecs];
+  return revision === undefined ? { asks: [ask], output: 'names', worktreeOnly: true } : { asks: [ask], output: 'names', strip: `${revision}:`, worktreeOnly: false };
 }
 
 function stashPrints(rest: readonly string[]): GitPrints | undefined {
@@ -314,8 +388,39 @@ function stashPrints(rest: readonly string[]): GitPrints | undefined {
   if (rest[0] !== 'show') return undefined;
   const options = rest.slice(1).filter((a) => a.startsWith('-'));
   const refs = rest.slice(1).filter((a) => !a.startsWith('-'));
-  const patch = options.some((a) => /^(?:-p|-u|--patch|-U\d+|--unified=\d+)$/u.test(a));
-  if (!patch && options.every((a) => /^(?:--stat(?:=\S+)?|--name-only|--name-status|--numstat|--shortstat|--summary)$/u.test(a))) return undefined;
+  // (in stash show, -u is --include-untracked: the stash's untracked files, no diff of the index)
+  if (options.some((a) => /^(?:-u|--include-untracked|--only-untracked)$/u.test(a) || (/^-[a-zA-Z]+$/u.test(a) && a.includes('u')))) return { unclear: "`git stash show -u` prints the stash's untracked files" };
+  const text = options.some((a) => TEXT_FORMAT.test(a));
+  if (!text && options.every((a) => /^(?:--stat(?:=\S+)?|--name-only|--name-status|--numstat|--shortstat|--summary)$/u.test(a))) return NOTHING_TO_ASK;
   if (refs.length > 1 || !options.every((a) => FORMAT.test(a))) return { unclear: '`git stash show` with these options can print what ORACLE cannot ask git about' };
-  return { ask: ['stash', 'show', '--raw', '-z', '--no-renames', ...refs], worktreeOnly: false, output: 'raw' };
+  return { asks: [['stash', 'show', '--raw', '-z', '--no-renames', ...refs]], output: 'raw', worktreeOnly: false };
+}
+
+/**
+ * `cat-file -p|commit|tree|tag OBJECT`: a `REV:path` prints that path (judged as a path) or a
+ * folder's names; any other object prints no file's text when it peels to a tree (a commit, a
+ * tag, a tree), which the query checks; a blob fails it.
+ */
+function catFilePrints(rest: readonly string[]): GitPrints | undefined {
+  const [how = '', object, ...more] = rest;
+  if (/^-[tse]$/u.test(how) && object !== undefined && more.length === 0) return undefined;
+  if (!/^(?:-p|commit|tree|tag)$/u.test(how) || object === undefined || more.length > 0 || object.startsWith('-')) return { unclear: '`git cat-file` can print any object the repository stores' };
+  if (object.includes(':')) return plainRevisionPath(object) ? NOTHING_TO_ASK : colonUnclear(object);
+  return { asks: [['cat-file', '-e', `${object}^{tree}`]], output: 'none', worktreeOnly: false };
+}
+
+/** `git reflog [show] [log options] [REF]` is a log of where a ref has been; expire, delete, exists and drop print no text. */
+function reflogPrints(rest: readonly string[]): GitPrints | undefined {
+  if (rest[0] !== undefined && /^(?:expire|delete|exists|drop)$/u.test(rest[0])) return undefined;
+  const options = (rest[0] === 'show' ? rest.slice(1) : rest).filter((a) => a.startsWith('-'));
+  const names = /^(?:--oneline|--format=.*|--pretty(?:=.*)?|--date=.+|--abbrev-commit|--no-abbrev-commit|--decorate(?:=\w+)?|--no-decorate|--color(?:=\w+)?|--no-color|--stat(?:=\S+)?|--name-only|--name-status)$/u;
+  return options.every((a) => names.test(a) || (LOG_SELECT.test(a) && !MERGE_PATCH.test(a) && !PICKAXE.test(a))) ? undefined : { unclear: '`git reflog` with a patch option prints what ORACLE cannot ask git about' };
+}
+
+/** `git status -v` prints the staged diff (`-vv` the work tree's too). */
+function statusPrints(rest: readonly string[]): GitPrints | undefined {
+  const verbose = rest.filter((a) => a !== '--' && (a === '--verbose' || /^-[a-zA-Z]*v/u.test(a))).reduce((n, a) => n + (a === '--verbose' ? 1 : (a.match(/v/gu) ?? []).length), 0);
+  if (verbose === 0) return undefined;
+  if (verbose > 1) return { unclear: '`git status -vv` prints the diffs of the index and the work tree' };
+  return { asks: [['diff', '--cached', ...RAW]], output: 'raw', worktreeOnly: false };
 }

@@ -1,7 +1,6 @@
 import { descendants, fieldChildren, literalWord, type BashTree } from './bash-ast.js';
 import { MAX_LEFT_OUT } from './search-rewrite.js';
-import { excludedFromTop } from '../decide/git-prints.js';
-import { PATHSPEC_TAKERS } from '../decide/git-print-judge.js';
+import { excludedFromTop, PATHSPEC_TAKERS } from '../decide/git-prints.js';
 
 
 /**
@@ -26,7 +25,10 @@ export function gitWithout(tree: BashTree, hidden: readonly string[], home?: str
     const words = args.map((a) => literalWord(a, home));
     const first = words[0];
     if (first?.ok !== true || !PATHSPEC_TAKERS.has(first.value) || words.some((w) => !w.ok)) continue;
-    const ended = words.some((w) => w.ok && w.value === '--');
+    const values = words.map((w) => (w.ok ? w.value : ''));
+    // grep skips a `--` before its pattern: only a later one ends its revisions.
+    const skipped = first.value === 'grep' && !values.some((v) => /^(?:-e|--regexp|-f|--file)/u.test(v)) && values.findIndex((v, i) => i > 0 && (v === '--' || !v.startsWith('-'))) === values.indexOf('--');
+    const ended = values.filter((v) => v === '--').length > (skipped ? 1 : 0);
     const last = args.at(-1) ?? name;
     at.push({ end: last.end, text: ended ? ` ${exclusions}` : ` -- ${exclusions}` });
   }
