@@ -6,6 +6,9 @@ import type { ToolhostEnv } from './env.js';
 import { gitLook } from './executors/git.js';
 import { trackedHidden } from './tracked-hidden.js';
 
+/** How much of a query's list is read: a `git log -p` of 50,000 commits names some 5 MiB of files. */
+const LIST_BYTES = 16 * 1024 * 1024;
+
 /**
  * Asks git the query core/decide/git-prints.ts made of a command, in the repository the command
  * runs in, as the gate's own look-only run (no output reaches an agent), and judges each file it
@@ -21,7 +24,7 @@ export async function printedHidden(cwd: ScopedPath, repo: { readonly top: strin
   if (query.worktreeOnly && (await trackedHidden(cwd, repo, env))?.length === 0) return { hidden: [] };
   const outputs: string[] = [];
   for (const ask of query.asks) {
-    const asked = await gitLook(env.git.path, ask, { cwd: cwd.real, root: cwd.root.real, literalPathspecs }, env);
+    const asked = await gitLook(env.git.path, ask, { cwd: cwd.real, root: cwd.root.real, literalPathspecs, maxOutputBytes: LIST_BYTES }, env);
     // grep's exit 1 is "no file listed": it prints nothing.
     if (query.output === 'names' && asked.exit_code === 1 && (asked.stdout ?? '') === '' && (asked.stderr ?? '').trim() === '') continue;
     if (!asked.ok) {

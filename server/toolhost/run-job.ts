@@ -51,6 +51,11 @@ export interface JobSpec {
    */
   readonly afterRun?: (files: readonly { readonly name: string; readonly text: string }[]) => void;
   readonly collectMaxBytes?: number;
+  /**
+   * Output kept, in place of the toolhost's limit: only for a look of the gate's own whose output
+   * the gate reads and no agent sees (a list of every file a `git log -p` touches).
+   */
+  readonly maxOutputBytes?: number;
 }
 
 export interface JobOutcome {
@@ -180,7 +185,7 @@ async function runWith(spec: JobSpec, jobDir: string, env: ToolhostEnv, proxy: E
     env: childEnvironment(jobDir, extraEnv),
     timeoutMs: spec.timeoutMs,
     // A margin past the cap, so a secret straddling the cut is whole when the sink sees it.
-    maxOutputBytes: env.limits.maxOutputBytes + REDACTION_MARGIN,
+    maxOutputBytes: (spec.maxOutputBytes ?? env.limits.maxOutputBytes) + REDACTION_MARGIN,
     ...(spec.signal === undefined ? {} : { signal: spec.signal }),
     statusFd,
   });
@@ -190,8 +195,9 @@ async function runWith(spec: JobSpec, jobDir: string, env: ToolhostEnv, proxy: E
   const known = [...secrets, ...env.knownSecrets()];
   // (A cut inside a character decodes to U+FFFD, which no value's start ends with: dropped first.)
   const whole = (text: string, cut: boolean): string => (cut ? withoutPartialSecret(trimEnd(text, '\uFFFD'), known) : text);
-  const stdout = capAfterRedaction(env.redact(whole(run.stdout, run.stdoutTruncated), secrets), env.limits.maxOutputBytes);
-  const stderr = capAfterRedaction(env.redact(whole(run.stderr, run.stderrTruncated), secrets), env.limits.maxOutputBytes);
+  const cap = spec.maxOutputBytes ?? env.limits.maxOutputBytes;
+  const stdout = capAfterRedaction(env.redact(whole(run.stdout, run.stdoutTruncated), secrets), cap);
+  const stderr = capAfterRedaction(env.redact(whole(run.stderr, run.stderrTruncated), secrets), cap);
   const streams = {
     exit_code: run.exitCode,
     stdout: stdout.text,

@@ -4,8 +4,8 @@ import { gitPrints, peeled, revisionColon } from './git-prints.js';
 /** Words that exist as files here (git reads them as paths). */
 const FILES = new Set(['src', 'src/a.ts', 'README.md', '.', '../sibling']);
 const prints = (line: string) => gitPrints(line.split(' '), (w) => FILES.has(w) || (/[*?[]/u.test(w) && !/[@^~:{}]/u.test(w)));
-const RAW_LOG = ['--raw', '-z', '--format=', '--no-relative', '--no-renames'];
-const RAW = ['--raw', '-z', '--no-relative', '--no-renames'];
+const RAW_LOG = ['--raw', '-z', '--format=', '--no-relative'];
+const RAW = ['--raw', '-z', '--no-relative'];
 
 describe('gitPrints', () => {
   it.each(['status', 'status -s', 'stash list', 'cat-file -t HEAD', 'commit -m patch', 'commit -mpatch', 'add -A', 'blame src/a.ts', 'reflog', 'reflog show --oneline', 'reflog expire --all', 'for-each-ref --format=%(refname)', 'tag -n5'])(
@@ -23,23 +23,23 @@ describe('gitPrints', () => {
   );
 
   it.each([
-    ['show', [['show', ...RAW_LOG, '--end-of-options', '--']]],
-    ['show HEAD~1', [['show', ...RAW_LOG, '--end-of-options', 'HEAD~1^{commit}', '--']]],
+    ['show', [['show', '-C', ...RAW_LOG, '--end-of-options', '--']]],
+    ['show HEAD~1', [['show', '-C', ...RAW_LOG, '--end-of-options', 'HEAD~1^{commit}', '--']]],
     // a names format still prints a blob whole: each object must be a commit
     ['show --stat abc123', [['log', '--no-walk', '--format=', '--end-of-options', 'abc123^{commit}', '--']]],
-    ['show --check HEAD', [['show', ...RAW_LOG, '--end-of-options', 'HEAD^{commit}', '--']]],
-    ['log -p -3 -- src', [['log', '-3', ...RAW_LOG, '--end-of-options', '--', 'src'], ['log', '-3', ...RAW_LOG, '--follow', '-M', '--end-of-options', '--', 'src']]],
-    ['log -p src/a.ts', [['log', ...RAW_LOG, '--end-of-options', '--', 'src/a.ts'], ['log', ...RAW_LOG, '--follow', '-M', '--end-of-options', '--', 'src/a.ts']]],
-    ["log -p *.ts", [['log', ...RAW_LOG, '--end-of-options', '--', '*.ts'], ['log', ...RAW_LOG, '--follow', '-M', '--end-of-options', '--', '*.ts']]],
-    ['log --author x -p main..topic', [['log', '--author=x', ...RAW_LOG, '--end-of-options', 'main^{commit}..topic^{commit}', '--']]],
-    ['log --cc -1', [['log', '--cc', '-1', ...RAW_LOG, '--end-of-options', '--']]],
+    ['show --check HEAD', [['show', '-C', ...RAW_LOG, '--end-of-options', 'HEAD^{commit}', '--']]],
+    ['log -p -3 -- src', [['log', '-C', '-3', ...RAW_LOG, '--end-of-options', '--', 'src'], ['log', '-C', '-3', ...RAW_LOG, '--follow', '-M', '--end-of-options', '--', 'src']]],
+    ['log -p src/a.ts', [['log', '-C', ...RAW_LOG, '--end-of-options', '--', 'src/a.ts'], ['log', '-C', ...RAW_LOG, '--follow', '-M', '--end-of-options', '--', 'src/a.ts']]],
+    ["log -p *.ts", [['log', '-C', ...RAW_LOG, '--end-of-options', '--', '*.ts'], ['log', '-C', ...RAW_LOG, '--follow', '-M', '--end-of-options', '--', '*.ts']]],
+    ['log --author x -p main..topic', [['log', '-C', '--author=x', ...RAW_LOG, '--end-of-options', 'main^{commit}..topic^{commit}', '--']]],
+    ['log --cc -1', [['log', '-C', '--cc', '-1', ...RAW_LOG, '--end-of-options', '--']]],
     // a pickaxe is left out: which commits it keeps says what a file holds
-    ['log -G SECRET --oneline --all', [['log', '--all', ...RAW_LOG, '--end-of-options', '--']]],
-    ['log --check', [['log', ...RAW_LOG, '--end-of-options', '--']]],
-    ['diff', [['diff', ...RAW, '--']]],
-    ['diff main...HEAD', [['diff', ...RAW, 'main^{commit}...HEAD^{commit}', '--']]],
-    ['diff --cached -M', [['diff', '--cached', '-M', ...RAW, '--']]],
-    ['diff -Sx --name-only', [['diff', ...RAW, '--']]],
+    ['log -G SECRET --oneline --all', [['log', '-C', '--all', ...RAW_LOG, '--end-of-options', '--']]],
+    ['log --check', [['log', '-C', ...RAW_LOG, '--end-of-options', '--']]],
+    ['diff', [['diff', '-C', ...RAW, '--']]],
+    ['diff main...HEAD', [['diff', '-C', ...RAW, 'main^{commit}...HEAD^{commit}', '--']]],
+    ['diff --cached -M', [['diff', '-C', '--cached', '-M', ...RAW, '--']]],
+    ['diff -Sx --name-only', [['diff', '-C', ...RAW, '--']]],
     ['grep -in KEY', [['grep', '-l', '-z', '--full-name', '--recurse-submodules', '-e', '', '--']]],
     ['grep -l KEY', [['grep', '-l', '-z', '--full-name', '--recurse-submodules', '-e', '', '--']]],
     ['grep -e KEY HEAD~2 -- src', [['grep', '-l', '-z', '--full-name', '--recurse-submodules', '-e', '', 'HEAD~2^{commit}', '--', 'src']]],
@@ -47,9 +47,9 @@ describe('gitPrints', () => {
     ['grep -A 3 -- KEY', [['grep', '-l', '-z', '--full-name', '--recurse-submodules', '-e', '', '--']]],
     ['grep KEY src', [['grep', '-l', '-z', '--full-name', '--recurse-submodules', '-e', '', '--', 'src']]],
     ['grep --cached -e a --and ( -e b --or -e c )', [['grep', '-l', '-z', '--full-name', '--recurse-submodules', '--cached', '-e', '', '--']]],
-    ['stash show -p stash@{1}', [['stash', 'show', '--raw', '-z', '--no-renames', 'stash@{1}']]],
+    ['stash show -p stash@{1}', [['stash', 'show', '--raw', '-z', '-C', 'stash@{1}']]],
     ['cat-file -p HEAD', [['cat-file', '-e', 'HEAD^{tree}']]],
-    ['status -v', [['diff', '--cached', ...RAW]]],
+    ['status -v', [['diff', '-C', '--cached', ...RAW]]],
   ])('`git %s` is asked as %j', (line, asks) => {
     expect(prints(line)).toMatchObject({ asks });
   });

@@ -129,9 +129,15 @@ const HUNK_PICKERS = new Set(['add', 'checkout', 'restore', 'reset', 'stash', 'c
 /** Listings whose `--format` can print an object's raw bytes (`%(raw)`: a tag of a blob prints the blob). */
 const FORMATTED_LISTINGS = new Set(['for-each-ref', 'tag', 'branch']);
 
-/** Names only, for a diff query: NUL-separated, paths from the top, renames off (a rename's patch prints the old file's lines). */
-const RAW = ['--raw', '-z', '--no-relative', '--no-renames'];
-const RAW_LOG = ['--raw', '-z', '--format=', '--no-relative', '--no-renames'];
+/** Names only, for a diff query: NUL-separated, paths from the top. */
+const RAW = ['--raw', '-z', '--no-relative'];
+const RAW_LOG = ['--raw', '-z', '--format=', '--no-relative'];
+/**
+ * Renames and copies found, before the command's own options (its thresholds and `--no-renames`
+ * then hold): a rename's or copy's patch prints lines of the file it came from, which `--raw`
+ * names with it, and a user's `diff.renames=copies` finds copies the look-only run would not.
+ */
+const COPIES = '-C';
 
 /**
  * What a git argv (after `git`) prints of stored files: undefined when it prints none (names,
@@ -284,7 +290,7 @@ function showPrints(rest: readonly string[], isPath: IsPath): GitPrints | undefi
     // Names only: still, each revision must name a commit (a blob prints whole).
     return sorted.revisions.length === 0 ? NOTHING_TO_ASK : { asks: [['log', '--no-walk', '--format=', '--end-of-options', ...sorted.revisions, '--']], output: 'none', worktreeOnly: false };
   }
-  return { asks: [['show', ...keep, ...RAW_LOG, '--end-of-options', ...sorted.revisions, '--', ...pathspecs]], output: 'raw', worktreeOnly: false };
+  return { asks: [['show', COPIES, ...keep, ...RAW_LOG, '--end-of-options', ...sorted.revisions, '--', ...pathspecs]], output: 'raw', worktreeOnly: false };
 }
 
 /** Whether a log, show or diff prints lines of files: a text format, merges' patches, or (show) its default patch; a pickaxe counts (what it keeps says what a file holds). */
@@ -311,8 +317,8 @@ function logPrints(rest: readonly string[], isPath: IsPath): GitPrints | undefin
   if ('colon' in sorted) return colonUnclear(sorted.colon);
   const keep = parts.keep.filter((a) => !PICKAXE.test(a) && a !== '--follow');
   const pathspecs = [...sorted.paths, ...parts.pathspecs];
-  const ask = ['log', ...keep, ...RAW_LOG, '--end-of-options', ...sorted.revisions, '--', ...pathspecs];
-  // --follow after --no-renames: the rename is what it follows, and --raw then names both paths.
+  const ask = ['log', COPIES, ...keep, ...RAW_LOG, '--end-of-options', ...sorted.revisions, '--', ...pathspecs];
+  // --follow follows the one path through renames, and --raw then names both paths.
   // (an exclusion alone is two to git, which then follows nothing)
   const followed = pathspecs.length === 1 && !/^:(?:[!^]|\([^)]*\bexclude\b)/u.test(pathspecs[0] ?? '') ? [[...ask.slice(0, ask.indexOf('--end-of-options')), '--follow', '-M', ...ask.slice(ask.indexOf('--end-of-options'))]] : [];
   return { asks: [ask, ...followed], output: 'raw', worktreeOnly: false };
@@ -330,7 +336,7 @@ function diffPrints(rest: readonly string[], isPath: IsPath): GitPrints | undefi
   if (!printsText(parts, 'diff')) return NOTHING_TO_ASK;
   const keep = parts.keep.filter((a) => !PICKAXE.test(a));
   const index = keep.some((a) => a === '--cached' || a === '--staged' || a === '--merge-base');
-  return { asks: [['diff', ...keep, ...RAW, ...sorted.revisions, '--', ...sorted.paths, ...parts.pathspecs]], output: 'raw', worktreeOnly: sorted.revisions.length === 0 && !index };
+  return { asks: [['diff', COPIES, ...keep, ...RAW, ...sorted.revisions, '--', ...sorted.paths, ...parts.pathspecs]], output: 'raw', worktreeOnly: sorted.revisions.length === 0 && !index };
 }
 
 /** grep's short options that take a value: in a bundle, what follows one is its value. */
@@ -393,7 +399,7 @@ function stashPrints(rest: readonly string[]): GitPrints | undefined {
   const text = options.some((a) => TEXT_FORMAT.test(a));
   if (!text && options.every((a) => /^(?:--stat(?:=\S+)?|--name-only|--name-status|--numstat|--shortstat|--summary)$/u.test(a))) return NOTHING_TO_ASK;
   if (refs.length > 1 || !options.every((a) => FORMAT.test(a))) return { unclear: '`git stash show` with these options can print what ORACLE cannot ask git about' };
-  return { asks: [['stash', 'show', '--raw', '-z', '--no-renames', ...refs]], output: 'raw', worktreeOnly: false };
+  return { asks: [['stash', 'show', '--raw', '-z', COPIES, ...refs]], output: 'raw', worktreeOnly: false };
 }
 
 /**
@@ -422,5 +428,5 @@ function statusPrints(rest: readonly string[]): GitPrints | undefined {
   const verbose = rest.filter((a) => a !== '--' && (a === '--verbose' || /^-[a-zA-Z]*v/u.test(a))).reduce((n, a) => n + (a === '--verbose' ? 1 : (a.match(/v/gu) ?? []).length), 0);
   if (verbose === 0) return undefined;
   if (verbose > 1) return { unclear: '`git status -vv` prints the diffs of the index and the work tree' };
-  return { asks: [['diff', '--cached', ...RAW]], output: 'raw', worktreeOnly: false };
+  return { asks: [['diff', COPIES, '--cached', ...RAW]], output: 'raw', worktreeOnly: false };
 }

@@ -271,7 +271,7 @@ export async function ignoredByGit(dir: ScopedPath, paths: readonly string[], en
  * fsmonitor off (NEUTRAL), the scope root bound read-only, nothing masked, as the gate's own
  * user, and no output that reaches an agent.
  */
-export async function gitLook(git: string, args: readonly string[], where: { readonly cwd: string; readonly root: string; readonly literalPathspecs?: boolean }, env: ToolhostEnv): Promise<ExecutionResult> {
+export async function gitLook(git: string, args: readonly string[], where: { readonly cwd: string; readonly root: string; readonly literalPathspecs?: boolean; readonly maxOutputBytes?: number }, env: ToolhostEnv): Promise<ExecutionResult> {
   const outcome = await runJob(
     {
       program: git,
@@ -280,6 +280,7 @@ export async function gitLook(git: string, args: readonly string[], where: { rea
       view: { masks: [], readOnly: [] },
       binds: [{ path: where.root, mode: 'ro' }],
       timeoutMs: 20_000,
+      ...(where.maxOutputBytes === undefined ? {} : { maxOutputBytes: where.maxOutputBytes }),
       extraEnv: { GIT_TERMINAL_PROMPT: '0', GIT_CONFIG_NOSYSTEM: '1', GIT_OPTIONAL_LOCKS: '0', ...(where.literalPathspecs === true ? { GIT_LITERAL_PATHSPECS: '1' } : {}) },
       homeFiles: gitHomeFiles(env.gitIdentity),
       runAs: 'gate',
