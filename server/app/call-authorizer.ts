@@ -18,6 +18,8 @@ import type { Evaluation } from '../core/decide/decide.js';
 import { askedText, unseen } from '../../shared/asked.js';
 import type { ActionFacts, GateMode } from '../core/decide/context.js';
 import { hiddenCode } from '../core/redact/hidden-code.js';
+import { gitReadsOnly } from '../core/decide/git-prints.js';
+import { gitRead } from '../core/decide/git-read-only.js';
 
 /** The tool name on a card for one whole agent tool call (several parts, or a person's call). */
 export const CALL_TOOL = 'agent.call';
@@ -166,6 +168,8 @@ async function authorizeParts(deps: CallDeps, call: CallRequest, how: { waitMs: 
   const unknown: string[] = [];
   /** Parts that need a person only because git was not asked what they print (no gate runs). */
   let unlooked = 0;
+  /** A part ran before that may change what git prints (`git add -u && git diff --cached`). */
+  let changedBefore: string | undefined;
   for (const [index, part] of call.parts.entries()) {
     const facts = await deps.lookUp?.(part);
     const first = deps.judge(part, agent, facts);
@@ -186,6 +190,9 @@ async function authorizeParts(deps: CallDeps, call: CallRequest, how: { waitMs: 
       if (reach.foreign !== undefined) searched.push({ kind: 'local_foreign', source: reach.foreign });
       if (reach.unknown !== undefined) unknown.push(`ORACLE cannot tell what ${searcherName(search.by)} reaches below \`${start.real}\`: ${reach.unknown}${search.assumed === undefined ? '' : ` (${search.assumed})`}`);
     }
+    // git was asked what this prints before any part runs: an earlier part may change that.
+    if (changedBefore !== undefined && facts?.gitPrinted !== undefined && evaluation.decision.decision !== 'deny') unknown.push(`an earlier part of this command (\`${changedBefore}\`) may change what git prints, and ORACLE asked git before any part runs`);
+    if (changedBefore === undefined && (evaluation.tool === 'exec.run' || evaluation.tool === 'exec.run_with_secrets') && !readsGitOnly(evaluation)) changedBefore = commandLine(evaluation);
     const tree = treeChangeOf(evaluation);
     if (tree !== undefined && evaluation.decision.decision !== 'deny') {
       const verdict = await deps.treeChange(tree);
@@ -388,4 +395,18 @@ function expectMade(deps: CallDeps, call: CallRequest, judged: readonly Evaluati
 function summaryOf(call: CallRequest): string {
   const command = call.input['command'];
   return typeof command === 'string' ? command : call.agentTool;
+}
+
+/** Whether a program a part runs is git and only reads (git-prints.ts). */
+function readsGitOnly(evaluation: Evaluation): boolean {
+  const args = evaluation.args ?? {};
+  const argv = Array.isArray(args['args']) ? args['args'].map(String) : [];
+  return /(?:^|\/)git$/u.test(String(args['program'])) && gitReadsOnly(argv, (a) => gitRead(a) === 'names');
+}
+
+/** A part's command line, shortened, for a reason. */
+function commandLine(evaluation: Evaluation): string {
+  const args = evaluation.args ?? {};
+  const argv = Array.isArray(args['args']) ? args['args'].map(String) : [];
+  return [String(args['program']), ...argv].join(' ').slice(0, 80);
 }

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type Running } from '../../server/main.js';
@@ -132,6 +132,11 @@ describe('git commands in a repository whose hooks live in the project', () => {
     expect(diff.updatedInput).toEqual({ command: "git diff --cached -- ':(top,exclude).env'" });
     // The work tree's diff prints no .env (it matches the index): a read.
     expect((await bash(leaky, 'git diff', 'tainted')).permissionDecision).toBe('allow');
+    // git is asked before any part runs: a part that changes what it prints goes before a person.
+    const staged = await bash(history, 'git commit --allow-empty -qm wip && git show');
+    expect(staged.permissionDecision).toBe('deny');
+    expect(staged.permissionDecisionReason).toContain('may change what git prints');
+    expect((await bash(leaky, 'git status --verb')).permissionDecisionReason).toContain('would print `.env`');
   });
 
   it('runs a git command that would print a file the policy hides from what git stores with that file left out', async () => {
@@ -145,6 +150,11 @@ describe('git commands in a repository whose hooks live in the project', () => {
       expect(answer.updatedInput, command).toEqual({ command: leftOut });
       expect(answer.permissionDecisionReason, command).toContain("leaving out `.env`, which no agent may read");
     }
+    // A file named like the revision does not make it a path before an explicit `--`.
+    tree.file('home/projects/history/HEAD~2', 'x\n');
+    const named = await bash(history, 'git show HEAD~2 -- .');
+    expect(named.updatedInput).toEqual({ command: "git show HEAD~2 -- . ':(top,exclude).env'" });
+    rmSync(join(history, 'HEAD~2'));
     // What runs prints no key.
     const shown = spawnSync('git', ['show', 'HEAD~2', '--', ':(top,exclude).env'], { cwd: history, encoding: 'utf8' });
     expect(shown.stdout).toContain('plain text');
@@ -158,7 +168,9 @@ describe('git commands in a repository whose hooks live in the project', () => {
   });
 
   it("asks a person when git cannot say what it would print: a blob's id, an option ORACLE does not know; no gate: Claude Code's prompt", async () => {
-    for (const command of [`git show ${envBlob}`, `git show --stat ${envBlob}`, `git cat-file -p ${envBlob}`, `git diff ${envBlob} HEAD:a.txt`, 'git log -p --exotic-option', 'git reflog HEAD -p', 'git diff . ../leaky']) {
+    // (second red team, session 38: pathspec magic as a word, a diff of paths outside the repository,
+    // a part before that changes what git prints, an abbreviated --verbose)
+    for (const command of [`git show ${envBlob}`, `git show --stat ${envBlob}`, `git cat-file -p ${envBlob}`, `git diff ${envBlob} HEAD:a.txt`, 'git log -p --exotic-option', 'git reflog HEAD -p', 'git diff . ../leaky', 'git diff -- . ..', "git show ':(top)'", "git show ':!a.txt'", 'git show --stat --tags', 'git rebase --show-current-patch', 'git commit --dry -v']) {
       const answer = await bash(history, command);
       expect(answer.permissionDecision, command).toBe('deny');
       expect(answer.permissionDecisionReason, command).toMatch(/cannot tell which it prints|hides/u);

@@ -37,7 +37,8 @@ function rawPaths(stdout: string): { readonly paths: readonly string[] } | { rea
   const paths: string[] = [];
   for (let i = 0; i < fields.length; ) {
     const header = fields[i] ?? '';
-    if (!header.startsWith(':')) return { unsure: `git's list of changed files had an entry ORACLE does not read (\`${header.slice(0, 40)}\`)` };
+    // (never quoted: an unreadable entry may be a file's text)
+    if (!header.startsWith(':')) return { unsure: "git's list of changed files had an entry ORACLE does not read" };
     const words = header.replace(/^:+/u, '').split(' ');
     if (words.some((w) => w === '160000')) return { unsure: SUBMODULE };
     const status = words.at(-1) ?? '';
@@ -54,7 +55,7 @@ function rawPaths(stdout: string): { readonly paths: readonly string[] } | { rea
 function listedPaths(stdout: string, strip: string): { readonly paths: readonly string[] } | { readonly unsure: string } {
   const paths: string[] = [];
   for (const name of fieldsOf(stdout)) {
-    if (!name.startsWith(strip)) return { unsure: `git's list of files had an entry ORACLE does not read (\`${name.slice(0, 40)}\`)` };
+    if (!name.startsWith(strip)) return { unsure: "git's list of files had an entry ORACLE does not read" };
     paths.push(name.slice(strip.length));
   }
   return { paths };

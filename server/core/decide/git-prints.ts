@@ -1,3 +1,4 @@
+import { spellsLongOption } from './options.js';
 import type { LinkReader } from '../paths/resolve.js';
 
 /**
@@ -93,7 +94,9 @@ function plainRevisionPath(word: string): boolean {
   const at = revisionColon(word);
   if (at < 0) return false;
   const path = word.slice(at + 1);
-  return !word.startsWith(':/') && path !== '' && !/[*?[\]\\]/u.test(path) && (at === 0 ? !/^[0-3]:/u.test(path) || revisionColon(path.slice(2)) < 0 : true);
+  // `:(top)`, `:!x`, `:^x`, `:/x` at the start are pathspec magic (or a message search) to git.
+  if (at === 0 && /^[(!^/]/u.test(path)) return false;
+  return path !== '' && !/[*?[\]\\]/u.test(path) && (at === 0 ? !/^[0-3]:/u.test(path) || revisionColon(path.slice(2)) < 0 : true);
 }
 
 /** Options that only change how what is printed looks (dropped from the query), as given. */
@@ -111,6 +114,11 @@ const LOG_SELECT =
 const LOG_VALUE = new Set(['-n', '--max-count', '--skip', '--since', '--after', '--until', '--before', '--author', '--committer', '--grep', '-S', '-G']);
 /** Options after which a log or show prints merges' patches with no -p (git 2.39; -m is counted too). */
 const MERGE_PATCH = /^(?:-c|--cc|-m|--diff-merges=[\w-]+)$/u;
+/**
+ * A merge is listed against each parent (`-m`): a combined diff (`show`'s default, `--cc`) names
+ * only the merge's own paths, not a parent's `.env` that became `notes.txt`.
+ */
+const PER_PARENT = '--diff-merges=separate';
 
 /** Options of diff that choose which trees and files, passed as given (a pickaxe is left out). */
 const DIFF_SELECT = /^(?:--cached|--staged|--merge-base|-M\d*%?|--find-renames(?:=\d+%?)?|-C\d*%?|--find-copies(?:=\d+%?)?|--no-renames|--diff-filter=[ACDMRTUXBacdmrtuxb*]+|-R|--relative(?:=.+)?|--no-relative|-S.+|-G.+|--pickaxe-all|--pickaxe-regex)$/u;
@@ -166,8 +174,11 @@ export function gitPrints(argv: readonly string[], isPath: IsPath): GitPrints | 
       return statusPrints(rest);
     default:
       if (picksHunks(sub, rest)) return hunksUnclear(sub);
-      // `commit --dry-run -v` prints the staged diff, as `status -v` does.
-      if (sub === 'commit' && rest.some((a) => a === '--dry-run') && rest.some((a) => a === '--verbose' || /^-[a-zA-Z]*v/u.test(a))) return { unclear: '`git commit --dry-run -v` prints the diff it would commit' };
+      // `commit --dry-run` (and --long, --short, --porcelain, which imply it) prints the staged
+      // diff with -v or a user's commit.verbose, as `status -v` does.
+      if (sub === 'commit' && rest.some((a) => ['--dry-run', '--long', '--short', '--porcelain'].some((o) => spellsLongOption(a, o)))) return { unclear: '`git commit --dry-run` prints the diff it would commit where -v or commit.verbose asks for it' };
+      // `rebase --show-current-patch` (and am's) prints the patch a stopped rebase applies
+      if ((sub === 'rebase' || sub === 'am') && rest.some((a) => spellsLongOption(a, '--show-current-patch'))) return { unclear: `\`git ${sub} --show-current-patch\` prints a patch` };
       return PRINTS_UNASKED.has(sub) ? { unclear: `\`git ${sub}\` can print what the repository stores, and ORACLE cannot ask git which files` } : undefined;
   }
 }
@@ -181,9 +192,10 @@ const VALUE_LETTERS = /[mFcCtS]/u;
 function picksHunks(sub: string, rest: readonly string[]): boolean {
   if (!HUNK_PICKERS.has(sub)) return false;
   const letters = sub === 'add' ? 'pie' : 'p';
-  return rest.some((a) => {
-    if (a === '--') return false;
-    if (a === '--patch' || a === '--interactive' || (sub === 'add' && a === '--edit')) return true;
+  const end = rest.indexOf('--');
+  return (end < 0 ? rest : rest.slice(0, end)).some((a) => {
+    // git takes any unambiguous prefix of a long option (`--patc`)
+    if (spellsLongOption(a, '--patch') || spellsLongOption(a, '--interactive') || (sub === 'add' && spellsLongOption(a, '--edit'))) return true;
     if (!/^-[^-]/u.test(a)) return false;
     const bundle = a.slice(1);
     const value = VALUE_LETTERS.exec(bundle);
@@ -252,13 +264,16 @@ export function peeled(word: string, to: 'commit' | 'tree'): string | undefined 
   return peel(word);
 }
 
-/** Words git would read as paths go after `--`; the rest are revisions, peeled. */
-function revisionsAndPaths(words: readonly string[], isPath: IsPath, to: 'commit' | 'tree'): { revisions: string[]; paths: string[] } | { colon: string } {
+/**
+ * Words git would read as paths go after `--`; the rest are revisions, peeled. Before an explicit
+ * `--` every word is a revision to git, a file of that name or not (`HEAD~2` made as a file).
+ */
+function revisionsAndPaths(words: readonly string[], isPath: IsPath, to: 'commit' | 'tree', dashes: boolean): { revisions: string[]; paths: string[] } | { colon: string } {
   const revisions: string[] = [];
   const paths: string[] = [];
   for (const word of words) {
     // git reads a word as a path only once the revisions have ended.
-    if (paths.length > 0 || (isPath(word) && !/^(?:HEAD|@)$/u.test(word))) {
+    if (!dashes && (paths.length > 0 || (isPath(word) && !/^(?:HEAD|@)$/u.test(word)))) {
       paths.push(word);
       continue;
     }
@@ -278,10 +293,12 @@ const colonUnclear = (word: string): GitPrints => ({ unclear: `ORACLE cannot ask
 function showPrints(rest: readonly string[], isPath: IsPath): GitPrints | undefined {
   const parts = split(rest, { select: LOG_SELECT, values: LOG_VALUE, format: FORMAT });
   if (parts.unknown !== undefined) return unknownOption('show', parts.unknown);
+  // every ref a set names is shown, a tag of a blob whole
+  if (parts.keep.some((a) => /^--(?:all|branches|tags|remotes|do-walk)\b/u.test(a))) return { unclear: '`git show` of a set of refs shows each object they name, a tag of a file among them' };
   const colons = parts.words.filter((w) => w.includes(':'));
   const odd = colons.find((w) => !plainRevisionPath(w));
   if (odd !== undefined) return colonUnclear(odd);
-  const sorted = revisionsAndPaths(parts.words.filter((w) => !w.includes(':')), isPath, 'commit');
+  const sorted = revisionsAndPaths(parts.words.filter((w) => !w.includes(':')), isPath, 'commit', parts.dashes !== undefined);
   if ('colon' in sorted) return colonUnclear(sorted.colon);
   if (sorted.revisions.length === 0 && colons.length > 0) return NOTHING_TO_ASK;
   const keep = parts.keep.filter((a) => !PICKAXE.test(a));
@@ -290,7 +307,7 @@ function showPrints(rest: readonly string[], isPath: IsPath): GitPrints | undefi
     // Names only: still, each revision must name a commit (a blob prints whole).
     return sorted.revisions.length === 0 ? NOTHING_TO_ASK : { asks: [['log', '--no-walk', '--format=', '--end-of-options', ...sorted.revisions, '--']], output: 'none', worktreeOnly: false };
   }
-  return { asks: [['show', COPIES, ...keep, ...RAW_LOG, '--end-of-options', ...sorted.revisions, '--', ...pathspecs]], output: 'raw', worktreeOnly: false };
+  return { asks: [['show', COPIES, ...keep.filter((a) => !MERGE_PATCH.test(a)), PER_PARENT, ...RAW_LOG, '--end-of-options', ...sorted.revisions, '--', ...pathspecs]], output: 'raw', worktreeOnly: false };
 }
 
 /** Whether a log, show or diff prints lines of files: a text format, merges' patches, or (show) its default patch; a pickaxe counts (what it keeps says what a file holds). */
@@ -313,11 +330,12 @@ function logPrints(rest: readonly string[], isPath: IsPath): GitPrints | undefin
   const parts = split(rest, { select: LOG_SELECT, values: LOG_VALUE, format: FORMAT });
   if (parts.unknown !== undefined) return unknownOption('log', parts.unknown);
   if (!printsText(parts, 'log')) return NOTHING_TO_ASK;
-  const sorted = revisionsAndPaths(parts.words, isPath, 'commit');
+  const sorted = revisionsAndPaths(parts.words, isPath, 'commit', parts.dashes !== undefined);
   if ('colon' in sorted) return colonUnclear(sorted.colon);
-  const keep = parts.keep.filter((a) => !PICKAXE.test(a) && a !== '--follow');
+  const merges = parts.keep.some((a) => MERGE_PATCH.test(a)) ? [PER_PARENT] : [];
+  const keep = parts.keep.filter((a) => !PICKAXE.test(a) && a !== '--follow' && !MERGE_PATCH.test(a));
   const pathspecs = [...sorted.paths, ...parts.pathspecs];
-  const ask = ['log', COPIES, ...keep, ...RAW_LOG, '--end-of-options', ...sorted.revisions, '--', ...pathspecs];
+  const ask = ['log', COPIES, ...keep, ...merges, ...RAW_LOG, '--end-of-options', ...sorted.revisions, '--', ...pathspecs];
   // --follow follows the one path through renames, and --raw then names both paths.
   // (an exclusion alone is two to git, which then follows nothing)
   const followed = pathspecs.length === 1 && !/^:(?:[!^]|\([^)]*\bexclude\b)/u.test(pathspecs[0] ?? '') ? [[...ask.slice(0, ask.indexOf('--end-of-options')), '--follow', '-M', ...ask.slice(ask.indexOf('--end-of-options'))]] : [];
@@ -330,9 +348,9 @@ const leavesRepository = (word: string): boolean => word.startsWith('/') || word
 function diffPrints(rest: readonly string[], isPath: IsPath): GitPrints | undefined {
   const parts = split(rest, { select: DIFF_SELECT, values: new Set(), format: FORMAT });
   if (parts.unknown !== undefined) return unknownOption('diff', parts.unknown);
-  const sorted = revisionsAndPaths(parts.words, isPath, 'commit');
+  const sorted = revisionsAndPaths(parts.words, isPath, 'commit', parts.dashes !== undefined);
   if ('colon' in sorted) return colonUnclear(sorted.colon);
-  if (sorted.paths.some(leavesRepository)) return { unclear: '`git diff` of a path outside the repository compares files as `--no-index` does' };
+  if ([...sorted.paths, ...parts.pathspecs].some(leavesRepository)) return { unclear: '`git diff` of a path outside the repository compares files as `--no-index` does' };
   if (!printsText(parts, 'diff')) return NOTHING_TO_ASK;
   const keep = parts.keep.filter((a) => !PICKAXE.test(a));
   const index = keep.some((a) => a === '--cached' || a === '--staged' || a === '--merge-base');
@@ -379,7 +397,7 @@ function grepPrints(given: readonly string[], isPath: IsPath): GitPrints | undef
   // (with -e, the words are revisions and paths; `(` and `)` group patterns)
   const words = (patterned ? parts.words : parts.words.slice(1)).filter((w) => w !== '(' && w !== ')');
   if (!patterned && parts.words.length === 0) return undefined;
-  const sorted = revisionsAndPaths(words, isPath, 'commit');
+  const sorted = revisionsAndPaths(words, isPath, 'commit', parts.dashes !== undefined);
   if ('colon' in sorted) return colonUnclear(sorted.colon);
   const pathspecs = [...sorted.paths, ...parts.pathspecs];
   const [revision, ...more] = sorted.revisions;
@@ -394,12 +412,11 @@ function stashPrints(rest: readonly string[]): GitPrints | undefined {
   if (rest[0] !== 'show') return undefined;
   const options = rest.slice(1).filter((a) => a.startsWith('-'));
   const refs = rest.slice(1).filter((a) => !a.startsWith('-'));
-  // (in stash show, -u is --include-untracked: the stash's untracked files, no diff of the index)
-  if (options.some((a) => /^(?:-u|--include-untracked|--only-untracked)$/u.test(a) || (/^-[a-zA-Z]+$/u.test(a) && a.includes('u')))) return { unclear: "`git stash show -u` prints the stash's untracked files" };
-  const text = options.some((a) => TEXT_FORMAT.test(a));
-  if (!text && options.every((a) => /^(?:--stat(?:=\S+)?|--name-only|--name-status|--numstat|--shortstat|--summary)$/u.test(a))) return NOTHING_TO_ASK;
-  if (refs.length > 1 || !options.every((a) => FORMAT.test(a))) return { unclear: '`git stash show` with these options can print what ORACLE cannot ask git about' };
-  return { asks: [['stash', 'show', '--raw', '-z', COPIES, ...refs]], output: 'raw', worktreeOnly: false };
+  // (in stash show, -u is --include-untracked); a user's stash.showPatch and
+  // stash.showIncludeUntracked print patches and untracked files unasked: both parts are asked.
+  const untracked = /^(?:-u|--include-untracked|--only-untracked|--no-include-untracked)$/u;
+  if (refs.length > 1 || !options.every((a) => FORMAT.test(a) || untracked.test(a))) return { unclear: '`git stash show` with these options can print what ORACLE cannot ask git about' };
+  return { asks: [['stash', 'show', '--raw', '-z', COPIES, ...refs], ['stash', 'show', '--only-untracked', '--raw', '-z', ...refs]], output: 'raw', worktreeOnly: false };
 }
 
 /**
@@ -425,8 +442,16 @@ function reflogPrints(rest: readonly string[]): GitPrints | undefined {
 
 /** `git status -v` prints the staged diff (`-vv` the work tree's too). */
 function statusPrints(rest: readonly string[]): GitPrints | undefined {
-  const verbose = rest.filter((a) => a !== '--' && (a === '--verbose' || /^-[a-zA-Z]*v/u.test(a))).reduce((n, a) => n + (a === '--verbose' ? 1 : (a.match(/v/gu) ?? []).length), 0);
+  const end = rest.indexOf('--');
+  const options = end < 0 ? rest : rest.slice(0, end);
+  const verbose = options.filter((a) => spellsLongOption(a, '--verbose') || /^-[a-zA-Z]*v/u.test(a)).reduce((n, a) => n + (a.startsWith('--') ? 1 : (a.match(/v/gu) ?? []).length), 0);
   if (verbose === 0) return undefined;
   if (verbose > 1) return { unclear: '`git status -vv` prints the diffs of the index and the work tree' };
   return { asks: [['diff', COPIES, '--cached', ...RAW]], output: 'raw', worktreeOnly: false };
+}
+
+/** Whether a git argv only reads: names, or stored text git-prints.ts can ask about (a part before it changes nothing git prints). */
+export function gitReadsOnly(argv: readonly string[], namesOnly: (argv: readonly string[]) => boolean): boolean {
+  const prints = gitPrints(argv, () => false);
+  return prints === undefined ? namesOnly(argv) : !('unclear' in prints);
 }
