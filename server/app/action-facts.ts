@@ -65,7 +65,8 @@ export async function lookUpFacts(action: unknown, on: { readonly gate: GateStat
 async function gitPrintedFact(argv: readonly string[], cwd: ScopedPath, on: { readonly gate: GateState; readonly toolhost: Toolhost; readonly agentRuns?: boolean }): Promise<ActionFacts['gitPrinted']> {
   const reader = on.gate.context.gate.host.reader;
   const prints = gitPrints(argv, existsFrom(cwd.real, reader));
-  if (prints === undefined || 'unclear' in prints) return undefined;
+  // (nothing to ask: the judge needs no answer)
+  if (prints === undefined || 'unclear' in prints || prints.asks.length === 0) return undefined;
   const repository = repositoryOf(cwd.real, reader);
   if (repository === undefined) return { unsure: 'no repository was found here' };
   if ('unsure' in repository) return repository;

@@ -192,7 +192,8 @@ async function authorizeParts(deps: CallDeps, call: CallRequest, how: { waitMs: 
     }
     // git was asked what this prints before any part runs: an earlier part may change that.
     if (changedBefore !== undefined && facts?.gitPrinted !== undefined && evaluation.decision.decision !== 'deny') unknown.push(`an earlier part of this command (\`${changedBefore}\`) may change what git prints, and ORACLE asked git before any part runs`);
-    if (changedBefore === undefined && (evaluation.tool === 'exec.run' || evaluation.tool === 'exec.run_with_secrets') && !readsGitOnly(evaluation)) changedBefore = commandLine(evaluation);
+    // (a git that writes: another program a part runs, `npm test`, may print a hidden file itself)
+    if (changedBefore === undefined && (evaluation.tool === 'exec.run' || evaluation.tool === 'exec.run_with_secrets') && writesGit(evaluation)) changedBefore = commandLine(evaluation);
     const tree = treeChangeOf(evaluation);
     if (tree !== undefined && evaluation.decision.decision !== 'deny') {
       const verdict = await deps.treeChange(tree);
@@ -397,11 +398,11 @@ function summaryOf(call: CallRequest): string {
   return typeof command === 'string' ? command : call.agentTool;
 }
 
-/** Whether a program a part runs is git and only reads (git-prints.ts). */
-function readsGitOnly(evaluation: Evaluation): boolean {
+/** Whether a program a part runs is git doing more than reading (git-prints.ts): a commit, an add, a stash. */
+function writesGit(evaluation: Evaluation): boolean {
   const args = evaluation.args ?? {};
   const argv = Array.isArray(args['args']) ? args['args'].map(String) : [];
-  return /(?:^|\/)git$/u.test(String(args['program'])) && gitReadsOnly(argv, (a) => gitRead(a) === 'names');
+  return /(?:^|\/)git$/u.test(String(args['program'])) && !gitReadsOnly(argv, (a) => gitRead(a) === 'names');
 }
 
 /** A part's command line, shortened, for a reason. */
