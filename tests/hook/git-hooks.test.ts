@@ -75,8 +75,9 @@ describe('git commands in a repository whose hooks live in the project', () => {
     tree.dispose();
   });
 
-  const bash = async (cwd: string, command: string, session = 's') => {
-    const run = await runOracle(['hook', 'claude-code', '--home', oracleHome, '--policy', policy], JSON.stringify({ session_id: session, cwd, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command }, tool_use_id: `tu-${command}` }));
+  /** One Bash call through the built hook: to the running gate, or headless with another home. */
+  const bash = async (cwd: string, command: string, session = 's', home = oracleHome) => {
+    const run = await runOracle(['hook', 'claude-code', '--home', home, '--policy', policy], JSON.stringify({ session_id: session, cwd, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command }, tool_use_id: `tu-${command}` }));
     expect(run.code, run.stderr).toBe(0);
     return (JSON.parse(run.stdout) as { hookSpecificOutput: { permissionDecision: string; permissionDecisionReason: string; updatedInput?: unknown } }).hookSpecificOutput;
   };
@@ -178,16 +179,13 @@ describe('git commands in a repository whose hooks live in the project', () => {
       expect(answer.permissionDecisionReason, command).toMatch(/cannot tell which it prints|hides/u);
     }
     const headless = tree.dir('headless-prints');
-    const run = await runOracle(['hook', 'claude-code', '--home', headless, '--policy', policy], JSON.stringify({ session_id: 'h', cwd: history, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'git show HEAD' } }));
-    const answer = (JSON.parse(run.stdout) as { hookSpecificOutput: { permissionDecision: string; permissionDecisionReason: string } }).hookSpecificOutput;
+    const answer = await bash(history, 'git show HEAD', 'h', headless);
     // Without a gate nothing asks git: ORACLE cannot judge it, so Claude Code's own prompt decides.
     expect(answer.permissionDecision).toBe('ask');
     expect(answer.permissionDecisionReason).toContain('no running gate could ask git');
-    // What is refused for another reason stays refused.
-    const both = await runOracle(['hook', 'claude-code', '--home', headless, '--policy', policy], JSON.stringify({ session_id: 'h', cwd: history, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'git show HEAD && git push --force' } }));
-    expect(JSON.parse(both.stdout)).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny' } });
+    // What is refused for another reason stays refused,
+    expect((await bash(history, 'git show HEAD && git push --force', 'h', headless)).permissionDecision).toBe('deny');
     // and so is what needs a person for another reason (an install), which a gate would ask about
-    const install = await runOracle(['hook', 'claude-code', '--home', headless, '--policy', policy], JSON.stringify({ session_id: 'h', cwd: history, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'git show HEAD && npm install' } }));
-    expect(JSON.parse(install.stdout)).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny' } });
+    expect((await bash(history, 'git show HEAD && npm install', 'h', headless)).permissionDecision).toBe('deny');
   });
 });
